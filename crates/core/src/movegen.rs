@@ -1,0 +1,288 @@
+//! Legal move generation.
+//!
+//! One generator, generic over a [`MoveSink`], serves both the move list and
+//! the move count used for bulk counting in perft: the count sink adds up the
+//! legal moves of a piece with popcounts instead of listing them, so the two
+//! can never disagree about what is legal.
+//!
+//! Legality is decided while generating, without trying moves: pinned pieces
+//! move only along their pin line; in check, other pieces only capture the
+//! checker or block, and drops only block; in double check only the king
+//! moves; the king never steps onto an attacked square (judged without the
+//! king on the board, so it cannot hide behind itself). Drops obey nifu, the
+//! dead ranks and uchifuzume.
+//!
+//! ```
+//! use shogi_core::Position;
+//! let pos = Position::startpos();
+//! assert_eq!(pos.legal_moves().len(), 30);
+//! assert_eq!(pos.count_legal_moves(), 30);
+//! ```
+
+use crate::attacks;
+use crate::{Bitboard, Color, HandKind, Move, MoveList, PieceKind, Position, Square};
+
+/// Receives legal moves in groups: one piece's destinations, the pawns'
+/// destinations, or one kind's drop squares.
+pub(crate) trait MoveSink {
+    /// Moves of the piece of `kind` on `from` to each square of `targets`,
+    /// with promotion choices by the rules.
+    fn piece(&mut self, us: Color, kind: PieceKind, from: Square, targets: Bitboard);
+    /// Pawn moves one step forward to each square of `targets`.
+    fn pawns(&mut self, us: Color, targets: Bitboard);
+    /// Drops of `kind` on each square of `targets`.
+    fn drops(&mut self, kind: HandKind, targets: Bitboard);
+}
+
+struct ListSink<'a>(&'a mut MoveList);
+
+impl MoveSink for ListSink<'_> {
+    #[inline(always)]
+    fn piece(&mut self, us: Color, kind: PieceKind, from: Square, targets: Bitboard) {
+        let zone = Bitboard::zone(us);
+        match kind {
+            PieceKind::Pawn | PieceKind::Lance | PieceKind::Knight => {
+                let dead = if kind == PieceKind::Knight { 2 } else { 1 };
+                let live = !Bitboard::far_ranks(us, dead);
+                for to in targets {
+                    if zone.contains(to) {
+                        self.0.push(Move::Board { from, to, promote: true });
+                    }
+                    if live.contains(to) {
+                        self.0.push(Move::Board { from, to, promote: false });
+                    }
+                }
+            }
+            PieceKind::Silver | PieceKind::Bishop | PieceKind::Rook => {
+                let promotable = if zone.contains(from) { targets } else { targets & zone };
+                for to in targets {
+                    if promotable.contains(to) {
+                        self.0.push(Move::Board { from, to, promote: true });
+                    }
+                    self.0.push(Move::Board { from, to, promote: false });
+                }
+            }
+            _ => {
+                for to in targets {
+                    self.0.push(Move::Board { from, to, promote: false });
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, us: Color, targets: Bitboard) {
+        let zone = Bitboard::zone(us);
+        let live = !Bitboard::far_ranks(us, 1);
+        for to in targets {
+            let from = match us {
+                Color::Sente => to.offset(0, 1),
+                Color::Gote => to.offset(0, -1),
+            };
+            let Some(from) = from else { continue };
+            if zone.contains(to) {
+                self.0.push(Move::Board { from, to, promote: true });
+            }
+            if live.contains(to) {
+                self.0.push(Move::Board { from, to, promote: false });
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, kind: HandKind, targets: Bitboard) {
+        for to in targets {
+            self.0.push(Move::Drop { kind, to });
+        }
+    }
+}
+
+struct CountSink(u64);
+
+impl MoveSink for CountSink {
+    #[inline(always)]
+    fn piece(&mut self, us: Color, kind: PieceKind, from: Square, targets: Bitboard) {
+        let zone = Bitboard::zone(us);
+        let n = match kind {
+            PieceKind::Pawn | PieceKind::Lance => {
+                (targets & zone).count() + (targets & !Bitboard::far_ranks(us, 1)).count()
+            }
+            PieceKind::Knight => {
+                (targets & zone).count() + (targets & !Bitboard::far_ranks(us, 2)).count()
+            }
+            PieceKind::Silver | PieceKind::Bishop | PieceKind::Rook => {
+                if zone.contains(from) {
+                    2 * targets.count()
+                } else {
+                    targets.count() + (targets & zone).count()
+                }
+            }
+            _ => targets.count(),
+        };
+        self.0 += u64::from(n);
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, us: Color, targets: Bitboard) {
+        let zone = Bitboard::zone(us);
+        let n = (targets & zone).count() + (targets & !Bitboard::far_ranks(us, 1)).count();
+        self.0 += u64::from(n);
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, _kind: HandKind, targets: Bitboard) {
+        self.0 += u64::from(targets.count());
+    }
+}
+
+impl Position {
+    /// Every legal move.
+    #[must_use]
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut ListSink(&mut list));
+        list
+    }
+
+    /// Appends every legal move to `list` (which must have room).
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        self.generate(&mut ListSink(list));
+    }
+
+    /// The number of legal moves, counted without listing them.
+    #[must_use]
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut sink = CountSink(0);
+        self.generate(&mut sink);
+        sink.0
+    }
+
+    /// Whether the side to move has at least one legal move.
+    #[must_use]
+    pub fn has_legal_move(&self) -> bool {
+        // Counting is cheap; a dedicated early exit is not worth its code.
+        self.count_legal_moves() > 0
+    }
+
+    /// Whether the side to move is checkmated (in check with no legal move).
+    #[must_use]
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check() && !self.has_legal_move()
+    }
+
+    #[inline(always)]
+    fn generate<S: MoveSink>(&self, sink: &mut S) {
+        let us = self.side_to_move();
+        let ours = self.color_bb(us);
+        let occ = self.occupancy();
+        let checkers = self.checkers();
+        let king = self.king(us);
+
+        if let Some(k) = king {
+            self.king_moves(sink, us, k);
+            if checkers.more_than_one() {
+                return;
+            }
+        }
+        let (target, drop_target) = match checkers.first() {
+            Some(c) => {
+                let k = king.unwrap_or(c);
+                let between = attacks::between(k, c);
+                (between | checkers, between)
+            }
+            None => (!ours, !occ.bitboard()),
+        };
+        let pinned = self.pinned(us);
+        let free = ours & !pinned;
+
+        // Pawns all at once.
+        let pawns = self.pieces(us, PieceKind::Pawn);
+        sink.pawns(us, (pawns & free).shift_forward(us) & target);
+
+        for from in self.pieces(us, PieceKind::Lance) & free {
+            sink.piece(us, PieceKind::Lance, from, attacks::lance(us, from, occ) & target);
+        }
+        for from in self.pieces(us, PieceKind::Knight) & free {
+            sink.piece(us, PieceKind::Knight, from, attacks::knight(us, from) & target);
+        }
+        for from in self.pieces(us, PieceKind::Silver) & free {
+            sink.piece(us, PieceKind::Silver, from, attacks::silver(us, from) & target);
+        }
+        for from in self.gold_movers() & free {
+            sink.piece(us, PieceKind::Gold, from, attacks::gold(us, from) & target);
+        }
+        for from in self.pieces(us, PieceKind::Bishop) & free {
+            sink.piece(us, PieceKind::Bishop, from, attacks::bishop(from, occ) & target);
+        }
+        for from in self.pieces(us, PieceKind::Rook) & free {
+            sink.piece(us, PieceKind::Rook, from, attacks::rook(from, occ) & target);
+        }
+        for from in self.pieces(us, PieceKind::Horse) & free {
+            sink.piece(us, PieceKind::Horse, from, attacks::horse(from, occ) & target);
+        }
+        for from in self.pieces(us, PieceKind::Dragon) & free {
+            sink.piece(us, PieceKind::Dragon, from, attacks::dragon(from, occ) & target);
+        }
+        if let (Some(k), true) = (king, pinned.any()) {
+            for from in pinned {
+                let Some(p) = self.piece_at(from) else { continue };
+                let t = attacks::piece(us, p.kind, from, occ) & target & attacks::line(k, from);
+                if p.kind == PieceKind::Pawn {
+                    sink.pawns(us, t);
+                } else {
+                    sink.piece(us, p.kind, from, t);
+                }
+            }
+        }
+
+        let hand = self.hand(us);
+        if hand.is_empty() || drop_target.is_empty() {
+            return;
+        }
+        for kind in hand.kinds() {
+            let mut t = drop_target;
+            match kind {
+                HandKind::Pawn => {
+                    t &= !Bitboard::far_ranks(us, 1) & !pawns.fill_files();
+                    if let Some(their_king) = self.king(us.opponent()) {
+                        let front = attacks::pawn(us.opponent(), their_king);
+                        if let Some(sq) = (t & front).first() {
+                            if self.is_pawn_drop_mate(sq) {
+                                t.remove(sq);
+                            }
+                        }
+                    }
+                }
+                HandKind::Lance => t &= !Bitboard::far_ranks(us, 1),
+                HandKind::Knight => t &= !Bitboard::far_ranks(us, 2),
+                _ => {}
+            }
+            sink.drops(kind, t);
+        }
+    }
+
+    #[inline(always)]
+    fn king_moves<S: MoveSink>(&self, sink: &mut S, us: Color, k: Square) {
+        let them = us.opponent();
+        let candidates = attacks::king(k) & !self.color_bb(us);
+        if candidates.is_empty() {
+            return;
+        }
+        // Judge with the king lifted off the board so that a slider checking
+        // along a line also covers the square behind the king.
+        let lifted;
+        let occ = if self.in_check() {
+            lifted = self.occupancy().with_toggled(k);
+            &lifted
+        } else {
+            self.occupancy()
+        };
+        let mut safe = Bitboard::EMPTY;
+        for to in candidates {
+            if !self.is_attacked(to, them, occ) {
+                safe.insert(to);
+            }
+        }
+        sink.piece(us, PieceKind::King, k, safe);
+    }
+}

@@ -1,0 +1,47 @@
+//! Perft: count the leaf nodes of the legal move tree to a fixed depth, the
+//! standard test (and benchmark) of a move generator.
+//!
+//! ```
+//! use shogi_core::{perft, Position};
+//! let mut pos = Position::startpos();
+//! assert_eq!(perft::perft(&mut pos, 3, true), 25_470);
+//! assert_eq!(perft::perft(&mut pos, 2, false), 900);
+//! ```
+
+use crate::{Move, Position};
+
+/// Leaf count at `depth`. With `bulk`, the last ply is counted without
+/// playing its moves; without it, every leaf move is made and unmade.
+#[must_use]
+pub fn perft(pos: &mut Position, depth: u32, bulk: bool) -> u64 {
+    match (depth, bulk) {
+        (0, _) => 1,
+        (1, true) => pos.count_legal_moves(),
+        _ => {
+            let mut n = 0;
+            for m in pos.legal_moves() {
+                let undo = pos.make_move(m);
+                n += perft(pos, depth - 1, bulk);
+                pos.unmake_move(m, undo);
+            }
+            n
+        }
+    }
+}
+
+/// Perft split by the first move: each legal move with the leaf count below it.
+#[must_use]
+pub fn divide(pos: &mut Position, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    pos.legal_moves()
+        .into_iter()
+        .map(|m| {
+            let undo = pos.make_move(m);
+            let n = perft(pos, depth - 1, bulk);
+            pos.unmake_move(m, undo);
+            (m, n)
+        })
+        .collect()
+}

@@ -1,0 +1,2 @@
+//! A USI shogi engine (work in progress).
+#![warn(missing_docs)]
