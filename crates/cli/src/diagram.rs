@@ -48,8 +48,8 @@ fn hand_text(pos: &Position, c: Color) -> String {
 }
 
 const KANJI_NUM: [&str; 19] = [
-    "", "", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二", "十三", "十四", "十五", "十六",
-    "十七", "十八",
+    "", "", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二", "十三", "十四",
+    "十五", "十六", "十七", "十八",
 ];
 const ZEN_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 const RANK_KANJI: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
@@ -62,7 +62,13 @@ fn bod_hand(pos: &Position, c: Color) -> String {
     HandKind::SFEN_ORDER
         .iter()
         .filter(|&&k| h.count(k) > 0)
-        .map(|&k| format!("{}{}", k.piece_kind().kanji(), KANJI_NUM[usize::from(h.count(k))]))
+        .map(|&k| {
+            format!(
+                "{}{}",
+                k.piece_kind().kanji(),
+                KANJI_NUM[usize::from(h.count(k))]
+            )
+        })
         .collect::<Vec<_>>()
         .join("　")
 }

@@ -28,7 +28,10 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             let text = e.render().to_string();
-            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("bad arguments");
+            let line = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("bad arguments");
             eprintln!("shogi: {}", line.trim_start_matches("error: "));
             return ExitCode::from(2);
         }
@@ -56,31 +59,51 @@ fn main() -> ExitCode {
 fn read_position(a: &PositionArgs) -> Result<PositionCommand, CliError> {
     let start = match (&a.sfen, &a.handicap) {
         (Some(_), Some(_)) => return Err(CliError("give --sfen or --handicap, not both".into())),
-        (None, Some(h)) => h.parse::<shogi_core::Handicap>().map_err(|e| CliError(e.to_string()))?.position(),
+        (None, Some(h)) => h
+            .parse::<shogi_core::Handicap>()
+            .map_err(|e| CliError(e.to_string()))?
+            .position(),
         (Some(s), None) => {
             let text = s.trim();
             let text = text.strip_prefix("position").map_or(text, str::trim);
-            let leniency = Leniency { allow_missing_kings: true };
+            let leniency = Leniency {
+                allow_missing_kings: true,
+            };
             if text.contains("moves") {
                 // A whole USI position line.
-                let cmd = PositionCommand::parse_with(text, leniency).map_err(|e| CliError(e.to_string()))?;
+                let cmd = PositionCommand::parse_with(text, leniency)
+                    .map_err(|e| CliError(e.to_string()))?;
                 return with_extra_moves(cmd, &a.moves);
             }
             if text == "startpos" {
                 Position::startpos()
             } else {
-                shogi_core::sfen::parse_position_with(text.strip_prefix("sfen").unwrap_or(text), leniency)
-                    .map_err(|e| CliError(e.to_string()))?
+                shogi_core::sfen::parse_position_with(
+                    text.strip_prefix("sfen").unwrap_or(text),
+                    leniency,
+                )
+                .map_err(|e| CliError(e.to_string()))?
             }
         }
         (None, None) => Position::startpos(),
     };
-    with_extra_moves(PositionCommand { start, moves: Vec::new() }, &a.moves)
+    with_extra_moves(
+        PositionCommand {
+            start,
+            moves: Vec::new(),
+        },
+        &a.moves,
+    )
 }
 
-fn with_extra_moves(mut cmd: PositionCommand, moves: &[String]) -> Result<PositionCommand, CliError> {
+fn with_extra_moves(
+    mut cmd: PositionCommand,
+    moves: &[String],
+) -> Result<PositionCommand, CliError> {
     for tok in moves.iter().flat_map(|m| m.split_whitespace()) {
-        let m: Move = tok.parse().map_err(|e: shogi_core::UsiMoveError| CliError(e.to_string()))?;
+        let m: Move = tok
+            .parse()
+            .map_err(|e: shogi_core::UsiMoveError| CliError(e.to_string()))?;
         cmd.moves.push(m);
     }
     Ok(cmd)
@@ -88,13 +111,7 @@ fn with_extra_moves(mut cmd: PositionCommand, moves: &[String]) -> Result<Positi
 
 /// Plays the moves without stopping at rule endings; reports the first illegal move.
 fn replay(cmd: &PositionCommand, rules: GameRules) -> (Game, Option<(usize, PlayError)>) {
-    let mut game = Game::with_rules(cmd.start.clone(), rules);
-    for (i, &m) in cmd.moves.iter().enumerate() {
-        if let Err(e) = game.play_ignoring_endings(m) {
-            return (game, Some((i + 1, e)));
-        }
-    }
-    (game, None)
+    cmd.replay(rules)
 }
 
 fn run_perft(a: &PerftArgs) -> Result<(), CliError> {
@@ -146,7 +163,10 @@ fn run_moves(a: &PositionArgs) -> Result<(), CliError> {
 fn run_status(a: &StatusArgs) -> Result<(), CliError> {
     let cmd = read_position(&a.position)?;
     let rules = GameRules {
-        impasse: a.impasse_rule.parse().map_err(|e: shogi_core::UnknownImpasseRule| CliError(e.to_string()))?,
+        impasse: a
+            .impasse_rule
+            .parse()
+            .map_err(|e: shogi_core::UnknownImpasseRule| CliError(e.to_string()))?,
         handicap_credit: a.handicap_credit,
         max_moves: a.max_moves,
         illegal_move_loses: true,
@@ -176,7 +196,10 @@ fn explain(game: &Game, status: GameStatus, err: Option<(usize, PlayError)>) -> 
         GameStatus::Checkmate => format!("{} is checkmated", side(us)),
         GameStatus::NoLegalMoves => format!("{} has no legal move", side(us)),
         GameStatus::PerpetualCheckLoss => {
-            format!("fourfold repetition; {} gave check with every move of the cycle and loses", side(us))
+            format!(
+                "fourfold repetition; {} gave check with every move of the cycle and loses",
+                side(us)
+            )
         }
         GameStatus::PerpetualCheckWin => format!(
             "fourfold repetition; {} gave check with every move of the cycle and loses",
@@ -201,10 +224,17 @@ fn explain(game: &Game, status: GameStatus, err: Option<(usize, PlayError)>) -> 
                     d.pieces_in_camp
                 )
             };
-            format!("impasse under rule {rule}: {detail}; {} for {}", format!("{v:?}").to_lowercase(), side(us))
+            format!(
+                "impasse under rule {rule}: {detail}; {} for {}",
+                format!("{v:?}").to_lowercase(),
+                side(us)
+            )
         }
         GameStatus::TryLoss => format!("{}'s king reached the try square", side(us.opponent())),
-        GameStatus::MaxMovesDraw => format!("{} moves played: a draw by the move limit", game.moves().len()),
+        GameStatus::MaxMovesDraw => format!(
+            "{} moves played: a draw by the move limit",
+            game.moves().len()
+        ),
         GameStatus::Ongoing => format!("{} to move; the game goes on", side(us)),
     }
 }

@@ -24,10 +24,10 @@ use crate::{Bitboard, Color, PieceKind, Square};
 /// Board occupancy kept four ways (plain, by rank, by both diagonals) for slider lookups.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Occupied {
-    plain: u128,
-    by_rank: u128,
-    diag1: u128,
-    diag2: u128,
+    /// Four 128-bit boards as little-endian pairs of words, in the order FILE
+    /// (the plain layout), RANK, DIAG1, DIAG2. Plain words let the compiler
+    /// toggle all four with two vector instructions.
+    words: [u64; 8],
 }
 
 impl Occupied {
@@ -45,17 +45,22 @@ impl Occupied {
     #[inline]
     #[must_use]
     pub const fn bitboard(&self) -> Bitboard {
-        Bitboard(self.plain)
+        Bitboard(self.get(FILE))
     }
 
     /// Adds `sq` if empty, removes it if occupied.
     #[inline]
     pub fn toggle(&mut self, sq: Square) {
-        let i = sq.index();
-        self.plain ^= 1u128 << i;
-        self.by_rank ^= ROT_BIT[RANK][i];
-        self.diag1 ^= ROT_BIT[DIAG1][i];
-        self.diag2 ^= ROT_BIT[DIAG2][i];
+        // The four masks of a square share one cache line.
+        let m = &ROT_BITS[sq.index()].0;
+        for (w, m) in self.words.iter_mut().zip(m) {
+            *w ^= m;
+        }
+    }
+
+    #[inline(always)]
+    const fn get(&self, family: usize) -> u128 {
+        self.words[2 * family] as u128 | (self.words[2 * family + 1] as u128) << 64
     }
 
     /// A copy with `sq` toggled.
@@ -111,6 +116,25 @@ const fn line_info(family: usize, sq: usize) -> (usize, usize, usize, i32, i32) 
         }
     }
 }
+
+/// The four rotated bits of each square, one 64-byte line per square.
+#[repr(align(64))]
+struct RotBits([u64; 8]);
+
+static ROT_BITS: [RotBits; 81] = {
+    let mut t = [const { RotBits([0; 8]) }; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let mut fam = 0;
+        while fam < 4 {
+            t[sq].0[2 * fam] = ROT_BIT[fam][sq] as u64;
+            t[sq].0[2 * fam + 1] = (ROT_BIT[fam][sq] >> 64) as u64;
+            fam += 1;
+        }
+        sq += 1;
+    }
+    t
+};
 
 const ROT_BIT: [[u128; 81]; 4] = {
     let mut t = [[0u128; 81]; 4];
@@ -172,25 +196,89 @@ const fn line_attacks(family: usize, sq: usize, idx: usize) -> u128 {
     out
 }
 
-const fn line_table(family: usize) -> [[Bitboard; 128]; 81] {
-    let mut t = [[Bitboard(0); 128]; 81];
+/// Attacks along a file or rank as a 9-bit pattern of positions along the
+/// line, by the square's position (0-8) and the inner occupancy (7 bits).
+const fn pattern_table() -> [[u16; 128]; 9] {
+    let mut t = [[0u16; 128]; 9];
+    let mut pos = 0;
+    while pos < 9 {
+        let mut idx = 0;
+        while idx < 128 {
+            let mut out = 0u16;
+            let mut dir = -1i32;
+            while dir <= 1 {
+                let mut p = pos as i32 + dir;
+                while p >= 0 && p < 9 {
+                    out |= 1 << p;
+                    if p >= 1 && p <= 7 && (idx >> (p - 1)) & 1 != 0 {
+                        break;
+                    }
+                    p += dir;
+                }
+                dir += 2;
+            }
+            t[pos][idx] = out;
+            idx += 1;
+        }
+        pos += 1;
+    }
+    t
+}
+
+/// Line attack patterns for files and ranks (both are lines of nine).
+static LINE9: [[u16; 128]; 9] = pattern_table();
+
+/// A 9-bit set of files turned into the squares of rank a.
+static RANK_SPREAD: [u128; 512] = {
+    let mut t = [0u128; 512];
+    let mut p = 0;
+    while p < 512 {
+        let mut f = 0;
+        while f < 9 {
+            if (p >> f) & 1 != 0 {
+                t[p] |= 1u128 << (f * 9);
+            }
+            f += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// Where each square's entries start in a diagonal family's flat table.
+const fn diag_bases(family: usize) -> ([u16; 81], usize) {
+    let mut bases = [0u16; 81];
+    let mut total = 0usize;
+    let mut sq = 0;
+    while sq < 81 {
+        bases[sq] = total as u16;
+        total += SHIFT_MASK[family][sq].1 as usize + 1;
+        sq += 1;
+    }
+    (bases, total)
+}
+
+/// Entries in each diagonal family's flat table (the same for both).
+const DIAG_ENTRIES: usize = diag_bases(DIAG1).1;
+
+const fn diag_table(family: usize) -> ([u16; 81], [Bitboard; DIAG_ENTRIES]) {
+    let (bases, _) = diag_bases(family);
+    let mut t = [Bitboard(0); DIAG_ENTRIES];
     let mut sq = 0;
     while sq < 81 {
         let mask = SHIFT_MASK[family][sq].1 as usize;
         let mut idx = 0;
         while idx <= mask {
-            t[sq][idx] = Bitboard(line_attacks(family, sq, idx));
+            t[bases[sq] as usize + idx] = Bitboard(line_attacks(family, sq, idx));
             idx += 1;
         }
         sq += 1;
     }
-    t
+    (bases, t)
 }
 
-static FILE_ATTACKS: [[Bitboard; 128]; 81] = line_table(FILE);
-static RANK_ATTACKS: [[Bitboard; 128]; 81] = line_table(RANK);
-static DIAG1_ATTACKS: [[Bitboard; 128]; 81] = line_table(DIAG1);
-static DIAG2_ATTACKS: [[Bitboard; 128]; 81] = line_table(DIAG2);
+static DIAG1_TABLE: ([u16; 81], [Bitboard; DIAG_ENTRIES]) = diag_table(DIAG1);
+static DIAG2_TABLE: ([u16; 81], [Bitboard; DIAG_ENTRIES]) = diag_table(DIAG2);
 
 #[inline(always)]
 fn index(bits: u128, family: usize, sq: Square) -> usize {
@@ -198,18 +286,30 @@ fn index(bits: u128, family: usize, sq: Square) -> usize {
     ((bits >> shift) as usize) & mask as usize
 }
 
+#[inline(always)]
+fn diag(
+    table: &([u16; 81], [Bitboard; DIAG_ENTRIES]),
+    bits: u128,
+    family: usize,
+    sq: Square,
+) -> Bitboard {
+    table.1[table.0[sq.index()] as usize + index(bits, family, sq)]
+}
+
 /// Attacks along the file of `sq` in both directions (rook's vertical part).
 #[inline(always)]
 #[must_use]
 pub fn file(sq: Square, occ: &Occupied) -> Bitboard {
-    FILE_ATTACKS[sq.index()][index(occ.plain, FILE, sq)]
+    let pattern = LINE9[sq.rank().index()][index(occ.get(FILE), FILE, sq)];
+    Bitboard(u128::from(pattern) << (sq.file().index() * 9))
 }
 
 /// Attacks along the rank of `sq` (rook's horizontal part).
 #[inline(always)]
 #[must_use]
 pub fn rank(sq: Square, occ: &Occupied) -> Bitboard {
-    RANK_ATTACKS[sq.index()][index(occ.by_rank, RANK, sq)]
+    let pattern = LINE9[sq.file().index()][index(occ.get(RANK), RANK, sq)];
+    Bitboard(RANK_SPREAD[pattern as usize] << sq.rank().index())
 }
 
 /// Rook attacks from `sq`.
@@ -223,8 +323,7 @@ pub fn rook(sq: Square, occ: &Occupied) -> Bitboard {
 #[inline(always)]
 #[must_use]
 pub fn bishop(sq: Square, occ: &Occupied) -> Bitboard {
-    DIAG1_ATTACKS[sq.index()][index(occ.diag1, DIAG1, sq)]
-        | DIAG2_ATTACKS[sq.index()][index(occ.diag2, DIAG2, sq)]
+    diag(&DIAG1_TABLE, occ.get(DIAG1), DIAG1, sq) | diag(&DIAG2_TABLE, occ.get(DIAG2), DIAG2, sq)
 }
 
 /// Lance attacks from `sq` for `color`.
@@ -372,6 +471,39 @@ pub fn king(sq: Square) -> Bitboard {
     KING[sq.index()]
 }
 
+/// Step attacks of every kind, by colour, kind and square (empty for the
+/// sliding part of lance, bishop and rook; the king step of horse and dragon).
+static STEP: [[[Bitboard; 81]; 14]; 2] = {
+    let mut t = [[[Bitboard(0); 81]; 14]; 2];
+    let colors = [Color::Sente, Color::Gote];
+    let mut c = 0;
+    while c < 2 {
+        let color = colors[c];
+        t[c][PieceKind::Pawn as usize] = step_table(&PAWN_D, color);
+        t[c][PieceKind::Knight as usize] = step_table(&KNIGHT_D, color);
+        t[c][PieceKind::Silver as usize] = step_table(&SILVER_D, color);
+        let gold = step_table(&GOLD_D, color);
+        t[c][PieceKind::Gold as usize] = gold;
+        t[c][PieceKind::ProPawn as usize] = gold;
+        t[c][PieceKind::ProLance as usize] = gold;
+        t[c][PieceKind::ProKnight as usize] = gold;
+        t[c][PieceKind::ProSilver as usize] = gold;
+        let king = step_table(&KING_D, color);
+        t[c][PieceKind::King as usize] = king;
+        t[c][PieceKind::Horse as usize] = king;
+        t[c][PieceKind::Dragon as usize] = king;
+        c += 1;
+    }
+    t
+};
+
+/// The step (non-sliding) attacks of a piece of `color` and `kind` on `sq`.
+#[inline(always)]
+#[must_use]
+pub fn step(color: Color, kind: PieceKind, sq: Square) -> Bitboard {
+    STEP[color.index()][kind.index()][sq.index()]
+}
+
 /// The squares a lance of `color` on `sq` would see on an empty board.
 #[inline(always)]
 #[must_use]
@@ -383,17 +515,38 @@ pub fn lance_ray(color: Color, sq: Square) -> Bitboard {
 #[inline(always)]
 #[must_use]
 pub fn rook_pseudo(sq: Square) -> Bitboard {
-    FILE_ATTACKS[sq.index()][0] | RANK_ATTACKS[sq.index()][0]
+    ROOK_PSEUDO[sq.index()]
 }
 
 /// Bishop attacks on an empty board.
 #[inline(always)]
 #[must_use]
 pub fn bishop_pseudo(sq: Square) -> Bitboard {
-    DIAG1_ATTACKS[sq.index()][0] | DIAG2_ATTACKS[sq.index()][0]
+    BISHOP_PSEUDO[sq.index()]
 }
 
+static ROOK_PSEUDO: [Bitboard; 81] = {
+    let mut t = [Bitboard(0); 81];
+    let mut sq = 0;
+    while sq < 81 {
+        t[sq] = Bitboard(line_attacks(FILE, sq, 0) | line_attacks(RANK, sq, 0));
+        sq += 1;
+    }
+    t
+};
+
+static BISHOP_PSEUDO: [Bitboard; 81] = {
+    let mut t = [Bitboard(0); 81];
+    let mut sq = 0;
+    while sq < 81 {
+        t[sq] = Bitboard(line_attacks(DIAG1, sq, 0) | line_attacks(DIAG2, sq, 0));
+        sq += 1;
+    }
+    t
+};
+
 /// Attacks of any piece of `color` and `kind` standing on `sq`.
+#[inline]
 #[must_use]
 pub fn piece(color: Color, kind: PieceKind, sq: Square, occ: &Occupied) -> Bitboard {
     match kind {
@@ -467,6 +620,66 @@ const fn squares_table(full_line: bool) -> [[Bitboard; 81]; 81] {
     t
 }
 
+/// Which line family joins two squares: 0 none, else 1 + FILE/RANK/DIAG1/DIAG2.
+static ALIGN: [[u8; 81]; 81] = {
+    let mut t = [[0u8; 81]; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut b = 0;
+        while b < 81 {
+            if let Some((df, dr)) = direction(a, b) {
+                t[a][b] = if df == 0 {
+                    1 + FILE as u8
+                } else if dr == 0 {
+                    1 + RANK as u8
+                } else if df == dr {
+                    1 + DIAG1 as u8
+                } else {
+                    1 + DIAG2 as u8
+                };
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// How two squares are aligned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Alignment {
+    /// Not on one line.
+    None,
+    /// Same file.
+    File,
+    /// Same rank.
+    Rank,
+    /// Same diagonal; `occ`-dependent attacks from `a` along it are given by [`diagonal_through`].
+    Diagonal,
+}
+
+#[inline(always)]
+pub(crate) fn alignment(a: Square, b: Square) -> (Alignment, u8) {
+    let v = ALIGN[a.index()][b.index()];
+    let kind = match v {
+        0 => Alignment::None,
+        1 => Alignment::File,
+        2 => Alignment::Rank,
+        _ => Alignment::Diagonal,
+    };
+    (kind, v)
+}
+
+/// Attacks from `sq` along only the diagonal family `code` (from [`alignment`]).
+#[inline(always)]
+pub(crate) fn diagonal_through(sq: Square, code: u8, occ: &Occupied) -> Bitboard {
+    if code == 1 + DIAG1 as u8 {
+        diag(&DIAG1_TABLE, occ.get(DIAG1), DIAG1, sq)
+    } else {
+        diag(&DIAG2_TABLE, occ.get(DIAG2), DIAG2, sq)
+    }
+}
+
 static BETWEEN: [[Bitboard; 81]; 81] = squares_table(false);
 static LINE: [[Bitboard; 81]; 81] = squares_table(true);
 
@@ -526,7 +739,11 @@ mod tests {
                 let rook_dirs = [(0, 1), (0, -1), (1, 0), (-1, 0)];
                 let bishop_dirs = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
                 assert_eq!(rook(s, &occ), slow_slider(s, bb, &rook_dirs), "rook {s}");
-                assert_eq!(bishop(s, &occ), slow_slider(s, bb, &bishop_dirs), "bishop {s}");
+                assert_eq!(
+                    bishop(s, &occ),
+                    slow_slider(s, bb, &bishop_dirs),
+                    "bishop {s}"
+                );
                 assert_eq!(lance(Color::Sente, s, &occ), slow_slider(s, bb, &[(0, -1)]));
                 assert_eq!(lance(Color::Gote, s, &occ), slow_slider(s, bb, &[(0, 1)]));
             }

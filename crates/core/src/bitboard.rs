@@ -49,7 +49,7 @@ impl Bitboard {
     #[inline]
     #[must_use]
     pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1u128 << sq.index())
+        Bitboard(SQUARE_BIT[sq.index()])
     }
 
     /// All squares of a file.
@@ -105,7 +105,7 @@ impl Bitboard {
     #[inline]
     #[must_use]
     pub const fn contains(self, sq: Square) -> bool {
-        (self.0 >> sq.index()) & 1 != 0
+        self.0 & SQUARE_BIT[sq.index()] != 0
     }
 
     /// The number of squares.
@@ -147,19 +147,19 @@ impl Bitboard {
     /// Adds `sq`.
     #[inline]
     pub fn insert(&mut self, sq: Square) {
-        self.0 |= 1u128 << sq.index();
+        self.0 |= SQUARE_BIT[sq.index()];
     }
 
     /// Removes `sq`.
     #[inline]
     pub fn remove(&mut self, sq: Square) {
-        self.0 &= !(1u128 << sq.index());
+        self.0 &= !SQUARE_BIT[sq.index()];
     }
 
     /// Toggles `sq`.
     #[inline]
     pub fn toggle(&mut self, sq: Square) {
-        self.0 ^= 1u128 << sq.index();
+        self.0 ^= SQUARE_BIT[sq.index()];
     }
 
     /// Every square one step forward for `color` (toward rank a for Sente).
@@ -199,6 +199,17 @@ impl Bitboard {
         BitboardIter(self.0)
     }
 }
+
+/// One bit per square: a table load is cheaper than a variable 128-bit shift.
+pub(crate) const SQUARE_BIT: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
 
 /// Bits of rank a (one per file).
 const RANK_A_BITS: u128 = {
@@ -298,7 +309,11 @@ impl fmt::Debug for Bitboard {
         writeln!(f)?;
         for rank in Rank::ALL {
             for file in File::ALL.iter().rev() {
-                let c = if self.contains(Square::new(*file, rank)) { 'X' } else { '.' };
+                let c = if self.contains(Square::new(*file, rank)) {
+                    'X'
+                } else {
+                    '.'
+                };
                 write!(f, "{c}")?;
             }
             writeln!(f)?;

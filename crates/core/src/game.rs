@@ -321,7 +321,10 @@ impl Game {
         // Move i was made by the side to move at the start when i is even (relative to `last`).
         // The move at index n-1 was made by the opponent of the side to move now.
         let all_checks = |parity: usize| {
-            let mut idx = cycle.clone().filter(|i| (n - 1 - i) % 2 == parity).peekable();
+            let mut idx = cycle
+                .clone()
+                .filter(|i| (n - 1 - i) % 2 == parity)
+                .peekable();
             idx.peek().is_some() && idx.all(|i| self.checks[i])
         };
         if all_checks(0) {

@@ -62,22 +62,102 @@ struct Entry {
 const REST: &str = "/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL";
 
 const TABLE: [Entry; 16] = [
-    Entry { h: Handicap::Even, name: "even", kif: "平手", board: "lnsgkgsnl/1r5b1" },
-    Entry { h: Handicap::Lance, name: "lance", kif: "香落ち", board: "lnsgkgsn1/1r5b1" },
-    Entry { h: Handicap::RightLance, name: "right-lance", kif: "右香落ち", board: "1nsgkgsnl/1r5b1" },
-    Entry { h: Handicap::Bishop, name: "bishop", kif: "角落ち", board: "lnsgkgsnl/1r7" },
-    Entry { h: Handicap::Rook, name: "rook", kif: "飛車落ち", board: "lnsgkgsnl/7b1" },
-    Entry { h: Handicap::RookLance, name: "rook-lance", kif: "飛香落ち", board: "lnsgkgsn1/7b1" },
-    Entry { h: Handicap::TwoPieces, name: "2", kif: "二枚落ち", board: "lnsgkgsnl/9" },
-    Entry { h: Handicap::ThreePieces, name: "3", kif: "三枚落ち", board: "lnsgkgsn1/9" },
-    Entry { h: Handicap::FourPieces, name: "4", kif: "四枚落ち", board: "1nsgkgsn1/9" },
-    Entry { h: Handicap::FivePieces, name: "5", kif: "五枚落ち", board: "2sgkgsn1/9" },
-    Entry { h: Handicap::LeftFivePieces, name: "left-5", kif: "左五枚落ち", board: "1nsgkgs2/9" },
-    Entry { h: Handicap::SixPieces, name: "6", kif: "六枚落ち", board: "2sgkgs2/9" },
-    Entry { h: Handicap::LeftSevenPieces, name: "left-7", kif: "左七枚落ち", board: "2sgkg3/9" },
-    Entry { h: Handicap::RightSevenPieces, name: "right-7", kif: "右七枚落ち", board: "3gkgs2/9" },
-    Entry { h: Handicap::EightPieces, name: "8", kif: "八枚落ち", board: "3gkg3/9" },
-    Entry { h: Handicap::TenPieces, name: "10", kif: "十枚落ち", board: "4k4/9" },
+    Entry {
+        h: Handicap::Even,
+        name: "even",
+        kif: "平手",
+        board: "lnsgkgsnl/1r5b1",
+    },
+    Entry {
+        h: Handicap::Lance,
+        name: "lance",
+        kif: "香落ち",
+        board: "lnsgkgsn1/1r5b1",
+    },
+    Entry {
+        h: Handicap::RightLance,
+        name: "right-lance",
+        kif: "右香落ち",
+        board: "1nsgkgsnl/1r5b1",
+    },
+    Entry {
+        h: Handicap::Bishop,
+        name: "bishop",
+        kif: "角落ち",
+        board: "lnsgkgsnl/1r7",
+    },
+    Entry {
+        h: Handicap::Rook,
+        name: "rook",
+        kif: "飛車落ち",
+        board: "lnsgkgsnl/7b1",
+    },
+    Entry {
+        h: Handicap::RookLance,
+        name: "rook-lance",
+        kif: "飛香落ち",
+        board: "lnsgkgsn1/7b1",
+    },
+    Entry {
+        h: Handicap::TwoPieces,
+        name: "2",
+        kif: "二枚落ち",
+        board: "lnsgkgsnl/9",
+    },
+    Entry {
+        h: Handicap::ThreePieces,
+        name: "3",
+        kif: "三枚落ち",
+        board: "lnsgkgsn1/9",
+    },
+    Entry {
+        h: Handicap::FourPieces,
+        name: "4",
+        kif: "四枚落ち",
+        board: "1nsgkgsn1/9",
+    },
+    Entry {
+        h: Handicap::FivePieces,
+        name: "5",
+        kif: "五枚落ち",
+        board: "2sgkgsn1/9",
+    },
+    Entry {
+        h: Handicap::LeftFivePieces,
+        name: "left-5",
+        kif: "左五枚落ち",
+        board: "1nsgkgs2/9",
+    },
+    Entry {
+        h: Handicap::SixPieces,
+        name: "6",
+        kif: "六枚落ち",
+        board: "2sgkgs2/9",
+    },
+    Entry {
+        h: Handicap::LeftSevenPieces,
+        name: "left-7",
+        kif: "左七枚落ち",
+        board: "2sgkg3/9",
+    },
+    Entry {
+        h: Handicap::RightSevenPieces,
+        name: "right-7",
+        kif: "右七枚落ち",
+        board: "3gkgs2/9",
+    },
+    Entry {
+        h: Handicap::EightPieces,
+        name: "8",
+        kif: "八枚落ち",
+        board: "3gkg3/9",
+    },
+    Entry {
+        h: Handicap::TenPieces,
+        name: "10",
+        kif: "十枚落ち",
+        board: "4k4/9",
+    },
 ];
 
 /// A handicap name that is not in the table.

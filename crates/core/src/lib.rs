@@ -7,7 +7,7 @@
 //! for m in ["7g7f", "3c3d", "8h2b+", "3a2b"] {
 //!     game.play(m.parse::<Move>()?)?;
 //! }
-//! assert_eq!(game.position().to_sfen(), "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b B 5");
+//! assert_eq!(game.position().to_sfen(), "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5");
 //! assert_eq!(game.status(), GameStatus::Ongoing);
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
@@ -26,8 +26,8 @@ pub mod perft;
 mod piece;
 mod position;
 pub mod rules;
-pub mod sfen;
 mod setup;
+pub mod sfen;
 mod square;
 pub mod usi;
 pub mod zobrist;

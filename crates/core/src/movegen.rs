@@ -46,25 +46,49 @@ impl MoveSink for ListSink<'_> {
                 let live = !Bitboard::far_ranks(us, dead);
                 for to in targets {
                     if zone.contains(to) {
-                        self.0.push(Move::Board { from, to, promote: true });
+                        self.0.push(Move::Board {
+                            from,
+                            to,
+                            promote: true,
+                        });
                     }
                     if live.contains(to) {
-                        self.0.push(Move::Board { from, to, promote: false });
+                        self.0.push(Move::Board {
+                            from,
+                            to,
+                            promote: false,
+                        });
                     }
                 }
             }
             PieceKind::Silver | PieceKind::Bishop | PieceKind::Rook => {
-                let promotable = if zone.contains(from) { targets } else { targets & zone };
+                let promotable = if zone.contains(from) {
+                    targets
+                } else {
+                    targets & zone
+                };
                 for to in targets {
                     if promotable.contains(to) {
-                        self.0.push(Move::Board { from, to, promote: true });
+                        self.0.push(Move::Board {
+                            from,
+                            to,
+                            promote: true,
+                        });
                     }
-                    self.0.push(Move::Board { from, to, promote: false });
+                    self.0.push(Move::Board {
+                        from,
+                        to,
+                        promote: false,
+                    });
                 }
             }
             _ => {
                 for to in targets {
-                    self.0.push(Move::Board { from, to, promote: false });
+                    self.0.push(Move::Board {
+                        from,
+                        to,
+                        promote: false,
+                    });
                 }
             }
         }
@@ -81,10 +105,18 @@ impl MoveSink for ListSink<'_> {
             };
             let Some(from) = from else { continue };
             if zone.contains(to) {
-                self.0.push(Move::Board { from, to, promote: true });
+                self.0.push(Move::Board {
+                    from,
+                    to,
+                    promote: true,
+                });
             }
             if live.contains(to) {
-                self.0.push(Move::Board { from, to, promote: false });
+                self.0.push(Move::Board {
+                    from,
+                    to,
+                    promote: false,
+                });
             }
         }
     }
@@ -200,32 +232,64 @@ impl Position {
         sink.pawns(us, (pawns & free).shift_forward(us) & target);
 
         for from in self.pieces(us, PieceKind::Lance) & free {
-            sink.piece(us, PieceKind::Lance, from, attacks::lance(us, from, occ) & target);
+            sink.piece(
+                us,
+                PieceKind::Lance,
+                from,
+                attacks::lance(us, from, occ) & target,
+            );
         }
         for from in self.pieces(us, PieceKind::Knight) & free {
-            sink.piece(us, PieceKind::Knight, from, attacks::knight(us, from) & target);
+            sink.piece(
+                us,
+                PieceKind::Knight,
+                from,
+                attacks::knight(us, from) & target,
+            );
         }
         for from in self.pieces(us, PieceKind::Silver) & free {
-            sink.piece(us, PieceKind::Silver, from, attacks::silver(us, from) & target);
+            sink.piece(
+                us,
+                PieceKind::Silver,
+                from,
+                attacks::silver(us, from) & target,
+            );
         }
         for from in self.gold_movers() & free {
             sink.piece(us, PieceKind::Gold, from, attacks::gold(us, from) & target);
         }
         for from in self.pieces(us, PieceKind::Bishop) & free {
-            sink.piece(us, PieceKind::Bishop, from, attacks::bishop(from, occ) & target);
+            sink.piece(
+                us,
+                PieceKind::Bishop,
+                from,
+                attacks::bishop(from, occ) & target,
+            );
         }
         for from in self.pieces(us, PieceKind::Rook) & free {
             sink.piece(us, PieceKind::Rook, from, attacks::rook(from, occ) & target);
         }
         for from in self.pieces(us, PieceKind::Horse) & free {
-            sink.piece(us, PieceKind::Horse, from, attacks::horse(from, occ) & target);
+            sink.piece(
+                us,
+                PieceKind::Horse,
+                from,
+                attacks::horse(from, occ) & target,
+            );
         }
         for from in self.pieces(us, PieceKind::Dragon) & free {
-            sink.piece(us, PieceKind::Dragon, from, attacks::dragon(from, occ) & target);
+            sink.piece(
+                us,
+                PieceKind::Dragon,
+                from,
+                attacks::dragon(from, occ) & target,
+            );
         }
         if let (Some(k), true) = (king, pinned.any()) {
             for from in pinned {
-                let Some(p) = self.piece_at(from) else { continue };
+                let Some(p) = self.piece_at(from) else {
+                    continue;
+                };
                 let t = attacks::piece(us, p.kind, from, occ) & target & attacks::line(k, from);
                 if p.kind == PieceKind::Pawn {
                     sink.pawns(us, t);

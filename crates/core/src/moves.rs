@@ -101,7 +101,10 @@ impl Move {
             let from = Square::from_index(src)?;
             (from != to).then_some(Move::Board { from, to, promote })
         } else if !promote {
-            Some(Move::Drop { kind: HandKind::from_index(src - 81)?, to })
+            Some(Move::Drop {
+                kind: HandKind::from_index(src - 81)?,
+                to,
+            })
         } else {
             None
         }
@@ -155,7 +158,10 @@ impl FromStr for Move {
                 if b[0] == b'K' {
                     return Err(UsiMoveError::DropKind(s.to_string()));
                 }
-                Ok(Move::Drop { kind, to: square(2)? })
+                Ok(Move::Drop {
+                    kind,
+                    to: square(2)?,
+                })
             }
             4 | 5 => {
                 let promote = match b.get(4) {

@@ -8,7 +8,7 @@
 //! assert_eq!(perft::perft(&mut pos, 2, false), 900);
 //! ```
 
-use crate::{Move, Position};
+use crate::{Move, MoveList, Position};
 
 /// Leaf count at `depth`. With `bulk`, the last ply is counted without
 /// playing its moves; without it, every leaf move is made and unmade.
@@ -19,7 +19,9 @@ pub fn perft(pos: &mut Position, depth: u32, bulk: bool) -> u64 {
         (1, true) => pos.count_legal_moves(),
         _ => {
             let mut n = 0;
-            for m in pos.legal_moves() {
+            let mut list = MoveList::new();
+            pos.legal_moves_into(&mut list);
+            for &m in &list {
                 let undo = pos.make_move(m);
                 n += perft(pos, depth - 1, bulk);
                 pos.unmake_move(m, undo);

@@ -92,10 +92,35 @@ impl PieceKind {
         }
     }
 
+    /// The promoted kind if this kind can promote, else itself.
+    #[inline]
+    #[must_use]
+    pub const fn promoted_or_self(self) -> PieceKind {
+        PROMOTED_OR_SELF[self as usize]
+    }
+
+    /// Whether this kind slides (lance, bishop, rook, horse, dragon).
+    #[inline]
+    #[must_use]
+    pub const fn is_slider(self) -> bool {
+        matches!(
+            self,
+            PieceKind::Lance
+                | PieceKind::Bishop
+                | PieceKind::Rook
+                | PieceKind::Horse
+                | PieceKind::Dragon
+        )
+    }
+
     /// The unpromoted kind (itself for base kinds).
     #[inline]
     #[must_use]
     pub const fn unpromote(self) -> PieceKind {
+        UNPROMOTED[self as usize]
+    }
+
+    const fn unpromote_slow(self) -> PieceKind {
         match self {
             PieceKind::ProPawn => PieceKind::Pawn,
             PieceKind::ProLance => PieceKind::Lance,
@@ -147,7 +172,9 @@ impl PieceKind {
     /// The one-character kanji used in board diagrams (`歩`, `と`, `龍`, ...).
     #[must_use]
     pub const fn kanji(self) -> char {
-        ['歩', '香', '桂', '銀', '金', '角', '飛', '玉', 'と', '杏', '圭', '全', '馬', '龍'][self as usize]
+        [
+            '歩', '香', '桂', '銀', '金', '角', '飛', '玉', 'と', '杏', '圭', '全', '馬', '龍',
+        ][self as usize]
     }
 
     /// Parses an upper-case SFEN letter without `+` (`P` ... `K`).
@@ -186,6 +213,28 @@ impl PieceKind {
         }
     }
 }
+
+const UNPROMOTED: [PieceKind; 14] = {
+    let mut t = PieceKind::ALL;
+    let mut i = 0;
+    while i < 14 {
+        t[i] = PieceKind::ALL[i].unpromote_slow();
+        i += 1;
+    }
+    t
+};
+
+const PROMOTED_OR_SELF: [PieceKind; 14] = {
+    let mut t = PieceKind::ALL;
+    let mut i = 0;
+    while i < 14 {
+        if let Some(p) = PieceKind::ALL[i].promote() {
+            t[i] = p;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// The seven kinds a player can hold in hand and drop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -15,7 +15,7 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::attacks::{self, Occupied};
+use crate::attacks::{self, Alignment, Occupied};
 use crate::{
     rules, zobrist, Bitboard, ByColor, Color, File, Hand, HandKind, Move, Piece, PieceKind, Setup,
     Square,
@@ -210,7 +210,9 @@ impl Position {
             move_number: setup.move_number.max(1),
         };
         for sq in Square::all() {
-            let Some(piece) = setup.board[sq.index()] else { continue };
+            let Some(piece) = setup.board[sq.index()] else {
+                continue;
+            };
             if !piece.kind.is_promoted() && rules::must_promote(piece.color, piece.kind, sq) {
                 return Err(PositionError::DeadPiece { square: sq, piece });
             }
@@ -227,8 +229,15 @@ impl Position {
             for file in File::ALL {
                 let on_file = pawns & Bitboard::file(file);
                 if on_file.more_than_one() {
-                    let square = on_file.iter().nth(1).unwrap_or(Square::new(file, crate::Rank::ALL[0]));
-                    return Err(PositionError::Nifu { color, file, square });
+                    let square = on_file
+                        .iter()
+                        .nth(1)
+                        .unwrap_or(Square::new(file, crate::Rank::ALL[0]));
+                    return Err(PositionError::Nifu {
+                        color,
+                        file,
+                        square,
+                    });
                 }
             }
             if pos.kings[color.index()].is_none() && !leniency.allow_missing_kings {
@@ -474,93 +483,140 @@ impl Position {
     ///
     /// An illegal move leaves the position inconsistent; it never causes
     /// undefined behaviour, but may panic.
-    #[inline]
+    #[inline(always)]
     pub fn make_move(&mut self, m: Move) -> Undo {
         let us = self.side;
-        let undo = Undo {
+        let mut undo = Undo {
             captured: None,
             checkers: self.checkers,
             hash: self.hash,
         };
-        let mut captured = None;
-        let mut h = self.hash;
-        match m {
+        let mut h = self.hash ^ zobrist::SIDE;
+        let ui = us.index();
+        let (to, kind) = match m {
             Move::Board { from, to, promote } => {
                 let piece = self.board[from.index()].expect("make_move: no piece on origin");
                 if let Some(cap) = self.board[to.index()] {
-                    self.by_color[cap.color.index()].toggle(to);
+                    let ci = cap.color.index();
+                    self.by_color[ci].toggle(to);
                     self.by_kind[cap.kind.index()].toggle(to);
                     h ^= zobrist::board(cap.color, cap.kind, to);
                     if let Some(hk) = cap.kind.hand_kind() {
-                        let hand = &mut self.hands[us.index()];
+                        let hand = &mut self.hands[ui];
                         hand.add(hk);
                         h ^= zobrist::hand(us, hk, hand.count(hk));
                     }
-                    captured = Some(cap);
+                    undo.captured = Some(cap);
                 } else {
                     self.occ.toggle(to);
                 }
                 self.occ.toggle(from);
-                self.board[from.index()] = None;
-                self.by_color[us.index()].toggle(from);
-                self.by_kind[piece.kind.index()].toggle(from);
-                h ^= zobrist::board(us, piece.kind, from);
+                let from_to = Bitboard::from_square(from) | Bitboard::from_square(to);
+                self.by_color[ui] ^= from_to;
                 let kind = if promote {
-                    piece.kind.promote().unwrap_or(piece.kind)
+                    piece.kind.promoted_or_self()
                 } else {
                     piece.kind
                 };
-                self.board[to.index()] = Some(Piece::new(us, kind));
-                self.by_color[us.index()].toggle(to);
-                self.by_kind[kind.index()].toggle(to);
-                h ^= zobrist::board(us, kind, to);
-                if kind == PieceKind::King {
-                    self.kings[us.index()] = Some(to);
+                if kind == piece.kind {
+                    self.by_kind[kind.index()] ^= from_to;
+                } else {
+                    self.by_kind[piece.kind.index()].toggle(from);
+                    self.by_kind[kind.index()].toggle(to);
                 }
+                self.board[from.index()] = None;
+                self.board[to.index()] = Some(Piece::new(us, kind));
+                h ^= zobrist::board(us, piece.kind, from) ^ zobrist::board(us, kind, to);
+                if kind == PieceKind::King {
+                    self.kings[ui] = Some(to);
+                }
+                (to, kind)
             }
             Move::Drop { kind, to } => {
-                let hand = &mut self.hands[us.index()];
+                let hand = &mut self.hands[ui];
                 h ^= zobrist::hand(us, kind, hand.count(kind));
                 hand.remove(kind);
                 let pk = kind.piece_kind();
                 self.board[to.index()] = Some(Piece::new(us, pk));
-                self.by_color[us.index()].toggle(to);
+                self.by_color[ui].toggle(to);
                 self.by_kind[pk.index()].toggle(to);
                 self.occ.toggle(to);
                 h ^= zobrist::board(us, pk, to);
+                (to, pk)
             }
-        }
+        };
         self.side = us.opponent();
-        self.hash = h ^ zobrist::SIDE;
+        self.hash = h;
         self.move_number += 1;
-        self.checkers = self.compute_checkers();
-        Undo { captured, ..undo }
+        self.checkers = self.checks_after(m, to, kind);
+        undo
+    }
+
+    /// The checkers after `m` (a `kind` now on `to`) was just made by the
+    /// opponent of the side to move: the moved piece itself, and any slider
+    /// uncovered on the origin square.
+    #[inline(always)]
+    fn checks_after(&self, m: Move, to: Square, kind: PieceKind) -> Bitboard {
+        let them = self.side;
+        let us = them.opponent();
+        let Some(k) = self.kings[them.index()] else {
+            return Bitboard::EMPTY;
+        };
+        let mut checkers = Bitboard::EMPTY;
+        let direct = if kind.is_slider() {
+            attacks::piece(us, kind, to, &self.occ).contains(k)
+        } else {
+            attacks::step(us, kind, to).contains(k)
+        };
+        if direct {
+            checkers = Bitboard::from_square(to);
+        }
+        if let Move::Board { from, .. } = m {
+            let uncovered = match attacks::alignment(k, from) {
+                (Alignment::None, _) => return checkers,
+                (Alignment::File, _) => {
+                    attacks::file(k, &self.occ)
+                        & (self.rook_movers()
+                            | (self.by_kind[PieceKind::Lance.index()]
+                                & attacks::lance_ray(them, k)))
+                }
+                (Alignment::Rank, _) => attacks::rank(k, &self.occ) & self.rook_movers(),
+                (Alignment::Diagonal, code) => {
+                    attacks::diagonal_through(k, code, &self.occ) & self.bishop_movers()
+                }
+            };
+            checkers |= uncovered & self.by_color[us.index()];
+        }
+        checkers
     }
 
     /// Takes back `m`, which must be the last move made, with the `undo` it returned.
-    #[inline]
+    #[inline(always)]
     pub fn unmake_move(&mut self, m: Move, undo: Undo) {
         let us = self.side.opponent();
+        let ui = us.index();
         self.side = us;
         self.move_number -= 1;
         self.hash = undo.hash;
         self.checkers = undo.checkers;
         match m {
             Move::Board { from, to, promote } => {
-                let piece = self.board[to.index()].expect("unmake_move: no piece on destination");
-                let orig = if promote {
-                    piece.kind.unpromote()
+                let kind = self.board[to.index()]
+                    .expect("unmake_move: no piece on destination")
+                    .kind;
+                let orig = if promote { kind.unpromote() } else { kind };
+                let from_to = Bitboard::from_square(from) | Bitboard::from_square(to);
+                self.by_color[ui] ^= from_to;
+                if orig == kind {
+                    self.by_kind[kind.index()] ^= from_to;
                 } else {
-                    piece.kind
-                };
-                self.by_color[us.index()].toggle(to);
-                self.by_kind[piece.kind.index()].toggle(to);
+                    self.by_kind[kind.index()].toggle(to);
+                    self.by_kind[orig.index()].toggle(from);
+                }
                 self.board[from.index()] = Some(Piece::new(us, orig));
-                self.by_color[us.index()].toggle(from);
-                self.by_kind[orig.index()].toggle(from);
                 self.occ.toggle(from);
                 if orig == PieceKind::King {
-                    self.kings[us.index()] = Some(from);
+                    self.kings[ui] = Some(from);
                 }
                 match undo.captured {
                     Some(cap) => {
@@ -568,7 +624,7 @@ impl Position {
                         self.by_color[cap.color.index()].toggle(to);
                         self.by_kind[cap.kind.index()].toggle(to);
                         if let Some(hk) = cap.kind.hand_kind() {
-                            self.hands[us.index()].remove(hk);
+                            self.hands[ui].remove(hk);
                         }
                     }
                     None => {
@@ -580,10 +636,10 @@ impl Position {
             Move::Drop { kind, to } => {
                 let pk = kind.piece_kind();
                 self.board[to.index()] = None;
-                self.by_color[us.index()].toggle(to);
+                self.by_color[ui].toggle(to);
                 self.by_kind[pk.index()].toggle(to);
                 self.occ.toggle(to);
-                self.hands[us.index()].add(kind);
+                self.hands[ui].add(kind);
             }
         }
     }
@@ -605,7 +661,11 @@ impl Position {
                 }
                 let empty_board = attacks::piece(us, piece.kind, from, &Occupied::default());
                 if !empty_board.contains(to) {
-                    return Err(IllegalMove::BadDirection { kind: piece.kind, from, to });
+                    return Err(IllegalMove::BadDirection {
+                        kind: piece.kind,
+                        from,
+                        to,
+                    });
                 }
                 if !attacks::piece(us, piece.kind, from, &self.occ).contains(to) {
                     return Err(IllegalMove::PathBlocked { from, to });

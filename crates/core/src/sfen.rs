@@ -16,15 +16,14 @@
 //! let pos: Position = sfen::parse_position("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")?;
 //! assert_eq!(pos, Position::startpos());
 //! let err = sfen::parse_position("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R/LNSGKGSNL b - 1").unwrap_err();
-//! assert_eq!(err.to_string(), "SFEN column 39: rank h has 8 squares, expected 9");
+//! assert_eq!(err.to_string(), "SFEN column 43: rank h has 8 squares, expected 9");
 //! # Ok::<_, shogi_core::SfenError>(())
 //! ```
 
 use std::fmt::Write as _;
 
 use crate::{
-    Color, Hand, HandKind, Leniency, Piece, PieceKind, Position, PositionError, Rank, Setup,
-    Square,
+    Color, Hand, HandKind, Leniency, Piece, PieceKind, Position, PositionError, Rank, Setup, Square,
 };
 
 /// The SFEN of the standard starting position.
@@ -158,11 +157,16 @@ fn parse_setup_columns(text: &str) -> Result<(Setup, Columns), SfenError> {
                     let kind = PieceKind::from_sfen_letter(c.to_ascii_uppercase())
                         .ok_or_else(|| err(col, SfenErrorKind::UnknownLetter(c)))?;
                     let kind = if let Some(pc) = promoted_col.take() {
-                        kind.promote().ok_or_else(|| err(pc, SfenErrorKind::BadPromotion))?
+                        kind.promote()
+                            .ok_or_else(|| err(pc, SfenErrorKind::BadPromotion))?
                     } else {
                         kind
                     };
-                    let color = if c.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
+                    let color = if c.is_ascii_uppercase() {
+                        Color::Sente
+                    } else {
+                        Color::Gote
+                    };
                     filled += 1;
                     if r < 9 && (1..=9).contains(&file) {
                         if let Some(sq) = Square::from_numbers(file as u8, r as u8 + 1) {
@@ -195,7 +199,10 @@ fn parse_setup_columns(text: &str) -> Result<(Setup, Columns), SfenError> {
 
     // Side to move.
     let Some(&(side_col, side)) = fields.get(1) else {
-        return Err(err(end_col, SfenErrorKind::MissingField("side to move (b or w)")));
+        return Err(err(
+            end_col,
+            SfenErrorKind::MissingField("side to move (b or w)"),
+        ));
     };
     cols.side = side_col;
     setup.side_to_move = match side {
@@ -206,7 +213,10 @@ fn parse_setup_columns(text: &str) -> Result<(Setup, Columns), SfenError> {
 
     // Hands.
     let Some(&(hand_col, hand)) = fields.get(2) else {
-        return Err(err(end_col, SfenErrorKind::MissingField("hands (- if empty)")));
+        return Err(err(
+            end_col,
+            SfenErrorKind::MissingField("hands (- if empty)"),
+        ));
     };
     cols.hand = hand_col;
     if hand != "-" {
@@ -226,11 +236,17 @@ fn parse_setup_columns(text: &str) -> Result<(Setup, Columns), SfenError> {
                 .and_then(PieceKind::hand_kind)
                 .ok_or_else(|| err(ccol, SfenErrorKind::BadHandLetter(c)))?;
             let n = match count.take() {
-                Some((start, 0)) => return Err(err(start, SfenErrorKind::BadHandCount("0".into()))),
+                Some((start, 0)) => {
+                    return Err(err(start, SfenErrorKind::BadHandCount("0".into())))
+                }
                 Some((_, v)) => v,
                 None => 1,
             };
-            let color = if c.is_ascii_uppercase() { Color::Sente } else { Color::Gote };
+            let color = if c.is_ascii_uppercase() {
+                Color::Sente
+            } else {
+                Color::Gote
+            };
             let h = &mut setup.hands[color];
             let total = u32::from(h.count(kind)) + n;
             if total > u32::from(kind.max_count()) {

@@ -8,7 +8,8 @@
 //! use shogi_core::usi::PositionCommand;
 //! let cmd: PositionCommand = "position startpos moves 7g7f 3c3d".parse()?;
 //! assert_eq!(cmd.moves.len(), 2);
-//! let game = cmd.replay(Default::default()).map_err(|(_, (_, e))| e)?;
+//! let (game, error) = cmd.replay(Default::default());
+//! assert!(error.is_none());
 //! assert_eq!(game.moves().len(), 2);
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
@@ -85,19 +86,19 @@ impl PositionCommand {
         Ok(PositionCommand { start, moves })
     }
 
-    /// Plays the moves into a [`Game`] under `rules`.
-    ///
-    /// # Errors
-    /// The game so far and the 1-based index and error of the first move that
-    /// could not be played.
-    pub fn replay(&self, rules: GameRules) -> Result<Game, (Game, (usize, PlayError))> {
+    /// Plays the moves into a [`Game`] under `rules`, not stopping at rule
+    /// endings (the whole list is replayed; judge the result with
+    /// [`Game::status`]). Stops at the first illegal move and reports its
+    /// 1-based index and why it was refused.
+    #[must_use]
+    pub fn replay(&self, rules: GameRules) -> (Game, Option<(usize, PlayError)>) {
         let mut game = Game::with_rules(self.start.clone(), rules);
         for (i, &m) in self.moves.iter().enumerate() {
-            if let Err(e) = game.play(m) {
-                return Err((game, (i + 1, e)));
+            if let Err(e) = game.play_ignoring_endings(m) {
+                return (game, Some((i + 1, e)));
             }
         }
-        Ok(game)
+        (game, None)
     }
 
     /// Writes `position`-less USI text: `startpos moves ...` or `sfen ... moves ...`.

@@ -46,7 +46,12 @@ fn perft_tables_with_bulk_counting() {
             if n > MAX_TEST_NODES {
                 continue;
             }
-            assert_eq!(perft::perft(&mut pos, d, true), n, "{} depth {d}", case.sfen);
+            assert_eq!(
+                perft::perft(&mut pos, d, true),
+                n,
+                "{} depth {d}",
+                case.sfen
+            );
         }
     }
 }
@@ -59,7 +64,12 @@ fn perft_tables_making_every_leaf_move() {
             if n > MAX_TEST_NODES / 10 {
                 continue;
             }
-            assert_eq!(perft::perft(&mut pos, d, false), n, "{} depth {d}", case.sfen);
+            assert_eq!(
+                perft::perft(&mut pos, d, false),
+                n,
+                "{} depth {d}",
+                case.sfen
+            );
         }
     }
 }
