@@ -77,12 +77,8 @@ fn bod_hand(pos: &Position, c: Color) -> String {
 pub fn bod(pos: &Position) -> String {
     let mut s = String::new();
     s.push_str(&format!("後手の持駒：{}\n", bod_hand(pos, Color::Gote)));
-    s.push_str("  ");
-    for f in (0..9).rev() {
-        s.push(' ');
-        s.push(ZEN_DIGITS[f]);
-    }
-    s.push('\n');
+    let header: Vec<String> = (0..9).rev().map(|f| ZEN_DIGITS[f].to_string()).collect();
+    s.push_str(&format!("  {}\n", header.join(" ")));
     s.push_str("+---------------------------+\n");
     for r in 1..=9u8 {
         s.push('|');

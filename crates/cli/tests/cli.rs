@@ -1,0 +1,186 @@
+//! The `shogi` command as a user runs it.
+
+use std::process::{Command, Output};
+
+fn shogi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shogi"))
+        .args(args)
+        .output()
+        .expect("run shogi")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+const POS207: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+
+#[test]
+fn perft_prints_the_node_count_last() {
+    let o = shogi(&["perft", "3"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).lines().last(), Some("Nodes searched: 25470"));
+    assert!(stderr(&o).contains("nodes/s"));
+    let o = shogi(&["perft", "2", "--sfen", POS207, "--no-bulk"]);
+    assert_eq!(stdout(&o).lines().last(), Some("Nodes searched: 28684"));
+}
+
+#[test]
+fn perft_divide_lists_every_move_with_its_count() {
+    let o = shogi(&["perft", "2", "--divide", "--sfen", "startpos"]);
+    let out = stdout(&o);
+    let mut total = 0;
+    let mut lines = 0;
+    for line in out
+        .lines()
+        .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+    {
+        let (m, n) = line.split_once(": ").unwrap();
+        assert!(m.parse::<shogi_core::Move>().is_ok(), "{m}");
+        total += n.parse::<u64>().unwrap();
+        lines += 1;
+    }
+    assert_eq!((lines, total), (30, 900));
+    assert_eq!(out.lines().last(), Some("Nodes searched: 900"));
+}
+
+#[test]
+fn moves_lists_the_legal_moves() {
+    let o = shogi(&["moves", "--sfen", "startpos"]);
+    assert_eq!(stdout(&o).lines().count(), 30);
+    let o = shogi(&[
+        "moves",
+        "--sfen",
+        "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+    ]);
+    assert_eq!(stdout(&o).lines().count(), 593);
+    let o = shogi(&["moves", "--sfen", "startpos", "--moves", "7g7f", "3c3d"]);
+    assert!(stdout(&o).lines().any(|l| l == "8h2b+"));
+}
+
+fn status(args: &[&str]) -> String {
+    let o = shogi(&[&["status"], args].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o).trim().to_string()
+}
+
+#[test]
+fn status_words() {
+    assert_eq!(status(&["--sfen", "startpos"]), "ongoing");
+    assert_eq!(
+        status(&["--sfen", "startpos", "--moves", "7g7f", "3c3d", "7f7e", "7e7d"]),
+        "illegal_move"
+    );
+    assert_eq!(
+        status(&["--sfen", "8k/9/6NG1/9/9/9/9/9/4K4 b G 1", "--moves", "G*1b"]),
+        "checkmate"
+    );
+    assert_eq!(
+        status(&["--sfen", "8k/9/6NG1/9/9/9/9/9/4K4 b P 1", "--moves", "P*1b"]),
+        "illegal_move"
+    );
+    assert_eq!(
+        status(&["--sfen", "8k/6G2/7G1/9/9/9/9/9/K8 w - 1"]),
+        "no_legal_moves"
+    );
+    let perpetual = "4h5h 5a4a 5h4h 4a5a 4h5h 5a4a 5h4h 4a5a 4h5h 5a4a 5h4h 4a5a";
+    let start = "4k4/9/9/9/9/9/9/5R3/4K4 b - 1";
+    assert_eq!(
+        status(&["--sfen", start, "--moves", perpetual]),
+        "perpetual_check_loss"
+    );
+    assert_eq!(
+        status(&["--sfen", start, "--moves", perpetual, "4h5h"]),
+        "perpetual_check_win"
+    );
+    let draw = "2h3h 8b7b 3h2h 7b8b ".repeat(3);
+    assert_eq!(
+        status(&["--sfen", "startpos", "--moves", &draw]),
+        "repetition_draw"
+    );
+    let entered = "GGGGKSSSS/RB7/9/9/9/9/9/9/4k4 b RB 1";
+    assert_eq!(status(&["--sfen", entered]), "impasse_win");
+    assert_eq!(
+        status(&["--sfen", entered, "--impasse-rule", "24"]),
+        "impasse_draw"
+    );
+    assert_eq!(
+        status(&["--sfen", entered, "--impasse-rule", "none"]),
+        "ongoing"
+    );
+    let both = "9/4K4/9/9/9/9/9/4k4/9 b RB13Prb4g4s4n5p 1";
+    assert_eq!(
+        status(&["--sfen", both, "--impasse-rule", "count24"]),
+        "impasse_loss"
+    );
+    assert_eq!(
+        status(&[
+            "--sfen",
+            "4K4/9/9/9/9/9/9/4k4/9 w - 1",
+            "--impasse-rule",
+            "try"
+        ]),
+        "try_loss"
+    );
+}
+
+#[test]
+fn status_explain_says_why_on_stderr() {
+    let o = shogi(&[
+        "status",
+        "--sfen",
+        "startpos",
+        "--moves",
+        "7g7f",
+        "3c3d",
+        "8h2b",
+        "2b3c",
+        "--explain",
+    ]);
+    assert_eq!(stdout(&o).trim(), "illegal_move");
+    let e = stderr(&o);
+    assert!(e.contains("move 4") && e.contains("2b3c"), "{e}");
+}
+
+#[test]
+fn bad_input_is_one_line_on_stderr_and_exit_2() {
+    for args in [
+        vec!["perft", "x"],
+        vec!["perft", "2", "--sfen", "not an sfen"],
+        vec!["moves", "--sfen", "startpos", "--moves", "7g7x"],
+        vec!["status", "--impasse-rule", "42"],
+        vec!["show", "--handicap", "queen"],
+        vec!["frobnicate"],
+    ] {
+        let o = shogi(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{args:?}: {e}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn show_draws_the_board() {
+    let o = shogi(&["show", "--sfen", "startpos"]);
+    let out = stdout(&o);
+    assert!(out.contains("   9  8  7  6  5  4  3  2  1"));
+    assert!(out
+        .lines()
+        .any(|l| l.trim_end().ends_with('i') && l.contains('K')));
+    let o = shogi(&["show", "--handicap", "rook", "--style", "kif"]);
+    let out = stdout(&o);
+    assert!(out.contains("|v香v桂v銀v金v玉v金v銀v桂v香|一"), "{out}");
+    assert!(out.contains("後手番"));
+}
+
+#[test]
+fn no_arguments_prints_help_with_examples() {
+    let o = shogi(&[]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("Examples:"));
+}

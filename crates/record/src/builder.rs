@@ -1,0 +1,288 @@
+//! Builds a [`Record`] move by move while a reader walks its text: keeps the
+//! position of the line being read, checks legality, and grows variations.
+
+use shogi_core::{Move, Position, Square};
+
+use crate::record::{Ending, IllegalMoveInfo, MoveProblem, Node, Record};
+
+/// How deeply variations may nest (deeper ones are refused, which keeps the recursive
+/// walks over the tree shallow whatever the input).
+const MAX_DEPTH: usize = 64;
+
+struct Cursor {
+    /// (node index in the parent line, variation index) from the main line down.
+    path: Vec<(usize, usize)>,
+    /// Ply number of this line's first node (1-based from the start position).
+    start_ply: usize,
+    /// Position after the line's last node.
+    pos: Position,
+    /// Where the last move landed.
+    last_to: Option<Square>,
+    /// An unplayable move was met: the rest of the line is skipped.
+    dead: bool,
+}
+
+pub(crate) struct Builder {
+    pub rec: Record,
+    lines: Vec<Cursor>,
+}
+
+fn line_at<'a>(moves: &'a [Node], path: &[(usize, usize)]) -> Option<&'a [Node]> {
+    let mut line = moves;
+    for &(i, v) in path {
+        line = line.get(i)?.variations.get(v)?;
+    }
+    Some(line)
+}
+
+fn line_at_mut<'a>(moves: &'a mut Vec<Node>, path: &[(usize, usize)]) -> Option<&'a mut Vec<Node>> {
+    let mut line = moves;
+    for &(i, v) in path {
+        line = line.get_mut(i)?.variations.get_mut(v)?;
+    }
+    Some(line)
+}
+
+impl Builder {
+    pub fn new(start: Position) -> Builder {
+        let mut b = Builder {
+            rec: Record::new(start.clone()),
+            lines: Vec::new(),
+        };
+        b.lines.push(Cursor {
+            path: Vec::new(),
+            start_ply: 1,
+            pos: start,
+            last_to: None,
+            dead: false,
+        });
+        b
+    }
+
+    /// Replaces the start position (only meaningful before any move).
+    pub fn set_start(&mut self, start: Position) {
+        self.rec.start = start.clone();
+        self.rec.moves.clear();
+        self.lines.truncate(1);
+        if let Some(c) = self.lines.first_mut() {
+            c.pos = start;
+            c.last_to = None;
+            c.dead = false;
+        }
+    }
+
+    fn top(&self) -> &Cursor {
+        // The stack always holds the main line.
+        &self.lines[self.lines.len() - 1]
+    }
+
+    fn top_mut(&mut self) -> &mut Cursor {
+        let n = self.lines.len() - 1;
+        &mut self.lines[n]
+    }
+
+    pub fn in_main_line(&self) -> bool {
+        self.lines.len() == 1
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.top().pos
+    }
+
+    pub fn last_to(&self) -> Option<Square> {
+        self.top().last_to
+    }
+
+    pub fn is_dead(&self) -> bool {
+        self.top().dead
+    }
+
+    fn current_line_mut(&mut self) -> Option<&mut Vec<Node>> {
+        let path = self.top().path.clone();
+        line_at_mut(&mut self.rec.moves, &path)
+    }
+
+    fn current_len(&self) -> usize {
+        line_at(&self.rec.moves, &self.top().path).map_or(0, <[Node]>::len)
+    }
+
+    /// The ply number the next move of the current line will have.
+    pub fn next_ply(&self) -> usize {
+        self.top().start_ply + self.current_len()
+    }
+
+    /// The destination squares of the moves from the start to the end of the current line.
+    pub fn history(&self) -> Vec<Square> {
+        let mut out = Vec::new();
+        let mut line: &[Node] = &self.rec.moves;
+        for &(i, v) in &self.top().path {
+            out.extend(line.iter().take(i).map(|n| n.mv.to()));
+            match line.get(i).and_then(|n| n.variations.get(v)) {
+                Some(l) => line = l,
+                None => return out,
+            }
+        }
+        out.extend(line.iter().map(|n| n.mv.to()));
+        out
+    }
+
+    /// Plays a resolved move (or records why it could not be resolved).
+    pub fn push(&mut self, mv: Result<Move, MoveProblem>, text: &str) {
+        if self.top().dead {
+            return;
+        }
+        let checked = mv.and_then(|m| {
+            self.top()
+                .pos
+                .check_move(m)
+                .map(|()| m)
+                .map_err(MoveProblem::from)
+        });
+        match checked {
+            Ok(m) => {
+                let c = self.top_mut();
+                c.pos.make_move(m);
+                c.last_to = Some(m.to());
+                if let Some(line) = self.current_line_mut() {
+                    line.push(Node::new(m));
+                }
+            }
+            Err(problem) => {
+                let ply = self.next_ply();
+                if self.in_main_line() && self.rec.illegal_move.is_none() {
+                    self.rec.illegal_move = Some(IllegalMoveInfo {
+                        ply,
+                        text: text.trim().to_string(),
+                        problem,
+                    });
+                }
+                self.top_mut().dead = true;
+            }
+        }
+    }
+
+    /// Adds a comment to the last move of the current line (or to the start, before any move).
+    pub fn comment(&mut self, text: &str) {
+        if self.top().dead {
+            return;
+        }
+        let main = self.in_main_line();
+        let Some(line) = self.current_line_mut() else {
+            return;
+        };
+        match line.last_mut() {
+            Some(n) => n.comments.push(text.to_string()),
+            None if main => self.rec.start_comments.push(text.to_string()),
+            None => {}
+        }
+    }
+
+    /// Sets the time of the last move of the current line.
+    pub fn time(&mut self, secs: u32) {
+        if self.top().dead {
+            return;
+        }
+        if let Some(n) = self.current_line_mut().and_then(|l| l.last_mut()) {
+            n.time = Some(secs);
+        }
+    }
+
+    /// Sets the ending if the current line is the main line.
+    pub fn ending(&mut self, ending: Ending) {
+        if self.in_main_line() && self.rec.ending == Ending::None {
+            self.rec.ending = ending;
+        }
+    }
+
+    /// Starts a line whose moves are all skipped (a variation that points nowhere).
+    pub fn skip_variation(&mut self) {
+        let pos = self.top().pos.clone();
+        self.lines.push(Cursor {
+            path: vec![(usize::MAX, 0)],
+            start_ply: usize::MAX,
+            pos,
+            last_to: None,
+            dead: true,
+        });
+    }
+
+    /// Starts an alternative to ply `ply` of the main line.
+    pub fn begin_main_variation(&mut self, ply: usize) -> bool {
+        self.lines.truncate(1);
+        self.begin_variation(ply)
+    }
+
+    /// Starts an alternative to ply `ply` of the most recent line that has such a ply.
+    /// Returns false when no line has it.
+    pub fn begin_variation(&mut self, ply: usize) -> bool {
+        loop {
+            let top = self.top();
+            let len = self.current_len();
+            let main = self.lines.len() == 1;
+            let contains = (top.start_ply < ply || (main && top.start_ply <= ply))
+                && ply < top.start_ply + len;
+            if contains {
+                break;
+            }
+            if main {
+                return false;
+            }
+            self.lines.pop();
+        }
+        if self.lines.len() >= MAX_DEPTH {
+            return false;
+        }
+        let (path, start_ply) = {
+            let top = self.top();
+            (top.path.clone(), top.start_ply)
+        };
+        let k = ply - start_ply;
+        // Replay to the position before node k of this line.
+        let mut pos = self.rec.start.clone();
+        let mut last_to = None;
+        let mut line: &[Node] = &self.rec.moves;
+        for &(i, v) in &path {
+            for n in line.iter().take(i) {
+                pos.make_move(n.mv);
+                last_to = Some(n.mv.to());
+            }
+            match line.get(i).and_then(|n| n.variations.get(v)) {
+                Some(l) => line = l,
+                None => return false,
+            }
+        }
+        for n in line.iter().take(k) {
+            pos.make_move(n.mv);
+            last_to = Some(n.mv.to());
+        }
+        let Some(node) = line_at_mut(&mut self.rec.moves, &path).and_then(|l| l.get_mut(k)) else {
+            return false;
+        };
+        node.variations.push(Vec::new());
+        let v = node.variations.len() - 1;
+        let mut new_path = path;
+        new_path.push((k, v));
+        self.lines.push(Cursor {
+            path: new_path,
+            start_ply: ply,
+            pos,
+            last_to,
+            dead: false,
+        });
+        true
+    }
+
+    /// Drops empty variations and returns the record.
+    pub fn finish(mut self) -> Record {
+        fn prune(line: &mut [Node]) {
+            for n in line {
+                n.variations.retain(|v| !v.is_empty());
+                for v in &mut n.variations {
+                    prune(v);
+                }
+            }
+        }
+        prune(&mut self.rec.moves);
+        self.rec
+    }
+}

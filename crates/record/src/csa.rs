@@ -1,0 +1,589 @@
+//! CSA records, versions 2.2 and 3.0.
+//!
+//! Read: `V2.2`/`V3.0`; `N+`/`N-` names; `$EVENT`, `$SITE`, `$START_TIME`,
+//! `$END_TIME`, `$TIME_LIMIT`, `$TIME` (main+byoyomi+increment), `$OPENING`,
+//! `$JISHOGI`, `$MAX_MOVES` and any other `$KEY:value`; `PI` with removed
+//! pieces (`PI82HI22KA`); `P1`-`P9` board lines (three-character cells, or
+//! cells separated by single spaces); `P+`/`P-` lines placing pieces or putting
+//! them in hand (`P+00KI`, `P-00AL` for all the rest); the `+`/`-` side line;
+//! moves (`+7776FU`); `T` times; `'` comments (`'*text` is a comment on the
+//! move above, other `'` lines are file remarks and are skipped); several
+//! statements on a line separated by `,`; and the `%` endings `%TORYO`,
+//! `%CHUDAN`, `%SENNICHITE`, `%OUTE_SENNICHITE`, `%ILLEGAL_MOVE`,
+//! `%+ILLEGAL_ACTION`, `%-ILLEGAL_ACTION`, `%JISHOGI`, `%KACHI`, `%HIKIWAKE`,
+//! `%MATTA`, `%TSUMI`, `%FUZUMI`, `%ERROR`, `%TIME_UP`, `%MAX_MOVES`.
+//!
+//! `%ILLEGAL_MOVE`, `%TIME_UP`, `%TORYO` apply to the side to move;
+//! `%OUTE_SENNICHITE` is taken as lost by the side that moved last.
+//!
+//! ```
+//! let rec = shogi_record::csa::read("V2.2\nN+Sente\nPI\n+\n+7776FU,T3\n-3334FU\n%TORYO\n")?;
+//! assert_eq!(rec.headers.sente.as_deref(), Some("Sente"));
+//! assert_eq!(rec.moves[0].time, Some(3));
+//! assert_eq!(rec.ending, shogi_record::Ending::Resign);
+//! let again = shogi_record::csa::read(&shogi_record::csa::write(&rec))?;
+//! assert_eq!(again.main_line(), rec.main_line());
+//! # Ok::<_, shogi_record::ReadError>(())
+//! ```
+
+use std::fmt::Write as _;
+
+use shogi_core::{Color, HandKind, Leniency, Move, Piece, PieceKind, Position, Setup, Square};
+
+use crate::builder::Builder;
+use crate::encoding::{self, Encoding};
+use crate::error::{ReadError, ReadErrorKind};
+use crate::record::{Ending, MoveProblem, Record, TimeControl};
+
+/// The `%` words and their endings (without the side-dependent ones).
+const SPECIALS: [(&str, Ending); 12] = [
+    ("TORYO", Ending::Resign),
+    ("CHUDAN", Ending::Abort),
+    ("SENNICHITE", Ending::Repetition),
+    ("JISHOGI", Ending::Impasse),
+    ("KACHI", Ending::DeclarationWin),
+    ("HIKIWAKE", Ending::Draw),
+    ("MATTA", Ending::Matta),
+    ("TSUMI", Ending::Checkmate),
+    ("FUZUMI", Ending::NoMate),
+    ("ERROR", Ending::Error),
+    ("TIME_UP", Ending::Timeout),
+    ("MAX_MOVES", Ending::MaxMoves),
+];
+
+/// The ending a CSA special word (without `%`) means, `stm` to move.
+pub(crate) fn special_ending(word: &str, stm: Color) -> Option<Ending> {
+    match word {
+        "OUTE_SENNICHITE" => Some(Ending::PerpetualCheck {
+            loser: stm.opponent(),
+        }),
+        "ILLEGAL_MOVE" => Some(Ending::IllegalMove { loser: stm }),
+        "+ILLEGAL_ACTION" => Some(Ending::IllegalMove {
+            loser: Color::Sente,
+        }),
+        "-ILLEGAL_ACTION" => Some(Ending::IllegalMove { loser: Color::Gote }),
+        _ => SPECIALS.iter().find(|(w, _)| *w == word).map(|(_, e)| *e),
+    }
+}
+
+/// The CSA special word (without `%`) for `ending`, `stm` to move.
+pub(crate) fn special_word(ending: Ending, stm: Color) -> Option<&'static str> {
+    Some(match ending {
+        Ending::None | Ending::Sealed => return None,
+        Ending::PerpetualCheck { .. } => "OUTE_SENNICHITE",
+        Ending::IllegalMove { loser } if loser == stm => "ILLEGAL_MOVE",
+        Ending::IllegalMove {
+            loser: Color::Sente,
+        } => "+ILLEGAL_ACTION",
+        Ending::IllegalMove { loser: Color::Gote } => "-ILLEGAL_ACTION",
+        other => SPECIALS
+            .iter()
+            .find(|(_, e)| *e == other)
+            .map(|(w, _)| *w)?,
+    })
+}
+
+/// The piece kind of a CSA two-letter name.
+#[must_use]
+pub fn piece_kind(name: &str) -> Option<PieceKind> {
+    PieceKind::ALL.into_iter().find(|k| k.csa() == name)
+}
+
+fn square(d: &[u8]) -> Option<Square> {
+    match d {
+        [f, r] => Square::from_numbers(f.wrapping_sub(b'0'), r.wrapping_sub(b'0')),
+        _ => None,
+    }
+}
+
+struct Reader<'a> {
+    b: Builder,
+    setup: Option<Setup>,
+    started: bool,
+    line_no: usize,
+    line: &'a str,
+}
+
+impl Reader<'_> {
+    fn err(&self, token: &str, kind: ReadErrorKind) -> ReadError {
+        ReadError::at(self.line_no, self.line, token, kind)
+    }
+
+    fn setup_mut(&mut self) -> &mut Setup {
+        self.setup.get_or_insert_with(Setup::empty)
+    }
+
+    fn start(&mut self) -> Result<(), ReadError> {
+        if self.started {
+            return Ok(());
+        }
+        self.started = true;
+        if let Some(setup) = self.setup.take() {
+            let pos = Position::from_setup_with(
+                setup,
+                Leniency {
+                    allow_missing_kings: true,
+                },
+            )
+            .map_err(|e| self.err("", ReadErrorKind::Position(e.to_string())))?;
+            self.b.set_start(pos);
+        }
+        Ok(())
+    }
+
+    fn pi(&mut self, stmt: &str) -> Result<(), ReadError> {
+        let mut s = Setup::startpos();
+        let rest = stmt.as_bytes().get(2..).unwrap_or(&[]);
+        for chunk in rest.chunks(4) {
+            let bad = || self.err(stmt, ReadErrorKind::BadBoard);
+            let sq = chunk.get(..2).and_then(square).ok_or_else(bad)?;
+            let name = chunk
+                .get(2..4)
+                .and_then(|n| std::str::from_utf8(n).ok())
+                .ok_or_else(bad)?;
+            match s.piece_at(sq) {
+                Some(p) if p.kind.csa() == name => s.set(sq, None),
+                _ => return Err(bad()),
+            }
+        }
+        let side = self.setup.as_ref().map_or(Color::Sente, |s| s.side_to_move);
+        s.side_to_move = side;
+        self.setup = Some(s);
+        Ok(())
+    }
+
+    fn row(&mut self, stmt: &str, rank: u8) -> Result<(), ReadError> {
+        let bad = || self.err(stmt, ReadErrorKind::BadBoard);
+        let mut cells: Vec<Option<Piece>> = Vec::with_capacity(9);
+        let b = stmt.as_bytes();
+        let mut i = 2;
+        while i < b.len() {
+            match b[i] {
+                b' ' => i += 1,
+                b'*' => {
+                    cells.push(None);
+                    i += 1;
+                }
+                c @ (b'+' | b'-') => {
+                    let name = b
+                        .get(i + 1..i + 3)
+                        .and_then(|n| std::str::from_utf8(n).ok())
+                        .ok_or_else(bad)?;
+                    let kind = piece_kind(name).ok_or_else(bad)?;
+                    let color = if c == b'+' { Color::Sente } else { Color::Gote };
+                    cells.push(Some(Piece::new(color, kind)));
+                    i += 3;
+                }
+                _ => return Err(bad()),
+            }
+        }
+        if cells.len() != 9 {
+            return Err(bad());
+        }
+        let setup = self.setup_mut();
+        for (i, cell) in cells.into_iter().enumerate() {
+            if let Some(sq) = Square::from_numbers(9 - i as u8, rank) {
+                setup.set(sq, cell);
+            }
+        }
+        Ok(())
+    }
+
+    fn pieces(&mut self, stmt: &str, color: Color) -> Result<(), ReadError> {
+        let rest = stmt.as_bytes().get(2..).unwrap_or(&[]);
+        for chunk in rest.chunks(4) {
+            let bad = || self.err(stmt, ReadErrorKind::BadHand);
+            let name = chunk
+                .get(2..4)
+                .and_then(|n| std::str::from_utf8(n).ok())
+                .ok_or_else(bad)?;
+            if chunk.get(..2) == Some(b"00") {
+                if name == "AL" {
+                    let setup = self.setup_mut();
+                    let missing = setup.missing_pieces();
+                    let hand = &mut setup.hands[color];
+                    for hk in HandKind::ALL {
+                        let others = setup_hand_count(missing, hk);
+                        hand.set(hk, hand.count(hk).saturating_add(others));
+                    }
+                    continue;
+                }
+                let hk = piece_kind(name)
+                    .filter(|k| !k.is_promoted())
+                    .and_then(PieceKind::hand_kind)
+                    .ok_or_else(bad)?;
+                let hand = &mut self.setup_mut().hands[color];
+                hand.set(hk, hand.count(hk).saturating_add(1));
+            } else {
+                let sq = chunk.get(..2).and_then(square).ok_or_else(bad)?;
+                let kind = piece_kind(name).ok_or_else(bad)?;
+                self.setup_mut().set(sq, Some(Piece::new(color, kind)));
+            }
+        }
+        Ok(())
+    }
+
+    fn mv(&mut self, stmt: &str) -> Result<(), ReadError> {
+        self.start()?;
+        let b = stmt.as_bytes();
+        let bad = || self.err(stmt, ReadErrorKind::BadMove);
+        if b.len() != 7 {
+            return Err(bad());
+        }
+        let color = if b[0] == b'+' {
+            Color::Sente
+        } else {
+            Color::Gote
+        };
+        let to = square(&b[3..5]).ok_or_else(bad)?;
+        let kind = std::str::from_utf8(&b[5..7])
+            .ok()
+            .and_then(piece_kind)
+            .ok_or_else(bad)?;
+        let from = if &b[1..3] == b"00" {
+            None
+        } else {
+            Some(square(&b[1..3]).ok_or_else(bad)?)
+        };
+        if self.b.is_dead() {
+            return Ok(());
+        }
+        let pos = self.b.position();
+        let resolved = if color != pos.side_to_move() {
+            Err(MoveProblem::NoMatch)
+        } else {
+            match from {
+                None => match kind.hand_kind().filter(|_| !kind.is_promoted()) {
+                    Some(k) => Ok(Move::Drop { kind: k, to }),
+                    None => Err(MoveProblem::NoMatch),
+                },
+                Some(from) => match pos.piece_at(from) {
+                    Some(p) if p.kind == kind => Ok(Move::Board {
+                        from,
+                        to,
+                        promote: false,
+                    }),
+                    Some(p) if p.kind.promote() == Some(kind) => Ok(Move::Board {
+                        from,
+                        to,
+                        promote: true,
+                    }),
+                    Some(_) => Err(MoveProblem::NoMatch),
+                    None => Err(MoveProblem::Illegal(shogi_core::IllegalMove::NoPiece(from))),
+                },
+            }
+        };
+        self.b.push(resolved, stmt);
+        Ok(())
+    }
+
+    fn header(&mut self, stmt: &str) {
+        let Some((k, v)) = stmt[1..].split_once(':') else {
+            return;
+        };
+        let v = v.trim();
+        let opt = (!v.is_empty()).then(|| v.to_string());
+        let h = &mut self.b.rec.headers;
+        match k {
+            "EVENT" => h.event = opt,
+            "SITE" => h.site = opt,
+            "START_TIME" => h.start_time = opt,
+            "END_TIME" => h.end_time = opt,
+            "TIME" => match parse_time(v) {
+                Some(tc) => h.time_control = Some(tc),
+                None => h.other.push(("TIME".into(), v.into())),
+            },
+            "TIME_LIMIT" => match parse_time_limit(v) {
+                Some(tc) => h.time_control = Some(tc),
+                None => h.other.push(("TIME_LIMIT".into(), v.into())),
+            },
+            "OPENING" => h.other.push(("戦型".into(), v.into())),
+            _ => h.other.push((k.to_string(), v.to_string())),
+        }
+    }
+
+    fn statement(&mut self, stmt: &str) -> Result<(), ReadError> {
+        let stmt = stmt.trim_end();
+        if stmt.is_empty() {
+            return Ok(());
+        }
+        let b = stmt.as_bytes();
+        match b[0] {
+            b'V' => {}
+            b'N' if b.len() >= 2 && (b[1] == b'+' || b[1] == b'-') => {
+                let name = stmt[2..].trim();
+                let name = (!name.is_empty()).then(|| name.to_string());
+                if b[1] == b'+' {
+                    self.b.rec.headers.sente = name;
+                } else {
+                    self.b.rec.headers.gote = name;
+                }
+            }
+            b'$' => self.header(stmt),
+            b'P' if !self.started => match b.get(1) {
+                Some(b'I') => self.pi(stmt)?,
+                Some(&d @ b'1'..=b'9') => self.row(stmt, d - b'0')?,
+                Some(b'+') => self.pieces(stmt, Color::Sente)?,
+                Some(b'-') => self.pieces(stmt, Color::Gote)?,
+                _ => return Err(self.err(stmt, ReadErrorKind::UnexpectedLine)),
+            },
+            b'+' | b'-' if b.len() == 1 => {
+                if !self.started {
+                    let side = if b[0] == b'+' {
+                        Color::Sente
+                    } else {
+                        Color::Gote
+                    };
+                    match &mut self.setup {
+                        Some(s) => s.side_to_move = side,
+                        None => {
+                            let mut s = Setup::startpos();
+                            s.side_to_move = side;
+                            self.setup = Some(s);
+                        }
+                    }
+                    self.start()?;
+                }
+            }
+            b'+' | b'-' => self.mv(stmt)?,
+            // A time after the ending (`%TORYO` then `T0`) belongs to no move.
+            b'T' if self.b.rec.ending != Ending::None => {}
+            b'T' => {
+                self.start()?;
+                if let Ok(t) = stmt[1..]
+                    .trim()
+                    .split('.')
+                    .next()
+                    .unwrap_or("")
+                    .parse::<u32>()
+                {
+                    self.b.time(t);
+                }
+            }
+            b'%' => {
+                self.start()?;
+                if !self.b.is_dead() {
+                    let stm = self.b.position().side_to_move();
+                    if let Some(e) = special_ending(&stmt[1..], stm) {
+                        self.b.ending(e);
+                    }
+                }
+            }
+            _ => return Err(self.err(stmt, ReadErrorKind::UnexpectedLine)),
+        }
+        Ok(())
+    }
+}
+
+fn setup_hand_count(missing: shogi_core::Hand, hk: HandKind) -> u8 {
+    missing.count(hk)
+}
+
+fn seconds(s: &str) -> Option<u32> {
+    let whole = s.trim().split('.').next()?;
+    whole.parse().ok()
+}
+
+/// `$TIME:main+byoyomi+increment` (seconds, decimals allowed).
+fn parse_time(v: &str) -> Option<TimeControl> {
+    let parts: Vec<&str> = v.split('+').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return None;
+    }
+    Some(TimeControl {
+        main: seconds(parts[0])?,
+        byoyomi: parts.get(1).map_or(Some(0), |s| seconds(s))?,
+        increment: parts.get(2).map_or(Some(0), |s| seconds(s))?,
+    })
+}
+
+/// `$TIME_LIMIT:HH:MM+SS`.
+fn parse_time_limit(v: &str) -> Option<TimeControl> {
+    let (hm, byo) = v.split_once('+')?;
+    let (h, m) = hm.split_once(':')?;
+    let h: u32 = h.trim().parse().ok()?;
+    let m: u32 = m.trim().parse().ok()?;
+    Some(TimeControl {
+        main: h * 3600 + m * 60,
+        byoyomi: byo.trim().parse().ok()?,
+        increment: 0,
+    })
+}
+
+/// Reads CSA bytes, sniffing the encoding from the content.
+///
+/// # Errors
+/// See [`read`].
+pub fn read_bytes(bytes: &[u8]) -> Result<Record, ReadError> {
+    read(&encoding::decode(bytes).0)
+}
+
+/// Reads CSA text.
+///
+/// # Errors
+/// A malformed statement, board or hand line, or an illegal start position.
+pub fn read(text: &str) -> Result<Record, ReadError> {
+    let mut r = Reader {
+        b: Builder::new(Position::startpos()),
+        setup: None,
+        started: false,
+        line_no: 0,
+        line: "",
+    };
+    for (i, line) in text.lines().enumerate() {
+        r.line_no = i + 1;
+        r.line = line;
+        let line = line.trim_end_matches(['\r', ' ', '\t']);
+        if let Some(c) = line.strip_prefix('\'') {
+            if let Some(c) = c.strip_prefix('*') {
+                r.b.comment(c);
+            }
+            continue;
+        }
+        if line.starts_with('P') || line.starts_with('N') || line.starts_with('$') {
+            // Board, name and header lines may contain commas of their own.
+            r.statement(line)?;
+            continue;
+        }
+        for stmt in line.split(',') {
+            r.statement(stmt)?;
+        }
+    }
+    r.start()?;
+    Ok(r.b.finish())
+}
+
+fn write_position(out: &mut String, pos: &Position) {
+    if *pos == Position::startpos() {
+        out.push_str("PI\n");
+    } else {
+        for rank in 1..=9u8 {
+            let _ = write!(out, "P{rank}");
+            for file in (1..=9u8).rev() {
+                match Square::from_numbers(file, rank).and_then(|sq| pos.piece_at(sq)) {
+                    Some(p) => {
+                        out.push(if p.color == Color::Sente { '+' } else { '-' });
+                        out.push_str(p.kind.csa());
+                    }
+                    None => out.push_str(" * "),
+                }
+            }
+            out.push('\n');
+        }
+        for (color, sign) in [(Color::Sente, '+'), (Color::Gote, '-')] {
+            let hand = pos.hand(color);
+            if hand.is_empty() {
+                continue;
+            }
+            let _ = write!(out, "P{sign}");
+            for hk in HandKind::ALL.into_iter().rev() {
+                for _ in 0..hand.count(hk) {
+                    let _ = write!(out, "00{}", hk.piece_kind().csa());
+                }
+            }
+            out.push('\n');
+        }
+    }
+    out.push(if pos.side_to_move() == Color::Sente {
+        '+'
+    } else {
+        '-'
+    });
+    out.push('\n');
+}
+
+/// Writes `rec` as CSA text (main line only; `V3.0` when a time control is given, else `V2.2`).
+#[must_use]
+pub fn write(rec: &Record) -> String {
+    let mut out = String::new();
+    let h = &rec.headers;
+    out.push_str("'encoding=UTF-8\n");
+    out.push_str(if h.time_control.is_some() {
+        "V3.0\n"
+    } else {
+        "V2.2\n"
+    });
+    if let Some(s) = &h.sente {
+        let _ = writeln!(out, "N+{s}");
+    }
+    if let Some(s) = &h.gote {
+        let _ = writeln!(out, "N-{s}");
+    }
+    for (k, v) in [
+        ("EVENT", &h.event),
+        ("SITE", &h.site),
+        ("START_TIME", &h.start_time),
+        ("END_TIME", &h.end_time),
+    ] {
+        if let Some(v) = v {
+            let _ = writeln!(out, "${k}:{v}");
+        }
+    }
+    if let Some(tc) = h.time_control {
+        let _ = writeln!(out, "$TIME:{}", tc.to_plus());
+    }
+    for (k, v) in &h.other {
+        if k == "戦型" {
+            let _ = writeln!(out, "$OPENING:{v}");
+        } else if !k.is_empty() && k.bytes().all(|c| c.is_ascii_uppercase() || c == b'_') {
+            let _ = writeln!(out, "${k}:{v}");
+        }
+    }
+    write_position(&mut out, &rec.start);
+    for c in &rec.start_comments {
+        let _ = writeln!(out, "'*{c}");
+    }
+    let mut pos = rec.start.clone();
+    for node in &rec.moves {
+        if pos.check_move(node.mv).is_err() {
+            break;
+        }
+        let sign = if pos.side_to_move() == Color::Sente {
+            '+'
+        } else {
+            '-'
+        };
+        let (from, kind) = match node.mv {
+            Move::Drop { kind, .. } => ("00".to_string(), kind.piece_kind()),
+            Move::Board { from, promote, .. } => {
+                let k = pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
+                let k = if promote { k.promote().unwrap_or(k) } else { k };
+                (
+                    format!("{}{}", from.file().number(), from.rank().number()),
+                    k,
+                )
+            }
+        };
+        let to = node.mv.to();
+        let _ = write!(
+            out,
+            "{sign}{from}{}{}{}",
+            to.file().number(),
+            to.rank().number(),
+            kind.csa()
+        );
+        if let Some(t) = node.time {
+            let _ = write!(out, ",T{t}");
+        }
+        out.push('\n');
+        for c in &node.comments {
+            let _ = writeln!(out, "'*{c}");
+        }
+        pos.make_move(node.mv);
+    }
+    if let Some(w) = special_word(rec.ending, pos.side_to_move()) {
+        let _ = writeln!(out, "%{w}");
+    }
+    out
+}
+
+/// Writes `rec` as CSA bytes in `enc` (the first line declares it).
+#[must_use]
+pub fn write_bytes(rec: &Record, enc: Encoding) -> Vec<u8> {
+    let text = write(rec);
+    let text = match enc {
+        Encoding::Utf8 => text,
+        Encoding::ShiftJis => text.replacen("'encoding=UTF-8", "'encoding=Shift_JIS", 1),
+    };
+    encoding::encode(&text, enc)
+}

@@ -1,0 +1,94 @@
+//! [`ReadError`]: why a record could not be read, with line, column and the bad token.
+//!
+//! Readers never panic on input. Problems with a single move (an illegal or
+//! unresolvable move) are not errors: the record is read up to that move and
+//! [`Record::illegal_move`](crate::Record::illegal_move) says what went wrong.
+//!
+//! ```
+//! let err = shogi_record::csa::read("V2.2\nPI\n+\n+7776XX\n").unwrap_err();
+//! assert_eq!((err.line, err.token.as_str()), (4, "+7776XX"));
+//! ```
+
+use std::fmt;
+
+/// What kind of problem a [`ReadError`] reports.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadErrorKind {
+    /// The format could not be recognised.
+    #[error("unrecognised record format")]
+    UnknownFormat,
+    /// A move token has the wrong shape.
+    #[error("bad move")]
+    BadMove,
+    /// A board diagram or board line is malformed.
+    #[error("bad board")]
+    BadBoard,
+    /// A hand (持駒 / `P+`) is malformed.
+    #[error("bad hand")]
+    BadHand,
+    /// A variation header (変化) is malformed or points nowhere.
+    #[error("bad variation")]
+    BadVariation,
+    /// The start position breaks the rules.
+    #[error("illegal start position: {0}")]
+    Position(String),
+    /// SFEN or USI text is malformed.
+    #[error("bad SFEN/USI: {0}")]
+    Sfen(String),
+    /// JSON is malformed or does not follow JKF.
+    #[error("bad JKF: {0}")]
+    Json(String),
+    /// A line that the format does not allow.
+    #[error("unexpected line")]
+    UnexpectedLine,
+}
+
+/// Why a record could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct ReadError {
+    /// 1-based line number (0 when not tied to a line).
+    pub line: usize,
+    /// 1-based column, in characters (0 when not tied to a column).
+    pub column: usize,
+    /// The offending text.
+    pub token: String,
+    /// What is wrong.
+    pub kind: ReadErrorKind,
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line > 0 {
+            write!(
+                f,
+                "line {}, column {}: {} at {:?}",
+                self.line, self.column, self.kind, self.token
+            )
+        } else {
+            write!(f, "{}: {:?}", self.kind, self.token)
+        }
+    }
+}
+
+impl ReadError {
+    /// An error at `line`/`column` about `token`.
+    #[must_use]
+    pub fn new(line: usize, column: usize, token: &str, kind: ReadErrorKind) -> ReadError {
+        let token: String = token.chars().take(80).collect();
+        ReadError {
+            line,
+            column,
+            token,
+            kind,
+        }
+    }
+
+    /// An error about the whole of `line_text` at `line`, pointing at `token` within it.
+    pub(crate) fn at(line: usize, line_text: &str, token: &str, kind: ReadErrorKind) -> ReadError {
+        let column = match line_text.find(token) {
+            Some(byte) if !token.is_empty() => line_text[..byte].chars().count() + 1,
+            _ => 1,
+        };
+        ReadError::new(line, column, token, kind)
+    }
+}

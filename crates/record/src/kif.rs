@@ -1,0 +1,746 @@
+//! KIF / KIFU records (柿木将棋 format): headers, board diagrams (BOD),
+//! numbered move lines with times, comments, variations and terminal words.
+//!
+//! The reader also understands KI2 move lines (`▲７六歩　△３四歩`), so a
+//! file mixing both reads; [`crate::ki2`] uses the same reader.
+//!
+//! Recognised lines: `key：value` headers (full-width or ASCII colon);
+//! `手合割` with every standard handicap name (other names such as `詰将棋`
+//! are kept in [`Headers::other`](crate::Headers::other), the board diagram
+//! decides the start); the BOD (`後手の持駒：`, the `+---+` board with `v`
+//! for Gote's pieces and `・` for empty squares, `先手の持駒：`,
+//! `後手番`/`先手番`, also `上手`/`下手`); move lines like
+//! `   1 ７六歩(77)   ( 0:01/00:00:01)`, `同　歩(23)`, `５五角打`, `成`/`不成`;
+//! `*` comments on the move above (before the first move: on the start);
+//! `&` bookmarks and `#` lines (ignored); `変化：N手` variations (an
+//! alternative to move N of the most recent line that has one; a block whose
+//! N no line has is skipped); terminal
+//! words (投了, 詰み, 千日手, 持将棋, 反則勝ち, 反則負け, 切れ負け, 時間切れ,
+//! 中断, 入玉勝ち, 宣言勝ち, 不詰, 封じ手, 連続王手の千日手, 最大手数, 引き分け, 待った);
+//! and `まで…` summary lines, which give the ending when no terminal word did.
+//!
+//! ```
+//! let text = "手合割：平手\n手数----指手----消費時間--\n   1 ７六歩(77)   ( 0:01/00:00:01)\n*a comment\n   2 投了\n";
+//! let rec = shogi_record::kif::read(text)?;
+//! assert_eq!(rec.main_line().len(), 1);
+//! assert_eq!(rec.moves[0].time, Some(1));
+//! assert_eq!(rec.moves[0].comments, ["a comment"]);
+//! assert_eq!(rec.ending, shogi_record::Ending::Resign);
+//! let again = shogi_record::kif::read(&shogi_record::kif::write(&rec))?;
+//! assert_eq!(again.main_line(), rec.main_line());
+//! # Ok::<_, shogi_record::ReadError>(())
+//! ```
+
+use std::fmt::Write as _;
+
+use shogi_core::{Color, HandKind, Handicap, Leniency, Piece, PieceKind, Position, Setup, Square};
+
+use crate::builder::Builder;
+use crate::encoding::{self, Encoding};
+use crate::error::{ReadError, ReadErrorKind};
+use crate::ki2::{best_reading, Ki2Token, LOOKAHEAD_BUDGET};
+use crate::notation::japanese::{self, digit_value, kanji_count, parse_piece};
+use crate::notation::kif as kif_move;
+use crate::record::{Ending, Headers, Node, Record, TimeControl};
+
+/// Reads KIF (or KI2) bytes, sniffing the encoding from the content.
+///
+/// # Errors
+/// A malformed board diagram, hand or variation line, or an illegal start position.
+pub fn read_bytes(bytes: &[u8]) -> Result<Record, ReadError> {
+    read(&encoding::decode(bytes).0)
+}
+
+/// Reads KIF (or KI2) text.
+///
+/// # Errors
+/// A malformed board diagram, hand or variation line, or an illegal start position.
+pub fn read(text: &str) -> Result<Record, ReadError> {
+    Reader::new().run(text)
+}
+
+/// Terminal words and their endings; `None` for 反則勝ち/反則負け, decided by the side to move.
+const TERMINALS: [(&str, Ending); 20] = [
+    ("投了", Ending::Resign),
+    ("詰み", Ending::Checkmate),
+    ("連続王手の千日手", Ending::Repetition),
+    ("千日手", Ending::Repetition),
+    ("持将棋", Ending::Impasse),
+    ("反則勝ち", Ending::None),
+    ("反則負け", Ending::None),
+    ("切れ負け", Ending::Timeout),
+    ("時間切れ", Ending::Timeout),
+    ("中断", Ending::Abort),
+    ("入玉勝ち", Ending::DeclarationWin),
+    ("宣言勝ち", Ending::DeclarationWin),
+    ("不詰", Ending::NoMate),
+    ("封じ手", Ending::Sealed),
+    ("最大手数", Ending::MaxMoves),
+    ("引き分け", Ending::Draw),
+    ("待った", Ending::Matta),
+    ("エラー", Ending::Error),
+    ("詰", Ending::Checkmate),
+    ("勝ち宣言", Ending::DeclarationWin),
+];
+
+/// The ending a terminal word at the start of `s` means, with `stm` the side to move.
+pub(crate) fn terminal(s: &str, stm: Color) -> Option<Ending> {
+    let s = s.trim_start_matches([' ', '　']);
+    let (word, ending) = TERMINALS.iter().find(|(w, _)| s.starts_with(w))?;
+    Some(match *word {
+        "反則勝ち" => Ending::IllegalMove {
+            loser: stm.opponent(),
+        },
+        "反則負け" => Ending::IllegalMove { loser: stm },
+        "連続王手の千日手" => Ending::PerpetualCheck {
+            loser: stm.opponent(),
+        },
+        _ => *ending,
+    })
+}
+
+/// The KIF terminal word for `ending` with `stm` to move.
+pub(crate) fn terminal_word(ending: Ending, stm: Color) -> Option<&'static str> {
+    Some(match ending {
+        Ending::None => return None,
+        Ending::Resign => "投了",
+        Ending::Checkmate => "詰み",
+        Ending::Repetition => "千日手",
+        Ending::PerpetualCheck { .. } => "連続王手の千日手",
+        Ending::Impasse => "持将棋",
+        Ending::DeclarationWin => "入玉勝ち",
+        Ending::IllegalMove { loser } if loser == stm => "反則負け",
+        Ending::IllegalMove { .. } => "反則勝ち",
+        Ending::Timeout => "切れ負け",
+        Ending::Abort => "中断",
+        Ending::MaxMoves => "最大手数",
+        Ending::Draw => "引き分け",
+        Ending::NoMate => "不詰",
+        Ending::Sealed => "封じ手",
+        Ending::Matta => "待った",
+        Ending::Error => "エラー",
+    })
+}
+
+/// The ending a `まで…` summary line implies, given the side to move after the main line.
+pub(crate) fn summary_ending(s: &str, stm: Color) -> Option<Ending> {
+    if s.contains("連続王手") {
+        return Some(Ending::PerpetualCheck {
+            loser: stm.opponent(),
+        });
+    }
+    for (word, e) in [
+        ("入玉勝ち", Ending::DeclarationWin),
+        ("宣言勝ち", Ending::DeclarationWin),
+        ("不詰", Ending::NoMate),
+        ("封じ手", Ending::Sealed),
+        ("最大手数", Ending::MaxMoves),
+        ("引き分け", Ending::Draw),
+        ("待った", Ending::Matta),
+        ("エラー", Ending::Error),
+    ] {
+        if s.contains(word) {
+            return Some(e);
+        }
+    }
+    if s.contains("中断") {
+        return Some(Ending::Abort);
+    }
+    if s.contains("千日手") {
+        return Some(Ending::Repetition);
+    }
+    if s.contains("持将棋") {
+        return Some(Ending::Impasse);
+    }
+    if s.contains("詰み") {
+        return Some(Ending::Checkmate);
+    }
+    if s.contains("切れ") {
+        return Some(Ending::Timeout);
+    }
+    let winner = if s.contains("先手の勝ち") || s.contains("下手の勝ち") {
+        Color::Sente
+    } else if s.contains("後手の勝ち") || s.contains("上手の勝ち") {
+        Color::Gote
+    } else {
+        return None;
+    };
+    if s.contains("反則") {
+        return Some(Ending::IllegalMove {
+            loser: winner.opponent(),
+        });
+    }
+    (winner != stm).then_some(Ending::Resign)
+}
+
+/// Splits `key：value` (full-width or ASCII colon).
+fn header(line: &str) -> Option<(&str, &str)> {
+    let (k, v) = match line.find('：') {
+        Some(i) => (&line[..i], &line[i + '：'.len_utf8()..]),
+        None => {
+            let i = line.find(':')?;
+            (&line[..i], &line[i + 1..])
+        }
+    };
+    let k = k.trim();
+    if k.is_empty() || k.chars().any(|c| c.is_whitespace()) {
+        return None;
+    }
+    Some((k, v.trim_matches([' ', '　', '\t'])))
+}
+
+/// Minutes and seconds of a KIF time column `( 0:01/00:00:01)`.
+fn move_time(rest: &str) -> Option<u32> {
+    let open = rest.find('(')?;
+    let inner = &rest[open + 1..];
+    let slash = inner.find('/')?;
+    let mut secs: u32 = 0;
+    for part in inner[..slash].trim().split(':') {
+        secs = secs
+            .checked_mul(60)?
+            .checked_add(part.trim().parse::<u32>().ok()?)?;
+    }
+    Some(secs)
+}
+
+fn hand_kind_of(kind: PieceKind) -> Option<HandKind> {
+    if kind.is_promoted() {
+        None
+    } else {
+        kind.hand_kind()
+    }
+}
+
+struct Reader {
+    pending: Vec<Ki2Token>,
+    b: Builder,
+    started: bool,
+    headers: Headers,
+    setup: Setup,
+    rows: usize,
+    have_board: bool,
+    have_side: bool,
+}
+
+impl Reader {
+    fn new() -> Reader {
+        Reader {
+            pending: Vec::new(),
+            b: Builder::new(Position::startpos()),
+            started: false,
+            headers: Headers::default(),
+            setup: Setup::empty(),
+            rows: 0,
+            have_board: false,
+            have_side: false,
+        }
+    }
+
+    fn start(&mut self, line_no: usize) -> Result<(), ReadError> {
+        if self.started {
+            return Ok(());
+        }
+        self.started = true;
+        let pos = if self.have_board || (self.have_side && self.headers.handicap.is_none()) {
+            if self.rows != 9 && self.have_board {
+                return Err(ReadError::new(line_no, 1, "", ReadErrorKind::BadBoard));
+            }
+            if !self.have_board {
+                // Hands or side without a board: the even start.
+                let mut s = Setup::startpos();
+                s.hands = self.setup.hands;
+                s.side_to_move = self.setup.side_to_move;
+                self.setup = s;
+            }
+            Position::from_setup_with(
+                self.setup.clone(),
+                Leniency {
+                    allow_missing_kings: true,
+                },
+            )
+            .map_err(|e| ReadError::new(line_no, 1, "", ReadErrorKind::Position(e.to_string())))?
+        } else {
+            self.headers
+                .handicap
+                .map_or_else(Position::startpos, Handicap::position)
+        };
+        self.b.set_start(pos);
+        Ok(())
+    }
+
+    fn board_row(&mut self, line_no: usize, line: &str) -> Result<(), ReadError> {
+        let bad = || ReadError::at(line_no, line, line, ReadErrorKind::BadBoard);
+        if self.rows >= 9 {
+            return Err(bad());
+        }
+        let rank = self.rows as u8 + 1;
+        let mut file = 9u8;
+        let mut gote = false;
+        for c in line.chars().skip(1) {
+            match c {
+                '|' => break,
+                'v' | 'V' => gote = true,
+                ' ' | '　' | '^' | '+' => {}
+                '・' => {
+                    file = file.checked_sub(1).ok_or_else(bad)?;
+                    gote = false;
+                }
+                _ => {
+                    let mut buf = [0u8; 4];
+                    let (kind, _) = parse_piece(c.encode_utf8(&mut buf)).ok_or_else(bad)?;
+                    let sq = Square::from_numbers(file, rank).ok_or_else(bad)?;
+                    let color = if gote { Color::Gote } else { Color::Sente };
+                    self.setup.set(sq, Some(Piece::new(color, kind)));
+                    file = file.checked_sub(1).ok_or_else(bad)?;
+                    gote = false;
+                }
+            }
+        }
+        if file != 0 {
+            return Err(bad());
+        }
+        self.rows += 1;
+        self.have_board = true;
+        Ok(())
+    }
+
+    fn hand(
+        &mut self,
+        line_no: usize,
+        line: &str,
+        color: Color,
+        value: &str,
+    ) -> Result<(), ReadError> {
+        let hand = &mut self.setup.hands[color];
+        for tok in value
+            .split([' ', '　', '\t', '、'])
+            .filter(|t| !t.is_empty())
+        {
+            if tok == "なし" {
+                continue;
+            }
+            let bad = || ReadError::at(line_no, line, tok, ReadErrorKind::BadHand);
+            let (kind, rest) = parse_piece(tok).ok_or_else(bad)?;
+            let hk = hand_kind_of(kind).ok_or_else(bad)?;
+            let n = kanji_count(rest).ok_or_else(bad)?;
+            hand.set(hk, hand.count(hk).saturating_add(n));
+        }
+        Ok(())
+    }
+
+    fn header_line(
+        &mut self,
+        line_no: usize,
+        line: &str,
+        key: &str,
+        value: &str,
+    ) -> Result<(), ReadError> {
+        let opt = |v: &str| (!v.is_empty()).then(|| v.to_string());
+        match key {
+            "先手の持駒" | "下手の持駒" => {
+                return self.hand(line_no, line, Color::Sente, value)
+            }
+            "後手の持駒" | "上手の持駒" => {
+                return self.hand(line_no, line, Color::Gote, value)
+            }
+            _ => {}
+        }
+        let h = &mut self.headers;
+        match key {
+            "先手" | "下手" => h.sente = opt(value),
+            "後手" | "上手" => h.gote = opt(value),
+            "棋戦" => h.event = opt(value),
+            "場所" => h.site = opt(value),
+            "開始日時" => h.start_time = opt(value),
+            "終了日時" => h.end_time = opt(value),
+            "手合割" if Handicap::from_kif_name(value).is_some() => {
+                h.handicap = Handicap::from_kif_name(value)
+            }
+            "持ち時間" if TimeControl::parse_plus(value).is_some() => {
+                h.time_control = TimeControl::parse_plus(value)
+            }
+            _ => h.other.push((key.to_string(), value.to_string())),
+        }
+        Ok(())
+    }
+
+    fn variation(&mut self, line_no: usize, line: &str, rest: &str) -> Result<(), ReadError> {
+        self.start(line_no)?;
+        let digits: String = rest
+            .chars()
+            .filter_map(|c| digit_value(c).or((c == '0').then_some(0)))
+            .map(|d| char::from(b'0' + d))
+            .collect();
+        let ply: usize = digits
+            .parse()
+            .map_err(|_| ReadError::at(line_no, line, rest, ReadErrorKind::BadVariation))?;
+        if !self.b.begin_variation(ply) {
+            // No line has that move (say, an alternative to the resignation): skip the block.
+            self.b.skip_variation();
+        }
+        Ok(())
+    }
+
+    fn kif_move(&mut self, line_no: usize, line: &str) -> Result<(), ReadError> {
+        self.start(line_no)?;
+        let body = line
+            .trim_start()
+            .trim_start_matches(|c: char| c.is_ascii_digit());
+        let body = body.trim_start_matches([' ', '　', '\t']);
+        if self.b.is_dead() {
+            return Ok(());
+        }
+        let stm = self.b.position().side_to_move();
+        if let Some(e) = terminal(body, stm) {
+            self.b.ending(e);
+            return Ok(());
+        }
+        match japanese::parse(body) {
+            Some((jm, rest)) => {
+                let mv = japanese::resolve(self.b.position(), self.b.last_to(), &jm);
+                let text: String = body.chars().take_while(|c| !c.is_whitespace()).collect();
+                self.b.push(mv, &text);
+                if let Some(t) = move_time(rest) {
+                    self.b.time(t);
+                }
+                Ok(())
+            }
+            None => Err(ReadError::at(
+                line_no,
+                line,
+                body.split_whitespace().next().unwrap_or(body),
+                ReadErrorKind::BadMove,
+            )),
+        }
+    }
+
+    fn ki2_moves(&mut self, line_no: usize, line: &str) -> Result<(), ReadError> {
+        self.start(line_no)?;
+        let marks = ['▲', '△', '☗', '☖', '▼', '▽'];
+        let mut starts: Vec<usize> = line
+            .char_indices()
+            .filter(|(_, c)| marks.contains(c))
+            .map(|(i, _)| i)
+            .collect();
+        starts.push(line.len());
+        for w in starts.windows(2) {
+            let tok = line[w[0]..w[1]].trim_end_matches([' ', '　', '\t']);
+            let body = tok.get(3..).unwrap_or("");
+            let parsed = if terminal(body, Color::Sente).is_some() {
+                Ki2Token::End(body.to_string())
+            } else {
+                match japanese::parse(tok) {
+                    Some((jm, _)) => Ki2Token::Move(jm, tok.to_string()),
+                    None => return Err(ReadError::at(line_no, line, tok, ReadErrorKind::BadMove)),
+                }
+            };
+            self.pending.push(parsed);
+        }
+        Ok(())
+    }
+
+    /// Resolves the queued KI2 moves, looking ahead when a move without markers is ambiguous
+    /// (some programs omit them) to pick the reading under which the following moves stay legal.
+    fn flush_ki2(&mut self) {
+        let toks = std::mem::take(&mut self.pending);
+        if toks.is_empty() {
+            return;
+        }
+        let mut pos = self.b.position().clone();
+        let mut budget = LOOKAHEAD_BUDGET;
+        let mut history = self.b.history();
+        let chosen = best_reading(&mut pos, self.b.last_to(), &toks, &mut budget, &mut history);
+        for (i, tok) in toks.iter().enumerate() {
+            if self.b.is_dead() {
+                break;
+            }
+            match tok {
+                Ki2Token::End(body) => {
+                    let stm = self.b.position().side_to_move();
+                    if let Some(e) = terminal(body, stm) {
+                        self.b.ending(e);
+                    }
+                    break;
+                }
+                Ki2Token::Move(jm, text) => {
+                    let mv = match chosen.get(i) {
+                        Some(&m) => Ok(m),
+                        None => japanese::resolve(self.b.position(), self.b.last_to(), jm),
+                    };
+                    self.b.push(mv, text);
+                }
+            }
+        }
+    }
+
+    fn run(mut self, text: &str) -> Result<Record, ReadError> {
+        for (i, raw) in text.lines().enumerate() {
+            let line_no = i + 1;
+            let line = raw.trim_end_matches(['\r', ' ', '\t']);
+            let trimmed = line.trim_start_matches([' ', '　', '\t']);
+            if trimmed.starts_with(['▲', '△', '☗', '☖', '▼', '▽']) {
+                self.ki2_moves(line_no, trimmed)?;
+                continue;
+            }
+            self.flush_ki2();
+            if trimmed.is_empty() || line.starts_with('#') || line.starts_with('&') {
+                continue;
+            }
+            if let Some(c) = line.strip_prefix('*') {
+                self.b.comment(c);
+                continue;
+            }
+            if let Some(rest) = trimmed.strip_prefix("変化") {
+                let rest = rest.trim_start_matches(['：', ':', ' ', '　']);
+                self.variation(line_no, line, rest)?;
+                continue;
+            }
+            if trimmed.starts_with("まで") {
+                self.start(line_no)?;
+                if self.b.in_main_line() && !self.b.is_dead() {
+                    let stm = self.b.position().side_to_move();
+                    if let Some(e) = summary_ending(trimmed, stm) {
+                        self.b.ending(e);
+                    }
+                }
+                continue;
+            }
+            let digits = trimmed
+                .chars()
+                .filter(|&c| digit_value(c).is_some())
+                .count();
+            if digits == 9
+                && trimmed
+                    .chars()
+                    .all(|c| digit_value(c).is_some() || c == ' ' || c == '　')
+            {
+                // The column numbers above a board diagram.
+                continue;
+            }
+            if trimmed.starts_with(|c: char| c.is_ascii_digit()) {
+                self.kif_move(line_no, line)?;
+                continue;
+            }
+            if trimmed.starts_with("手数") {
+                // `手数----指手----消費時間--` starts the moves; `手数＝N` is a diagram note.
+                if trimmed.contains("指手") {
+                    self.start(line_no)?;
+                }
+                continue;
+            }
+            if self.started {
+                // Board diagrams and headers after the moves began describe something else.
+                if let Some((k, v)) = header(trimmed) {
+                    if !k.ends_with("持駒") {
+                        self.headers_after_start(k, v);
+                    }
+                }
+                continue;
+            }
+            if line.starts_with('|') {
+                self.board_row(line_no, line)?;
+                continue;
+            }
+            if line.starts_with('+') || trimmed.starts_with('９') || trimmed.starts_with('9') {
+                continue;
+            }
+            match trimmed {
+                "先手番" | "下手番" => {
+                    self.setup.side_to_move = Color::Sente;
+                    self.have_side = true;
+                    continue;
+                }
+                "後手番" | "上手番" => {
+                    self.setup.side_to_move = Color::Gote;
+                    self.have_side = true;
+                    continue;
+                }
+                _ => {}
+            }
+            if let Some((k, v)) = header(trimmed) {
+                self.header_line(line_no, line, k, v)?;
+                continue;
+            }
+            // Anything else (free text) is kept as a start comment rather than refused.
+            self.b.comment(trimmed);
+        }
+        self.flush_ki2();
+        self.start(0)?;
+        let mut rec = self.b.finish();
+        rec.headers = self.headers;
+        Ok(rec)
+    }
+
+    fn headers_after_start(&mut self, k: &str, v: &str) {
+        let opt = |v: &str| (!v.is_empty()).then(|| v.to_string());
+        match k {
+            "先手" | "下手" if self.headers.sente.is_none() => self.headers.sente = opt(v),
+            "後手" | "上手" if self.headers.gote.is_none() => self.headers.gote = opt(v),
+            "終了日時" => self.headers.end_time = opt(v),
+            _ => self.headers.other.push((k.to_string(), v.to_string())),
+        }
+    }
+}
+
+/// Writes a KIF board diagram (BOD) of `pos`.
+#[must_use]
+pub fn board_diagram(pos: &Position) -> String {
+    crate::bod::write(pos)
+}
+
+/// Writes the headers and start position shared by KIF and KI2.
+pub(crate) fn write_preamble(out: &mut String, rec: &Record, format: &str, enc: Encoding) {
+    let enc_name = match enc {
+        Encoding::Utf8 => "UTF-8",
+        Encoding::ShiftJis => "Shift_JIS",
+    };
+    let _ = writeln!(out, "#{format} version=2.0 encoding={enc_name}");
+    let h = &rec.headers;
+    for (k, v) in [
+        ("開始日時", &h.start_time),
+        ("終了日時", &h.end_time),
+        ("棋戦", &h.event),
+        ("場所", &h.site),
+    ] {
+        if let Some(v) = v {
+            let _ = writeln!(out, "{k}：{v}");
+        }
+    }
+    if let Some(tc) = h.time_control {
+        let _ = writeln!(out, "持ち時間：{}", tc.to_plus());
+    }
+    let handicap = rec.handicap();
+    match handicap {
+        // The normal start needs no line unless the record named it.
+        Some(Handicap::Even) if h.handicap.is_none() => {}
+        Some(hc) => {
+            let _ = writeln!(out, "手合割：{}", hc.kif_name());
+        }
+        None => out.push_str(&crate::bod::write(&rec.start)),
+    }
+    let handicapped = !matches!(handicap, Some(Handicap::Even) | None);
+    let (s, g) = if handicapped {
+        ("下手", "上手")
+    } else {
+        ("先手", "後手")
+    };
+    if let Some(v) = &h.sente {
+        let _ = writeln!(out, "{s}：{v}");
+    }
+    if let Some(v) = &h.gote {
+        let _ = writeln!(out, "{g}：{v}");
+    }
+    for (k, v) in &h.other {
+        if k == "手合割" && handicap.is_some() {
+            continue;
+        }
+        let _ = writeln!(out, "{k}：{v}");
+    }
+    for c in &rec.start_comments {
+        let _ = writeln!(out, "*{c}");
+    }
+}
+
+fn clock(secs: u32) -> String {
+    format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
+/// A line still to be written: its first ply, the position and previous destination before it,
+/// both players' total times so far, and its moves.
+struct Branch {
+    ply: usize,
+    pos: Position,
+    last_to: Option<Square>,
+    totals: [u32; 2],
+    line: Vec<Node>,
+}
+
+fn write_line(out: &mut String, branch: Branch, ending: Option<Ending>, pending: &mut Vec<Branch>) {
+    let Branch {
+        ply: start_ply,
+        mut pos,
+        mut last_to,
+        mut totals,
+        line,
+    } = branch;
+    let mut written = 0;
+    for (i, node) in line.iter().enumerate() {
+        let ply = start_ply + i;
+        if pos.check_move(node.mv).is_err() {
+            break;
+        }
+        // Pushed so that the stack pops the latest ply first and, within a ply, the first alternative first.
+        for v in node.variations.iter().rev() {
+            pending.push(Branch {
+                ply,
+                pos: pos.clone(),
+                last_to,
+                totals,
+                line: v.clone(),
+            });
+        }
+        let text = kif_move::write(&pos, node.mv, last_to);
+        let side = pos.side_to_move().index();
+        let _ = write!(out, "{ply:>4} {text}");
+        if let Some(t) = node.time {
+            totals[side] = totals[side].saturating_add(t);
+            let pad = 14usize.saturating_sub(text.chars().count() * 2);
+            let _ = write!(
+                out,
+                "{:pad$}({:>2}:{:02}/{})",
+                "",
+                t / 60,
+                t % 60,
+                clock(totals[side])
+            );
+        }
+        out.push('\n');
+        for c in &node.comments {
+            let _ = writeln!(out, "*{c}");
+        }
+        pos.make_move(node.mv);
+        last_to = Some(node.mv.to());
+        written += 1;
+    }
+    if let Some(word) = ending.and_then(|e| terminal_word(e, pos.side_to_move())) {
+        let _ = writeln!(out, "{:>4} {word}", start_ply + written);
+    }
+}
+
+/// Writes `rec` as KIF text (declared as UTF-8).
+#[must_use]
+pub fn write(rec: &Record) -> String {
+    write_with(rec, Encoding::Utf8)
+}
+
+/// Writes `rec` as KIF text whose first line declares `enc`.
+#[must_use]
+pub fn write_with(rec: &Record, enc: Encoding) -> String {
+    let mut out = String::new();
+    write_preamble(&mut out, rec, "KIF", enc);
+    out.push_str("手数----指手---------消費時間--\n");
+    let mut pending = Vec::new();
+    let main = Branch {
+        ply: 1,
+        pos: rec.start.clone(),
+        last_to: None,
+        totals: [0, 0],
+        line: rec.moves.clone(),
+    };
+    write_line(&mut out, main, Some(rec.ending), &mut pending);
+    // Variations depth first, each line's branches from its last ply backwards, so that every
+    // `変化：N手` attaches to the most recent line that has a move N (as the reader expects).
+    while let Some(branch) = pending.pop() {
+        let _ = write!(out, "\n変化：{}手\n", branch.ply);
+        let mut sub = Vec::new();
+        write_line(&mut out, branch, None, &mut sub);
+        pending.extend(sub);
+    }
+    out
+}
+
+/// Writes `rec` as KIF bytes in `enc` (Shift_JIS on request, UTF-8 otherwise).
+#[must_use]
+pub fn write_bytes(rec: &Record, enc: Encoding) -> Vec<u8> {
+    encoding::encode(&write_with(rec, enc), enc)
+}

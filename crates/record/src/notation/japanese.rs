@@ -1,0 +1,518 @@
+//! Japanese move text: `▲７六歩`, `△同　銀`, `▲５五角打`, `▲５八金右`, `△８八角成`.
+//!
+//! Reading resolves the text against the legal moves of a position with the
+//! JSA relative markers 右 左 直 上 引 寄 and 打 成 不成 (生 and 行 are
+//! accepted as 不成 and 上). When the normal reading finds no legal move and
+//! the piece is written as a promoted kind without 成 (the style of some
+//! programs, `△８八馬` for a bishop promoting on 8八), the unpromoted kind
+//! promoting is tried.
+//!
+//! Writing adds the shortest set of markers that singles the move out,
+//! in the JSA order of preference: movement (上 引 寄), then 直, then 右/左,
+//! then 右/左 with a movement; a drop gets 打 only when a piece on the board
+//! of the same kind could also move there.
+//!
+//! ```
+//! use shogi_core::{Move, Position};
+//! use shogi_record::notation::japanese;
+//! let pos = Position::startpos();
+//! let m = japanese::read(&pos, None, "▲７六歩")?;
+//! assert_eq!(m, "7g7f".parse::<Move>()?);
+//! assert_eq!(japanese::write(&pos, "4i5h".parse()?, None), "▲５八金右");
+//! assert_eq!(japanese::write(&pos, "6i5h".parse()?, None), "▲５八金左");
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use shogi_core::{rules, Color, Move, PieceKind, Position, Square};
+
+use crate::record::MoveProblem;
+
+/// The relative markers of a Japanese move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Markers {
+    /// 右: the piece on the mover's right.
+    pub right: bool,
+    /// 左: the piece on the mover's left.
+    pub left: bool,
+    /// 直: moves straight forward.
+    pub straight: bool,
+    /// 上: moves forward.
+    pub up: bool,
+    /// 引: moves backward.
+    pub down: bool,
+    /// 寄: moves sideways.
+    pub sideways: bool,
+}
+
+impl Markers {
+    fn text(self) -> String {
+        let mut s = String::new();
+        for (on, c) in [
+            (self.right, '右'),
+            (self.left, '左'),
+            (self.straight, '直'),
+            (self.up, '上'),
+            (self.down, '引'),
+            (self.sideways, '寄'),
+        ] {
+            if on {
+                s.push(c);
+            }
+        }
+        s
+    }
+}
+
+/// The syntax of one Japanese move, before it is resolved against a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JapaneseMove {
+    /// The mark `▲`/`△` if written (Sente / Gote).
+    pub color: Option<Color>,
+    /// The destination; `None` for `同` (the previous move's square).
+    pub to: Option<Square>,
+    /// The piece kind as written (before the move).
+    pub kind: PieceKind,
+    /// Relative markers.
+    pub markers: Markers,
+    /// 打 written.
+    pub drop: bool,
+    /// `Some(true)` for 成, `Some(false)` for 不成, `None` for neither.
+    pub promote: Option<bool>,
+    /// The origin square in KIF parentheses, `(77)`.
+    pub from: Option<Square>,
+}
+
+const PIECE_NAMES: [(&str, PieceKind); 19] = [
+    ("成香", PieceKind::ProLance),
+    ("成桂", PieceKind::ProKnight),
+    ("成銀", PieceKind::ProSilver),
+    ("歩", PieceKind::Pawn),
+    ("香", PieceKind::Lance),
+    ("桂", PieceKind::Knight),
+    ("銀", PieceKind::Silver),
+    ("金", PieceKind::Gold),
+    ("角", PieceKind::Bishop),
+    ("飛", PieceKind::Rook),
+    ("玉", PieceKind::King),
+    ("王", PieceKind::King),
+    ("と", PieceKind::ProPawn),
+    ("杏", PieceKind::ProLance),
+    ("圭", PieceKind::ProKnight),
+    ("全", PieceKind::ProSilver),
+    ("馬", PieceKind::Horse),
+    ("龍", PieceKind::Dragon),
+    ("竜", PieceKind::Dragon),
+];
+
+/// The name a move text uses for `kind` (`歩`, `成銀`, `龍`, ...).
+#[must_use]
+pub fn piece_name(kind: PieceKind) -> &'static str {
+    [
+        "歩", "香", "桂", "銀", "金", "角", "飛", "玉", "と", "成香", "成桂", "成銀", "馬", "龍",
+    ][kind.index()]
+}
+
+/// Reads a piece name at the start of `s`, returning the kind and the rest.
+#[must_use]
+pub fn parse_piece(s: &str) -> Option<(PieceKind, &str)> {
+    PIECE_NAMES
+        .iter()
+        .find_map(|&(name, kind)| s.strip_prefix(name).map(|rest| (kind, rest)))
+}
+
+const FULL_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
+const KANJI_DIGITS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+
+/// A digit 1-9 written as ASCII, full-width or kanji.
+#[must_use]
+pub fn digit_value(c: char) -> Option<u8> {
+    if let Some(i) = FULL_DIGITS.iter().position(|&d| d == c) {
+        return Some(i as u8 + 1);
+    }
+    if let Some(i) = KANJI_DIGITS.iter().position(|&d| d == c) {
+        return Some(i as u8 + 1);
+    }
+    match c {
+        '1'..='9' => Some(c as u8 - b'0'),
+        _ => None,
+    }
+}
+
+/// A kanji count such as `八`, `十`, `十七` (hand counts in board diagrams).
+#[must_use]
+pub fn kanji_count(s: &str) -> Option<u8> {
+    let mut chars = s.chars();
+    match (chars.next(), chars.next(), chars.next()) {
+        (None, _, _) => Some(1),
+        (Some('十'), None, _) => Some(10),
+        (Some('十'), Some(d), None) => digit_value(d).map(|d| 10 + d),
+        (Some(d), None, _) => digit_value(d),
+        _ => s.parse().ok(),
+    }
+}
+
+/// The square as a move text writes it: `７六`.
+#[must_use]
+pub fn square_text(sq: Square) -> String {
+    let f = usize::from(sq.file().number()) - 1;
+    let r = usize::from(sq.rank().number()) - 1;
+    format!("{}{}", FULL_DIGITS[f], KANJI_DIGITS[r])
+}
+
+fn skip_spaces(s: &str) -> &str {
+    s.trim_start_matches([' ', '　', '\t'])
+}
+
+/// Reads one move at the start of `s` (after optional spaces), returning it and the rest of the text.
+/// Accepts an optional leading `▲`/`△`/`☗`/`☖`, `同` with or without a following space,
+/// and a KIF origin `(77)`.
+#[must_use]
+pub fn parse(s: &str) -> Option<(JapaneseMove, &str)> {
+    let mut s = skip_spaces(s);
+    let mut color = None;
+    if let Some(c) = s.chars().next() {
+        let mark = match c {
+            '▲' | '☗' | '▼' => Some(Color::Sente),
+            '△' | '☖' | '▽' => Some(Color::Gote),
+            _ => None,
+        };
+        if mark.is_some() {
+            color = mark;
+            s = &s[c.len_utf8()..];
+        }
+    }
+    let to = if let Some(rest) = s.strip_prefix('同').or_else(|| s.strip_prefix('仝')) {
+        s = skip_spaces(rest);
+        None
+    } else {
+        let mut it = s.chars();
+        let f = digit_value(it.next()?)?;
+        let r = digit_value(it.next()?)?;
+        s = it.as_str();
+        // Some writers put 同 after the square: `２四同歩`.
+        if let Some(rest) = s.strip_prefix('同') {
+            s = skip_spaces(rest);
+        }
+        Some(Square::from_numbers(f, r)?)
+    };
+    let (kind, rest) = parse_piece(s)?;
+    s = rest;
+    let mut mv = JapaneseMove {
+        color,
+        to,
+        kind,
+        markers: Markers::default(),
+        drop: false,
+        promote: None,
+        from: None,
+    };
+    loop {
+        let mut it = s.chars();
+        match it.next() {
+            Some('右') => mv.markers.right = true,
+            Some('左') => mv.markers.left = true,
+            Some('直') => mv.markers.straight = true,
+            Some('上' | '行' | '入') => mv.markers.up = true,
+            Some('引') => mv.markers.down = true,
+            Some('寄') => mv.markers.sideways = true,
+            Some('打') => mv.drop = true,
+            Some('成') => mv.promote = Some(true),
+            Some('生') => mv.promote = Some(false),
+            Some('不') => {
+                let rest = it.as_str();
+                let rest = rest.strip_prefix('成')?;
+                mv.promote = Some(false);
+                s = rest;
+                continue;
+            }
+            _ => break,
+        }
+        s = it.as_str();
+    }
+    if let Some(rest) = s.strip_prefix('(').or_else(|| s.strip_prefix('（')) {
+        let mut it = rest.chars();
+        let f = digit_value(it.next()?)?;
+        let r = digit_value(it.next()?)?;
+        let rest = it.as_str();
+        let rest = rest.strip_prefix(')').or_else(|| rest.strip_prefix('）'))?;
+        mv.from = Some(Square::from_numbers(f, r)?);
+        s = rest;
+    }
+    Some((mv, s))
+}
+
+fn forward(color: Color, from: Square, to: Square) -> i32 {
+    let d = i32::from(from.rank().number()) - i32::from(to.rank().number());
+    match color {
+        Color::Sente => d,
+        Color::Gote => -d,
+    }
+}
+
+/// Smaller is further to the mover's right.
+fn rightness(color: Color, sq: Square) -> i32 {
+    let n = i32::from(sq.file().number());
+    match color {
+        Color::Sente => n,
+        Color::Gote => -n,
+    }
+}
+
+/// The origins among `cands` that the markers describe.
+fn filter(cands: &[Square], to: Square, color: Color, m: Markers) -> Vec<Square> {
+    let mut v: Vec<Square> = cands.to_vec();
+    if m.up {
+        v.retain(|&f| forward(color, f, to) > 0);
+    }
+    if m.down {
+        v.retain(|&f| forward(color, f, to) < 0);
+    }
+    if m.sideways {
+        v.retain(|&f| forward(color, f, to) == 0);
+    }
+    if m.straight {
+        v.retain(|&f| f.file() == to.file() && forward(color, f, to) > 0);
+    }
+    if m.right {
+        if let Some(best) = v.iter().map(|&f| rightness(color, f)).min() {
+            v.retain(|&f| rightness(color, f) == best);
+        }
+    }
+    if m.left {
+        if let Some(best) = v.iter().map(|&f| rightness(color, f)).max() {
+            v.retain(|&f| rightness(color, f) == best);
+        }
+    }
+    v
+}
+
+fn board_candidates(pos: &Position, to: Square, kind: PieceKind, promote: bool) -> Vec<Square> {
+    pos.legal_moves()
+        .iter()
+        .filter_map(|&m| match m {
+            Move::Board {
+                from,
+                to: t,
+                promote: p,
+            } if t == to && p == promote && pos.piece_at(from).map(|pc| pc.kind) == Some(kind) => {
+                Some(from)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn candidates_kind(
+    pos: &Position,
+    to: Square,
+    kind: PieceKind,
+    promote: bool,
+    jm: &JapaneseMove,
+) -> Result<Vec<Move>, MoveProblem> {
+    let drop = if kind.is_promoted() {
+        None
+    } else {
+        kind.hand_kind()
+    }
+    .map(|k| Move::Drop { kind: k, to });
+    if jm.drop {
+        let m = drop.ok_or(MoveProblem::NoMatch)?;
+        pos.check_move(m)?;
+        return Ok(vec![m]);
+    }
+    let board = board_candidates(pos, to, kind, promote);
+    if board.is_empty() {
+        return match drop {
+            Some(m) if !promote && pos.is_legal(m) => Ok(vec![m]),
+            _ => Err(MoveProblem::NoMatch),
+        };
+    }
+    let found = filter(&board, to, pos.side_to_move(), jm.markers);
+    if found.is_empty() {
+        return Err(MoveProblem::NoMatch);
+    }
+    Ok(found
+        .into_iter()
+        .map(|from| Move::Board { from, to, promote })
+        .collect())
+}
+
+/// Every legal move in `pos` that the parsed move can mean (more than one when it is ambiguous).
+///
+/// # Errors
+/// Why no legal move fits.
+pub fn candidates(
+    pos: &Position,
+    last_to: Option<Square>,
+    jm: &JapaneseMove,
+) -> Result<Vec<Move>, MoveProblem> {
+    let to = match jm.to {
+        Some(s) => s,
+        None => last_to.ok_or(MoveProblem::NoPreviousMove)?,
+    };
+    if let Some(from) = jm.from {
+        let m = Move::Board {
+            from,
+            to,
+            promote: jm.promote == Some(true),
+        };
+        pos.check_move(m)?;
+        return Ok(vec![m]);
+    }
+    let promote = jm.promote == Some(true);
+    match candidates_kind(pos, to, jm.kind, promote, jm) {
+        Err(MoveProblem::NoMatch) if jm.kind.is_promoted() && jm.promote.is_none() && !jm.drop => {
+            candidates_kind(pos, to, jm.kind.unpromote(), true, jm)
+                .map_err(|_| MoveProblem::NoMatch)
+        }
+        r => r,
+    }
+}
+
+/// Resolves a parsed move in `pos`; `last_to` is where the previous move landed (for `同`).
+///
+/// # Errors
+/// Why no single legal move fits.
+pub fn resolve(
+    pos: &Position,
+    last_to: Option<Square>,
+    jm: &JapaneseMove,
+) -> Result<Move, MoveProblem> {
+    let c = candidates(pos, last_to, jm)?;
+    match c.as_slice() {
+        [m] => Ok(*m),
+        _ => Err(MoveProblem::Ambiguous(c.len())),
+    }
+}
+
+/// Reads one move text in `pos`.
+///
+/// # Errors
+/// [`MoveProblem::NoMatch`] also when the text is not a move at all.
+pub fn read(pos: &Position, last_to: Option<Square>, text: &str) -> Result<Move, MoveProblem> {
+    let (jm, _) = parse(text).ok_or(MoveProblem::NoMatch)?;
+    resolve(pos, last_to, &jm)
+}
+
+/// The markers (and 打) that single out the legal move `mv` in `pos`.
+fn markers_for(pos: &Position, mv: Move) -> (Markers, bool) {
+    let color = pos.side_to_move();
+    match mv {
+        Move::Drop { kind, to } => {
+            let k = kind.piece_kind();
+            let on_board = !board_candidates(pos, to, k, false).is_empty()
+                || !board_candidates(pos, to, k, true).is_empty();
+            (Markers::default(), on_board)
+        }
+        Move::Board { from, to, promote } => {
+            let Some(piece) = pos.piece_at(from) else {
+                return (Markers::default(), false);
+            };
+            let cands = board_candidates(pos, to, piece.kind, promote);
+            if cands.len() <= 1 {
+                return (Markers::default(), false);
+            }
+            let fw = forward(color, from, to);
+            let movement = Markers {
+                up: fw > 0,
+                down: fw < 0,
+                sideways: fw == 0,
+                ..Markers::default()
+            };
+            let mut tries = vec![movement];
+            if !matches!(piece.kind, PieceKind::Dragon | PieceKind::Horse)
+                && from.file() == to.file()
+                && fw > 0
+            {
+                tries.push(Markers {
+                    straight: true,
+                    ..Markers::default()
+                });
+            }
+            for side in [
+                Markers {
+                    right: true,
+                    ..Markers::default()
+                },
+                Markers {
+                    left: true,
+                    ..Markers::default()
+                },
+            ] {
+                tries.push(side);
+            }
+            for side in [true, false] {
+                tries.push(Markers {
+                    right: side,
+                    left: !side,
+                    ..movement
+                });
+            }
+            for t in tries {
+                if filter(&cands, to, color, t) == [from] {
+                    return (t, false);
+                }
+            }
+            (movement, false)
+        }
+    }
+}
+
+/// The move text without the side mark: `７六歩`, `同　銀`, `５五角打`, `５八金右`, `２二角成`.
+#[must_use]
+pub fn write_body(pos: &Position, mv: Move, last_to: Option<Square>) -> String {
+    let color = pos.side_to_move();
+    let to = mv.to();
+    let kind = match mv {
+        Move::Drop { kind, .. } => kind.piece_kind(),
+        Move::Board { from, .. } => pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind),
+    };
+    let mut s = destination(to, last_to, kind);
+    s.push_str(piece_name(kind));
+    let (markers, drop) = markers_for(pos, mv);
+    s.push_str(&markers.text());
+    if let Move::Board { from, promote, .. } = mv {
+        if promote {
+            s.push('成');
+        } else if rules::can_promote(color, kind, from, to) {
+            s.push_str("不成");
+        }
+    }
+    if drop {
+        s.push('打');
+    }
+    s
+}
+
+/// `７六` or, when `to` is where the previous move landed, `同` (with a full-width
+/// space before a one-character piece name).
+pub(crate) fn destination(to: Square, last_to: Option<Square>, kind: PieceKind) -> String {
+    if last_to == Some(to) {
+        if piece_name(kind).chars().count() == 1 {
+            "同　".to_string()
+        } else {
+            "同".to_string()
+        }
+    } else {
+        square_text(to)
+    }
+}
+
+/// The side mark: `▲` for Sente, `△` for Gote.
+#[must_use]
+pub fn mark(color: Color) -> char {
+    match color {
+        Color::Sente => '▲',
+        Color::Gote => '△',
+    }
+}
+
+/// The full move text with the side mark: `▲７六歩`, `△同　銀`.
+#[must_use]
+pub fn write(pos: &Position, mv: Move, last_to: Option<Square>) -> String {
+    format!(
+        "{}{}",
+        mark(pos.side_to_move()),
+        write_body(pos, mv, last_to)
+    )
+}

@@ -1,0 +1,154 @@
+//! USI / SFEN move lists: `position startpos moves 7g7f 3c3d`, `sfen <SFEN> moves ...`,
+//! with or without the leading `position`, or a bare SFEN.
+//!
+//! A trailing word after the moves gives the ending (this crate's
+//! extension, as some GUIs write): `resign`, `win` (declaration), `draw`,
+//! `rep_draw`, `perpetual_check`, `impasse`, `timeout`, `mate`, `illegal`
+//! (the side to move lost by a foul), `illegal_win` (the side that moved
+//! last did), `abort`, `max_moves`, `nomate`.
+//!
+//! ```
+//! let rec = shogi_record::usi::read("position startpos moves 7g7f 3c3d resign")?;
+//! assert_eq!(rec.main_line().len(), 2);
+//! assert_eq!(rec.ending, shogi_record::Ending::Resign);
+//! assert_eq!(shogi_record::usi::write(&rec), "position startpos moves 7g7f 3c3d resign");
+//! # Ok::<_, shogi_record::ReadError>(())
+//! ```
+
+use shogi_core::{sfen, Color, Leniency, Move, Position};
+
+use crate::builder::Builder;
+use crate::error::{ReadError, ReadErrorKind};
+use crate::record::{Ending, Record};
+
+fn ending_word(e: Ending, stm: Color) -> Option<&'static str> {
+    Some(match e {
+        Ending::None => return None,
+        Ending::Resign => "resign",
+        Ending::DeclarationWin => "win",
+        Ending::Draw => "draw",
+        Ending::Repetition => "rep_draw",
+        Ending::PerpetualCheck { .. } => "perpetual_check",
+        Ending::Impasse => "impasse",
+        Ending::Timeout => "timeout",
+        Ending::Checkmate => "mate",
+        Ending::IllegalMove { loser } if loser == stm => "illegal",
+        Ending::IllegalMove { .. } => "illegal_win",
+        Ending::Abort => "abort",
+        Ending::MaxMoves => "max_moves",
+        Ending::NoMate => "nomate",
+        Ending::Sealed => "sealed",
+        Ending::Matta => "matta",
+        Ending::Error => "error",
+    })
+}
+
+fn word_ending(w: &str, stm: Color) -> Option<Ending> {
+    Some(match w {
+        "resign" => Ending::Resign,
+        "win" => Ending::DeclarationWin,
+        "draw" => Ending::Draw,
+        "rep_draw" => Ending::Repetition,
+        "perpetual_check" => Ending::PerpetualCheck {
+            loser: stm.opponent(),
+        },
+        "impasse" => Ending::Impasse,
+        "timeout" => Ending::Timeout,
+        "mate" => Ending::Checkmate,
+        "illegal" => Ending::IllegalMove { loser: stm },
+        "illegal_win" => Ending::IllegalMove {
+            loser: stm.opponent(),
+        },
+        "abort" | "break" => Ending::Abort,
+        "max_moves" => Ending::MaxMoves,
+        "nomate" => Ending::NoMate,
+        "sealed" => Ending::Sealed,
+        "matta" => Ending::Matta,
+        "error" => Ending::Error,
+        _ => return None,
+    })
+}
+
+/// Reads the first non-empty line of USI position text.
+///
+/// # Errors
+/// A malformed SFEN or move token.
+pub fn read(text: &str) -> Result<Record, ReadError> {
+    let Some((idx, raw)) = text.lines().enumerate().find(|(_, l)| !l.trim().is_empty()) else {
+        return Err(ReadError::new(
+            1,
+            1,
+            "",
+            ReadErrorKind::Sfen("empty text".into()),
+        ));
+    };
+    let line_no = idx + 1;
+    let line = raw.trim();
+    let mut rest = line.strip_prefix("position").unwrap_or(line).trim_start();
+    let (pos_part, moves_part) = match rest.find(" moves") {
+        Some(i) => (&rest[..i], rest.get(i + 6..).unwrap_or("")),
+        None => (rest.strip_suffix("moves").unwrap_or(rest), ""),
+    };
+    rest = pos_part.trim();
+    let start = if rest == "startpos" {
+        Position::startpos()
+    } else {
+        let s = rest.strip_prefix("sfen").unwrap_or(rest).trim();
+        sfen::parse_position_with(
+            s,
+            Leniency {
+                allow_missing_kings: true,
+            },
+        )
+        .map_err(|e| ReadError::at(line_no, raw, s, ReadErrorKind::Sfen(e.to_string())))?
+    };
+    let mut b = Builder::new(start);
+    for tok in moves_part.split_whitespace() {
+        let stm = b.position().side_to_move();
+        if let Some(e) = word_ending(tok, stm) {
+            b.ending(e);
+            break;
+        }
+        match tok.parse::<Move>() {
+            Ok(m) => b.push(Ok(m), tok),
+            Err(e) => {
+                if b.is_dead() {
+                    continue;
+                }
+                return Err(ReadError::at(
+                    line_no,
+                    raw,
+                    tok,
+                    ReadErrorKind::Sfen(e.to_string()),
+                ));
+            }
+        }
+    }
+    Ok(b.finish())
+}
+
+/// Writes `position startpos moves ...` or `position sfen ... moves ...` (main line only),
+/// followed by the ending word if there is one.
+#[must_use]
+pub fn write(rec: &Record) -> String {
+    let mut s = if rec.start == Position::startpos() {
+        "position startpos".to_string()
+    } else {
+        format!("position sfen {}", rec.start.to_sfen())
+    };
+    if !rec.moves.is_empty() {
+        s.push_str(" moves");
+        for n in &rec.moves {
+            s.push(' ');
+            s.push_str(&n.mv.to_string());
+        }
+    }
+    if let Some(w) = ending_word(rec.ending, rec.side_to_move_at_end()) {
+        if rec.moves.is_empty() {
+            s.push_str(" moves");
+        }
+        s.push(' ');
+        s.push_str(w);
+    }
+    s
+}

@@ -1,0 +1,385 @@
+//! Format details: encodings, handicaps, board diagrams, CSA statements,
+//! terminal words, errors with line and column, illegal moves.
+
+use shogi_core::{sfen, Color, Handicap, Move, Position};
+use shogi_record::encoding::{decode, encode, Encoding};
+use shogi_record::{csa, jkf, ki2, kif, usi, Ending, Format, MoveProblem, ReadErrorKind};
+
+fn mv(s: &str) -> Move {
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+const KIF: &str = "手合割：平手\n先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ３四歩(33)   ( 0:02/00:00:02)\n   3 投了\n";
+
+/// Whether `format` can hold `ending` (USEN has only resign, time up, interrupted and declared win).
+fn usen_has(format: Format, ending: Ending) -> bool {
+    format != Format::Usen
+        || matches!(
+            ending,
+            Ending::Resign | Ending::Timeout | Ending::Abort | Ending::DeclarationWin
+        )
+}
+
+#[test]
+fn encoding_is_sniffed_from_content_not_name() {
+    let sjis = encode(KIF, Encoding::ShiftJis);
+    assert!(std::str::from_utf8(&sjis).is_err());
+    assert_eq!(decode(&sjis), (KIF.to_string(), Encoding::ShiftJis));
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(KIF.as_bytes());
+    assert_eq!(decode(&bom), (KIF.to_string(), Encoding::Utf8));
+    let declared = format!("#KIF version=2.0 encoding=Shift_JIS\n{KIF}");
+    assert_eq!(
+        decode(&encode(&declared, Encoding::ShiftJis)).1,
+        Encoding::ShiftJis
+    );
+    for bytes in [sjis, bom, KIF.as_bytes().to_vec()] {
+        let rec = shogi_record::read(&bytes).expect("reads");
+        assert_eq!(rec.main_line(), [mv("7g7f"), mv("3c3d")]);
+        assert_eq!(rec.headers.sente.as_deref(), Some("A"));
+        assert_eq!(rec.ending, Ending::Resign);
+        assert_eq!(rec.loser(), Some(Color::Sente));
+    }
+}
+
+#[test]
+fn writers_encode_on_request() {
+    let rec = kif::read(KIF).expect("reads");
+    let bytes = kif::write_bytes(&rec, Encoding::ShiftJis);
+    assert!(bytes.starts_with(b"#KIF version=2.0 encoding=Shift_JIS"));
+    assert_eq!(decode(&bytes).1, Encoding::ShiftJis);
+    assert!(kif::write(&rec).starts_with("#KIF version=2.0 encoding=UTF-8"));
+    let csa = csa::write_bytes(&rec, Encoding::ShiftJis);
+    assert!(csa.starts_with(b"'encoding=Shift_JIS"));
+}
+
+#[test]
+fn every_handicap_name_gives_its_start() {
+    for h in Handicap::ALL {
+        let text = format!(
+            "手合割：{}\n手数----指手---------消費時間--\n",
+            h.kif_name()
+        );
+        let rec = kif::read(&text).expect("reads");
+        assert_eq!(rec.start, h.position(), "{}", h.kif_name());
+        assert_eq!(rec.headers.handicap, Some(h));
+        for format in Format::ALL {
+            let again = shogi_record::read_str_as(&shogi_record::write(&rec, format), format)
+                .expect("reads back");
+            assert_eq!(again.start, h.position(), "{} via {format:?}", h.kif_name());
+        }
+    }
+}
+
+#[test]
+fn unknown_handicap_name_is_kept_as_a_header() {
+    let rec = kif::read("手合割：謎の駒落ち\n手数----指手---------消費時間--\n   1 ７六歩(77)\n")
+        .expect("reads");
+    assert_eq!(rec.start, Position::startpos());
+    assert_eq!(rec.headers.get("手合割"), Some("謎の駒落ち"));
+    assert_eq!(rec.main_line(), [mv("7g7f")]);
+}
+
+#[test]
+fn board_diagram_with_hands_counts_and_side() {
+    let text = "手合割：詰将棋\n後手の持駒：飛二　角二　金三　銀四　桂三　香四　歩十七　\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・ ・ ・ ・ ・v玉|一\n| ・ ・ ・ ・ ・ ・ ・ 歩 ・|二\n| ・ ・ ・ ・ ・ ・ ・ 金 ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|九\n+---------------------------+\n先手の持駒：桂　\n先手番\n手数----指手---------消費時間--\n   1 ２四桂打\n";
+    let rec = kif::read(text).expect("reads");
+    assert_eq!(
+        rec.start.to_sfen(),
+        "8k/7P1/7G1/9/9/9/9/9/9 b N2r2b3g4s3n4l17p 1"
+    );
+    assert_eq!(rec.main_line(), [mv("N*2d")]);
+    let diagram = kif::board_diagram(&rec.start);
+    assert!(diagram.contains("歩十七"));
+    let again = kif::read(&kif::write(&rec)).expect("reads back");
+    assert_eq!(again.start, rec.start);
+    let gote = text
+        .replace("先手番", "後手番")
+        .replace("   1 ２四桂打\n", "");
+    assert_eq!(
+        kif::read(&gote).expect("reads").start.side_to_move(),
+        Color::Gote
+    );
+}
+
+#[test]
+fn kif_terminal_words_and_sides() {
+    let base = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ";
+    let cases = [
+        ("投了", Ending::Resign),
+        ("詰み", Ending::Checkmate),
+        ("千日手", Ending::Repetition),
+        ("持将棋", Ending::Impasse),
+        (
+            "反則勝ち",
+            Ending::IllegalMove {
+                loser: Color::Sente,
+            },
+        ),
+        ("反則負け", Ending::IllegalMove { loser: Color::Gote }),
+        ("切れ負け", Ending::Timeout),
+        ("中断", Ending::Abort),
+        ("入玉勝ち", Ending::DeclarationWin),
+        ("不詰", Ending::NoMate),
+        ("封じ手", Ending::Sealed),
+    ];
+    for (word, ending) in cases {
+        let rec = kif::read(&format!("{base}{word}\n")).expect("reads");
+        assert_eq!(rec.ending, ending, "{word}");
+        for format in Format::ALL {
+            let again = shogi_record::read_str_as(&shogi_record::write(&rec, format), format)
+                .expect("reads back");
+            // CSA and JKF have no word for a sealed move; USEN has only four endings.
+            if (!matches!(format, Format::Csa | Format::Jkf) || ending != Ending::Sealed)
+                && usen_has(format, ending)
+            {
+                assert_eq!(again.ending, ending, "{word} via {format:?}");
+            }
+        }
+    }
+    let summary =
+        kif::read("手数----指手---------消費時間--\n   1 ７六歩(77)\nまで1手で先手の勝ち\n")
+            .expect("reads");
+    assert_eq!(summary.ending, Ending::Resign);
+    assert_eq!(summary.loser(), Some(Color::Gote));
+}
+
+#[test]
+fn csa_position_statements() {
+    let two = csa::read("V2.2\nPI82HI22KA\n-\n-5142OU\n").expect("reads");
+    assert_eq!(two.start, Handicap::TwoPieces.position());
+    assert_eq!(two.main_line(), [mv("5a4b")]);
+    let spaced = "P1 * * * * -OU * * * *\nP2 * * * * * * * * *\nP3 * * * * * * * * *\nP4 * * * * * * * * *\nP5 * * * * * * * * *\nP6 * * * * * * * * *\nP7 * * * * * * * * *\nP8 * * * * * * * * *\nP9 * * * * +OU * * * *\nP+00KI00FU\nP-00AL\n+\n+0052KI,T1,-5152OU\n%TORYO\n";
+    let rec = csa::read(spaced).expect("reads");
+    assert_eq!(
+        rec.start.to_sfen(),
+        "4k4/9/9/9/9/9/9/9/4K4 b GP2r2b3g4s4n4l17p 1"
+    );
+    assert_eq!(rec.main_line(), [mv("G*5b"), mv("5a5b")]);
+    assert_eq!(rec.moves[0].time, Some(1));
+    assert_eq!(rec.ending, Ending::Resign);
+    let placed = csa::read("P-51OU\nP+59OU39HI\n+\n").expect("reads");
+    assert_eq!(placed.start.to_sfen(), "4k4/9/9/9/9/9/9/9/4K1R2 b - 1");
+}
+
+#[test]
+fn csa_specials() {
+    let cases = [
+        ("%TORYO", Ending::Resign),
+        ("%CHUDAN", Ending::Abort),
+        ("%SENNICHITE", Ending::Repetition),
+        (
+            "%OUTE_SENNICHITE",
+            Ending::PerpetualCheck {
+                loser: Color::Sente,
+            },
+        ),
+        ("%ILLEGAL_MOVE", Ending::IllegalMove { loser: Color::Gote }),
+        (
+            "%+ILLEGAL_ACTION",
+            Ending::IllegalMove {
+                loser: Color::Sente,
+            },
+        ),
+        (
+            "%-ILLEGAL_ACTION",
+            Ending::IllegalMove { loser: Color::Gote },
+        ),
+        ("%JISHOGI", Ending::Impasse),
+        ("%KACHI", Ending::DeclarationWin),
+        ("%HIKIWAKE", Ending::Draw),
+        ("%MATTA", Ending::Matta),
+        ("%TSUMI", Ending::Checkmate),
+        ("%FUZUMI", Ending::NoMate),
+        ("%ERROR", Ending::Error),
+        ("%TIME_UP", Ending::Timeout),
+        ("%MAX_MOVES", Ending::MaxMoves),
+    ];
+    for (word, ending) in cases {
+        let rec = csa::read(&format!(
+            "V3.0\n$TIME:600+10+5\n$JISHOGI:24\n$MAX_MOVES:256\nPI\n+\n+7776FU\n{word}\n"
+        ))
+        .expect("reads");
+        assert_eq!(rec.ending, ending, "{word}");
+        let tc = rec.headers.time_control.expect("time control");
+        assert_eq!((tc.main, tc.byoyomi, tc.increment), (600, 10, 5));
+        assert_eq!(rec.headers.get("JISHOGI"), Some("24"));
+        assert_eq!(rec.headers.get("MAX_MOVES"), Some("256"));
+        for format in Format::ALL {
+            let again = shogi_record::read_str_as(&shogi_record::write(&rec, format), format)
+                .expect("reads back");
+            assert_eq!(again.ending, ending, "{word} via {format:?}");
+        }
+    }
+}
+
+#[test]
+fn illegal_move_stops_the_record_and_is_reported() {
+    let text = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五歩(57)\n   4 ８四歩(83)\n   5 投了\n";
+    let rec = kif::read(text).expect("reads");
+    assert_eq!(rec.main_line(), [mv("7g7f"), mv("3c3d")]);
+    let info = rec.illegal_move.expect("reported");
+    assert_eq!((info.ply, info.text.as_str()), (3, "５五歩(57)"));
+    assert!(matches!(info.problem, MoveProblem::Illegal(_)));
+    assert_eq!(rec.ending, Ending::None);
+    let ki2 = ki2::read("▲７六歩 △３四歩 ▲５五歩\n").expect("reads");
+    assert_eq!(
+        ki2.illegal_move.map(|i| (i.ply, i.problem)),
+        Some((3, MoveProblem::NoMatch))
+    );
+    let csa = csa::read("PI\n+\n+7776FU\n-3334FU\n+5755FU\n").expect("reads");
+    assert_eq!(
+        csa.illegal_move.map(|i| (i.ply, i.text)),
+        Some((3, "+5755FU".to_string()))
+    );
+    let usi = usi::read("position startpos moves 7g7f 3c3d 5g5e").expect("reads");
+    assert_eq!(usi.illegal_move.map(|i| i.ply), Some(3));
+}
+
+#[test]
+fn errors_name_line_column_and_token() {
+    let e = kif::read("手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３X歩(33)\n")
+        .unwrap_err();
+    assert_eq!(
+        (e.line, e.column, e.token.as_str(), &e.kind),
+        (3, 6, "３X歩(33)", &ReadErrorKind::BadMove)
+    );
+    assert!(e.to_string().starts_with("line 3, column 6:"));
+    let e = csa::read("V2.2\nPI\n+\n+7776XX\n").unwrap_err();
+    assert_eq!((e.line, e.column, e.token.as_str()), (4, 1, "+7776XX"));
+    let e = csa::read("P1-KY-KE\n").unwrap_err();
+    assert_eq!((e.line, e.kind), (1, ReadErrorKind::BadBoard));
+    let e = usi::read("position startpos moves 7g7f zz").unwrap_err();
+    assert_eq!((e.line, e.column, e.token.as_str()), (1, 30, "zz"));
+    let e = jkf::read("{\"moves\": [\n  {]\n}").unwrap_err();
+    assert_eq!(e.line, 2);
+    let e = kif::read("後手の持駒：なし\n| ・ ・|\n").unwrap_err();
+    assert_eq!((e.line, e.kind), (2, ReadErrorKind::BadBoard));
+    let e = kif::read("変化：手\n").unwrap_err();
+    assert_eq!(e.kind, ReadErrorKind::BadVariation);
+    // A variation no line can hold is skipped, not fatal.
+    let rec = kif::read(
+        "   1 ７六歩(77)\n   2 投了\n変化：2手\n   2 ３四歩(33)\n変化：1手\n   1 ２六歩(27)\n",
+    )
+    .expect("reads");
+    assert_eq!(rec.main_line(), [mv("7g7f")]);
+    assert_eq!(
+        rec.moves[0].variations,
+        [vec![shogi_record::Node::new(mv("2g2f"))]]
+    );
+}
+
+#[test]
+fn ki2_reads_many_moves_per_line_and_writes_markers() {
+    let rec = ki2::read("▲７六歩　△３四歩　▲２六歩　△８四歩　▲２五歩　△８五歩　▲７八金　△３二金\n▲２四歩 △同　歩 ▲同　飛\n").expect("reads");
+    assert_eq!(rec.main_line().len(), 11);
+    assert_eq!(rec.main_line()[10], mv("2h2d"));
+    let text = ki2::write(&rec);
+    assert!(text.contains("▲７八金"), "{text}");
+    assert!(text.contains("△同　歩"), "{text}");
+}
+
+#[test]
+fn usi_forms() {
+    for text in [
+        "startpos moves 7g7f",
+        "position startpos moves 7g7f",
+        "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f",
+    ] {
+        let rec = usi::read(text).expect("reads");
+        assert_eq!(rec.main_line(), [mv("7g7f")], "{text}");
+    }
+    let bare = usi::read("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGK1SNL w - 1")
+        .expect("reads");
+    assert_eq!(bare.start.side_to_move(), Color::Gote);
+    let tsume =
+        usi::read("sfen 8k/9/9/9/9/9/9/9/9 b G 1 moves G*1b").expect("kingless side allowed");
+    assert_eq!(tsume.main_line(), [mv("G*1b")]);
+    assert_eq!(
+        usi::write(&tsume),
+        format!(
+            "position sfen {} moves G*1b",
+            sfen::parse_position_with(
+                "8k/9/9/9/9/9/9/9/9 b G 1",
+                shogi_core::Leniency {
+                    allow_missing_kings: true
+                }
+            )
+            .expect("sfen")
+            .to_sfen()
+        )
+    );
+}
+
+#[test]
+fn format_detection() {
+    let rec = kif::read(KIF).expect("reads");
+    for format in Format::ALL {
+        let text = shogi_record::write(&rec, format);
+        assert_eq!(shogi_record::detect(&text), format, "{text}");
+    }
+}
+
+#[test]
+fn usen_moves_branches_and_start() {
+    // 7g7f, then a branch at the first move.
+    let rec = shogi_record::usen::read("~0.7ku.~0.6y2.r").expect("reads");
+    assert_eq!(rec.main_line(), [mv("7g7f")]);
+    assert_eq!(rec.moves[0].variations[0][0].mv, mv("2g2f"));
+    assert_eq!(rec.ending, Ending::None);
+    let handicap = shogi_record::Record::new(Handicap::TwoPieces.position());
+    let text = shogi_record::usen::write(&handicap);
+    assert_eq!(
+        text,
+        "lnsgkgsnl_9_ppppppppp_9_9_9_PPPPPPPPP_1B5R1_LNSGKGSNL.w.-~0.."
+    );
+    assert_eq!(
+        shogi_record::usen::read(&text).expect("reads").start,
+        handicap.start
+    );
+    for m in ["7g7f", "8h2b+", "P*5e", "G*1a", "R*9i", "1a9i"] {
+        let m = mv(m);
+        assert_eq!(
+            shogi_record::usen::decode_move(&shogi_record::usen::encode_move(m)),
+            Some(m)
+        );
+    }
+    let e = shogi_record::usen::read("~0.7kux.").unwrap_err();
+    assert_eq!((e.column, e.token.as_str()), (4, "7kux"));
+    let illegal = shogi_record::usen::read("~0.7ku.i9i8").expect("reads");
+    assert_eq!(illegal.ending, Ending::IllegalMove { loser: Color::Gote });
+    assert_eq!(illegal.illegal_move.map(|i| i.ply), Some(2));
+}
+
+#[test]
+fn deeply_nested_variations_are_capped_not_fatal() {
+    let cycle = ["2h3h", "8b7b", "3h2h", "7b8b"];
+    let moves: Vec<Move> = (0..240).map(|i| mv(cycle[i % 4])).collect();
+    // Line d starts at ply d + 1 and holds a variation at its second move, 100 levels deep.
+    fn line(moves: &[Move], start: usize, depth: usize) -> Vec<shogi_record::Node> {
+        let mut nodes: Vec<shogi_record::Node> = moves[start..start + 20]
+            .iter()
+            .map(|&m| shogi_record::Node::new(m))
+            .collect();
+        if depth > 0 {
+            nodes[1].variations.push(line(moves, start + 1, depth - 1));
+        }
+        nodes
+    }
+    let rec = shogi_record::Record {
+        moves: line(&moves, 0, 100),
+        ..Default::default()
+    };
+    fn depth(line: &[shogi_record::Node]) -> usize {
+        line.iter()
+            .flat_map(|n| n.variations.iter())
+            .map(|v| 1 + depth(v))
+            .max()
+            .unwrap_or(0)
+    }
+    assert_eq!(depth(&rec.moves), 100);
+    let again = kif::read(&kif::write(&rec)).expect("reads");
+    assert_eq!(again.main_line(), rec.main_line());
+    let d = depth(&again.moves);
+    assert!((32..=64).contains(&d), "depth {d}");
+}

@@ -1,0 +1,213 @@
+//! Every record in the shared data set reads to the expected main line, start
+//! position and ending, and survives a round trip through every format.
+
+use std::path::PathBuf;
+
+use shogi_core::usi::PositionCommand;
+use shogi_core::{Color, Leniency, Move, Position};
+use shogi_record::{Ending, Format, Record};
+
+fn data_dir() -> PathBuf {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/records"
+    ));
+    assert!(
+        dir.join("manifest.tsv").is_file(),
+        "test data not found at {}: put the `shared/` directory beside the repository clone",
+        dir.display()
+    );
+    dir
+}
+
+struct Entry {
+    file: String,
+    expected_ending: String,
+    illegal_move: String,
+}
+
+fn manifest() -> Vec<Entry> {
+    let text =
+        std::fs::read_to_string(data_dir().join("manifest.tsv")).expect("manifest.tsv readable");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("manifest header").split('\t').collect();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("manifest column {name}"))
+    };
+    let (f, e, i) = (col("file"), col("expected_ending"), col("illegal_move"));
+    lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let cells: Vec<&str> = l.split('\t').collect();
+            let get = |k: usize| cells.get(k).copied().unwrap_or("").to_string();
+            Entry {
+                file: get(f),
+                expected_ending: get(e),
+                illegal_move: get(i),
+            }
+        })
+        .collect()
+}
+
+/// The expected start and main line, cut before the first move that is not legal
+/// (with its 1-based ply, which the reader must report).
+fn expected(entry: &Entry) -> (Position, Vec<Move>, Option<usize>) {
+    let path = data_dir().join(format!("{}.usi", entry.file));
+    let text = std::fs::read_to_string(&path).expect("expected .usi readable");
+    let cmd = PositionCommand::parse_with(
+        text.trim(),
+        Leniency {
+            allow_missing_kings: true,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut pos = cmd.start.clone();
+    let mut legal = Vec::new();
+    for m in cmd.moves {
+        if pos.play(m).is_err() {
+            return (cmd.start, legal.clone(), Some(legal.len() + 1));
+        }
+        legal.push(m);
+    }
+    (cmd.start, legal, None)
+}
+
+fn side_to_move_at_end(start: &Position, plies: usize) -> Color {
+    if plies % 2 == 0 {
+        start.side_to_move()
+    } else {
+        start.side_to_move().opponent()
+    }
+}
+
+fn expected_ending(entry: &Entry, stm: Color) -> Ending {
+    let e = entry.expected_ending.as_str();
+    match e {
+        _ if e.starts_with("(none") => Ending::None,
+        "投了" | "%TORYO" | "TORYO" | "resign" => Ending::Resign,
+        "中断" | "%CHUDAN" | "CHUDAN" => Ending::Abort,
+        "千日手" | "%SENNICHITE" | "SENNICHITE" => Ending::Repetition,
+        "詰み" | "%TSUMI" => Ending::Checkmate,
+        "反則負け" => Ending::IllegalMove { loser: stm },
+        "反則勝ち" => Ending::IllegalMove {
+            loser: stm.opponent(),
+        },
+        _ if e.starts_with("まで") && e.ends_with("の勝ち") => Ending::Resign,
+        other => panic!("{}: unknown expected ending {other:?}", entry.file),
+    }
+}
+
+/// The endings USEN can hold.
+fn usen_has(e: Ending) -> bool {
+    matches!(
+        e,
+        Ending::None | Ending::Resign | Ending::Timeout | Ending::Abort | Ending::DeclarationWin
+    )
+}
+
+fn check(label: &str, rec: &Record, start: &Position, moves: &[Move], ending: Ending) {
+    assert_eq!(
+        rec.start.to_sfen(),
+        start.to_sfen(),
+        "{label}: start position"
+    );
+    let usi = |ms: &[Move]| {
+        ms.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(usi(&rec.main_line()), usi(moves), "{label}: main line");
+    assert_eq!(rec.ending, ending, "{label}: ending");
+}
+
+#[test]
+fn every_record_reads_as_expected_and_round_trips() {
+    let entries = manifest();
+    assert!(
+        entries.len() >= 50,
+        "manifest lists only {} records",
+        entries.len()
+    );
+    let mut failures = Vec::new();
+    for entry in &entries {
+        let bytes = std::fs::read(data_dir().join(&entry.file)).expect("record readable");
+        let (start, moves, illegal_in_usi) = expected(entry);
+        let ending = expected_ending(entry, side_to_move_at_end(&start, moves.len()));
+        let result = std::panic::catch_unwind(|| {
+            let rec = shogi_record::read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", entry.file));
+            check(&entry.file, &rec, &start, &moves, ending);
+            let manifest_ply = entry
+                .illegal_move
+                .split(':')
+                .next()
+                .and_then(|p| p.strip_prefix("ply "))
+                .and_then(|p| p.trim().parse::<usize>().ok());
+            match manifest_ply.or(illegal_in_usi) {
+                Some(ply) => {
+                    let info = rec
+                        .illegal_move
+                        .as_ref()
+                        .unwrap_or_else(|| panic!("{}: illegal move not reported", entry.file));
+                    assert_eq!(info.ply, ply, "{}: illegal move ply", entry.file);
+                }
+                None => assert_eq!(
+                    rec.illegal_move, None,
+                    "{}: unexpected illegal move",
+                    entry.file
+                ),
+            }
+            for format in Format::ALL {
+                let text = shogi_record::write(&rec, format);
+                let label = format!("{} -> {format:?}", entry.file);
+                let again = shogi_record::read_str_as(&text, format)
+                    .unwrap_or_else(|e| panic!("{label}: {e}\n{text}"));
+                let ending = if format == Format::Usen && !usen_has(ending) {
+                    Ending::None
+                } else {
+                    ending
+                };
+                check(&label, &again, &start, &moves, ending);
+                assert_eq!(
+                    again.illegal_move, None,
+                    "{label}: illegal move after round trip"
+                );
+                // Auto-detection finds the format again.
+                let detected = shogi_record::read(text.as_bytes())
+                    .unwrap_or_else(|e| panic!("{label} (detected): {e}"));
+                assert_eq!(detected.main_line(), moves, "{label}: detected format");
+            }
+            for format in [Format::Kif, Format::Ki2, Format::Csa] {
+                let bytes =
+                    shogi_record::write_bytes(&rec, format, shogi_record::Encoding::ShiftJis);
+                let again = shogi_record::read(&bytes)
+                    .unwrap_or_else(|e| panic!("{} -> {format:?} Shift_JIS: {e}", entry.file));
+                check(
+                    &format!("{} -> {format:?} Shift_JIS", entry.file),
+                    &again,
+                    &start,
+                    &moves,
+                    ending,
+                );
+            }
+        });
+        if let Err(e) = result {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_string()))
+                .unwrap_or_default();
+            failures.push(msg);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} records failed:\n{}",
+        failures.len(),
+        entries.len(),
+        failures.join("\n\n")
+    );
+}
