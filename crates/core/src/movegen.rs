@@ -177,11 +177,13 @@ impl Position {
     }
 
     /// Appends every legal move to `list` (which must have room).
+    #[inline(always)]
     pub fn legal_moves_into(&self, list: &mut MoveList) {
         self.generate(&mut ListSink(list));
     }
 
     /// The number of legal moves, counted without listing them.
+    #[inline(always)]
     #[must_use]
     pub fn count_legal_moves(&self) -> u64 {
         let mut sink = CountSink(0);
