@@ -131,7 +131,6 @@ fn run_perft(a: &PerftArgs) -> Result<(), CliError> {
             let _ = writeln!(out, "{m}: {n}");
             total += n;
         }
-        let _ = writeln!(out);
         total
     } else {
         perft::perft(&mut pos, a.depth, bulk)
