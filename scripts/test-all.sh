@@ -15,5 +15,25 @@ cargo fmt --all -- --check
 echo "== cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets -- -D warnings
 
+echo "== other programs that read our records (crates/record/tests/other_tools.rs)"
+# cshogi (PyPI) and tsshogi (npm) read back what our KIF/KI2/CSA/JKF writers produce.
+# A tool is skipped (with a message) only when pip or npm itself is missing.
+required_tools=""
+if command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1; then
+  if ! python3 -c 'import cshogi' >/dev/null 2>&1; then
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore 'cshogi==1.1.0'
+  fi
+  required_tools="cshogi"
+else
+  echo "SKIP: pip is not available, so cshogi cannot be installed: its acceptance check is skipped"
+fi
+if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
+  (cd tools/other-tools && npm ci --no-audit --no-fund --loglevel=error)
+  required_tools="${required_tools:+$required_tools,}tsshogi"
+else
+  echo "SKIP: npm is not available, so tsshogi cannot be installed: its acceptance check is skipped"
+fi
+export SHOGI_OTHER_TOOLS="$required_tools"
+
 echo "== cargo test"
 cargo test --workspace

@@ -1,6 +1,8 @@
 //! Command-line arguments.
 
-use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -10,6 +12,8 @@ Examples:
   shogi status --sfen startpos --moves 7g7f 3c3d 8h2b+ 3a2b
   shogi status --sfen '<SFEN>' --impasse-rule count24 --explain
   shogi show --handicap rook --style kif          a KIF board diagram of the rook handicap start
+  shogi convert --to csa game.kif                 a record in another format (see `shogi convert --help`)
+  shogi diagram --sfen startpos -o board.svg      a board picture, SVG or PNG (see `shogi diagram --help`)
 
 Positions: --sfen takes an SFEN, 'startpos', or a whole USI line ('startpos moves 7g7f');
 --handicap takes even, lance, right-lance, bishop, rook, rook-lance, 2, 3, 4, 5, left-5, 6,
@@ -38,6 +42,132 @@ pub enum Command {
     Status(StatusArgs),
     /// Draw the position as text.
     Show(ShowArgs),
+    /// Convert game records between KIF, KI2, CSA, JKF, USEN and USI.
+    ///
+    /// The input format and text encoding (UTF-8 or Shift_JIS) are found from
+    /// the content, never from the file name. A record with an illegal move is
+    /// converted up to that move, with one warning line on stderr (exit 0).
+    /// Unreadable input prints `shogi: FILE:LINE:COLUMN: message` and exits with 2.
+    ///
+    /// Several files or folders (searched recursively for .kif .kifu .ki2 .ki2u .csa
+    /// .jkf .json .usi .usen .sfen .txt) convert in one call into the folder -o names,
+    /// with a progress bar on stderr when it is a terminal; each unreadable input gets
+    /// its one line, the others are still converted, and the exit status is then 2.
+    #[command(after_help = CONVERT_EXAMPLES, after_long_help = CONVERT_EXAMPLES)]
+    Convert(ConvertArgs),
+    /// Draw a board diagram as SVG or PNG.
+    ///
+    /// A 9x9 board with file numbers across the top and rank labels down the
+    /// side, both hands with counts (Gote's at the top left, Sente's at the
+    /// bottom right), the last move's square highlighted and a marker by the
+    /// side to move. The output format follows the extension of -o (`.svg`
+    /// or `.png`).
+    #[command(after_help = DIAGRAM_EXAMPLES, after_long_help = DIAGRAM_EXAMPLES)]
+    Diagram(DiagramArgs),
+}
+
+const CONVERT_EXAMPLES: &str = "\
+Examples:
+  shogi convert --to csa game.kif                  print game.kif as CSA
+  shogi convert --to kif --encoding sjis game.csa -o game.kif
+                                                   write a Shift_JIS KIF file
+  cat game.ki2 | shogi convert --to jkf            read stdin, print JKF
+  shogi convert --from csa --to usi - < game.csa   one line: `startpos moves 7g7f ...`
+  shogi convert --to csa kifs/ more.kif -o out/    convert a folder and a file into out/";
+
+const DIAGRAM_EXAMPLES: &str = "\
+Examples:
+  shogi diagram --sfen startpos -o start.svg
+  shogi diagram --sfen startpos --moves 7g7f 3c3d 8h2b+ -o after.png
+  shogi diagram --sfen 'l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1' \\
+      --last-move 4d3e --pieces international --coords letters -o problem.png";
+
+/// A record format on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// KIF (KIFU): numbered moves with their origin square.
+    Kif,
+    /// KI2: moves in Japanese notation, without numbers.
+    Ki2,
+    /// CSA V2.2.
+    Csa,
+    /// JSON Kifu Format.
+    Jkf,
+    /// USEN, the URL-safe short form.
+    Usen,
+    /// One USI line: `startpos moves ...` or `sfen SFEN moves ...` (main line only).
+    Usi,
+}
+
+/// A text encoding for the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EncodingArg {
+    /// UTF-8.
+    Utf8,
+    /// Shift_JIS (code page 932), as older Windows programs expect for .kif/.ki2/.csa.
+    Sjis,
+}
+
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// Input format; found from the content when absent.
+    #[arg(long, value_enum)]
+    pub from: Option<FormatArg>,
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub to: FormatArg,
+    /// Input files or folders; `-` or nothing reads stdin. With several inputs or a
+    /// folder, -o names an output folder and each output is named after its input
+    /// with the new extension.
+    #[arg(value_name = "FILE|-")]
+    pub inputs: Vec<PathBuf>,
+    /// Output file (one input) or folder (several inputs, a folder, or an existing
+    /// folder as -o; created if missing). Without it, one input is written to stdout.
+    #[arg(short = 'o', long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Text encoding of KIF, KI2 and CSA output (JKF, USEN and USI are always UTF-8).
+    #[arg(long, value_enum, default_value = "utf8")]
+    pub encoding: EncodingArg,
+}
+
+/// How pieces are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PiecesArg {
+    /// One kanji per piece, Gote's upside down.
+    Kanji,
+    /// Latin letters (P L N S G B R K, promoted with +) in a piece-shaped outline.
+    International,
+}
+
+/// How ranks are labelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CoordsArg {
+    /// Kanji numerals 一..九.
+    Japanese,
+    /// Letters a..i, as in USI.
+    Letters,
+}
+
+#[derive(Args, Debug)]
+pub struct DiagramArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Highlight this move's destination square (USI, e.g. `7g7f`); defaults to the
+    /// last of --moves.
+    #[arg(long, value_name = "MOVE")]
+    pub last_move: Option<String>,
+    /// Piece style.
+    #[arg(long, value_enum, default_value = "kanji")]
+    pub pieces: PiecesArg,
+    /// Rank labels.
+    #[arg(long, value_enum, default_value = "japanese")]
+    pub coords: CoordsArg,
+    /// Output file, `.svg` or `.png` (`-` writes SVG to stdout).
+    #[arg(short = 'o', long, value_name = "OUT")]
+    pub output: PathBuf,
+    /// Width of a PNG in pixels (the height follows the board's proportions).
+    #[arg(long, default_value_t = 800, value_parser = clap::value_parser!(u32).range(64..=8192))]
+    pub width: u32,
 }
 
 /// Where to start and which moves to play.

@@ -1,7 +1,9 @@
 //! The `shogi` command: every subcommand is a thin call into a library crate.
 
 mod args;
+mod convert;
 mod diagram;
+mod picture;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -45,6 +47,8 @@ fn main() -> ExitCode {
         Some(Command::Moves(a)) => run_moves(&a),
         Some(Command::Status(a)) => run_status(&a),
         Some(Command::Show(a)) => run_show(&a),
+        Some(Command::Convert(a)) => convert::run(&a),
+        Some(Command::Diagram(a)) => picture::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -56,7 +60,7 @@ fn main() -> ExitCode {
 }
 
 /// The start position and the moves (syntax-checked) the arguments name.
-fn read_position(a: &PositionArgs) -> Result<PositionCommand, CliError> {
+pub(crate) fn read_position(a: &PositionArgs) -> Result<PositionCommand, CliError> {
     let start = match (&a.sfen, &a.handicap) {
         (Some(_), Some(_)) => return Err(CliError("give --sfen or --handicap, not both".into())),
         (None, Some(h)) => h
@@ -110,7 +114,10 @@ fn with_extra_moves(
 }
 
 /// Plays the moves without stopping at rule endings; reports the first illegal move.
-fn replay(cmd: &PositionCommand, rules: GameRules) -> (Game, Option<(usize, PlayError)>) {
+pub(crate) fn replay(
+    cmd: &PositionCommand,
+    rules: GameRules,
+) -> (Game, Option<(usize, PlayError)>) {
     cmd.replay(rules)
 }
 

@@ -131,7 +131,8 @@ pub(crate) fn best_reading(
     result
 }
 
-const PER_LINE: usize = 6;
+/// Moves on one line when writing, unless told otherwise ([`write_lines`]).
+pub const PER_LINE: usize = 6;
 
 fn write_line(
     out: &mut String,
@@ -140,6 +141,7 @@ fn write_line(
     line: &[Node],
     prev_to: Option<Square>,
     pending: &mut Vec<(usize, Position, Option<Square>, Vec<Node>)>,
+    per_line: usize,
 ) -> Position {
     let mut pos = pos.clone();
     let mut last_to = prev_to;
@@ -161,7 +163,7 @@ fn write_line(
         on_line += 1;
         pos.make_move(node.mv);
         last_to = Some(node.mv.to());
-        if !node.comments.is_empty() || on_line == PER_LINE {
+        if !node.comments.is_empty() || on_line >= per_line {
             out.push('\n');
             on_line = 0;
             for c in &node.comments {
@@ -184,16 +186,21 @@ fn side_name(c: Color, handicapped: bool) -> &'static str {
     }
 }
 
-/// The `まで…` line for `ending` after `n` moves, `stm` to move.
-fn summary(ending: Ending, n: usize, stm: Color, handicapped: bool) -> Option<String> {
-    let win = |c: Color| side_name(c, handicapped);
+/// The `まで…` line for `ending` after `n` moves, `stm` to move, in the forms that Kifu for
+/// Windows writes and other readers (cshogi, tsshogi) recognise: `まで6手で後手の勝ち`,
+/// `まで6手で先手の反則勝ち` (the side to move wins by the last move's foul), `…の反則負け`,
+/// `…の入玉勝ち`, `まで…手で千日手`.
+pub(crate) fn summary(ending: Ending, n: usize, stm: Color, handicapped: bool) -> Option<String> {
+    let side = |c: Color| side_name(c, handicapped);
     Some(match ending {
         Ending::None => return None,
-        Ending::Resign => format!("まで{n}手で{}の勝ち", win(stm.opponent())),
-        Ending::IllegalMove { loser } => {
-            format!("まで{n}手で反則により{}の勝ち", win(loser.opponent()))
+        Ending::Resign => format!("まで{n}手で{}の勝ち", side(stm.opponent())),
+        Ending::IllegalMove { loser } if loser == stm => {
+            format!("まで{n}手で{}の反則負け", side(stm))
         }
-        Ending::Timeout => format!("まで{n}手で時間切れにより{}の勝ち", win(stm.opponent())),
+        Ending::IllegalMove { .. } => format!("まで{n}手で{}の反則勝ち", side(stm)),
+        Ending::DeclarationWin => format!("まで{n}手で{}の入玉勝ち", side(stm)),
+        Ending::Timeout => format!("まで{n}手で時間切れにより{}の勝ち", side(stm.opponent())),
         other => format!(
             "まで{n}手で{}",
             kif::terminal_word(other, stm).unwrap_or("中断")
@@ -210,10 +217,26 @@ pub fn write(rec: &Record) -> String {
 /// Writes `rec` as KI2 text whose first line declares `enc`.
 #[must_use]
 pub fn write_with(rec: &Record, enc: Encoding) -> String {
+    write_lines(rec, enc, PER_LINE)
+}
+
+/// Writes `rec` as KI2 text declaring `enc`, with at most `per_line` moves on a line
+/// (at least one). Some readers (cshogi 1.1) only follow one move per line.
+#[must_use]
+pub fn write_lines(rec: &Record, enc: Encoding, per_line: usize) -> String {
+    let per_line = per_line.max(1);
     let mut out = String::new();
     write_preamble(&mut out, rec, "KI2", enc);
     let mut pending = Vec::new();
-    let end = write_line(&mut out, &rec.start, 1, &rec.moves, None, &mut pending);
+    let end = write_line(
+        &mut out,
+        &rec.start,
+        1,
+        &rec.moves,
+        None,
+        &mut pending,
+        per_line,
+    );
     let handicapped = !matches!(rec.handicap(), Some(shogi_core::Handicap::Even) | None);
     if let Some(s) = summary(rec.ending, rec.moves.len(), end.side_to_move(), handicapped) {
         let _ = writeln!(out, "{s}");
@@ -221,7 +244,7 @@ pub fn write_with(rec: &Record, enc: Encoding) -> String {
     while let Some((ply, pos, last_to, line)) = pending.pop() {
         let _ = write!(out, "\n変化：{ply}手\n");
         let mut sub = Vec::new();
-        write_line(&mut out, &pos, ply, &line, last_to, &mut sub);
+        write_line(&mut out, &pos, ply, &line, last_to, &mut sub, per_line);
         pending.extend(sub);
     }
     out

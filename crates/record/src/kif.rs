@@ -158,6 +158,24 @@ pub(crate) fn summary_ending(s: &str, stm: Color) -> Option<Ending> {
     if s.contains("切れ") {
         return Some(Ending::Timeout);
     }
+    // `先手の反則勝ち` / `後手の反則負け`: the named side wins / loses by a foul.
+    let named = if s.contains("先手の") || s.contains("下手の") {
+        Some(Color::Sente)
+    } else if s.contains("後手の") || s.contains("上手の") {
+        Some(Color::Gote)
+    } else {
+        None
+    };
+    if let Some(c) = named {
+        if s.contains("の反則勝ち") {
+            return Some(Ending::IllegalMove {
+                loser: c.opponent(),
+            });
+        }
+        if s.contains("の反則負け") {
+            return Some(Ending::IllegalMove { loser: c });
+        }
+    }
     let winner = if s.contains("先手の勝ち") || s.contains("下手の勝ち") {
         Color::Sente
     } else if s.contains("後手の勝ち") || s.contains("上手の勝ち") {
@@ -655,7 +673,13 @@ struct Branch {
     line: Vec<Node>,
 }
 
-fn write_line(out: &mut String, branch: Branch, ending: Option<Ending>, pending: &mut Vec<Branch>) {
+/// Writes one line of moves; returns how many were written and the side to move after them.
+fn write_line(
+    out: &mut String,
+    branch: Branch,
+    ending: Option<Ending>,
+    pending: &mut Vec<Branch>,
+) -> (usize, Color) {
     let Branch {
         ply: start_ply,
         mut pos,
@@ -705,6 +729,7 @@ fn write_line(out: &mut String, branch: Branch, ending: Option<Ending>, pending:
     if let Some(word) = ending.and_then(|e| terminal_word(e, pos.side_to_move())) {
         let _ = writeln!(out, "{:>4} {word}", start_ply + written);
     }
+    (written, pos.side_to_move())
 }
 
 /// Writes `rec` as KIF text (declared as UTF-8).
@@ -727,13 +752,19 @@ pub fn write_with(rec: &Record, enc: Encoding) -> String {
         totals: [0, 0],
         line: rec.moves.clone(),
     };
-    write_line(&mut out, main, Some(rec.ending), &mut pending);
+    let (written, stm) = write_line(&mut out, main, Some(rec.ending), &mut pending);
+    // The `まで…` summary as Kifu for Windows writes it: readers that ignore the terminal
+    // word (cshogi) take the result from it, and it ends the main line for them.
+    let handicapped = !matches!(rec.handicap(), Some(shogi_core::Handicap::Even) | None);
+    if let Some(s) = crate::ki2::summary(rec.ending, written, stm, handicapped) {
+        let _ = writeln!(out, "{s}");
+    }
     // Variations depth first, each line's branches from its last ply backwards, so that every
     // `変化：N手` attaches to the most recent line that has a move N (as the reader expects).
     while let Some(branch) = pending.pop() {
         let _ = write!(out, "\n変化：{}手\n", branch.ply);
         let mut sub = Vec::new();
-        write_line(&mut out, branch, None, &mut sub);
+        let _ = write_line(&mut out, branch, None, &mut sub);
         pending.extend(sub);
     }
     out

@@ -5,7 +5,7 @@
 //! [`kif`] (KIF/KIFU), [`ki2`], [`csa`] (V2.2 and V3.0), [`jkf`] (JSON Kifu
 //! Format), [`usi`] (`position … moves …`) and [`usen`], plus single-move display text
 //! in [`notation`] (Japanese, KIF, Western, Russian/Ukrainian) and KIF board
-//! diagrams in [`bod`].
+//! diagrams in [`bod`], and SVG board pictures in [`diagram`].
 //!
 //! Readers sniff the text encoding from the content ([`encoding`]), never
 //! panic on input, report syntax problems as [`ReadError`] with line, column
@@ -31,6 +31,7 @@
 pub mod bod;
 mod builder;
 pub mod csa;
+pub mod diagram;
 pub mod encoding;
 mod error;
 pub mod jkf;
@@ -91,7 +92,8 @@ impl Format {
 pub fn detect(text: &str) -> Format {
     let text = text.trim_start_matches('\u{feff}');
     let trimmed = text.trim();
-    if trimmed.starts_with('{') {
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        // JSON: JKF, or some other JSON that the JKF reader then rejects.
         return Format::Jkf;
     }
     if trimmed.contains('~') && !trimmed.contains(char::is_whitespace) {

@@ -394,21 +394,30 @@ pub fn read(pos: &Position, last_to: Option<Square>, text: &str) -> Result<Move,
     resolve(pos, last_to, &jm)
 }
 
+/// The side to move's pieces of `kind` that attack `to`, pinned or not: the pieces a
+/// reader that does not look at pins may take for the mover. The writer singles the
+/// mover out among these, so that such readers (and ours, which only considers legal
+/// moves) all find the same move.
+fn writer_candidates(pos: &Position, to: Square, kind: PieceKind) -> Vec<Square> {
+    let color = pos.side_to_move();
+    (pos.attackers_to(to, color, pos.occupancy()) & pos.pieces(color, kind))
+        .into_iter()
+        .collect()
+}
+
 /// The markers (and 打) that single out the legal move `mv` in `pos`.
 fn markers_for(pos: &Position, mv: Move) -> (Markers, bool) {
     let color = pos.side_to_move();
     match mv {
         Move::Drop { kind, to } => {
-            let k = kind.piece_kind();
-            let on_board = !board_candidates(pos, to, k, false).is_empty()
-                || !board_candidates(pos, to, k, true).is_empty();
+            let on_board = !writer_candidates(pos, to, kind.piece_kind()).is_empty();
             (Markers::default(), on_board)
         }
-        Move::Board { from, to, promote } => {
+        Move::Board { from, to, .. } => {
             let Some(piece) = pos.piece_at(from) else {
                 return (Markers::default(), false);
             };
-            let cands = board_candidates(pos, to, piece.kind, promote);
+            let cands = writer_candidates(pos, to, piece.kind);
             if cands.len() <= 1 {
                 return (Markers::default(), false);
             }
