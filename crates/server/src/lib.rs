@@ -1,0 +1,187 @@
+//! The shogi web server: games in the browser over HTTP and WebSocket (JSON,
+//! see `docs/PROTOCOL.md`), clocks kept by the server, every move stored in
+//! SQLite before it is acknowledged.
+//!
+//! Each live game is a *room*: one task that owns the game and is fed by a
+//! channel; WebSocket connections send it commands and receive a broadcast of
+//! the state after every change. The map from game id to room is locked only
+//! to create, open or restore a game.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), shogi_server::Error> {
+//! use std::path::Path;
+//! // Serves until Ctrl-C or SIGTERM, then saves the clocks of the games in progress.
+//! shogi_server::serve("127.0.0.1:8080".parse().unwrap(), Path::new("shogi.db")).await?;
+//! # Ok(()) }
+//! ```
+#![warn(missing_docs)]
+
+mod app;
+pub mod clock;
+pub mod db;
+mod error;
+pub mod opponent;
+pub mod protocol;
+pub mod room;
+pub mod time;
+mod token;
+mod web;
+mod ws;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub use app::AppState;
+pub use error::Error;
+pub use opponent::{Greedy, Limits, Opponent};
+pub use time::{ManualTime, TimeSource};
+
+/// The largest HTTP request body accepted.
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
+/// How long a shutdown waits for open connections before dropping them.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// The router: the API under `/api` and the browser client's pages.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .route("/api/games", post(app::create_game))
+        .route("/api/games/{id}", get(app::get_game))
+        .route("/api/games/{id}/join", post(app::join_game))
+        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .merge(web::routes())
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+/// How to start a [`Server`].
+#[derive(Clone)]
+pub struct Config {
+    /// Where to listen (port 0 picks a free port).
+    pub bind: SocketAddr,
+    /// The SQLite file, created if missing.
+    pub db_path: PathBuf,
+    /// The clock the rooms read.
+    pub time: TimeSource,
+    /// The computer player.
+    pub opponent: Arc<dyn Opponent>,
+}
+
+impl Config {
+    /// Real time and the stand-in computer player ([`Greedy`]).
+    #[must_use]
+    pub fn new(bind: SocketAddr, db_path: &Path) -> Config {
+        Config {
+            bind,
+            db_path: db_path.to_path_buf(),
+            time: TimeSource::default(),
+            opponent: Arc::new(Greedy),
+        }
+    }
+}
+
+/// A running server.
+pub struct Server {
+    addr: SocketAddr,
+    state: AppState,
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl Server {
+    /// Opens the database (WAL mode, migrations applied), restores the
+    /// unfinished games and starts listening.
+    ///
+    /// # Errors
+    /// The database cannot be opened or read, or the address cannot be bound.
+    pub async fn start(config: Config) -> Result<Server, Error> {
+        let store = db::Store::open(&config.db_path).await?;
+        let state = AppState::new(store, config.time, config.opponent);
+        let restored = state.restore_unfinished().await?;
+        let listener = tokio::net::TcpListener::bind(config.bind).await?;
+        let addr = listener.local_addr()?;
+        tracing::info!("listening on http://{addr}, {restored} games restored");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let router = app(state.clone());
+        let task = tokio::spawn(async move {
+            axum::serve(listener, router)
+                .with_graceful_shutdown(async {
+                    let _ = stopped.await;
+                })
+                .await
+        });
+        Ok(Server {
+            addr,
+            state,
+            stop,
+            task,
+        })
+    }
+
+    /// The address it listens on.
+    #[must_use]
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The shared state (for tests and tools).
+    #[must_use]
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Stops: saves the clocks of the games in progress, closes the
+    /// WebSockets, stops listening and closes the database.
+    pub async fn shutdown(self) {
+        self.state.shutdown_rooms().await;
+        let _ = self.stop.send(());
+        let mut task = self.task;
+        if tokio::time::timeout(SHUTDOWN_GRACE, &mut task)
+            .await
+            .is_err()
+        {
+            task.abort();
+        }
+        self.state.store().close().await;
+    }
+
+    /// Runs until `signal` completes, then shuts down.
+    pub async fn run_until(self, signal: impl Future<Output = ()>) {
+        signal.await;
+        self.shutdown().await;
+    }
+}
+
+/// Completes on Ctrl-C, or on SIGTERM where there are signals.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// Serves on `bind` with the games in `db_path` until Ctrl-C or SIGTERM.
+///
+/// # Errors
+/// The database cannot be opened or the address cannot be bound.
+pub async fn serve(bind: SocketAddr, db_path: &Path) -> Result<(), Error> {
+    let server = Server::start(Config::new(bind, db_path)).await?;
+    server.run_until(stop_signal()).await;
+    Ok(())
+}

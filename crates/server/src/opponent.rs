@@ -1,0 +1,90 @@
+//! The computer's seat: the [`Opponent`] seam and a simple stand-in until the
+//! engine (crate `shogi-engine`) is plugged in.
+//!
+//! Choosing a move is CPU work, so [`Opponent::choose_move`] is an ordinary
+//! blocking function; the room runs it on tokio's blocking pool and keeps
+//! serving the game meanwhile.
+
+use shogi_core::{Move, PieceKind, Position};
+
+/// What the room grants the computer for one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The level chosen at creation, 1..=10.
+    pub level: u8,
+    /// The time the computer has for this move before it loses on time, if clocked.
+    pub time_available_ms: Option<u64>,
+}
+
+/// Something that chooses moves for the computer's seat.
+pub trait Opponent: Send + Sync + 'static {
+    /// A legal move in `position`, or `None` to resign.
+    fn choose_move(&self, position: &Position, limits: Limits) -> Option<Move>;
+}
+
+/// A stand-in: mates in one when it can, otherwise takes the most valuable
+/// piece it can, otherwise plays a random legal move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Greedy;
+
+fn value(kind: PieceKind) -> u32 {
+    match kind.unpromote() {
+        PieceKind::Pawn => 1,
+        PieceKind::Lance | PieceKind::Knight => 3,
+        PieceKind::Silver | PieceKind::Gold => 5,
+        PieceKind::Bishop | PieceKind::Rook => 8,
+        _ => 0,
+    }
+}
+
+impl Opponent for Greedy {
+    fn choose_move(&self, position: &Position, _limits: Limits) -> Option<Move> {
+        let moves = position.legal_moves();
+        let mut best: Vec<Move> = Vec::new();
+        let mut best_score = 0u32;
+        for &m in moves.iter() {
+            let mut after = position.clone();
+            after.make_move(m);
+            let score = if after.in_check() && !after.has_legal_move() {
+                1000
+            } else {
+                let capture = position.piece_at(m.to()).map_or(0, |p| value(p.kind));
+                capture * 10 + u32::from(m.is_promotion())
+            };
+            if score > best_score || best.is_empty() {
+                best.clear();
+                best_score = score;
+            }
+            if score == best_score {
+                best.push(m);
+            }
+        }
+        if best.is_empty() {
+            return None;
+        }
+        let mut buf = [0u8; 8];
+        getrandom::fill(&mut buf).ok()?;
+        let r = usize::try_from(u64::from_le_bytes(buf) % best.len() as u64).unwrap_or(0);
+        Some(best[r])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn greedy_takes_the_free_bishop() {
+        // After 7g7f 3c3d, Sente's bishop can take Gote's on 2b.
+        let mut pos = Position::startpos();
+        for m in ["7g7f", "3c3d"] {
+            pos.make_move(m.parse().unwrap());
+        }
+        let limits = Limits {
+            level: 1,
+            time_available_ms: None,
+        };
+        let m = Greedy.choose_move(&pos, limits).unwrap();
+        assert_eq!(m.to().to_string(), "2b");
+    }
+}

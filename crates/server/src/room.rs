@@ -1,0 +1,785 @@
+//! One live game: a task that owns the game, its seats and clocks, fed by a
+//! channel of [`Command`]s, and a broadcast of the state after every change.
+//!
+//! Every change is written to SQLite before it is answered or broadcast; a
+//! change the database refuses leaves the game as it was. The room ends the
+//! game on time by itself: it sleeps until the running side's flag would fall.
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+use shogi_core::impasse::{self, declaration, total_points};
+use shogi_core::{
+    ByColor, Color, Game, GameRules, GameStatus, ImpasseRule, ImpasseVerdict, Move, PlayError,
+    Position,
+};
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use crate::clock::Clock;
+use crate::db::{MoveRecord, Store};
+use crate::error::Error;
+use crate::opponent::{Limits, Opponent};
+use crate::protocol::{
+    AiSeat, ClockView, ClocksView, GameView, IllegalPolicy, ImpasseView, Joined, Mode, Reason,
+    Seat, SeatsView, Settings, Side, StatusView,
+};
+use crate::time::{unix_ms, TimeSource};
+use crate::token;
+
+/// How many state updates a slow connection may fall behind before it skips some.
+const UPDATE_BUFFER: usize = 16;
+/// How many commands may wait for a room.
+const COMMAND_BUFFER: usize = 64;
+
+/// Something a seated player does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Play a move given in USI.
+    Move(String),
+    /// Resign.
+    Resign,
+    /// Declare (27 / 24 rules).
+    Declare,
+    /// Propose the count (count24).
+    ProposeCount,
+    /// Accept the proposed count.
+    AcceptCount,
+    /// Decline it.
+    DeclineCount,
+}
+
+/// A request to a room.
+#[derive(Debug)]
+enum Command {
+    Act {
+        seat: Seat,
+        action: Action,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    Authorize {
+        token: String,
+        reply: oneshot::Sender<Option<Seat>>,
+    },
+    Join {
+        invite: String,
+        reply: oneshot::Sender<Result<Joined, Error>>,
+    },
+    Subscribe {
+        reply: oneshot::Sender<(broadcast::Receiver<Arc<GameView>>, Arc<GameView>)>,
+    },
+    Snapshot {
+        reply: oneshot::Sender<Arc<GameView>>,
+    },
+    Shutdown {
+        reply: oneshot::Sender<()>,
+    },
+    Computer {
+        ply: usize,
+        mv: Option<Move>,
+    },
+}
+
+/// A handle on a room (cheap to clone).
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    tx: mpsc::Sender<Command>,
+}
+
+fn gone() -> String {
+    "the game is not available".to_string()
+}
+
+impl RoomHandle {
+    async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Command) -> Option<T> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(make(reply)).await.ok()?;
+        rx.await.ok()
+    }
+
+    /// Does `action` for `seat`.
+    ///
+    /// # Errors
+    /// Why the action was refused; the game is then unchanged.
+    pub async fn act(&self, seat: Seat, action: Action) -> Result<(), String> {
+        self.ask(|reply| Command::Act {
+            seat,
+            action,
+            reply,
+        })
+        .await
+        .unwrap_or_else(|| Err(gone()))
+    }
+
+    /// The seat `token` holds in this game, if any.
+    pub async fn authorize(&self, token: String) -> Option<Seat> {
+        self.ask(|reply| Command::Authorize { token, reply })
+            .await
+            .flatten()
+    }
+
+    /// Takes the free seat with `invite`.
+    ///
+    /// # Errors
+    /// A wrong code, no free seat, or the database refused it.
+    pub async fn join(&self, invite: String) -> Result<Joined, Error> {
+        self.ask(|reply| Command::Join { invite, reply })
+            .await
+            .unwrap_or(Err(Error::NotFound))
+    }
+
+    /// The updates from now on, and the state now.
+    pub async fn subscribe(&self) -> Option<(broadcast::Receiver<Arc<GameView>>, Arc<GameView>)> {
+        self.ask(|reply| Command::Subscribe { reply }).await
+    }
+
+    /// The state now.
+    pub async fn snapshot(&self) -> Option<Arc<GameView>> {
+        self.ask(|reply| Command::Snapshot { reply }).await
+    }
+
+    /// Saves the time used on the turn in progress and stops the room.
+    pub async fn shutdown(&self) {
+        self.ask(|reply| Command::Shutdown { reply }).await;
+    }
+}
+
+/// What a room starts from: a new game, or one restored from the database.
+#[derive(Debug)]
+pub struct RoomInit {
+    /// The game id.
+    pub id: String,
+    /// The mode.
+    pub mode: Mode,
+    /// The settings.
+    pub settings: Settings,
+    /// The start position.
+    pub start: Position,
+    /// The moves played so far, in USI.
+    pub moves: Vec<String>,
+    /// The seats' tokens.
+    pub tokens: ByColor<Option<String>>,
+    /// The unused invite code.
+    pub invite: Option<String>,
+    /// The clocks, if the game has any.
+    pub clocks: Option<ByColor<Clock>>,
+    /// Whether the clock runs (both seats taken).
+    pub clock_started: bool,
+    /// Time already used on the current turn (restored games).
+    pub turn_used_ms: u64,
+    /// The ending, if the game is over.
+    pub ending: Option<(Option<Color>, Reason)>,
+}
+
+/// What every room shares.
+#[derive(Clone)]
+pub struct RoomDeps {
+    /// The database.
+    pub store: Store,
+    /// The clock.
+    pub time: TimeSource,
+    /// The computer player.
+    pub opponent: Arc<dyn Opponent>,
+}
+
+struct Room {
+    id: String,
+    mode: Mode,
+    settings: Settings,
+    impasse_rule: ImpasseRule,
+    start_sfen: String,
+    game: Game,
+    usi_moves: Vec<String>,
+    tokens: ByColor<Option<String>>,
+    invite: Option<String>,
+    clocks: Option<ByColor<Clock>>,
+    clock_started: bool,
+    /// When the current turn started (or the room started, for a restored turn).
+    turn_start_ms: u64,
+    /// Time used on the current turn before `turn_start_ms` (a restored turn).
+    turn_base_ms: u64,
+    ending: Option<(Option<Color>, Reason)>,
+    count_proposed_by: Option<Color>,
+    thinking: bool,
+    deps: RoomDeps,
+    updates: broadcast::Sender<Arc<GameView>>,
+    tx: mpsc::Sender<Command>,
+}
+
+/// Starts the task of a room.
+///
+/// # Errors
+/// A stored move does not parse (a corrupt database).
+pub fn spawn(init: RoomInit, deps: RoomDeps) -> Result<RoomHandle, Error> {
+    let impasse_rule: ImpasseRule = init
+        .settings
+        .rules
+        .impasse
+        .parse()
+        .map_err(|e| Error::Internal(format!("game {}: {e}", init.id)))?;
+    // The core judges declarations and counts as soon as they are possible;
+    // here they wait for the players, so only the try rule is left to it.
+    let rules = GameRules {
+        impasse: if impasse_rule == ImpasseRule::Try {
+            ImpasseRule::Try
+        } else {
+            ImpasseRule::None
+        },
+        handicap_credit: false,
+        max_moves: init.settings.rules.max_moves,
+        illegal_move_loses: init.settings.rules.illegal == IllegalPolicy::Lose,
+    };
+    let start_sfen = init.start.to_sfen();
+    let mut game = Game::with_rules(init.start, rules);
+    for usi in &init.moves {
+        let m: Move = usi
+            .parse()
+            .map_err(|e| Error::Internal(format!("game {}: stored move {usi}: {e}", init.id)))?;
+        // An illegal move is stored only when it lost the game; replaying it records that again.
+        let _ = game.play(m);
+    }
+    let (tx, rx) = mpsc::channel(COMMAND_BUFFER);
+    let (updates, _) = broadcast::channel(UPDATE_BUFFER);
+    let room = Room {
+        id: init.id,
+        mode: init.mode,
+        settings: init.settings,
+        impasse_rule,
+        start_sfen,
+        game,
+        usi_moves: init.moves,
+        tokens: init.tokens,
+        invite: init.invite,
+        clocks: init.clocks,
+        clock_started: init.clock_started,
+        turn_start_ms: deps.time.now_ms(),
+        turn_base_ms: init.turn_used_ms,
+        ending: init.ending,
+        count_proposed_by: None,
+        thinking: false,
+        deps,
+        updates,
+        tx: tx.clone(),
+    };
+    tokio::spawn(room.run(rx));
+    Ok(RoomHandle { tx })
+}
+
+/// The ending the rules core sees in `game`, if any.
+fn rule_ending(game: &Game) -> Option<(Option<Color>, Reason)> {
+    let status = game.status();
+    let outcome = status.outcome(game.position().side_to_move())?;
+    let reason = match status {
+        GameStatus::Ongoing => return None,
+        GameStatus::IllegalMove { .. } => Reason::IllegalMove,
+        GameStatus::Checkmate => Reason::Checkmate,
+        GameStatus::NoLegalMoves => Reason::NoLegalMoves,
+        GameStatus::PerpetualCheckLoss | GameStatus::PerpetualCheckWin => Reason::PerpetualCheck,
+        GameStatus::RepetitionDraw => Reason::Repetition,
+        GameStatus::Impasse(_) => Reason::Impasse,
+        GameStatus::TryLoss => Reason::Try,
+        GameStatus::MaxMovesDraw => Reason::MaxMoves,
+    };
+    Some((outcome.winner, reason))
+}
+
+impl Room {
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+        self.maybe_start_computer();
+        loop {
+            let deadline = self.flag_deadline();
+            let time = self.deps.time.clone();
+            let flag = async move {
+                match deadline {
+                    Some(at) => time.sleep_until_ms(at).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                cmd = rx.recv() => {
+                    let Some(cmd) = cmd else { break };
+                    if !self.handle(cmd).await {
+                        break;
+                    }
+                }
+                () = flag => {
+                    let now = self.deps.time.now_ms();
+                    self.flag_if_out_of_time(now).await;
+                }
+            }
+        }
+    }
+
+    /// Handles one command; `false` stops the room.
+    async fn handle(&mut self, cmd: Command) -> bool {
+        match cmd {
+            Command::Act {
+                seat,
+                action,
+                reply,
+            } => {
+                let r = self.act(seat, action).await;
+                let _ = reply.send(r);
+            }
+            Command::Authorize { token, reply } => {
+                let _ = reply.send(self.seat_of(&token));
+            }
+            Command::Join { invite, reply } => {
+                let r = self.join(&invite).await;
+                let _ = reply.send(r);
+            }
+            Command::Subscribe { reply } => {
+                let _ = reply.send((self.updates.subscribe(), Arc::new(self.view())));
+            }
+            Command::Snapshot { reply } => {
+                let _ = reply.send(Arc::new(self.view()));
+            }
+            Command::Shutdown { reply } => {
+                if self.flag_deadline().is_some() {
+                    let used = self.turn_used(self.deps.time.now_ms());
+                    if let Err(e) = self.deps.store.save_turn_used(&self.id, used).await {
+                        tracing::error!(game = %self.id, "saving the clock at shutdown: {e}");
+                    }
+                }
+                let _ = reply.send(());
+                return false;
+            }
+            Command::Computer { ply, mv } => self.computer_moved(ply, mv).await,
+        }
+        true
+    }
+
+    fn seat_of(&self, token: &str) -> Option<Seat> {
+        let holds = |c: Color| {
+            self.tokens[c]
+                .as_deref()
+                .is_some_and(|t| token::same(t, token))
+        };
+        match (holds(Color::Sente), holds(Color::Gote)) {
+            (true, true) => Some(Seat::Both),
+            (true, false) => Some(Seat::Sente),
+            (false, true) => Some(Seat::Gote),
+            (false, false) => None,
+        }
+    }
+
+    fn computer_side(&self) -> Option<Color> {
+        self.settings.ai.map(|ai| Color::from(ai.side))
+    }
+
+    fn seat_taken(&self, c: Color) -> bool {
+        self.tokens[c].is_some() || self.computer_side() == Some(c)
+    }
+
+    fn seats_full(&self) -> bool {
+        self.seat_taken(Color::Sente) && self.seat_taken(Color::Gote)
+    }
+
+    fn turn_used(&self, now: u64) -> u64 {
+        self.turn_base_ms + now.saturating_sub(self.turn_start_ms)
+    }
+
+    /// When the side to move runs out of time, if its clock runs.
+    fn flag_deadline(&self) -> Option<u64> {
+        if self.ending.is_some() || !self.clock_started {
+            return None;
+        }
+        let clock = self.clocks?[self.game.position().side_to_move()];
+        Some((self.turn_start_ms + clock.time_available_ms()).saturating_sub(self.turn_base_ms))
+    }
+
+    /// Ends the game on time if the side to move is out of it; says whether it did.
+    async fn flag_if_out_of_time(&mut self, now: u64) -> bool {
+        match self.flag_deadline() {
+            Some(deadline) if now >= deadline => {}
+            _ => return false,
+        }
+        let loser = self.game.position().side_to_move();
+        if let Some(clocks) = self.clocks.as_mut() {
+            clocks[loser].main_ms = 0;
+            clocks[loser].periods_left = 0;
+        }
+        let ending = (Some(loser.opponent()), Reason::Timeout);
+        // The flag fell whatever the database says; a failed write is logged.
+        if let Err(e) = self.deps.store.finish(&self.id, ending, self.clocks).await {
+            tracing::error!(game = %self.id, "storing a timeout: {e}");
+        }
+        self.ending = Some(ending);
+        self.publish();
+        true
+    }
+
+    async fn act(&mut self, seat: Seat, action: Action) -> Result<(), String> {
+        if let Some((_, reason)) = self.ending {
+            return Err(format!("the game is over ({reason})"));
+        }
+        let now = self.deps.time.now_ms();
+        if self.flag_if_out_of_time(now).await {
+            return Err("the game is over (timeout)".into());
+        }
+        if !self.seats_full() {
+            return Err("waiting for the opponent to join".into());
+        }
+        let to_move = self.game.position().side_to_move();
+        // The side a seat acts for: its own, or the side to move for a local game's token.
+        let acting = match seat {
+            Seat::Both => to_move,
+            Seat::Sente => Color::Sente,
+            Seat::Gote => Color::Gote,
+        };
+        match action {
+            Action::Move(usi) => {
+                if acting != to_move {
+                    return Err("it is not your turn".into());
+                }
+                self.play(&usi, now).await
+            }
+            Action::Resign => self.end((Some(acting.opponent()), Reason::Resign)).await,
+            Action::Declare => {
+                if acting != to_move {
+                    return Err("only the player to move may declare".into());
+                }
+                self.declare().await
+            }
+            Action::ProposeCount => {
+                if self.impasse_rule != ImpasseRule::Count24 {
+                    return Err(format!(
+                        "there is no count under the {} rule",
+                        self.impasse_rule
+                    ));
+                }
+                if !self.count_possible() {
+                    return Err("the count needs both kings in the enemy camps".into());
+                }
+                if self.count_proposed_by.is_some() {
+                    return Err("a count has already been proposed".into());
+                }
+                if self.computer_side() == Some(acting.opponent()) {
+                    // The computer accepts at once: the count is the rules' verdict.
+                    return self.count().await;
+                }
+                self.count_proposed_by = Some(acting);
+                self.publish();
+                Ok(())
+            }
+            Action::AcceptCount | Action::DeclineCount => {
+                let Some(proposer) = self.count_proposed_by else {
+                    return Err("no count has been proposed".into());
+                };
+                if seat != Seat::Both && acting == proposer {
+                    return Err("the other player answers a proposal".into());
+                }
+                if action == Action::DeclineCount {
+                    self.count_proposed_by = None;
+                    self.publish();
+                    return Ok(());
+                }
+                self.count().await
+            }
+        }
+    }
+
+    /// Ends the game by the count24 verdict.
+    async fn count(&mut self) -> Result<(), String> {
+        let pos = self.game.position();
+        let to_move = pos.side_to_move();
+        let verdict = impasse::judge(pos, ImpasseRule::Count24, ByColor::default())
+            .ok_or("the count needs both kings in the enemy camps")?;
+        let winner = match verdict {
+            ImpasseVerdict::Win => Some(to_move),
+            ImpasseVerdict::Loss => Some(to_move.opponent()),
+            ImpasseVerdict::Draw => None,
+        };
+        self.end((winner, Reason::Impasse)).await
+    }
+
+    fn count_possible(&self) -> bool {
+        impasse::judge(
+            self.game.position(),
+            ImpasseRule::Count24,
+            ByColor::default(),
+        )
+        .is_some()
+    }
+
+    async fn play(&mut self, usi: &str, now: u64) -> Result<(), String> {
+        if usi.len() > 8 {
+            return Err("not a USI move".into());
+        }
+        let m: Move = usi.parse().map_err(|e| format!("{e}"))?;
+        let pos = self.game.position();
+        let mover = pos.side_to_move();
+        // A move no one could make on a real board is refused even when illegal moves lose.
+        match m {
+            Move::Board { from, .. } => {
+                if pos.piece_at(from).is_none_or(|p| p.color != mover) {
+                    return Err(format!("{m}: no piece of yours on {from}"));
+                }
+            }
+            Move::Drop { kind, .. } => {
+                if pos.hand(mover).count(kind) == 0 {
+                    return Err(format!("{m}: no {} in hand", kind.piece_kind().sfen()));
+                }
+            }
+        }
+        let mut next = self.game.clone();
+        match next.play(m) {
+            Ok(()) => {}
+            Err(PlayError::Illegal { .. }) if next.illegal_move().is_some() => {}
+            Err(e) => return Err(e.to_string()),
+        }
+        let used = self.turn_used(now);
+        let mut clocks = self.clocks;
+        if let (Some(c), true) = (clocks.as_mut(), self.clock_started) {
+            // The flag was checked before; a move at the very limit still loses in `charge`.
+            if c[mover].charge(used).is_err() {
+                drop(next);
+                self.flag_if_out_of_time(now).await;
+                return Err("the game is over (timeout)".into());
+            }
+        }
+        let ending = rule_ending(&next);
+        let usi = m.to_string();
+        let record = MoveRecord {
+            ply: u32::try_from(self.usi_moves.len() + 1).unwrap_or(u32::MAX),
+            usi: &usi,
+            used_ms: used,
+            mover,
+            clocks,
+            ending,
+        };
+        if let Err(e) = self.deps.store.record_move(&self.id, &record).await {
+            tracing::error!(game = %self.id, "storing move {usi}: {e}");
+            return Err("the move could not be stored; try again".into());
+        }
+        self.game = next;
+        self.usi_moves.push(usi);
+        self.clocks = clocks;
+        self.turn_start_ms = now;
+        self.turn_base_ms = 0;
+        self.ending = ending;
+        self.count_proposed_by = None;
+        self.publish();
+        self.maybe_start_computer();
+        Ok(())
+    }
+
+    async fn declare(&mut self) -> Result<(), String> {
+        let pos = self.game.position();
+        let us = pos.side_to_move();
+        let d = declaration(pos, us, 0);
+        let winner = match self.impasse_rule {
+            ImpasseRule::Csa27 => {
+                let need = if us == Color::Sente { 28 } else { 27 };
+                if d.conditions_met() && d.points >= need {
+                    Some(us)
+                } else {
+                    Some(us.opponent())
+                }
+            }
+            ImpasseRule::Jsa24 => match d.points {
+                _ if !d.conditions_met() => Some(us.opponent()),
+                31.. => Some(us),
+                24..=30 => None,
+                _ => Some(us.opponent()),
+            },
+            rule => return Err(format!("there is no declaration under the {rule} rule")),
+        };
+        self.end((winner, Reason::Impasse)).await
+    }
+
+    /// Ends the game for a reason no move caused; stored first.
+    async fn end(&mut self, ending: (Option<Color>, Reason)) -> Result<(), String> {
+        let mut clocks = self.clocks;
+        if let (Some(c), Some(_)) = (clocks.as_mut(), self.flag_deadline()) {
+            // The running clock stops where it stands.
+            let now = self.deps.time.now_ms();
+            let side = self.game.position().side_to_move();
+            let (main, _, periods) = c[side].reading(self.turn_used(now));
+            c[side].main_ms = main;
+            c[side].periods_left = periods;
+        }
+        if let Err(e) = self.deps.store.finish(&self.id, ending, clocks).await {
+            tracing::error!(game = %self.id, "storing the ending: {e}");
+            return Err("the game could not be stored; try again".into());
+        }
+        self.clocks = clocks;
+        self.ending = Some(ending);
+        self.publish();
+        Ok(())
+    }
+
+    async fn join(&mut self, invite: &str) -> Result<Joined, Error> {
+        let Some(code) = self.invite.as_deref() else {
+            return Err(Error::Conflict("this game has no free seat".into()));
+        };
+        if !token::same(code, invite) {
+            return Err(Error::Forbidden("wrong invite code".into()));
+        }
+        let side = if self.tokens[Color::Sente].is_none() {
+            Color::Sente
+        } else {
+            Color::Gote
+        };
+        let new_token = token::new_token();
+        self.deps.store.join(&self.id, side, &new_token).await?;
+        self.tokens[side] = Some(new_token.clone());
+        self.invite = None;
+        self.clock_started = true;
+        self.turn_start_ms = self.deps.time.now_ms();
+        self.turn_base_ms = 0;
+        self.publish();
+        Ok(Joined {
+            token: new_token,
+            side: side.into(),
+        })
+    }
+
+    fn maybe_start_computer(&mut self) {
+        let Some(side) = self.computer_side() else {
+            return;
+        };
+        if self.thinking || self.ending.is_some() || self.game.position().side_to_move() != side {
+            return;
+        }
+        self.thinking = true;
+        let position = self.game.position().clone();
+        let limits = Limits {
+            level: self.settings.ai.map_or(1, |ai: AiSeat| ai.level),
+            time_available_ms: self.clocks.map(|c| c[side].time_available_ms()),
+        };
+        let ply = self.usi_moves.len();
+        let tx = self.tx.clone();
+        let opponent = self.deps.opponent.clone();
+        tokio::spawn(async move {
+            let mv = tokio::task::spawn_blocking(move || opponent.choose_move(&position, limits))
+                .await
+                .ok()
+                .flatten();
+            let _ = tx.send(Command::Computer { ply, mv }).await;
+        });
+    }
+
+    async fn computer_moved(&mut self, ply: usize, mv: Option<Move>) {
+        self.thinking = false;
+        let Some(side) = self.computer_side() else {
+            return;
+        };
+        if ply != self.usi_moves.len() || self.ending.is_some() {
+            return;
+        }
+        let action = match mv {
+            Some(m) => Action::Move(m.to_string()),
+            None => Action::Resign,
+        };
+        if let Err(e) = self.act(side.into(), action).await {
+            tracing::warn!(game = %self.id, "the computer's move was refused: {e}");
+        }
+    }
+
+    fn publish(&self) {
+        // No subscriber is not an error.
+        let _ = self.updates.send(Arc::new(self.view()));
+    }
+
+    fn view(&self) -> GameView {
+        let pos = self.game.position();
+        let to_move = pos.side_to_move();
+        let playing = self.ending.is_none() && self.seats_full();
+        let mut dests: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut drops: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut promotions = BTreeMap::new();
+        if playing {
+            let legal = pos.legal_moves();
+            let plain: HashSet<(String, String)> = legal
+                .iter()
+                .filter_map(|m| match *m {
+                    Move::Board {
+                        from,
+                        to,
+                        promote: false,
+                    } => Some((from.to_string(), to.to_string())),
+                    _ => None,
+                })
+                .collect();
+            for &m in &legal {
+                match m {
+                    Move::Board { from, to, promote } => {
+                        let (from, to) = (from.to_string(), to.to_string());
+                        if promote {
+                            let may = plain.contains(&(from.clone(), to.clone()));
+                            promotions
+                                .insert(format!("{from}{to}"), if may { "may" } else { "must" });
+                        }
+                        let list = dests.entry(from).or_default();
+                        if !list.contains(&to) {
+                            list.push(to);
+                        }
+                    }
+                    Move::Drop { kind, to } => drops
+                        .entry(kind.piece_kind().sfen().to_string())
+                        .or_default()
+                        .push(to.to_string()),
+                }
+            }
+        }
+        let running = self.flag_deadline().map(|_| to_move);
+        let clocks = self.clocks.map(|c| {
+            let used = self.turn_used(self.deps.time.now_ms());
+            let read = |side: Color| {
+                let (main_ms, byoyomi_ms, periods_left) =
+                    c[side].reading(if running == Some(side) { used } else { 0 });
+                ClockView {
+                    main_ms,
+                    byoyomi_ms,
+                    periods_left,
+                }
+            };
+            ClocksView {
+                sente: read(Color::Sente),
+                gote: read(Color::Gote),
+                running: running.map(Side::from),
+                server_time_ms: unix_ms(),
+            }
+        });
+        let rule = self.impasse_rule;
+        let points = |c: Color| match rule {
+            ImpasseRule::Csa27 | ImpasseRule::Jsa24 => declaration(pos, c, 0).points,
+            _ => total_points(pos, c),
+        };
+        let impasse = ImpasseView {
+            rule: rule.name().to_string(),
+            sente_points: points(Color::Sente),
+            gote_points: points(Color::Gote),
+            can_declare: playing
+                && matches!(rule, ImpasseRule::Csa27 | ImpasseRule::Jsa24)
+                && declaration(pos, to_move, 0).conditions_met(),
+            can_propose_count: playing && rule == ImpasseRule::Count24 && self.count_possible(),
+            count_proposed_by: self.count_proposed_by.map(Side::from),
+        };
+        GameView {
+            id: self.id.clone(),
+            mode: self.mode,
+            sfen: pos.to_sfen(),
+            start_sfen: self.start_sfen.clone(),
+            moves: self.usi_moves.clone(),
+            last_move: self.usi_moves.last().cloned(),
+            side_to_move: to_move.into(),
+            in_check: pos.in_check(),
+            dests,
+            drops,
+            promotions,
+            seats: SeatsView {
+                sente: self.seat_taken(Color::Sente),
+                gote: self.seat_taken(Color::Gote),
+            },
+            clocks,
+            status: StatusView {
+                over: self.ending.is_some(),
+                winner: self.ending.and_then(|(w, _)| w).map(Side::from),
+                reason: self.ending.map(|(_, r)| r),
+            },
+            impasse,
+            rules: self.settings.rules.clone(),
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! The WebSocket of a game: the state after every change to everyone, and
+//! the seated players' moves, resignations, declarations and count answers
+//! to the room.
+
+use std::time::Instant;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use serde::Deserialize;
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::app::AppState;
+use crate::error::Error;
+use crate::protocol::{ClientMessage, GameView, Seat, ServerMessage};
+use crate::room::{Action, RoomHandle};
+
+/// The largest message a client may send.
+pub const MAX_MESSAGE_BYTES: usize = 4096;
+/// How many messages a connection may send per second (on average; bursts up to this many).
+pub const MESSAGES_PER_SECOND: u32 = 20;
+
+/// The query of the WebSocket URL.
+#[derive(Debug, Deserialize)]
+pub(crate) struct WsQuery {
+    token: Option<String>,
+}
+
+/// `GET /api/games/{id}/ws[?token=...]`.
+pub(crate) async fn upgrade(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<WsQuery>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, Error> {
+    let room = app.room(&id).await?;
+    let seat = match q.token {
+        None => None,
+        Some(token) => Some(
+            room.authorize(token)
+                .await
+                .ok_or_else(|| Error::Forbidden("this token holds no seat in this game".into()))?,
+        ),
+    };
+    Ok(ws
+        .max_message_size(MAX_MESSAGE_BYTES)
+        .max_frame_size(MAX_MESSAGE_BYTES)
+        .on_upgrade(move |socket| connection(socket, room, seat)))
+}
+
+/// A token bucket: `rate` messages a second, bursts of `rate`.
+#[derive(Debug)]
+struct RateLimit {
+    rate: f64,
+    tokens: f64,
+    last: Instant,
+}
+
+impl RateLimit {
+    fn new(rate: u32) -> RateLimit {
+        RateLimit {
+            rate: f64::from(rate),
+            tokens: f64::from(rate),
+            last: Instant::now(),
+        }
+    }
+
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + refill).min(self.rate);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+fn text(msg: &ServerMessage<'_>) -> Message {
+    // Serializing our own plain structs cannot fail.
+    Message::Text(serde_json::to_string(msg).unwrap_or_default().into())
+}
+
+fn state(view: &GameView, you: Option<Seat>) -> Message {
+    text(&ServerMessage::State { view, you })
+}
+
+fn error(message: &str) -> Message {
+    text(&ServerMessage::Error { message })
+}
+
+async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>) {
+    let Some((mut updates, now)) = room.subscribe().await else {
+        return;
+    };
+    if socket.send(state(&now, seat)).await.is_err() {
+        return;
+    }
+    let mut limit = RateLimit::new(MESSAGES_PER_SECOND);
+    loop {
+        let out = tokio::select! {
+            incoming = socket.recv() => match incoming {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                Some(Ok(Message::Text(t))) => {
+                    if limit.allow() {
+                        answer(&room, seat, t.as_str()).await
+                    } else {
+                        Some(error("too many messages"))
+                    }
+                }
+                Some(Ok(Message::Binary(_))) => Some(error("send JSON text messages")),
+                Some(Ok(_)) => None,
+            },
+            update = updates.recv() => match update {
+                Ok(view) => Some(state(&view, seat)),
+                // Skipped updates are superseded by the newer ones still queued.
+                Err(RecvError::Lagged(_)) => None,
+                Err(RecvError::Closed) => break,
+            },
+        };
+        if let Some(msg) = out {
+            if socket.send(msg).await.is_err() {
+                break;
+            }
+        }
+    }
+    let _ = socket.send(Message::Close(None)).await;
+}
+
+/// The reply to one client message, if any (a change is answered by the state broadcast).
+async fn answer(room: &RoomHandle, seat: Option<Seat>, text: &str) -> Option<Message> {
+    let msg: ClientMessage = match serde_json::from_str(text) {
+        Ok(m) => m,
+        Err(e) => return Some(error(&format!("bad message: {e}"))),
+    };
+    let action = match msg {
+        ClientMessage::Ping => return Some(text_pong()),
+        ClientMessage::Move { usi } => Action::Move(usi),
+        ClientMessage::Resign => Action::Resign,
+        ClientMessage::Declare => Action::Declare,
+        ClientMessage::ProposeCount => Action::ProposeCount,
+        ClientMessage::AcceptCount => Action::AcceptCount,
+        ClientMessage::DeclineCount => Action::DeclineCount,
+    };
+    let Some(seat) = seat else {
+        return Some(error("spectators cannot play"));
+    };
+    match room.act(seat, action).await {
+        Ok(()) => None,
+        Err(e) => Some(error(&e)),
+    }
+}
+
+fn text_pong() -> Message {
+    text(&ServerMessage::Pong)
+}

@@ -1,0 +1,229 @@
+//! Helpers for the server tests: a server on 127.0.0.1 port 0 with a manual
+//! clock, a small HTTP/1.1 client and a WebSocket client.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use shogi_server::{Config, Greedy, ManualTime, Server, TimeSource};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+
+/// How long a test waits for an expected message.
+const WAIT: Duration = Duration::from_secs(10);
+
+/// A temporary directory removed on drop.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let mut buf = [0u8; 8];
+        getrandom::fill(&mut buf).unwrap();
+        let dir = std::env::temp_dir().join(format!(
+            "shogi-server-{name}-{}-{:x}",
+            std::process::id(),
+            u64::from_le_bytes(buf)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    pub fn db(&self) -> PathBuf {
+        self.0.join("games.db")
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A running server with its manual clock.
+pub struct TestServer {
+    pub server: Server,
+    pub time: Arc<ManualTime>,
+}
+
+impl TestServer {
+    pub async fn start(db: &Path) -> TestServer {
+        let (source, time) = TimeSource::manual();
+        let config = Config {
+            bind: "127.0.0.1:0".parse().unwrap(),
+            db_path: db.to_path_buf(),
+            time: source,
+            opponent: Arc::new(Greedy),
+        };
+        let server = Server::start(config).await.expect("server starts");
+        TestServer { server, time }
+    }
+
+    pub fn addr(&self) -> String {
+        self.server.local_addr().to_string()
+    }
+
+    /// Moves the server's clock forward.
+    pub fn advance(&self, ms: u64) {
+        self.time.advance(ms);
+    }
+
+    pub async fn request(&self, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+        http(&self.addr(), method, path, body).await
+    }
+
+    /// Creates a game; panics unless the server answers 201.
+    pub async fn create(&self, body: Value) -> Value {
+        let (status, created) = self.request("POST", "/api/games", Some(&body)).await;
+        assert_eq!(status, 201, "{created}");
+        created
+    }
+
+    pub async fn state(&self, id: &str) -> Value {
+        let (status, state) = self.request("GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, 200, "{state}");
+        state
+    }
+
+    /// Opens the game's WebSocket and reads the first state.
+    pub async fn connect(&self, id: &str, token: Option<&str>) -> Ws {
+        let url = match token {
+            Some(t) => format!("ws://{}/api/games/{id}/ws?token={t}", self.addr()),
+            None => format!("ws://{}/api/games/{id}/ws", self.addr()),
+        };
+        let (stream, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("websocket connects");
+        let mut ws = Ws { stream };
+        let first = ws.next().await;
+        assert_eq!(first["type"], "state", "{first}");
+        ws
+    }
+
+    pub async fn shutdown(self) {
+        self.server.shutdown().await;
+    }
+}
+
+/// One HTTP/1.1 request with `Connection: close`; the status and the JSON body (Null if none).
+pub async fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    tokio::time::timeout(WAIT, stream.read_to_end(&mut response))
+        .await
+        .expect("response in time")
+        .unwrap();
+    let text = String::from_utf8_lossy(&response);
+    let status: u16 = text[9..12].parse().unwrap();
+    let (_, body) = text.split_once("\r\n\r\n").unwrap();
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+pub struct Ws {
+    pub stream: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+}
+
+impl Ws {
+    pub async fn send(&mut self, msg: Value) {
+        self.stream
+            .send(Message::text(msg.to_string()))
+            .await
+            .unwrap();
+    }
+
+    pub async fn send_raw(&mut self, text: String) -> Result<(), String> {
+        self.stream
+            .send(Message::text(text))
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// The next JSON message; panics on timeout or close.
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let msg = tokio::time::timeout(WAIT, self.stream.next())
+                .await
+                .expect("a message in time")
+                .expect("the connection is open")
+                .expect("a valid frame");
+            if let Message::Text(t) = msg {
+                return serde_json::from_str(t.as_str()).unwrap();
+            }
+        }
+    }
+
+    /// Whether the server closed the connection (within the wait).
+    pub async fn closed(&mut self) -> bool {
+        loop {
+            match tokio::time::timeout(WAIT, self.stream.next()).await {
+                Err(_) => return false,
+                Ok(None | Some(Err(_)) | Some(Ok(Message::Close(_)))) => return true,
+                Ok(Some(Ok(_))) => {}
+            }
+        }
+    }
+
+    /// Reads states until one satisfies `pred`; panics on an error message.
+    pub async fn state_where(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let msg = self.next().await;
+            assert_ne!(msg["type"], "error", "{msg}");
+            if msg["type"] == "state" && pred(&msg) {
+                return msg;
+            }
+        }
+    }
+
+    /// Plays `usi` and returns the state that contains it.
+    pub async fn play(&mut self, usi: &str) -> Value {
+        self.send(json!({"type": "move", "usi": usi})).await;
+        let before = usi.to_string();
+        self.state_where(|s| s["last_move"] == before.as_str())
+            .await
+    }
+
+    /// Plays the moves in turn (a local game's token plays both sides).
+    pub async fn play_all(&mut self, moves: &[&str]) -> Value {
+        let mut last = Value::Null;
+        for (i, m) in moves.iter().enumerate() {
+            self.send(json!({"type": "move", "usi": m})).await;
+            last = self
+                .state_where(|s| s["moves"].as_array().is_some_and(|a| a.len() == i + 1))
+                .await;
+        }
+        last
+    }
+
+    /// The next error message's text (skipping states).
+    pub async fn error(&mut self) -> String {
+        loop {
+            let msg = self.next().await;
+            if msg["type"] == "error" {
+                return msg["message"].as_str().unwrap().to_string();
+            }
+        }
+    }
+}
+
+/// A local game's body with extra fields.
+pub fn local(extra: Value) -> Value {
+    let mut body = json!({"mode": "local"});
+    if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
+        for (k, v) in e {
+            b.insert(k.clone(), v.clone());
+        }
+    }
+    body
+}
