@@ -1,2 +1,37 @@
-//! A USI shogi engine (work in progress).
+//! A USI shogi engine built on [`shogi_core`]: an alpha-beta search with a
+//! transposition table, a hand-written evaluation, time management and a
+//! df-pn mate solver.
+//!
+//! The entry points:
+//! - [`usi::run_usi`]`(BufReader::new(stdin()), stdout())`: the USI protocol loop;
+//! - [`dfpn::solve_mate`] / [`dfpn::solve_mate_sfen`]`(sfen, time_ms)`: the mate
+//!   solver, whose [`MateResult::to_usi`] gives `checkmate <moves>`,
+//!   `checkmate nomate` or `checkmate timeout`;
+//! - [`bench::bench`]`(depth)`: a fixed-depth, single-thread node count whose
+//!   [`Display`](std::fmt::Display) prints one line per position and a total.
+//!
+//! ```
+//! use shogi_engine::search::{search_position, SearchOptions};
+//! use shogi_engine::limits::SearchLimit;
+//! let pos = shogi_core::Position::startpos();
+//! let result = search_position(&pos, &SearchLimit::Depth(2), &SearchOptions::default());
+//! assert!(result.best_move.is_some());
+//! ```
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod bench;
+pub mod checks;
+pub mod dfpn;
+pub mod eval;
+pub mod history;
+pub mod limits;
+pub mod movepicker;
+pub mod search;
+pub mod see;
+pub mod timemgmt;
+pub mod tt;
+pub mod usi;
+
+pub use dfpn::{solve_mate, MateLimit, MateResult};
+pub use usi::run_usi;

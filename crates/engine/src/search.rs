@@ -1,0 +1,1205 @@
+//! The alpha-beta search.
+//!
+//! Iterative deepening with aspiration windows over a principal variation
+//! search (PVS) with a shared [transposition table](crate::tt), quiescence
+//! search of captures (all evasions when in check), check extension, null
+//! move pruning, reverse futility and late move pruning, late move
+//! reductions, killer and history move ordering, SEE-based capture pruning
+//! and mate distance pruning. Several threads search the same tree sharing
+//! the table (lazy SMP); the first thread reports and decides.
+//!
+//! Repetitions are scored by the rules of shogi: a position that repeats one
+//! already on the game or search path is a draw, unless one side gave check
+//! with every one of its moves since, in which case that side loses.
+//! The impasse (entering king) rule and the maximum game length are applied
+//! at every node.
+//!
+//! Scores are from the side to move's point of view; a mate in `n` plies is
+//! `MATE - n`.
+//!
+//! ```
+//! use shogi_engine::limits::SearchLimit;
+//! use shogi_engine::search::{search_position, SearchOptions, MATE};
+//! // Sente mates at once with G*5b.
+//! let pos = shogi_core::sfen::parse_position("4k4/9/4P4/9/9/9/9/9/4K4 b G 1")?;
+//! let r = search_position(&pos, &SearchLimit::Depth(3), &SearchOptions::default());
+//! assert_eq!(r.best_move, Some("G*5b".parse()?));
+//! assert_eq!(r.score, MATE - 1);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use shogi_core::{impasse, Bitboard, ByColor, ImpasseRule, ImpasseVerdict, Move, Position};
+
+use crate::checks::gives_check;
+use crate::eval::{capture_value, ClassicEval, Evaluator};
+use crate::history::History;
+use crate::limits::SearchLimit;
+use crate::movepicker::{is_capture, MovePicker};
+use crate::see::see;
+use crate::timemgmt::{allocate, TimeBudget};
+use crate::tt::{Bound, TranspositionTable};
+
+/// The score of a mate on the board (the side to move is mated: `-MATE`).
+pub const MATE: i32 = 32000;
+/// The deepest ply searched.
+pub const MAX_PLY: usize = 128;
+/// Scores at least this large are mates found by the search.
+pub const MATE_IN_MAX_PLY: i32 = MATE - 2 * MAX_PLY as i32;
+/// Larger than any score.
+pub const INFINITE: i32 = MATE + 1;
+/// The score of winning by the opponent's perpetual check (not a mate).
+pub const PERPETUAL_WIN: i32 = 30000;
+/// The deepest nominal depth iterative deepening goes to.
+pub const MAX_DEPTH: u32 = 100;
+
+/// Engine settings that shape a search.
+#[derive(Clone)]
+pub struct SearchOptions {
+    /// Search threads (at least one).
+    pub threads: usize,
+    /// How many best lines to report.
+    pub multipv: usize,
+    /// The impasse rule for declarations and try.
+    pub impasse: ImpasseRule,
+    /// Extra impasse points per side (handicap credit).
+    pub impasse_credit: ByColor<u32>,
+    /// A game ends drawn when its SFEN move number passes this (0: never).
+    pub max_moves_to_draw: u32,
+    /// Milliseconds lost on the way to the server, kept back from the clock.
+    pub network_delay: u64,
+    /// 20 is full strength; lower levels search fewer nodes and add noise.
+    pub skill_level: u32,
+    /// The evaluation.
+    pub evaluator: Arc<dyn Evaluator>,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            threads: 1,
+            multipv: 1,
+            impasse: ImpasseRule::None,
+            impasse_credit: ByColor::default(),
+            max_moves_to_draw: 0,
+            network_delay: 0,
+            skill_level: 20,
+            evaluator: Arc::new(ClassicEval),
+        }
+    }
+}
+
+impl std::fmt::Debug for SearchOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchOptions")
+            .field("threads", &self.threads)
+            .field("multipv", &self.multipv)
+            .field("impasse", &self.impasse)
+            .field("max_moves_to_draw", &self.max_moves_to_draw)
+            .field("network_delay", &self.network_delay)
+            .field("skill_level", &self.skill_level)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Signals shared between the protocol thread and the search: stop and ponder.
+#[derive(Debug)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    ponder: AtomicBool,
+    start: Instant,
+    /// Milliseconds after `start` at which the clock started (ponderhit).
+    clock_start_ms: AtomicU64,
+}
+
+impl SearchControl {
+    /// A control for a search starting now; `ponder` if it starts as a ponder search.
+    #[must_use]
+    pub fn new(ponder: bool) -> SearchControl {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            ponder: AtomicBool::new(ponder),
+            start: Instant::now(),
+            clock_start_ms: AtomicU64::new(0),
+        }
+    }
+
+    /// Asks the search to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a stop was asked for.
+    #[must_use]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: the clock starts now.
+    pub fn ponderhit(&self) {
+        let ms = self.start.elapsed().as_millis() as u64;
+        self.clock_start_ms.store(ms, Ordering::SeqCst);
+        self.ponder.store(false, Ordering::SeqCst);
+    }
+
+    /// Whether the search is (still) pondering.
+    #[must_use]
+    pub fn pondering(&self) -> bool {
+        self.ponder.load(Ordering::Relaxed)
+    }
+
+    /// Milliseconds since the search started.
+    #[must_use]
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Milliseconds on our clock: since the start, or since ponderhit.
+    #[must_use]
+    pub fn clock_ms(&self) -> u64 {
+        self.elapsed_ms()
+            .saturating_sub(self.clock_start_ms.load(Ordering::Relaxed))
+    }
+}
+
+impl Default for SearchControl {
+    fn default() -> Self {
+        SearchControl::new(false)
+    }
+}
+
+/// One position of the game before the root: its key and whether the move
+/// played from it gave check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PastPosition {
+    /// The Zobrist key.
+    pub key: u64,
+    /// Whether the move played from it gave check.
+    pub gave_check: bool,
+}
+
+/// One line found by the search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    /// The score of the line for the side to move at the root.
+    pub score: i32,
+    /// The moves.
+    pub pv: Vec<Move>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The best move; `None` when there is no legal move.
+    pub best_move: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder_move: Option<Move>,
+    /// The best move's score.
+    pub score: i32,
+    /// The last completed depth.
+    pub depth: u32,
+    /// Nodes searched, all threads.
+    pub nodes: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// With MultiPV, the best lines, best first.
+    pub lines: Vec<PvLine>,
+}
+
+/// Writes a score in USI form: `cp N` or `mate N` (plies, negative when mated).
+#[must_use]
+pub fn usi_score(score: i32) -> String {
+    if score >= MATE_IN_MAX_PLY {
+        format!("mate {}", MATE - score)
+    } else if score <= -MATE_IN_MAX_PLY {
+        format!("mate -{}", MATE + score)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// Searches `pos` with a fresh table, no game history and no output.
+#[must_use]
+pub fn search_position(
+    pos: &Position,
+    limit: &SearchLimit,
+    options: &SearchOptions,
+) -> SearchResult {
+    let tt = TranspositionTable::new(16);
+    let control = SearchControl::new(false);
+    search(pos, &[], limit, options, &tt, &control, &mut |_: &str| {})
+}
+
+fn score_to_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_IN_MAX_PLY {
+        v + ply as i32
+    } else if v <= -MATE_IN_MAX_PLY {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+fn score_from_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_IN_MAX_PLY {
+        v - ply as i32
+    } else if v <= -MATE_IN_MAX_PLY {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    prev_score: i32,
+    pv: Vec<Move>,
+    noise: i32,
+}
+
+/// Shared among the threads of one search.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    control: &'a SearchControl,
+    done: AtomicBool,
+    nodes: AtomicU64,
+    options: &'a SearchOptions,
+    budget: Option<TimeBudget>,
+    max_nodes: Option<u64>,
+    max_depth: u32,
+}
+
+struct Worker<'a> {
+    shared: &'a Shared<'a>,
+    id: usize,
+    pos: Position,
+    keys: Vec<u64>,
+    checks: Vec<bool>,
+    history: History,
+    nodes: u64,
+    flushed: u64,
+    stopped: bool,
+    seldepth: usize,
+    pv: Vec<Vec<Move>>,
+    root_moves: Vec<RootMove>,
+    pv_idx: usize,
+    root_depth: i32,
+    lmr: Vec<[i32; 64]>,
+    /// Path index of the position after the last null move (repetitions stop there).
+    null_barrier: usize,
+}
+
+/// Searches `pos` under `limit`, sharing `tt`, stopping on `control`, and
+/// sending USI `info` lines (without a trailing newline) to `info` after
+/// every iteration. `past` is the game before `pos`, oldest first.
+pub fn search(
+    pos: &Position,
+    past: &[PastPosition],
+    limit: &SearchLimit,
+    options: &SearchOptions,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    info: &mut (dyn FnMut(&str) + Send),
+) -> SearchResult {
+    tt.new_search();
+    let mut max_nodes = limit.max_nodes();
+    if options.skill_level < 20 {
+        let cap = 1000u64 << (options.skill_level / 2);
+        max_nodes = Some(max_nodes.map_or(cap, |n| n.min(cap)));
+    }
+    let ply = pos.move_number().saturating_sub(1);
+    let shared = Shared {
+        tt,
+        control,
+        done: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        options,
+        budget: allocate(limit, pos.side_to_move(), ply, options.network_delay),
+        max_nodes,
+        max_depth: limit.max_depth().unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
+    };
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let threads = options.threads.clamp(1, 256);
+    let stack = 64 << 20;
+    std::thread::scope(|scope| {
+        let mut helpers = Vec::new();
+        for id in 1..threads {
+            let shared = &shared;
+            let builder = std::thread::Builder::new().stack_size(stack);
+            if let Ok(h) = builder.spawn_scoped(scope, move || {
+                let mut w = Worker::new(shared, id, pos, past, seed);
+                w.iterate(&mut |_: &str| {});
+            }) {
+                helpers.push(h);
+            }
+        }
+        let shared_ref = &shared;
+        let main = std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn_scoped(scope, move || {
+                let mut w = Worker::new(shared_ref, 0, pos, past, seed);
+                let r = w.iterate(info);
+                shared_ref.done.store(true, Ordering::SeqCst);
+                r
+            });
+        let result = match main {
+            Ok(h) => h.join().ok(),
+            Err(_) => None,
+        };
+        shared.done.store(true, Ordering::SeqCst);
+        for h in helpers {
+            let _ = h.join();
+        }
+        let mut result = result.unwrap_or_else(|| fallback_result(pos));
+        result.nodes = shared.nodes.load(Ordering::Relaxed);
+        result
+    })
+}
+
+fn fallback_result(pos: &Position) -> SearchResult {
+    let best = pos.legal_moves().first().copied();
+    SearchResult {
+        best_move: best,
+        ponder_move: None,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        pv: best.into_iter().collect(),
+        lines: Vec::new(),
+    }
+}
+
+fn noise(seed: u64, m: Move, amplitude: i32) -> i32 {
+    if amplitude <= 0 {
+        return 0;
+    }
+    let mut x = seed ^ (u64::from(m.to_u16()).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    (x % (2 * amplitude as u64 + 1)) as i32 - amplitude
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        shared: &'a Shared<'a>,
+        id: usize,
+        pos: &Position,
+        past: &[PastPosition],
+        seed: u64,
+    ) -> Self {
+        let amplitude = if shared.options.skill_level < 20 {
+            (20 - shared.options.skill_level as i32) * 15
+        } else {
+            0
+        };
+        let root_moves = pos
+            .legal_moves()
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                pv: vec![mv],
+                noise: noise(seed, mv, amplitude),
+            })
+            .collect();
+        let mut lmr = vec![[0i32; 64]; 128];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.2) as i32;
+            }
+        }
+        Worker {
+            shared,
+            id,
+            pos: pos.clone(),
+            keys: past.iter().map(|p| p.key).collect(),
+            checks: past.iter().map(|p| p.gave_check).collect(),
+            history: History::new(),
+            nodes: 0,
+            flushed: 0,
+            stopped: false,
+            seldepth: 0,
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            root_moves,
+            pv_idx: 0,
+            root_depth: 0,
+            lmr,
+            null_barrier: 0,
+        }
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed)
+    }
+
+    /// Counts a node and checks the limits now and then.
+    fn visit(&mut self) {
+        self.nodes += 1;
+        // The first iteration always completes, so there is always a scored move.
+        if self.nodes & 1023 == 0 && self.root_depth > 1 {
+            self.flush_nodes();
+            self.check_limits();
+        }
+    }
+
+    fn check_limits(&mut self) {
+        let s = self.shared;
+        if s.control.stopped() || s.done.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.id != 0 {
+            return;
+        }
+        if let Some(n) = s.max_nodes {
+            if self.total_nodes() >= n {
+                self.stopped = true;
+            }
+        }
+        if let Some(b) = s.budget {
+            if !s.control.pondering() && s.control.clock_ms() >= b.maximum_ms {
+                self.stopped = true;
+            }
+        }
+    }
+
+    fn iterate(&mut self, info: &mut (dyn FnMut(&str) + Send)) -> SearchResult {
+        let shared = self.shared;
+        if self.root_moves.is_empty() {
+            return SearchResult {
+                best_move: None,
+                ponder_move: None,
+                score: -MATE,
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+                lines: Vec::new(),
+            };
+        }
+        let multipv = shared.options.multipv.clamp(1, self.root_moves.len());
+        let mut completed = 0;
+        let mut last_best = None;
+        let mut stable = 0;
+        for depth in 1..=shared.max_depth {
+            // Helpers skip some depths so that threads spread over depths.
+            if self.id != 0 && depth > 1 && (depth as usize + self.id) % 3 == 0 {
+                continue;
+            }
+            self.root_depth = depth as i32;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = 40;
+                let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_IN_MAX_PLY {
+                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                loop {
+                    let v = self.root_search(depth as i32, alpha, beta);
+                    self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    if self.stopped {
+                        break;
+                    }
+                    if v <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (v - delta).max(-INFINITE);
+                    } else if v >= beta {
+                        beta = (v + delta).min(INFINITE);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2;
+                    if delta > 1000 {
+                        alpha = -INFINITE;
+                        beta = INFINITE;
+                    }
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped {
+                    break;
+                }
+            }
+            self.flush_nodes();
+            if self.stopped && depth > 1 {
+                // Keep the last completed iteration's order unless the
+                // interrupted one already proved a better first move.
+                break;
+            }
+            completed = depth;
+            if self.id == 0 {
+                for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
+                    let line = self.info_line(depth, i, multipv, rm);
+                    info(&line);
+                }
+            }
+            let best = self.root_moves[0].mv;
+            if last_best == Some(best) {
+                stable += 1;
+            } else {
+                stable = 0;
+            }
+            last_best = Some(best);
+            if self.stopped {
+                break;
+            }
+            if self.id == 0 {
+                let score = self.root_moves[0].score;
+                // A mate found with room to spare will not change.
+                if score.abs() >= MATE_IN_MAX_PLY && (MATE - score.abs()) < depth as i32 {
+                    break;
+                }
+                if let Some(b) = shared.budget {
+                    if !b.use_all && !shared.control.pondering() {
+                        let factor = match stable {
+                            0 => 1.3,
+                            1 => 0.9,
+                            2 => 0.7,
+                            _ => 0.5,
+                        };
+                        if shared.control.clock_ms() as f64 >= b.optimum_ms as f64 * factor {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        let best_mv = self.root_moves[0].mv;
+        let ponder_move = match self.root_moves[0].pv.get(1).copied() {
+            Some(m) => Some(m),
+            None => self.ponder_from_tt(best_mv),
+        };
+        let best = &self.root_moves[0];
+        SearchResult {
+            best_move: Some(best.mv),
+            ponder_move,
+            score: if completed == 0 {
+                0
+            } else {
+                best.score.max(-INFINITE + 1)
+            },
+            depth: completed,
+            nodes: self.total_nodes(),
+            pv: best.pv.clone(),
+            lines: self
+                .root_moves
+                .iter()
+                .take(multipv)
+                .map(|rm| PvLine {
+                    score: rm.score,
+                    pv: rm.pv.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    fn ponder_from_tt(&mut self, best: Move) -> Option<Move> {
+        let undo = self.pos.make_move(best);
+        let m = self
+            .shared
+            .tt
+            .probe(self.pos.hash())
+            .and_then(|e| e.mv)
+            .filter(|m| self.pos.legal_moves().contains(m));
+        self.pos.unmake_move(best, undo);
+        m
+    }
+
+    fn info_line(&self, depth: u32, i: usize, multipv: usize, rm: &RootMove) -> String {
+        let elapsed = self.shared.control.elapsed_ms();
+        let nodes = self.total_nodes();
+        let nps = nodes * 1000 / elapsed.max(1);
+        let mut s = format!(
+            "info depth {depth} seldepth {}",
+            self.seldepth.max(depth as usize)
+        );
+        if multipv > 1 {
+            s.push_str(&format!(" multipv {}", i + 1));
+        }
+        s.push_str(&format!(
+            " score {} nodes {nodes} nps {nps} hashfull {} time {elapsed} pv",
+            usi_score(rm.score),
+            self.shared.tt.hashfull()
+        ));
+        for m in &rm.pv {
+            s.push(' ');
+            s.push_str(&m.to_string());
+        }
+        s
+    }
+
+    fn push_move(&mut self, m: Move, check: bool) -> shogi_core::Undo {
+        self.keys.push(self.pos.hash());
+        self.checks.push(check);
+        self.pos.make_move(m)
+    }
+
+    fn pop_move(&mut self, m: Move, undo: shogi_core::Undo) {
+        self.pos.unmake_move(m, undo);
+        self.keys.pop();
+        self.checks.pop();
+    }
+
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        let mut best = -INFINITE;
+        self.visit();
+        for i in self.pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            let noise = self.root_moves[i].noise;
+            let check = gives_check(&self.pos, m);
+            let new_depth = depth - 1 + i32::from(check);
+            let undo = self.push_move(m, check);
+            let mut v;
+            if i == self.pv_idx {
+                v = -self.search(new_depth, -beta, -alpha, 1, true, true);
+            } else {
+                v = -self.search(new_depth, -alpha - 1, -alpha, 1, false, true);
+                if v > alpha && v < beta && !self.stopped {
+                    v = -self.search(new_depth, -beta, -alpha, 1, true, true);
+                }
+            }
+            self.pop_move(m, undo);
+            if self.stopped {
+                break;
+            }
+            let v = if v.abs() < MATE_IN_MAX_PLY {
+                v + noise
+            } else {
+                v
+            };
+            let rm = &mut self.root_moves[i];
+            if i == self.pv_idx || v > alpha {
+                rm.score = v;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                rm.score = -INFINITE;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Draw or perpetual-check result if the current position repeats one on the path.
+    fn repetition(&self) -> Option<i32> {
+        let n = self.keys.len();
+        let key = self.pos.hash();
+        let mut back = 4;
+        while back <= n && back <= 64 && n - back >= self.null_barrier {
+            let i = n - back;
+            if self.keys[i] == key {
+                let ours = (i..n).step_by(2).all(|j| self.checks[j]);
+                let theirs = (i + 1..n).step_by(2).all(|j| self.checks[j]);
+                return Some(if theirs {
+                    PERPETUAL_WIN
+                } else if ours {
+                    -PERPETUAL_WIN
+                } else {
+                    0
+                });
+            }
+            back += 2;
+        }
+        None
+    }
+
+    fn impasse_score(&self, ply: usize) -> Option<i32> {
+        let rule = self.shared.options.impasse;
+        if rule == ImpasseRule::None {
+            return None;
+        }
+        let us = self.pos.side_to_move();
+        let them = us.opponent();
+        let entered = |c| {
+            self.pos
+                .king(c)
+                .is_some_and(|k| Bitboard::zone(c).contains(k))
+        };
+        if !entered(us) && !entered(them) {
+            return None;
+        }
+        match impasse::judge(&self.pos, rule, self.shared.options.impasse_credit)? {
+            ImpasseVerdict::Win => Some(MATE - ply as i32 - 1),
+            ImpasseVerdict::Loss => Some(-MATE + ply as i32),
+            ImpasseVerdict::Draw => Some(0),
+        }
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.shared
+            .options
+            .evaluator
+            .evaluate(&self.pos)
+            .clamp(-MATE_IN_MAX_PLY + 1, MATE_IN_MAX_PLY - 1)
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn search(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        allow_null: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, 0);
+        }
+        self.pv[ply].clear();
+        self.visit();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return self.evaluate();
+        }
+        if let Some(v) = self.repetition() {
+            return v;
+        }
+        let max_moves = self.shared.options.max_moves_to_draw;
+        if max_moves > 0 && self.pos.move_number() > max_moves {
+            return 0;
+        }
+        if let Some(v) = self.impasse_score(ply) {
+            return v;
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let key = self.pos.hash();
+        let entry = self.shared.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.mv);
+        if let Some(e) = entry {
+            if !pv_node && e.depth >= depth {
+                let v = score_from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+        let in_check = self.pos.in_check();
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            entry.map_or_else(|| self.evaluate(), |e| e.eval)
+        };
+        if !in_check && !pv_node && beta.abs() < MATE_IN_MAX_PLY {
+            // Reverse futility pruning.
+            if depth <= 4 && static_eval - 150 * depth >= beta {
+                return static_eval;
+            }
+            // Null move pruning.
+            if allow_null && depth >= 3 && static_eval >= beta {
+                if let Ok(null_pos) = self
+                    .pos
+                    .with_side_to_move(self.pos.side_to_move().opponent())
+                {
+                    let r = 3 + depth / 4;
+                    let saved = std::mem::replace(&mut self.pos, null_pos);
+                    self.keys.push(key);
+                    self.checks.push(false);
+                    // Repetitions across a null move are not real.
+                    let barrier = std::mem::replace(&mut self.null_barrier, self.keys.len());
+                    let v = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
+                    self.null_barrier = barrier;
+                    self.keys.pop();
+                    self.checks.pop();
+                    self.pos = saved;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v >= beta {
+                        return if v >= MATE_IN_MAX_PLY { beta } else { v };
+                    }
+                }
+            }
+        }
+        let mut picker = MovePicker::new(&self.pos, tt_move, &self.history, ply);
+        if picker.is_empty() {
+            // No legal move loses in shogi, in check or not.
+            return -MATE + ply as i32;
+        }
+        self.history.clear_killers_from(ply + 1);
+        let us = self.pos.side_to_move();
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut quiets: [Option<Move>; 32] = [None; 32];
+        let mut n_quiets = 0;
+        let mut count = 0;
+        while let Some((m, order)) = picker.next() {
+            count += 1;
+            let capture = is_capture(&self.pos, m);
+            let quiet = !capture && !m.is_promotion();
+            let check = gives_check(&self.pos, m);
+            if !pv_node && !in_check && best > -MATE_IN_MAX_PLY && !check {
+                // Late move pruning of quiet moves at shallow depth.
+                if quiet && depth <= 3 && count > 4 + 4 * depth * depth {
+                    continue;
+                }
+                // Losing captures at shallow depth.
+                if capture && depth <= 3 && order < 0 && see(&self.pos, m) < -120 * depth {
+                    continue;
+                }
+            }
+            let extension = i32::from(check && (ply as i32) < 2 * self.root_depth);
+            let new_depth = depth - 1 + extension;
+            let undo = self.push_move(m, check);
+            let mut v;
+            if count == 1 {
+                v = -self.search(new_depth, -beta, -alpha, ply + 1, pv_node, true);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && count > 2 && quiet && !in_check && !check {
+                    r = self.lmr[depth.min(127) as usize][count.min(63) as usize];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if self.history.score(us, m) > 4000 {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                v = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
+                if v > alpha && r > 0 && !self.stopped {
+                    v = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, false, true);
+                }
+                if pv_node && v > alpha && v < beta && !self.stopped {
+                    v = -self.search(new_depth, -beta, -alpha, ply + 1, true, true);
+                }
+            }
+            self.pop_move(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    alpha = v;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(m);
+                        line.extend_from_slice(&tail[0]);
+                    }
+                    if v >= beta {
+                        if quiet {
+                            self.history.add_killer(ply, m);
+                            self.history.reward(us, m, depth);
+                            for q in quiets.iter().take(n_quiets).flatten() {
+                                self.history.punish(us, *q, depth);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && n_quiets < quiets.len() {
+                quiets[n_quiets] = Some(m);
+                n_quiets += 1;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval = if in_check { 0 } else { static_eval };
+        self.shared
+            .tt
+            .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
+        best
+    }
+
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
+        self.pv[ply.min(MAX_PLY + 1)].clear();
+        self.visit();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY || qdepth >= 12 {
+            return self.evaluate();
+        }
+        let key = self.pos.hash();
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry {
+            let v = score_from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            };
+            if cut {
+                return v;
+            }
+        }
+        let mut best;
+        let stand;
+        let mut picker;
+        if in_check {
+            picker = MovePicker::new(&self.pos, entry.and_then(|e| e.mv), &self.history, ply);
+            if picker.is_empty() {
+                return -MATE + ply as i32;
+            }
+            best = -INFINITE;
+            stand = -INFINITE;
+        } else {
+            stand = entry.map_or_else(|| self.evaluate(), |e| e.eval);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            picker = MovePicker::captures(&self.pos);
+        }
+        let original_alpha = alpha;
+        let mut best_move = None;
+        while let Some((m, _)) = picker.next() {
+            if !in_check {
+                let victim = self
+                    .pos
+                    .piece_at(m.to())
+                    .map_or(0, |p| capture_value(p.kind));
+                if stand + victim + 200 < alpha {
+                    continue;
+                }
+                if see(&self.pos, m) < 0 {
+                    continue;
+                }
+            }
+            let check = in_check && gives_check(&self.pos, m);
+            let undo = self.push_move(m, check);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
+            self.pop_move(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    best_move = Some(m);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval = if in_check { 0 } else { stand };
+        self.shared
+            .tt
+            .store(key, best_move, score_to_tt(best, ply), eval, 0, bound);
+        best
+    }
+}
+
+/// How long a search took, for reports.
+#[must_use]
+pub fn elapsed_since(start: Instant) -> Duration {
+    start.elapsed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(s: &str) -> Position {
+        shogi_core::sfen::parse_position(s).unwrap()
+    }
+
+    #[test]
+    fn finds_mate_in_three() {
+        // tsume: S*5c 5b4a G*4b is a mate in 3 (no attacking king).
+        let p = shogi_core::sfen::parse_position_with(
+            "9/4k4/9/4S4/9/9/9/9/9 b GS2r2b3g2s4n4l18p 1",
+            shogi_core::Leniency {
+                allow_missing_kings: true,
+            },
+        )
+        .unwrap();
+        let r = search_position(&p, &SearchLimit::Depth(5), &SearchOptions::default());
+        assert_eq!(r.score, MATE - 3, "{r:?}");
+    }
+
+    #[test]
+    fn takes_a_hanging_rook() {
+        let p = pos("4k4/9/4r4/9/9/9/4R4/9/4K4 b - 1");
+        let r = search_position(&p, &SearchLimit::Depth(4), &SearchOptions::default());
+        assert_eq!(r.best_move, Some("5g5c+".parse().unwrap()), "{r:?}");
+    }
+
+    #[test]
+    fn try_rule_win_is_found() {
+        let p = pos("9/5K3/9/9/9/9/9/9/k8 b - 1");
+        let opts = SearchOptions {
+            impasse: ImpasseRule::Try,
+            ..SearchOptions::default()
+        };
+        let r = search_position(&p, &SearchLimit::Depth(3), &opts);
+        assert_eq!(r.best_move, Some("4b5a".parse().unwrap()), "{r:?}");
+        assert_eq!(r.score, MATE - 1);
+        let r = search_position(&p, &SearchLimit::Depth(3), &SearchOptions::default());
+        assert!(r.score < MATE_IN_MAX_PLY);
+    }
+
+    #[test]
+    fn no_moves_means_no_best_move() {
+        let p = pos("k8/1G7/1K7/9/9/9/9/9/9 w - 1");
+        let r = search_position(&p, &SearchLimit::Depth(3), &SearchOptions::default());
+        assert_eq!(r.best_move, None);
+    }
+
+    #[test]
+    fn deterministic_single_thread() {
+        let p = Position::startpos();
+        let a = search_position(&p, &SearchLimit::Depth(5), &SearchOptions::default());
+        let b = search_position(&p, &SearchLimit::Depth(5), &SearchOptions::default());
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.best_move, b.best_move);
+    }
+
+    #[test]
+    fn multipv_and_threads() {
+        let p = Position::startpos();
+        let opts = SearchOptions {
+            multipv: 3,
+            threads: 2,
+            ..SearchOptions::default()
+        };
+        let r = search_position(&p, &SearchLimit::Depth(4), &opts);
+        assert_eq!(r.lines.len(), 3);
+        assert!(r.lines[0].score >= r.lines[1].score && r.lines[1].score >= r.lines[2].score);
+    }
+
+    #[test]
+    fn perpetual_check_is_scored() {
+        let p = pos("4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+        // Path: position key repeats with all of Sente's moves checks.
+        let tt = TranspositionTable::new(1);
+        let control = SearchControl::new(false);
+        let shared = Shared {
+            tt: &tt,
+            control: &control,
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            options: &SearchOptions::default(),
+            budget: None,
+            max_nodes: None,
+            max_depth: 1,
+        };
+        let key = p.hash();
+        let past = [
+            PastPosition {
+                key,
+                gave_check: false,
+            },
+            PastPosition {
+                key: 1,
+                gave_check: true,
+            },
+            PastPosition {
+                key: 2,
+                gave_check: false,
+            },
+            PastPosition {
+                key: 3,
+                gave_check: true,
+            },
+        ];
+        let w = Worker::new(&shared, 0, &p, &past, 0);
+        // Sente is to move again; Gote's moves (1 and 3) all checked: Sente wins.
+        assert_eq!(w.repetition(), Some(PERPETUAL_WIN));
+        let past2 = [
+            PastPosition {
+                key,
+                gave_check: true,
+            },
+            PastPosition {
+                key: 1,
+                gave_check: false,
+            },
+            PastPosition {
+                key: 2,
+                gave_check: true,
+            },
+            PastPosition {
+                key: 3,
+                gave_check: false,
+            },
+        ];
+        let w = Worker::new(&shared, 0, &p, &past2, 0);
+        assert_eq!(w.repetition(), Some(-PERPETUAL_WIN));
+        let past3 = [
+            PastPosition {
+                key,
+                gave_check: false,
+            },
+            PastPosition {
+                key: 1,
+                gave_check: false,
+            },
+            PastPosition {
+                key: 2,
+                gave_check: true,
+            },
+            PastPosition {
+                key: 3,
+                gave_check: false,
+            },
+        ];
+        let w = Worker::new(&shared, 0, &p, &past3, 0);
+        assert_eq!(w.repetition(), Some(0));
+    }
+}

@@ -1,0 +1,163 @@
+//! The df-pn solver against the shared tsume collection
+//! (`shared/data/tsume/manifest.tsv`, beside the repository clone).
+//!
+//! Every problem whose `strict_min_mate_plain_rules` is a number must be
+//! solved with a checked line of exactly that length (the solver shortens
+//! the first mate it proves); other problems must not
+//! produce a wrong line. The 1525-ply "microcosmos" runs only with
+//! `cargo test -- --ignored`.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use shogi_core::{Leniency, Position};
+use shogi_engine::dfpn::{
+    solve_mate, solve_mate_with_stats, verify_mate_line, MateLimit, MateResult,
+};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/tsume");
+
+struct Problem {
+    id: String,
+    sfen: String,
+    strict: Option<usize>,
+}
+
+fn problems() -> Vec<Problem> {
+    let path = PathBuf::from(DATA).join("manifest.tsv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "tsume data missing: cannot read {} ({e}); the shared/ data directory must sit beside the repository clone",
+            path.display()
+        )
+    });
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("manifest.tsv has no column {name}"))
+    };
+    let (id, sfen, strict) = (col("id"), col("sfen"), col("strict_min_mate_plain_rules"));
+    lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Problem {
+                id: f[id].to_string(),
+                sfen: f[sfen].to_string(),
+                strict: f[strict].trim().parse().ok(),
+            }
+        })
+        .collect()
+}
+
+fn position(p: &Problem) -> Position {
+    shogi_core::sfen::parse_position_with(
+        &p.sfen,
+        Leniency {
+            allow_missing_kings: true,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{}: bad SFEN {}: {e}", p.id, p.sfen))
+}
+
+#[test]
+fn strict_mates_are_solved() {
+    let all = problems();
+    assert!(all.len() > 50, "manifest has only {} problems", all.len());
+    let mut solved = 0;
+    let start = Instant::now();
+    for p in all.iter().filter(|p| p.strict.is_some()) {
+        let want = p.strict.unwrap_or(0);
+        let pos = position(p);
+        let t = Instant::now();
+        let r = solve_mate(&pos, MateLimit::time(Duration::from_secs(20)));
+        let ms = t.elapsed().as_millis();
+        match r {
+            MateResult::Mate(line) => {
+                assert!(
+                    verify_mate_line(&pos, &line),
+                    "{}: invalid line {line:?}",
+                    p.id
+                );
+                assert_eq!(
+                    line.len(),
+                    want,
+                    "{}: mate in {}, but the shortest is {want}",
+                    p.id,
+                    line.len()
+                );
+                println!(
+                    "{}: mate in {} (minimum {want}) in {ms} ms",
+                    p.id,
+                    line.len()
+                );
+                solved += 1;
+            }
+            other => panic!(
+                "{}: expected a mate in {want}, got {other:?} after {ms} ms",
+                p.id
+            ),
+        }
+    }
+    println!(
+        "{solved} strict mates solved in {} ms",
+        start.elapsed().as_millis()
+    );
+}
+
+#[test]
+fn other_problems_give_no_wrong_mate() {
+    for p in problems()
+        .iter()
+        .filter(|p| p.strict.is_none() && p.id != "microcosmos")
+    {
+        let pos = position(p);
+        let t = Instant::now();
+        let (r, nodes) = solve_mate_with_stats(&pos, MateLimit::time(Duration::from_secs(3)));
+        let ms = t.elapsed().as_millis();
+        if let MateResult::Mate(line) = &r {
+            assert!(
+                verify_mate_line(&pos, line),
+                "{}: invalid line {line:?}",
+                p.id
+            );
+            println!("{}: mate in {} in {ms} ms, {nodes} nodes", p.id, line.len());
+        } else {
+            println!("{}: {r:?} in {ms} ms, {nodes} nodes", p.id);
+        }
+    }
+}
+
+#[test]
+#[ignore = "long: the 1525-ply microcosmos"]
+fn microcosmos() {
+    let p = problems()
+        .into_iter()
+        .find(|p| p.id == "microcosmos")
+        .expect("microcosmos in manifest");
+    let pos = position(&p);
+    let t = Instant::now();
+    let (r, nodes) = solve_mate_with_stats(
+        &pos,
+        MateLimit {
+            time: Some(Duration::from_secs(600)),
+            max_entries: 8_000_000,
+            ..MateLimit::default()
+        },
+    );
+    let ms = t.elapsed().as_millis();
+    match &r {
+        MateResult::Mate(line) => {
+            assert!(verify_mate_line(&pos, line), "invalid line");
+            println!(
+                "microcosmos: mate in {} in {ms} ms, {nodes} nodes",
+                line.len()
+            );
+        }
+        other => println!("microcosmos: {other:?} after {ms} ms, {nodes} nodes"),
+    }
+    assert_ne!(r, MateResult::NoMate, "microcosmos is a mate");
+}
