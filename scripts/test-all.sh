@@ -37,3 +37,11 @@ export SHOGI_OTHER_TOOLS="$required_tools"
 
 echo "== cargo test"
 cargo test --workspace
+
+echo "== a match through cshogi's runner (scripts/cshogi-match.sh)"
+if python3 -c 'import cshogi' >/dev/null 2>&1; then
+  cargo build -q -p shogi-cli --profile test
+  SHOGI_BIN="$PWD/target/debug/shogi" scripts/cshogi-match.sh 4
+else
+  echo "SKIP: cshogi is not installed (pip unavailable), so the cshogi match is skipped"
+fi

@@ -14,6 +14,11 @@ Examples:
   shogi show --handicap rook --style kif          a KIF board diagram of the rook handicap start
   shogi convert --to csa game.kif                 a record in another format (see `shogi convert --help`)
   shogi diagram --sfen startpos -o board.svg      a board picture, SVG or PNG (see `shogi diagram --help`)
+  shogi usi                                       the USI engine (for ShogiHome, ShogiGUI, match runners)
+  shogi mate --sfen '<SFEN>' --time-ms 5000       a mating line, or nomate / timeout
+  shogi bench                                     search benchmark: N nodes M nps
+  shogi match --games 20 --byoyomi 100            engine matches (see `shogi match --help`)
+  shogi serve --port 8080 --db shogi.db           the web app
 
 Positions: --sfen takes an SFEN, 'startpos', or a whole USI line ('startpos moves 7g7f');
 --handicap takes even, lance, right-lance, bishop, rook, rook-lance, 2, 3, 4, 5, left-5, 6,
@@ -64,6 +69,113 @@ pub enum Command {
     /// or `.png`).
     #[command(after_help = DIAGRAM_EXAMPLES, after_long_help = DIAGRAM_EXAMPLES)]
     Diagram(DiagramArgs),
+    /// Run the USI engine on standard input and output (for GUIs and match runners).
+    Usi,
+    /// Solve a mate problem with the df-pn solver: prints the mating line as USI
+    /// moves on one line, or `nomate`, or `timeout`.
+    Mate(MateArgs),
+    /// Search fixed positions to a fixed depth on one thread: nodes per
+    /// position, then `N nodes M nps`. The node count is the search's signature.
+    Bench(BenchArgs),
+    /// Play USI engines against each other, judged by our rules core.
+    #[command(after_help = MATCH_EXAMPLES, after_long_help = MATCH_EXAMPLES)]
+    Match(MatchArgs),
+    /// Serve the web app (HTTP and WebSocket) on an embedded SQLite database.
+    Serve(ServeArgs),
+}
+
+const MATCH_EXAMPLES: &str = "\
+Examples:
+  shogi match --games 20 --byoyomi 100                  our engine against itself, 100 ms a move
+  shogi match --engine 'shogi usi' --engine ./other-engine --games 200 --concurrency 2 \\
+              --time 10000 --inc 100 --sprt 0,10        a Fischer match with an SPRT verdict
+  shogi match --option2 SkillLevel=5 --nodes 20000 --games 40 --records out/
+
+An engine is a command line (program and arguments); the default is this program's
+`usi` subcommand. Each opening is played twice with colours swapped. The referee is
+our rules core: an illegal move, a wrong `bestmove win` or a flag fall loses.";
+
+/// Arguments of `shogi mate`.
+#[derive(Args, Debug)]
+pub struct MateArgs {
+    /// The problem: an SFEN (the attacker to move; the attacker's king may be absent).
+    #[arg(long)]
+    pub sfen: String,
+    /// Give up after this many milliseconds and print `timeout`.
+    #[arg(long, default_value_t = 10_000)]
+    pub time_ms: u64,
+}
+
+/// Arguments of `shogi bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Search depth.
+    #[arg(long, default_value_t = 8)]
+    pub depth: u32,
+}
+
+/// Arguments of `shogi match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// An engine command line; give it twice (once uses it for both sides). Default: this program's `usi`.
+    #[arg(long)]
+    pub engine: Vec<String>,
+    /// A USI option for the first engine, `Name=Value` (repeatable).
+    #[arg(long)]
+    pub option1: Vec<String>,
+    /// A USI option for the second engine, `Name=Value` (repeatable).
+    #[arg(long)]
+    pub option2: Vec<String>,
+    /// Number of games (rounded up to an even number: each opening twice).
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Byoyomi per move in ms (after the main time of --time).
+    #[arg(long)]
+    pub byoyomi: Option<u64>,
+    /// Main time per side in ms.
+    #[arg(long)]
+    pub time: Option<u64>,
+    /// Fischer increment per move in ms (instead of byoyomi).
+    #[arg(long)]
+    pub inc: Option<u64>,
+    /// A node limit per move instead of a clock.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// A depth limit per move instead of a clock.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Openings file: one USI position per line (`startpos moves ...`); default: the built-in set.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Impasse rule of the referee: 27, 24, count24, try, none.
+    #[arg(long, default_value = "27")]
+    pub impasse_rule: String,
+    /// Draw after this many moves (beyond the opening).
+    #[arg(long, default_value_t = 320)]
+    pub max_moves: u32,
+    /// SPRT bounds `ELO0,ELO1` (e.g. `0,10`): prints the log-likelihood ratio and the verdict.
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Write each game as a KIF record into this folder.
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+}
+
+/// Arguments of `shogi serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on (loopback by default).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+    /// Port.
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The SQLite database file (created if missing).
+    #[arg(long, default_value = "shogi.db")]
+    pub db: PathBuf,
 }
 
 const CONVERT_EXAMPLES: &str = "\

@@ -3,6 +3,7 @@
 mod args;
 mod convert;
 mod diagram;
+mod engine;
 mod picture;
 
 use std::io::Write;
@@ -49,6 +50,11 @@ fn main() -> ExitCode {
         Some(Command::Show(a)) => run_show(&a),
         Some(Command::Convert(a)) => convert::run(&a),
         Some(Command::Diagram(a)) => picture::run(&a),
+        Some(Command::Usi) => engine::usi(),
+        Some(Command::Mate(a)) => engine::mate(&a),
+        Some(Command::Bench(a)) => engine::bench(&a),
+        Some(Command::Match(a)) => engine::run_match(&a),
+        Some(Command::Serve(a)) => engine::serve(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -184,3 +184,68 @@ fn no_arguments_prints_help_with_examples() {
     assert!(o.status.success());
     assert!(stdout(&o).contains("Examples:"));
 }
+
+#[test]
+fn mate_prints_the_line_or_nomate() {
+    let o = shogi(&[
+        "mate",
+        "--sfen",
+        "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1",
+        "--time-ms",
+        "5000",
+    ]);
+    assert_eq!(stdout(&o).trim(), "G*5b");
+    let o = shogi(&[
+        "mate",
+        "--sfen",
+        "4k4/9/9/9/9/9/9/9/9 b P2r2b4g4s4n4l16p 1",
+        "--time-ms",
+        "5000",
+    ]);
+    assert_eq!(stdout(&o).trim(), "nomate");
+    let o = shogi(&["mate", "--sfen", "garbage"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn bench_ends_with_nodes_and_nps() {
+    let o = shogi(&["bench", "--depth", "3"]);
+    let out = stdout(&o);
+    let last: Vec<&str> = out.lines().last().unwrap().split_whitespace().collect();
+    assert_eq!(last.len(), 4, "{out}");
+    assert!(last[0].parse::<u64>().unwrap() > 0);
+    assert_eq!((last[1], last[3]), ("nodes", "nps"));
+    // The node count is deterministic.
+    let again = shogi(&["bench", "--depth", "3"]);
+    assert_eq!(
+        stdout(&again)
+            .lines()
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .next(),
+        Some(last[0])
+    );
+}
+
+#[test]
+fn match_plays_games_and_summarises() {
+    let o = shogi(&[
+        "match",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--max-moves",
+        "40",
+        "--sprt",
+        "0,10",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Games: 2"), "{out}");
+    assert!(out.contains("Illegal moves: 0 / 0"), "{out}");
+    assert!(out.contains("SPRT"), "{out}");
+    let o = shogi(&["match", "--nodes", "10", "--depth", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+}

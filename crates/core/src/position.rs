@@ -644,6 +644,32 @@ impl Position {
         }
     }
 
+    /// Passes the turn without moving (a null move, for search pruning); the
+    /// move number is unchanged. The side to move must not be in check; the
+    /// new side to move never is (in a legal position the side not to move
+    /// is not in check).
+    #[inline]
+    pub fn make_null_move(&mut self) -> Undo {
+        debug_assert!(!self.in_check(), "null move while in check");
+        let undo = Undo {
+            captured: None,
+            checkers: self.checkers,
+            hash: self.hash,
+        };
+        self.side = self.side.opponent();
+        self.hash ^= zobrist::SIDE;
+        self.checkers = Bitboard::EMPTY;
+        undo
+    }
+
+    /// Takes back [`Position::make_null_move`].
+    #[inline]
+    pub fn unmake_null_move(&mut self, undo: Undo) {
+        self.side = self.side.opponent();
+        self.hash = undo.hash;
+        self.checkers = undo.checkers;
+    }
+
     /// Checks that `m` is legal here, saying why not.
     ///
     /// # Errors

@@ -20,9 +20,11 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod arena;
 pub mod bench;
 pub mod checks;
 pub mod dfpn;
+pub mod elo;
 pub mod eval;
 pub mod history;
 pub mod limits;
@@ -32,6 +34,7 @@ pub mod see;
 pub mod timemgmt;
 pub mod tt;
 pub mod usi;
+pub mod usi_client;
 
 pub use dfpn::{solve_mate, MateLimit, MateResult};
 pub use usi::run_usi;

@@ -494,6 +494,7 @@ impl<'a> Worker<'a> {
         }
         let multipv = shared.options.multipv.clamp(1, self.root_moves.len());
         let mut completed = 0;
+        let mut last_completed: Option<Vec<RootMove>> = None;
         let mut last_best = None;
         let mut stable = 0;
         for depth in 1..=shared.max_depth {
@@ -542,11 +543,15 @@ impl<'a> Worker<'a> {
             }
             self.flush_nodes();
             if self.stopped && depth > 1 {
-                // Keep the last completed iteration's order unless the
-                // interrupted one already proved a better first move.
+                // An interrupted iteration's scores are partial: answer with
+                // the last completed iteration's moves and order.
+                if let Some(done) = last_completed.take() {
+                    self.root_moves = done;
+                }
                 break;
             }
             completed = depth;
+            last_completed = Some(self.root_moves.clone());
             if self.id == 0 {
                 for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
                     let line = self.info_line(depth, i, multipv, rm);
@@ -829,27 +834,22 @@ impl<'a> Worker<'a> {
             }
             // Null move pruning.
             if allow_null && depth >= 3 && static_eval >= beta {
-                if let Ok(null_pos) = self
-                    .pos
-                    .with_side_to_move(self.pos.side_to_move().opponent())
-                {
-                    let r = 3 + depth / 4;
-                    let saved = std::mem::replace(&mut self.pos, null_pos);
-                    self.keys.push(key);
-                    self.checks.push(false);
-                    // Repetitions across a null move are not real.
-                    let barrier = std::mem::replace(&mut self.null_barrier, self.keys.len());
-                    let v = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
-                    self.null_barrier = barrier;
-                    self.keys.pop();
-                    self.checks.pop();
-                    self.pos = saved;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if v >= beta {
-                        return if v >= MATE_IN_MAX_PLY { beta } else { v };
-                    }
+                let r = 3 + depth / 4;
+                let undo = self.pos.make_null_move();
+                self.keys.push(key);
+                self.checks.push(false);
+                // Repetitions across a null move are not real.
+                let barrier = std::mem::replace(&mut self.null_barrier, self.keys.len());
+                let v = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
+                self.null_barrier = barrier;
+                self.keys.pop();
+                self.checks.pop();
+                self.pos.unmake_null_move(undo);
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_IN_MAX_PLY { beta } else { v };
                 }
             }
         }

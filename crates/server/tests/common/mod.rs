@@ -14,7 +14,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
 /// How long a test waits for an expected message.
-const WAIT: Duration = Duration::from_secs(10);
+const WAIT: Duration = Duration::from_secs(30);
 
 /// A temporary directory removed on drop.
 pub struct TempDir(PathBuf);

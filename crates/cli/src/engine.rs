@@ -1,0 +1,295 @@
+//! `shogi usi`, `shogi mate`, `shogi bench`, `shogi match` and `shogi serve`:
+//! thin calls into the engine and server crates.
+
+use std::io::{BufReader, IsTerminal};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use shogi_core::{Color, ImpasseRule};
+use shogi_engine::arena::{self, GameResult, MatchConfig, MatchSummary, Termination, TimeControl};
+use shogi_engine::dfpn::{self, MateResult};
+use shogi_engine::elo::{Sprt, SprtVerdict};
+use shogi_engine::usi_client::EngineCommand;
+use shogi_record::{Ending, Record};
+
+use crate::args::{BenchArgs, MatchArgs, MateArgs, ServeArgs};
+use crate::CliError;
+
+/// The USI protocol on stdin/stdout until `quit`.
+pub fn usi() -> Result<(), CliError> {
+    shogi_engine::run_usi(BufReader::new(std::io::stdin()), std::io::stdout());
+    Ok(())
+}
+
+/// The mating line on one line, or `nomate` / `timeout`.
+pub fn mate(a: &MateArgs) -> Result<(), CliError> {
+    let result = dfpn::solve_mate_sfen(&a.sfen, a.time_ms).map_err(|e| CliError(e.to_string()))?;
+    match result {
+        MateResult::Mate(line) => {
+            let text: Vec<String> = line.iter().map(ToString::to_string).collect();
+            println!("{}", text.join(" "));
+        }
+        MateResult::NoMate => println!("nomate"),
+        MateResult::Timeout => println!("timeout"),
+    }
+    Ok(())
+}
+
+/// Per-position node counts, then `N nodes M nps`.
+pub fn bench(a: &BenchArgs) -> Result<(), CliError> {
+    let r = shogi_engine::bench::bench(a.depth);
+    for (i, n) in r.per_position.iter().enumerate() {
+        println!("position {:>2}: {n} nodes", i + 1);
+    }
+    println!("{} nodes {} nps", r.total_nodes, r.nps);
+    Ok(())
+}
+
+fn engine_command(text: Option<&String>, options: &[String]) -> Result<EngineCommand, CliError> {
+    let mut cmd = match text {
+        Some(t) => EngineCommand::parse(t).map_err(|e| CliError(e.to_string()))?,
+        None => {
+            let exe = std::env::current_exe()
+                .map_err(|e| CliError(format!("cannot find this program: {e}")))?;
+            EngineCommand {
+                program: exe,
+                args: vec!["usi".into()],
+                options: Vec::new(),
+            }
+        }
+    };
+    for o in options {
+        let (name, value) = o
+            .split_once('=')
+            .ok_or_else(|| CliError(format!("bad engine option {o:?}: expected Name=Value")))?;
+        cmd.options
+            .push((name.trim().to_string(), value.trim().to_string()));
+    }
+    Ok(cmd)
+}
+
+fn time_control(a: &MatchArgs) -> Result<TimeControl, CliError> {
+    let clocks = a.byoyomi.is_some() || a.time.is_some() || a.inc.is_some();
+    match (a.nodes, a.depth, clocks) {
+        (Some(_), Some(_), _) | (Some(_), _, true) | (_, Some(_), true) => Err(CliError(
+            "give one of: a clock (--time/--byoyomi/--inc), --nodes, --depth".into(),
+        )),
+        (Some(n), None, false) => Ok(TimeControl::Nodes(n)),
+        (None, Some(d), false) => Ok(TimeControl::Depth(d)),
+        _ => match (a.inc, a.byoyomi) {
+            (Some(_), Some(_)) => Err(CliError("give --inc or --byoyomi, not both".into())),
+            (Some(inc), None) => Ok(TimeControl::Fischer {
+                main_ms: a.time.unwrap_or(0),
+                increment_ms: inc,
+            }),
+            (None, byoyomi) => Ok(TimeControl::Byoyomi {
+                main_ms: a.time.unwrap_or(0),
+                byoyomi_ms: byoyomi.unwrap_or(if a.time.is_some() { 0 } else { 100 }),
+            }),
+        },
+    }
+}
+
+fn parse_sprt(text: &str) -> Result<Sprt, CliError> {
+    let bad = || {
+        CliError(format!(
+            "bad --sprt {text:?}: expected ELO0,ELO1 such as 0,10"
+        ))
+    };
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    let elo0: f64 = a.trim().parse().map_err(|_| bad())?;
+    let elo1: f64 = b.trim().parse().map_err(|_| bad())?;
+    if elo1 <= elo0 {
+        return Err(bad());
+    }
+    Ok(Sprt {
+        elo0,
+        elo1,
+        alpha: 0.05,
+        beta: 0.05,
+    })
+}
+
+fn termination_text(r: &GameResult) -> String {
+    match &r.termination {
+        Termination::Rules(word) => (*word).to_string(),
+        Termination::Resign => "resign".into(),
+        Termination::Declaration { valid: true } => "declaration".into(),
+        Termination::Declaration { valid: false } => "wrong declaration".into(),
+        Termination::IllegalMove(m) => format!("illegal move {m}"),
+        Termination::TimeLoss => "time".into(),
+        Termination::Crash(e) => format!("crash: {e}"),
+    }
+}
+
+fn record_of(r: &GameResult, names: [&str; 2]) -> Record {
+    let mut rec = Record::new(r.record.start.clone());
+    for &m in &r.record.moves {
+        rec.push(m);
+    }
+    let sente = r.sente_engine;
+    rec.headers.sente = Some(names[sente].to_string());
+    rec.headers.gote = Some(names[1 - sente].to_string());
+    let loser = r.winner.map(Color::opponent);
+    rec.ending = match (&r.termination, loser) {
+        (Termination::Resign, _) => Ending::Resign,
+        (Termination::TimeLoss, _) => Ending::Timeout,
+        (Termination::Crash(_), _) => Ending::Abort,
+        (Termination::Declaration { valid: true }, _) => Ending::DeclarationWin,
+        (Termination::Declaration { valid: false } | Termination::IllegalMove(_), Some(loser)) => {
+            Ending::IllegalMove { loser }
+        }
+        (Termination::Rules("checkmate" | "no_legal_moves"), _) => Ending::Checkmate,
+        (Termination::Rules("repetition_draw"), _) => Ending::Repetition,
+        (Termination::Rules("perpetual_check_loss" | "perpetual_check_win"), Some(loser)) => {
+            Ending::PerpetualCheck { loser }
+        }
+        (Termination::Rules("max_moves_draw"), _) => Ending::MaxMoves,
+        (Termination::Rules("illegal_move"), Some(loser)) => Ending::IllegalMove { loser },
+        (Termination::Rules(w), _) if w.starts_with("impasse") || *w == "try_loss" => {
+            Ending::Impasse
+        }
+        _ => Ending::None,
+    };
+    rec
+}
+
+fn summary_lines(s: &MatchSummary, sprt: Option<&Sprt>) -> Vec<String> {
+    let t = s.tally;
+    let (elo, margin) = t.elo();
+    let score = if t.games() == 0 {
+        0.0
+    } else {
+        (f64::from(t.wins) + f64::from(t.draws) / 2.0) / f64::from(t.games()) * 100.0
+    };
+    let mut out = vec![
+        format!(
+            "Games: {}  W-L-D: {}-{}-{}  Score: {score:.1}%",
+            t.games(),
+            t.wins,
+            t.losses,
+            t.draws
+        ),
+        format!("Elo: {elo:+.1} +/- {margin:.1} (95%)"),
+        format!(
+            "Time losses: {} / {}  Illegal moves: {} / {}  Crashes: {} / {}",
+            s.time_losses[0],
+            s.time_losses[1],
+            s.illegal_moves[0],
+            s.illegal_moves[1],
+            s.crashes[0],
+            s.crashes[1]
+        ),
+    ];
+    if let Some(sprt) = sprt {
+        let (lo, hi) = sprt.bounds();
+        let verdict = match sprt.verdict(&t) {
+            SprtVerdict::AcceptH1 => "H1 accepted",
+            SprtVerdict::AcceptH0 => "H0 accepted",
+            SprtVerdict::Continue => "inconclusive",
+        };
+        out.push(format!(
+            "SPRT elo0={} elo1={}: LLR {:.2} [{lo:.2}, {hi:.2}] {verdict}",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.llr(&t)
+        ));
+    }
+    out
+}
+
+/// Plays the match, prints a line per game on stderr and the summary on stdout.
+pub fn run_match(a: &MatchArgs) -> Result<(), CliError> {
+    if a.engine.len() > 2 {
+        return Err(CliError("at most two --engine".into()));
+    }
+    let first = engine_command(a.engine.first(), &a.option1)?;
+    let second = engine_command(a.engine.get(1).or(a.engine.first()), &a.option2)?;
+    let openings = match &a.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+            arena::parse_openings(&text)
+                .map_err(|(line, e)| CliError(format!("{}:{line}: {e}", path.display())))?
+        }
+        None => arena::parse_openings(arena::OPENINGS)
+            .map_err(|(line, e)| CliError(format!("openings:{line}: {e}")))?,
+    };
+    let impasse: ImpasseRule = a
+        .impasse_rule
+        .parse()
+        .map_err(|e: shogi_core::UnknownImpasseRule| CliError(e.to_string()))?;
+    let sprt = a.sprt.as_deref().map(parse_sprt).transpose()?;
+    if let Some(dir) = &a.records {
+        std::fs::create_dir_all(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
+    }
+    let config = MatchConfig {
+        engines: [first, second],
+        games: a.games.max(1),
+        concurrency: a.concurrency.max(1),
+        time: time_control(a)?,
+        openings,
+        impasse,
+        max_moves: a.max_moves,
+        time_margin: Duration::from_millis(200),
+    };
+    let total = config.games.div_ceil(2) * 2;
+    let tty = std::io::stderr().is_terminal();
+    let names = ["engine1", "engine2"];
+    let records = a.records.clone();
+    let summary = arena::run(&config, |game, s| {
+        let t = s.tally;
+        let result = match game.score_of_first() {
+            x if x > 0.75 => "1-0",
+            x if x < 0.25 => "0-1",
+            _ => "1/2",
+        };
+        let line = format!(
+            "[{}/{total}] game {} ({} as Sente): {result} by {}, {} moves | +{} -{} ={}",
+            s.games.len(),
+            game.index + 1,
+            names[game.sente_engine],
+            termination_text(game),
+            game.record.moves.len(),
+            t.wins,
+            t.losses,
+            t.draws
+        );
+        if tty {
+            eprint!("\r\x1b[2K{line}");
+        } else {
+            eprintln!("{line}");
+        }
+        if let Some(dir) = &records {
+            let rec = record_of(game, names);
+            let path = dir.join(format!("game-{:04}.kif", game.index + 1));
+            if let Err(e) = std::fs::write(&path, rec.to_kif()) {
+                eprintln!("shogi: warning: {}: {e}", path.display());
+            }
+        }
+    })
+    .map_err(|e| CliError(e.to_string()))?;
+    if tty {
+        eprintln!();
+    }
+    for line in summary_lines(&summary, sprt.as_ref()) {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// The web app until Ctrl-C.
+pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError(format!("cannot start the runtime: {e}")))?;
+    let addr = SocketAddr::new(a.bind, a.port);
+    eprintln!(
+        "shogi: serving http://{addr}/ (database {})",
+        a.db.display()
+    );
+    runtime
+        .block_on(shogi_server::serve(addr, &a.db))
+        .map_err(|e| CliError(e.to_string()))
+}
