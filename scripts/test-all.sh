@@ -38,6 +38,27 @@ export SHOGI_OTHER_TOOLS="$required_tools"
 echo "== cargo test"
 cargo test --workspace
 
+echo "== web client (web/): build, unit tests, the committed bundle is up to date"
+if command -v npm >/dev/null 2>&1; then
+  (cd web && npm ci --no-audit --no-fund --loglevel=error && npm run build && npm test)
+  git diff --exit-code --stat -- web/dist || { echo "web/dist is stale: run 'npm run build' in web/ and commit it"; exit 1; }
+else
+  echo "SKIP: npm is not available: the web client is neither rebuilt nor tested"
+fi
+
+echo "== browser tests (Playwright driving Debian's chromium against shogi serve)"
+if command -v npm >/dev/null 2>&1; then
+  if ! command -v chromium >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1; then
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    fi
+  fi
+  cargo build -q -p shogi-cli --profile test
+  (cd web && SHOGI_BIN="$PWD/../target/debug/shogi" npm run test:e2e)
+else
+  echo "SKIP: npm is not available: browser tests skipped"
+fi
+
 echo "== a match through cshogi's runner (scripts/cshogi-match.sh)"
 if python3 -c 'import cshogi' >/dev/null 2>&1; then
   cargo build -q -p shogi-cli --profile test

@@ -24,7 +24,8 @@ Positions: --sfen takes an SFEN, 'startpos', or a whole USI line ('startpos move
 --handicap takes even, lance, right-lance, bishop, rook, rook-lance, 2, 3, 4, 5, left-5, 6,
 left-7, right-7, 8, 10. Bad input prints one line on stderr and exits with status 2.";
 
-/// Shogi rules, move generation and analysis tools.
+/// Shogi: play in the browser (`shogi` alone serves the app on
+/// http://127.0.0.1:8080), rules, records, engine and analysis tools.
 #[derive(Parser, Debug)]
 #[command(name = "shogi", version, about, after_help = EXAMPLES, after_long_help = EXAMPLES)]
 pub struct Cli {
@@ -176,6 +177,18 @@ pub struct ServeArgs {
     /// The SQLite database file (created if missing).
     #[arg(long, default_value = "shogi.db")]
     pub db: PathBuf,
+}
+
+impl Default for ServeArgs {
+    /// The app on http://127.0.0.1:8080 with `./shogi.db`: what `shogi` with no
+    /// subcommand (and so `cargo run --release`) runs.
+    fn default() -> ServeArgs {
+        ServeArgs {
+            bind: std::net::IpAddr::from([127, 0, 0, 1]),
+            port: 8080,
+            db: PathBuf::from("shogi.db"),
+        }
+    }
 }
 
 const CONVERT_EXAMPLES: &str = "\

@@ -14,7 +14,7 @@ use clap::Parser;
 use shogi_core::usi::PositionCommand;
 use shogi_core::{perft, Game, GameRules, GameStatus, Leniency, Move, PlayError, Position};
 
-use args::{Cli, Command, PerftArgs, PositionArgs, ShowArgs, StatusArgs};
+use args::{Cli, Command, PerftArgs, PositionArgs, ServeArgs, ShowArgs, StatusArgs};
 
 /// A user error: printed as one line on stderr, exit code 2.
 #[derive(Debug, thiserror::Error)]
@@ -40,10 +40,8 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        None => {
-            let _ = <Cli as clap::CommandFactory>::command().print_long_help();
-            Ok(())
-        }
+        // With no subcommand, run the main job: the web app with its defaults.
+        None => engine::serve(&ServeArgs::default()),
         Some(Command::Perft(a)) => run_perft(&a),
         Some(Command::Moves(a)) => run_moves(&a),
         Some(Command::Status(a)) => run_status(&a),
@@ -258,7 +256,7 @@ fn run_show(a: &ShowArgs) -> Result<(), CliError> {
         return Err(CliError(format!("move {i}: {e}")));
     }
     let text = match a.style.as_str() {
-        "kif" | "bod" => diagram::bod(game.position()),
+        "kif" | "bod" => shogi_record::bod::write(game.position()),
         _ => diagram::plain(game.position()),
     };
     print!("{text}");

@@ -42,7 +42,7 @@ use tokio::task::JoinHandle;
 
 pub use app::AppState;
 pub use error::Error;
-pub use opponent::{Greedy, Limits, Opponent};
+pub use opponent::{EngineOpponent, Greedy, Limits, Opponent};
 pub use time::{ManualTime, TimeSource};
 
 /// The largest HTTP request body accepted.
@@ -76,14 +76,14 @@ pub struct Config {
 }
 
 impl Config {
-    /// Real time and the stand-in computer player ([`Greedy`]).
+    /// Real time and the engine as the computer player ([`EngineOpponent`]).
     #[must_use]
     pub fn new(bind: SocketAddr, db_path: &Path) -> Config {
         Config {
             bind,
             db_path: db_path.to_path_buf(),
             time: TimeSource::default(),
-            opponent: Arc::new(Greedy),
+            opponent: Arc::new(EngineOpponent),
         }
     }
 }

@@ -1,5 +1,6 @@
-//! The computer's seat: the [`Opponent`] seam and a simple stand-in until the
-//! engine (crate `shogi-engine`) is plugged in.
+//! The computer's seat: the [`Opponent`] seam, the engine behind it
+//! ([`EngineOpponent`], crate `shogi-engine`) and a simple stand-in
+//! ([`Greedy`]) for tests that need an instant, predictable reply.
 //!
 //! Choosing a move is CPU work, so [`Opponent::choose_move`] is an ordinary
 //! blocking function; the room runs it on tokio's blocking pool and keeps
@@ -69,6 +70,36 @@ impl Opponent for Greedy {
     }
 }
 
+/// The real engine at ten levels. Level 10 searches at full strength; lower
+/// levels limit the engine's nodes (its `SkillLevel`) and thinking time, so
+/// a beginner gets a quick, weak reply and level 10 thinks up to 3 s a move
+/// (never more than the clock allows, keeping 300 ms in hand).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EngineOpponent;
+
+/// Thinking time per level, in ms, before the clock's own limit.
+const LEVEL_TIME_MS: [u64; 10] = [100, 150, 200, 300, 400, 600, 900, 1400, 2000, 3000];
+/// Time kept in hand under a clock.
+const CLOCK_MARGIN_MS: u64 = 300;
+
+impl Opponent for EngineOpponent {
+    fn choose_move(&self, position: &Position, limits: Limits) -> Option<Move> {
+        use shogi_engine::limits::SearchLimit;
+        use shogi_engine::search::{search_position, SearchOptions};
+        let level = limits.level.clamp(1, 10);
+        let mut time = LEVEL_TIME_MS[usize::from(level - 1)];
+        if let Some(available) = limits.time_available_ms {
+            time = time.min(available.saturating_sub(CLOCK_MARGIN_MS).max(50));
+        }
+        let options = SearchOptions {
+            // 0..=20: level 1 is skill 0 (about a thousand nodes), level 10 is 20 (no cap).
+            skill_level: u32::from(level - 1) * 20 / 9,
+            ..SearchOptions::default()
+        };
+        search_position(position, &SearchLimit::MoveTime(time), &options).best_move
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +117,18 @@ mod tests {
         };
         let m = Greedy.choose_move(&pos, limits).unwrap();
         assert_eq!(m.to().to_string(), "2b");
+    }
+
+    #[test]
+    fn the_engine_finds_a_mate_in_one_at_every_level() {
+        let pos: Position = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1".parse().unwrap();
+        for level in [1, 5, 10] {
+            let limits = Limits {
+                level,
+                time_available_ms: Some(1000),
+            };
+            let m = EngineOpponent.choose_move(&pos, limits).unwrap();
+            assert_eq!(m.to_string(), "G*5b", "level {level}");
+        }
     }
 }

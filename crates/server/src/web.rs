@@ -1,40 +1,170 @@
-//! What the server shows a browser. Until the client bundle (`web/`) is
-//! embedded, `GET /` is a placeholder page listing the API; the bundle will
-//! replace [`routes`] and nothing else.
+//! What the server shows a browser: the client bundle built from `web/`
+//! (`cd web && npm ci && npm run build`), embedded at compile time from the
+//! committed `web/dist/`, so a machine with only Rust serves the whole app.
+//!
+//! The bundle has fixed file names (see `web/vite.config.ts`): `index.html`
+//! (served at `/` and at every game page `/g/{id}`), `assets/app.js` and
+//! `assets/app.css`. Every response carries an `ETag` (a hash of the file),
+//! and `Cache-Control: no-cache` so that a browser revalidates after an
+//! upgrade and gets `304 Not Modified` otherwise.
 
-use axum::response::Html;
+use std::sync::OnceLock;
+
+use axum::extract::Path;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
 use crate::app::AppState;
 
-const INDEX: &str = r#"<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>shogi</title>
-<style>body{font-family:sans-serif;max-width:46em;margin:2em auto;line-height:1.5}code{background:#eee;padding:0 .2em}</style>
-</head>
-<body>
-<h1>shogi</h1>
-<p>The browser client is coming. Meanwhile the server speaks this API
-(JSON; the whole protocol is in <code>docs/PROTOCOL.md</code>):</p>
-<ul>
-<li><code>POST /api/games</code> <code>{"mode":"ai"|"friend"|"local", "side", "handicap", "time", "rules", "ai"}</code>
- &rarr; <code>{"id","token","side","invite"}</code></li>
-<li><code>POST /api/games/{id}/join</code> <code>{"invite"}</code> &rarr; <code>{"token","side"}</code></li>
-<li><code>GET /api/games/{id}</code> &rarr; the game state</li>
-<li><code>GET /api/games/{id}/ws?token=...</code>: WebSocket; the state after every change;
- send <code>{"type":"move","usi":"7g7f"}</code>, <code>resign</code>, <code>declare</code>,
- <code>propose_count</code>, <code>accept_count</code>, <code>decline_count</code></li>
-</ul>
-</body>
-</html>
-"#;
+/// One embedded file.
+struct Asset {
+    /// The URL path under `/`.
+    path: &'static str,
+    content_type: &'static str,
+    body: &'static [u8],
+}
 
-async fn index() -> Html<&'static str> {
-    Html(INDEX)
+/// The embedded bundle; `index.html` first.
+static ASSETS: [Asset; 3] = [
+    Asset {
+        path: "index.html",
+        content_type: "text/html; charset=utf-8",
+        body: include_bytes!("../../../web/dist/index.html"),
+    },
+    Asset {
+        path: "assets/app.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../../web/dist/assets/app.js"),
+    },
+    Asset {
+        path: "assets/app.css",
+        content_type: "text/css; charset=utf-8",
+        body: include_bytes!("../../../web/dist/assets/app.css"),
+    },
+];
+
+/// FNV-1a, enough to tell two versions of a file apart.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The ETag of each asset, computed once.
+fn etags() -> &'static [String] {
+    static ETAGS: OnceLock<Vec<String>> = OnceLock::new();
+    ETAGS.get_or_init(|| {
+        ASSETS
+            .iter()
+            .map(|a| format!("\"{:016x}\"", fnv1a(a.body)))
+            .collect()
+    })
+}
+
+fn serve(index: usize, headers: &HeaderMap) -> Response {
+    let asset = &ASSETS[index];
+    let etag = &etags()[index];
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+    let common = [
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        (
+            header::ETAG,
+            HeaderValue::from_str(etag).unwrap_or(HeaderValue::from_static("\"0\"")),
+        ),
+        (
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ),
+    ];
+    if fresh {
+        return (StatusCode::NOT_MODIFIED, common).into_response();
+    }
+    (
+        StatusCode::OK,
+        common,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(asset.content_type),
+        )],
+        asset.body,
+    )
+        .into_response()
+}
+
+async fn index(headers: HeaderMap) -> Response {
+    serve(0, &headers)
+}
+
+async fn game_page(Path(_id): Path<String>, headers: HeaderMap) -> Response {
+    // The client shows "no such game" itself for an unknown id.
+    serve(0, &headers)
+}
+
+async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
+    let path = format!("assets/{name}");
+    match ASSETS.iter().position(|a| a.path == path) {
+        Some(i) => serve(i, &headers),
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
 }
 
 /// The routes of the browser client.
 pub(crate) fn routes() -> Router<AppState> {
-    Router::new().route("/", get(index))
+    Router::new()
+        .route("/", get(index))
+        .route("/g/{id}", get(game_page))
+        .route("/assets/{name}", get(asset))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every file of the built bundle is embedded, and nothing else is expected.
+    #[test]
+    fn every_file_of_web_dist_is_embedded() {
+        let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/dist");
+        let mut found = Vec::new();
+        let mut dirs = vec![dist.clone()];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else {
+                    let rel = path.strip_prefix(&dist).unwrap();
+                    found.push(rel.to_string_lossy().replace('\\', "/"));
+                }
+            }
+        }
+        found.sort();
+        let mut embedded: Vec<String> = ASSETS.iter().map(|a| a.path.to_string()).collect();
+        embedded.sort();
+        assert_eq!(
+            found, embedded,
+            "web/dist and the embedded files differ: rebuild web/ or update ASSETS"
+        );
+    }
+
+    #[test]
+    fn the_page_loads_the_embedded_script_and_styles() {
+        let html = std::str::from_utf8(ASSETS[0].body).unwrap();
+        assert!(html.contains("src=\"/assets/app.js\""), "{html}");
+        assert!(html.contains("href=\"/assets/app.css\""), "{html}");
+    }
+
+    #[test]
+    fn etags_differ_between_files() {
+        let tags = etags();
+        assert_ne!(tags[0], tags[1]);
+        assert_ne!(tags[1], tags[2]);
+    }
 }

@@ -1,0 +1,206 @@
+// The server's HTTP + WebSocket protocol (docs/PROTOCOL.md).
+
+export type Side = 'sente' | 'gote';
+
+export interface ClockView {
+  main_ms: number;
+  byoyomi_ms: number;
+  periods_left: number;
+}
+
+export interface GameState {
+  type?: 'state';
+  id: string;
+  mode: 'ai' | 'friend' | 'local';
+  sfen: string;
+  start_sfen: string;
+  moves: string[];
+  last_move: string | null;
+  side_to_move: Side;
+  in_check: boolean;
+  dests: Record<string, string[]>;
+  drops: Record<string, string[]>;
+  promotions: Record<string, 'may' | 'must'>;
+  seats: { sente: boolean; gote: boolean };
+  clocks: {
+    sente: ClockView;
+    gote: ClockView;
+    running: Side | null;
+    server_time_ms: number;
+  } | null;
+  status: { over: boolean; winner: Side | null; reason: string | null };
+  impasse: {
+    rule: string;
+    sente_points: number;
+    gote_points: number;
+    can_declare: boolean;
+    can_propose_count: boolean;
+    count_proposed_by: Side | null;
+  };
+  rules: { impasse: string; illegal: 'prevent' | 'lose'; max_moves: number | null };
+  you?: Side | 'both' | null;
+}
+
+export interface TimeControl {
+  main_ms: number;
+  byoyomi_ms: number;
+  periods: number;
+  increment_ms: number;
+}
+
+export interface CreateRequest {
+  mode: 'ai' | 'friend' | 'local';
+  side: 'sente' | 'gote' | 'random';
+  handicap?: string;
+  time: TimeControl | null;
+  rules: { impasse: string; illegal: 'prevent' | 'lose'; max_moves: number | null };
+  ai?: { level: number };
+}
+
+export interface Created {
+  id: string;
+  token: string;
+  side: Side | 'both';
+  invite?: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const msg = (data as { error?: string } | null)?.error ?? `${res.status} ${res.statusText}`;
+    throw new ApiError(res.status, msg);
+  }
+  return data as T;
+}
+
+export function createGame(req: CreateRequest): Promise<Created> {
+  return call('POST', '/api/games', req);
+}
+
+export function joinGame(id: string, invite: string): Promise<{ token: string; side: Side }> {
+  return call('POST', `/api/games/${id}/join`, { invite });
+}
+
+export function getGame(id: string): Promise<GameState> {
+  return call('GET', `/api/games/${id}`);
+}
+
+// Seat tokens, kept per game in localStorage.
+const tokenKey = (id: string) => `shogi.token.${id}`;
+
+export function savedToken(id: string): string | null {
+  return localStorage.getItem(tokenKey(id));
+}
+
+export function saveToken(id: string, token: string): void {
+  localStorage.setItem(tokenKey(id), token);
+}
+
+export function forgetToken(id: string): void {
+  localStorage.removeItem(tokenKey(id));
+}
+
+export type ClientMessage =
+  | { type: 'move'; usi: string }
+  | { type: 'resign' }
+  | { type: 'declare' }
+  | { type: 'propose_count' }
+  | { type: 'accept_count' }
+  | { type: 'decline_count' }
+  | { type: 'ping' };
+
+export interface Connection {
+  send(msg: ClientMessage): boolean;
+  close(): void;
+}
+
+export interface ConnectionEvents {
+  onState(s: GameState): void;
+  onError(message: string): void;
+  onStatus(connected: boolean): void;
+  /** The upgrade was refused for good (bad token or unknown game). */
+  onRefused(): void;
+}
+
+/** One WebSocket per game, reconnecting with backoff while the page is open. */
+export function connect(id: string, token: string | null, ev: ConnectionEvents): Connection {
+  let ws: WebSocket | null = null;
+  let closed = false;
+  let delay = 500;
+  let everOpened = false;
+  let failures = 0;
+  let ping: number | undefined;
+
+  const open = () => {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const q = token ? `?token=${encodeURIComponent(token)}` : '';
+    const sock = new WebSocket(`${proto}//${location.host}/api/games/${id}/ws${q}`);
+    ws = sock;
+    sock.onopen = () => {
+      everOpened = true;
+      failures = 0;
+      delay = 500;
+      ev.onStatus(true);
+      ping = window.setInterval(() => {
+        if (sock.readyState === WebSocket.OPEN) sock.send(JSON.stringify({ type: 'ping' }));
+      }, 25000);
+    };
+    sock.onmessage = (e) => {
+      let msg: { type?: string; message?: string };
+      try {
+        msg = JSON.parse(String(e.data));
+      } catch {
+        return;
+      }
+      if (msg.type === 'state') ev.onState(msg as GameState);
+      else if (msg.type === 'error') ev.onError(msg.message ?? 'error');
+    };
+    sock.onclose = () => {
+      window.clearInterval(ping);
+      if (closed) return;
+      ev.onStatus(false);
+      failures++;
+      if (!everOpened && failures >= 3) {
+        ev.onRefused();
+        return;
+      }
+      window.setTimeout(open, delay);
+      delay = Math.min(delay * 2, 8000);
+    };
+  };
+  open();
+  return {
+    send(msg) {
+      if (ws && ws.readyState === WebSocket.OPEN) {
+        ws.send(JSON.stringify(msg));
+        return true;
+      }
+      return false;
+    },
+    close() {
+      closed = true;
+      window.clearInterval(ping);
+      ws?.close();
+    },
+  };
+}

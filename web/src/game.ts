@@ -1,0 +1,657 @@
+// The game screen: board, hands, clocks, controls and the move list.
+
+import { Shogiground } from 'shogiground';
+import type { Api } from 'shogiground/api';
+import type { Config } from 'shogiground/config';
+import type * as sg from 'shogiground/types';
+
+import {
+  ApiError,
+  connect,
+  forgetToken,
+  getGame,
+  joinGame,
+  savedToken,
+  saveToken,
+  type ClientMessage,
+  type Connection,
+  type GameState,
+  type Side,
+} from './api';
+import { clockNow, clockText, type ClockReading } from './clock';
+import { h, option } from './dom';
+import { lang, t, type MsgKey } from './i18n';
+import { formatMove, NOTATIONS, type Notation } from './notation';
+import {
+  boardSfen,
+  DROP_LETTERS,
+  handsSfen,
+  inZone,
+  opposite,
+  promoted,
+  replay,
+  unpromoted,
+  type MoveInfo,
+  type Position,
+  type Role,
+} from './shogi';
+
+type PieceSet = 'kanji' | 'intl';
+
+interface Prefs {
+  notation: Notation;
+  pieces: PieceSet;
+  coords: boolean;
+}
+
+function loadPrefs(): Prefs {
+  const defaults: Prefs = {
+    notation: lang() === 'ja' ? 'japanese' : lang() === 'en' ? 'western' : 'russian',
+    pieces: 'kanji',
+    coords: true,
+  };
+  try {
+    const saved = JSON.parse(localStorage.getItem('shogi.prefs') ?? '{}') as Partial<Prefs>;
+    return { ...defaults, ...saved };
+  } catch {
+    return defaults;
+  }
+}
+
+function savePrefs(p: Prefs): void {
+  localStorage.setItem('shogi.prefs', JSON.stringify(p));
+}
+
+/** Two words of a sentence: Japanese needs no space between them. */
+function words(a: string, b: string): string {
+  return lang() === 'ja' ? a + b : `${a} ${b}`;
+}
+
+const inviteKey = (id: string) => `shogi.invite.${id}`;
+
+const NOTATION_LABEL: Record<Notation, MsgKey> = {
+  japanese: 'notJapanese',
+  western: 'notWestern',
+  russian: 'notRussian',
+  usi: 'notUsi',
+};
+
+export interface GameScreen {
+  destroy(): void;
+  rerender(): void;
+}
+
+export async function openGame(root: HTMLElement, id: string, join: string | null): Promise<GameScreen> {
+  root.replaceChildren(h('p', { class: 'loading' }, t('connecting')));
+  let token = savedToken(id);
+  let joinError = '';
+  if (join && !token) {
+    try {
+      const joined = await joinGame(id, join);
+      token = joined.token;
+      saveToken(id, token);
+    } catch (e) {
+      joinError = `${t('joinFailed')}: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+  if (join) history.replaceState(null, '', `/g/${id}`);
+  try {
+    await getGame(id);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) {
+      root.replaceChildren(h('p', { class: 'error' }, t('notFound')), h('a', { href: '/', 'data-link': true }, t('newGame')));
+      return { destroy() {}, rerender() {} };
+    }
+  }
+  return new Game(root, id, token, joinError);
+}
+
+class Game implements GameScreen {
+  private st: GameState | null = null;
+  private you: Side | 'both' | null = null;
+  private conn: Connection | null = null;
+  private ground: Api | null = null;
+  private orientation: Side = 'sente';
+  private orientationSet = false;
+  private viewPly: number | null = null;
+  private positions: Position[] = [];
+  private infos: MoveInfo[] = [];
+  private prefs = loadPrefs();
+  private clock: ClockReading | null = null;
+  private timer = 0;
+  private message = '';
+  private connected = false;
+  private copied = false;
+  private shown = '';
+  private movesPanel: HTMLElement | null = null;
+  private settingsEl: HTMLElement | null = null;
+
+  // Elements that live across renders.
+  private boardCol = h('div', { class: 'board-col' });
+  private boardEl = h('div', { class: 'board' });
+  private handTop = h('div', { class: 'hand hand-top-el' });
+  private handBottom = h('div', { class: 'hand hand-bottom-el' });
+  private playerTop = h('div', { class: 'player top' });
+  private playerBottom = h('div', { class: 'player bottom' });
+  private side = h('div', { class: 'side' });
+  private keyHandler = (e: KeyboardEvent) => this.onKey(e);
+
+  constructor(
+    root: HTMLElement,
+    private id: string,
+    private token: string | null,
+    joinError: string,
+  ) {
+    this.message = joinError;
+    this.boardCol.append(this.playerTop, this.handTop, h('div', { class: 'board-wrap' }, this.boardEl), this.handBottom, this.playerBottom);
+    root.replaceChildren(h('div', { class: 'game' }, this.boardCol, this.side));
+    this.applyPrefsClasses();
+    this.renderSide();
+    this.start();
+    document.addEventListener('keydown', this.keyHandler);
+    this.timer = window.setInterval(() => this.renderClocks(), 100);
+  }
+
+  private start(): void {
+    this.conn?.close();
+    this.conn = connect(this.id, this.token, {
+      onState: (s) => this.onState(s),
+      onError: (m) => {
+        this.message = m;
+        this.syncBoard(true);
+        this.renderSide();
+      },
+      onStatus: (ok) => {
+        this.connected = ok;
+        this.renderSide();
+      },
+      onRefused: () => {
+        if (this.token) {
+          // The token is not a seat of this game: watch instead.
+          forgetToken(this.id);
+          this.token = null;
+          this.start();
+        } else {
+          this.message = t('notFound');
+          this.renderSide();
+        }
+      },
+    });
+  }
+
+  destroy(): void {
+    this.conn?.close();
+    this.ground?.destroy();
+    window.clearInterval(this.timer);
+    document.removeEventListener('keydown', this.keyHandler);
+  }
+
+  rerender(): void {
+    this.movesPanel = null;
+    this.settingsEl = null;
+    this.titleHandPieces();
+    this.renderSide();
+    this.renderPlayers();
+    this.renderClocks();
+  }
+
+  // ---- state ----
+
+  private onState(s: GameState): void {
+    const prevMoves = this.st?.moves.length ?? -1;
+    this.st = s;
+    this.you = s.you ?? null;
+    if (!this.orientationSet) {
+      this.orientation = this.you === 'gote' ? 'gote' : 'sente';
+      this.orientationSet = true;
+    }
+    const r = replay(s.start_sfen, s.moves);
+    this.positions = r.positions;
+    this.infos = r.infos;
+    // Looking at an earlier position stays there; past the end means live.
+    if (this.viewPly !== null && this.viewPly >= s.moves.length) this.viewPly = null;
+    if (s.moves.length !== prevMoves) this.message = '';
+    if (s.clocks) {
+      const prevFull = this.clock?.fullPeriod ?? 0;
+      this.clock = {
+        state: s.clocks,
+        at: performance.now(),
+        fullPeriod: Math.max(prevFull, s.clocks.sente.byoyomi_ms, s.clocks.gote.byoyomi_ms),
+        over: s.status.over,
+      };
+    } else this.clock = null;
+    if (!this.ground) this.createGround();
+    this.syncBoard();
+    this.renderSide();
+    this.renderPlayers();
+    this.renderClocks();
+  }
+
+  private canAct(): boolean {
+    const s = this.st;
+    if (!s || s.status.over || !this.you) return false;
+    return this.you === 'both' || this.you === s.side_to_move;
+  }
+
+  private live(): boolean {
+    return this.viewPly === null || (this.st !== null && this.viewPly >= this.st.moves.length);
+  }
+
+  // ---- board ----
+
+  private groundConfig(): Config {
+    return {
+      orientation: this.orientation,
+      viewOnly: this.you === null,
+      scaleDownPieces: false,
+      coordinates: {
+        enabled: true,
+        files: 'numeric',
+        ranks: this.prefs.pieces === 'kanji' ? 'japanese' : 'engine',
+      },
+      animation: { enabled: true, duration: 150 },
+      premovable: { enabled: false },
+      predroppable: { enabled: false },
+      draggable: { enabled: true, showGhost: true },
+      highlight: { lastDests: true, check: true },
+      drawable: { enabled: true, visible: true },
+      promotion: {
+        promotesTo: (role) => promoted(role as Role),
+        unpromotesTo: (role) => unpromoted(role as Role),
+        movePromotionDialog: (orig, dest) => this.promotionChoice(orig, dest),
+        forceMovePromotion: (orig, dest) => this.st?.promotions[orig + dest] === 'must',
+        dropPromotionDialog: () => false,
+        forceDropPromotion: () => false,
+      },
+      movable: {
+        showDests: true,
+        events: {
+          after: (orig, dest, prom) => this.send({ type: 'move', usi: `${orig}${dest}${prom ? '+' : ''}` }),
+        },
+      },
+      droppable: {
+        showDests: true,
+        events: {
+          after: (piece, key) => {
+            const letter = Object.entries(DROP_LETTERS).find(([, r]) => r === piece.role)?.[0];
+            if (letter) this.send({ type: 'move', usi: `${letter}*${key}` });
+          },
+        },
+      },
+      events: {
+        insert: () => this.titleHandPieces(),
+      },
+    };
+  }
+
+  /** Whether a move offers the choice to promote: as the server says, or for
+   * moves outside its list (illegal moves that lose) by the promotion zone. */
+  private promotionChoice(orig: string, dest: string): boolean {
+    const s = this.st;
+    if (!s) return false;
+    const known = s.promotions[orig + dest];
+    if (known) return known === 'may';
+    if (s.rules.illegal !== 'lose' || s.dests[orig]?.includes(dest)) return false;
+    const piece = this.ground?.state.pieces.get(orig as sg.Key);
+    if (!piece || !promoted(piece.role as Role)) return false;
+    return inZone(piece.color, orig) || inZone(piece.color, dest);
+  }
+
+  private createGround(): void {
+    this.ground?.destroy();
+    this.ground = Shogiground(this.groundConfig(), {
+      board: this.boardEl,
+      hands: { top: this.handTop, bottom: this.handBottom },
+    });
+  }
+
+  private titleHandPieces(): void {
+    for (const el of this.boardCol.querySelectorAll<HTMLElement>('sg-hand piece')) {
+      const role = [...el.classList].find((c) => c !== 'sente' && c !== 'gote');
+      if (role) el.title = t(`piece_${role}` as MsgKey);
+    }
+  }
+
+  private syncBoard(force = false): void {
+    const s = this.st;
+    const g = this.ground;
+    if (!s || !g) return;
+    const ply = this.live() ? s.moves.length : (this.viewPly ?? 0);
+    const pos = this.positions[Math.min(ply, this.positions.length - 1)];
+    const info = ply > 0 ? this.infos[ply - 1] : undefined;
+    const live = this.live() && ply === s.moves.length;
+    const act = live && this.canAct();
+    const dests = new Map<sg.Key, sg.Key[]>();
+    const drops = new Map<sg.PieceName, sg.Key[]>();
+    if (act) {
+      for (const [from, tos] of Object.entries(s.dests)) dests.set(from as sg.Key, tos as sg.Key[]);
+      for (const [letter, tos] of Object.entries(s.drops)) {
+        const role = DROP_LETTERS[letter];
+        if (role) drops.set(`${s.side_to_move} ${role}`, tos as sg.Key[]);
+      }
+    }
+    const useServerSfen = live;
+    const sfenParts = s.sfen.split(' ');
+    g.set({
+      sfen: useServerSfen
+        ? { board: sfenParts[0], hands: sfenParts[2] ?? '-' }
+        : { board: boardSfen(pos), hands: handsSfen(pos) },
+      turnColor: live ? s.side_to_move : pos.turn,
+      activeColor: act ? s.side_to_move : undefined,
+      checks: live ? s.in_check : false,
+      lastDests: info ? ((info.from ? [info.from, info.to] : [info.to]) as sg.Key[]) : undefined,
+      // With "illegal moves lose" any move can be tried; the dots still show the legal ones.
+      movable: { dests, free: act && s.rules.illegal === 'lose' },
+      droppable: { dests: drops, free: act && s.rules.illegal === 'lose' },
+    });
+    // A new position (or a refused move) drops any half-made move.
+    const shown = `${ply}:${s.moves.length}:${s.status.over}`;
+    if (force || shown !== this.shown) g.cancelMoveOrDrop();
+    this.shown = shown;
+  }
+
+  private send(msg: ClientMessage): void {
+    if (!this.conn?.send(msg)) {
+      this.message = t('reconnecting');
+      this.syncBoard(true);
+      this.renderSide();
+    }
+  }
+
+  private flip(): void {
+    this.orientation = opposite(this.orientation);
+    this.createGround();
+    this.syncBoard();
+    this.renderPlayers();
+    this.renderClocks();
+  }
+
+  private setView(ply: number | null): void {
+    const n = this.st?.moves.length ?? 0;
+    if (ply !== null) ply = Math.max(0, Math.min(n, ply));
+    this.viewPly = ply === n ? null : ply;
+    this.syncBoard();
+    this.renderMoves();
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const target = e.target as HTMLElement | null;
+    if (target && ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName)) return;
+    const n = this.st?.moves.length ?? 0;
+    const cur = this.viewPly ?? n;
+    if (e.key === 'ArrowLeft') this.setView(cur - 1);
+    else if (e.key === 'ArrowRight') this.setView(cur + 1);
+    else if (e.key === 'Home' || e.key === 'ArrowUp') this.setView(0);
+    else if (e.key === 'End' || e.key === 'ArrowDown') this.setView(null);
+    else return;
+    e.preventDefault();
+  }
+
+  private applyPrefsClasses(): void {
+    this.boardCol.classList.toggle('pieces-kanji', this.prefs.pieces === 'kanji');
+    this.boardCol.classList.toggle('pieces-intl', this.prefs.pieces === 'intl');
+    this.boardCol.classList.toggle('no-coords', !this.prefs.coords);
+  }
+
+  // ---- panels ----
+
+  private sideName(side: Side): string {
+    const s = this.st;
+    let name = side === 'sente' ? `☗ ${t('sente')}` : `☖ ${t('gote')}`;
+    if (s?.mode === 'ai' && this.you && this.you !== 'both' && this.you !== side) name += ` · ${t('computer')}`;
+    if (this.you === side) name += ` (${t('you')})`;
+    return name;
+  }
+
+  private renderPlayers(): void {
+    const top = opposite(this.orientation);
+    const bottom = this.orientation;
+    for (const [el, side] of [
+      [this.playerTop, top],
+      [this.playerBottom, bottom],
+    ] as [HTMLElement, Side][]) {
+      const toMove = !!this.st && !this.st.status.over && this.st.side_to_move === side;
+      el.dataset.side = side;
+      el.classList.toggle('to-move', toMove);
+      el.replaceChildren(
+        h('span', { class: 'name' }, this.sideName(side)),
+        h('span', { class: 'clock', 'data-side': side }, h('span', { class: 'main' }), h('span', { class: 'extra' })),
+      );
+      const clockEl = el.querySelector<HTMLElement>('.clock');
+      if (clockEl) clockEl.hidden = !this.clock;
+    }
+  }
+
+  private renderClocks(): void {
+    if (!this.clock) return;
+    const now = performance.now();
+    for (const el of this.boardCol.querySelectorAll<HTMLElement>('.clock')) {
+      const side = el.dataset.side as Side;
+      const c = clockNow(this.clock, side, now);
+      const text = clockText(c);
+      const main = el.querySelector('.main');
+      const extra = el.querySelector('.extra');
+      if (main && main.textContent !== text.main) main.textContent = text.main;
+      if (extra && extra.textContent !== text.extra) extra.textContent = text.extra;
+      el.classList.toggle('running', c.running);
+      el.classList.toggle('low', c.running && text.low);
+    }
+  }
+
+  private statusText(): string {
+    const s = this.st;
+    if (!s) return t('connecting');
+    if (s.status.over) {
+      const reason = s.status.reason ? t(`reason_${s.status.reason}` as MsgKey) : '';
+      const head = s.status.winner ? words(t(s.status.winner), t('wins')) : t('draw');
+      return `${t('gameOver')}: ${head}${reason ? ` (${reason})` : ''}`;
+    }
+    return `${words(t(s.side_to_move), t('toMove'))}${s.in_check ? ` — ${t('check')}` : ''}`;
+  }
+
+  private button(label: string, id: string, onclick: () => void, cls = ''): HTMLButtonElement {
+    return h('button', { type: 'button', id, class: cls, onclick: () => onclick() }, label);
+  }
+
+  private renderSide(): void {
+    const s = this.st;
+    const parts: (HTMLElement | null)[] = [];
+    parts.push(h('div', { class: 'status', id: 'status' }, this.statusText()));
+    if (s && !this.connected) parts.push(h('div', { class: 'warn' }, t('reconnecting')));
+    if (this.message) parts.push(h('div', { class: 'error', id: 'message', role: 'alert' }, this.message));
+    if (s) {
+      parts.push(
+        h(
+          'div',
+          { class: 'seat', id: 'seat' },
+          this.you === null ? t('spectator') : `${t('youPlay')}: ${this.you === 'both' ? t('bothSides') : t(this.you)}`,
+        ),
+      );
+      parts.push(this.invitePanel());
+      parts.push(this.controls());
+      parts.push(this.impassePanel());
+    }
+    // The move list, its buttons and the settings are kept across updates
+    // (an open drop-down is not closed by a move); rebuilt on a language change.
+    this.movesPanel ??= h('div', { class: 'moves-panel' }, h('h2', {}, t('moves')), h('div', { class: 'moves', id: 'moves' }), this.navButtons());
+    this.settingsEl ??= this.settingsPanel();
+    parts.push(this.movesPanel, this.settingsEl);
+    parts.push(h('p', {}, h('a', { href: '/', 'data-link': true, id: 'new-game' }, t('newGame'))));
+    this.side.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
+    this.renderMoves();
+  }
+
+  private invitePanel(): HTMLElement | null {
+    const s = this.st;
+    if (!s || s.mode !== 'friend' || (s.seats.sente && s.seats.gote)) return null;
+    const invite = localStorage.getItem(inviteKey(this.id)) ?? sessionStorage.getItem(inviteKey(this.id));
+    const panel = h('div', { class: 'invite' }, h('p', {}, t('waiting')));
+    if (invite && this.you) {
+      const url = new URL(invite, location.href).href;
+      const input = h('input', { type: 'text', readonly: true, value: url, id: 'invite-link' });
+      input.addEventListener('focus', () => input.select());
+      panel.append(
+        h('label', {}, t('inviteLink')),
+        h(
+          'div',
+          { class: 'row' },
+          input,
+          this.button(this.copied ? t('copied') : t('copy'), 'copy-invite', async () => {
+            try {
+              await navigator.clipboard.writeText(url);
+            } catch {
+              input.select();
+              document.execCommand('copy');
+            }
+            this.copied = true;
+            this.renderSide();
+          }),
+        ),
+      );
+    }
+    return panel;
+  }
+
+  private controls(): HTMLElement {
+    const s = this.st!;
+    const div = h('div', { class: 'controls' });
+    div.append(this.button(t('flip'), 'flip', () => this.flip()));
+    if (!this.you || s.status.over) return div;
+    const mine = this.you === 'both' || this.you === s.side_to_move;
+    const bothSeated = s.seats.sente && s.seats.gote;
+    if (bothSeated) {
+      div.append(
+        this.button(t('resign'), 'resign', () => {
+          if (confirm(t('confirmResign'))) this.send({ type: 'resign' });
+        }, 'danger'),
+      );
+    }
+    const rule = s.impasse.rule;
+    if ((rule === '27' || rule === '24') && mine && bothSeated) {
+      div.append(
+        this.button(t('declare'), 'declare', () => {
+          if (confirm(t('confirmDeclare'))) this.send({ type: 'declare' });
+        }, s.impasse.can_declare ? 'primary' : ''),
+      );
+    }
+    if (rule === 'count24' && bothSeated) {
+      const by = s.impasse.count_proposed_by;
+      if (by === null && s.impasse.can_propose_count) {
+        div.append(this.button(t('proposeCount'), 'propose-count', () => this.send({ type: 'propose_count' })));
+      }
+      if (by !== null && (this.you === 'both' || this.you !== by)) {
+        div.append(
+          this.button(t('acceptCount'), 'accept-count', () => this.send({ type: 'accept_count' }), 'primary'),
+          this.button(t('declineCount'), 'decline-count', () => this.send({ type: 'decline_count' })),
+        );
+      }
+    }
+    return div;
+  }
+
+  private impassePanel(): HTMLElement {
+    const s = this.st!;
+    const imp = s.impasse;
+    const ruleKey: Record<string, MsgKey> = {
+      count24: 'impCount24',
+      '27': 'imp27',
+      '24': 'imp24',
+      try: 'impTry',
+      none: 'impNone',
+    };
+    const div = h('div', { class: 'impasse', id: 'impasse' }, h('div', {}, `${t('impasseRule')}: ${t(ruleKey[imp.rule] ?? 'impNone')}`));
+    if (imp.rule === 'count24' || imp.rule === '27' || imp.rule === '24') {
+      div.append(
+        h(
+          'div',
+          { class: 'points' },
+          `${t('points')}: ☗ ${imp.sente_points} · ☖ ${imp.gote_points}`,
+        ),
+      );
+    }
+    if (imp.count_proposed_by && !s.status.over)
+      div.append(h('div', { class: 'proposal' }, words(t('countProposedBy'), t(imp.count_proposed_by))));
+    return div;
+  }
+
+  private navButtons(): HTMLElement {
+    const n = () => this.st?.moves.length ?? 0;
+    const cur = () => this.viewPly ?? n();
+    return h(
+      'div',
+      { class: 'nav' },
+      h('button', { type: 'button', id: 'nav-first', title: t('first'), 'aria-label': t('first'), onclick: () => this.setView(0) }, '«'),
+      h('button', { type: 'button', id: 'nav-prev', title: t('prev'), 'aria-label': t('prev'), onclick: () => this.setView(cur() - 1) }, '‹'),
+      h('button', { type: 'button', id: 'nav-next', title: t('next'), 'aria-label': t('next'), onclick: () => this.setView(cur() + 1) }, '›'),
+      h('button', { type: 'button', id: 'nav-last', title: t('last'), 'aria-label': t('last'), onclick: () => this.setView(null) }, '»'),
+    );
+  }
+
+  private renderMoves(): void {
+    const list = this.movesPanel?.querySelector<HTMLElement>('#moves');
+    if (!list) return;
+    const ukr = lang() === 'uk';
+    const current = this.viewPly ?? this.infos.length;
+    const items: HTMLElement[] = [];
+    const startItem = h('button', { type: 'button', class: 'move', 'data-ply': 0 }, `0. ${t('start')}`);
+    startItem.classList.toggle('current', current === 0);
+    startItem.addEventListener('click', () => this.setView(0));
+    items.push(startItem);
+    // Gote moves first in handicap games: keep Sente's moves in the left column.
+    if (this.positions[0]?.turn === 'gote') items.push(h('span', { class: 'move-gap' }));
+    this.infos.forEach((info, i) => {
+      const prevTo = i > 0 ? this.infos[i - 1].to : undefined;
+      const text = formatMove(this.prefs.notation, info, prevTo, ukr);
+      const b = h('button', { type: 'button', class: 'move', 'data-ply': i + 1 }, `${i + 1}. ${text}`);
+      b.classList.toggle('current', current === i + 1);
+      b.addEventListener('click', () => this.setView(i + 1));
+      items.push(b);
+    });
+    list.replaceChildren(...items);
+    const cur = list.querySelector<HTMLElement>('.current');
+    if (cur) {
+      const top = cur.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - cur.offsetHeight)
+        list.scrollTop = top - list.clientHeight / 2;
+    }
+  }
+
+  private settingsPanel(): HTMLElement {
+    const notation = h(
+      'select',
+      { id: 'notation' },
+      NOTATIONS.map((n) => option(n, t(NOTATION_LABEL[n]), this.prefs.notation)),
+    );
+    notation.addEventListener('change', () => {
+      this.prefs.notation = notation.value as Notation;
+      savePrefs(this.prefs);
+      this.renderMoves();
+    });
+    const pieces = h(
+      'select',
+      { id: 'piece-set' },
+      option('kanji', t('kanji'), this.prefs.pieces),
+      option('intl', t('international'), this.prefs.pieces),
+    );
+    pieces.addEventListener('change', () => {
+      this.prefs.pieces = pieces.value as PieceSet;
+      savePrefs(this.prefs);
+      this.applyPrefsClasses();
+      this.createGround();
+      this.syncBoard();
+    });
+    const coords = h('input', { type: 'checkbox', id: 'coords', checked: this.prefs.coords });
+    coords.addEventListener('change', () => {
+      this.prefs.coords = coords.checked;
+      savePrefs(this.prefs);
+      this.applyPrefsClasses();
+    });
+    return h(
+      'div',
+      { class: 'settings' },
+      h('label', { class: 'field' }, h('span', {}, t('notation')), notation),
+      h('label', { class: 'field' }, h('span', {}, t('pieceSet')), pieces),
+      h('label', { class: 'check' }, coords, t('coordinates')),
+    );
+  }
+}

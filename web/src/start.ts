@@ -1,0 +1,226 @@
+// The start screen: create a game.
+
+import { createGame, saveToken, type CreateRequest, type TimeControl } from './api';
+import { h, option } from './dom';
+import { t, type MsgKey } from './i18n';
+
+export const HANDICAPS = [
+  'even',
+  'lance',
+  'right-lance',
+  'bishop',
+  'rook',
+  'rook-lance',
+  '2',
+  '3',
+  '4',
+  '5',
+  'left-5',
+  '6',
+  'left-7',
+  'right-7',
+  '8',
+  '10',
+];
+
+const PRESETS: Record<string, TimeControl | null> = {
+  '30+30': { main_ms: 30 * 60000, byoyomi_ms: 30000, periods: 1, increment_ms: 0 },
+  '10+30': { main_ms: 10 * 60000, byoyomi_ms: 30000, periods: 1, increment_ms: 0 },
+  '0+30': { main_ms: 0, byoyomi_ms: 30000, periods: 1, increment_ms: 0 },
+  fischer: { main_ms: 3 * 60000, byoyomi_ms: 0, periods: 1, increment_ms: 2000 },
+  none: null,
+};
+const PRESET_LABELS: [string, MsgKey][] = [
+  ['30+30', 'tc30'],
+  ['10+30', 'tc10'],
+  ['0+30', 'tc0'],
+  ['fischer', 'tcFischer'],
+  ['custom', 'tcCustom'],
+  ['none', 'tcNone'],
+];
+
+interface Form {
+  mode: 'ai' | 'friend' | 'local';
+  level: number;
+  side: 'sente' | 'gote' | 'random';
+  handicap: string;
+  time: string;
+  mainMin: number;
+  byoSec: number;
+  periods: number;
+  incSec: number;
+  impasse: string;
+  illegal: 'prevent' | 'lose';
+  maxMoves: number;
+}
+
+const form: Form = {
+  mode: 'ai',
+  level: 3,
+  side: 'sente',
+  handicap: 'even',
+  time: '10+30',
+  mainMin: 10,
+  byoSec: 30,
+  periods: 1,
+  incSec: 0,
+  impasse: '27',
+  illegal: 'prevent',
+  maxMoves: 0,
+};
+
+export function request(f: Form): CreateRequest {
+  const time =
+    f.time === 'custom'
+      ? {
+          main_ms: Math.round(f.mainMin * 60000),
+          byoyomi_ms: Math.round(f.byoSec * 1000),
+          periods: Math.max(1, Math.round(f.periods)),
+          increment_ms: Math.round(f.incSec * 1000),
+        }
+      : PRESETS[f.time] ?? null;
+  const req: CreateRequest = {
+    mode: f.mode,
+    side: f.side,
+    handicap: f.handicap,
+    time,
+    rules: { impasse: f.impasse, illegal: f.illegal, max_moves: f.maxMoves > 0 ? Math.round(f.maxMoves) : null },
+  };
+  if (f.mode === 'ai') req.ai = { level: f.level };
+  return req;
+}
+
+export function renderStart(root: HTMLElement, navigate: (path: string) => void): void {
+  const error = h('p', { class: 'error', role: 'alert' });
+  const field = (label: string, control: HTMLElement, cls = '') =>
+    h('label', { class: `field ${cls}` }, h('span', {}, label), control);
+  const select = <K extends keyof Form>(name: K, opts: [string, string][], after?: () => void) => {
+    const s = h(
+      'select',
+      { name: String(name) },
+      opts.map(([v, l]) => option(v, l, String(form[name]))),
+    );
+    s.addEventListener('change', () => {
+      const v = s.value;
+      (form as unknown as Record<string, unknown>)[name] = typeof form[name] === 'number' ? Number(v) : v;
+      after?.();
+    });
+    return s;
+  };
+  const num = (name: keyof Form, min: number, max: number, step = 1) => {
+    const i = h('input', { type: 'number', name, min, max, step, value: String(form[name]) });
+    i.addEventListener('input', () => {
+      (form as unknown as Record<string, unknown>)[name] = Number(i.value) || 0;
+    });
+    return i;
+  };
+
+  const rerender = () => renderStart(root, navigate);
+  const levelField = field(
+    t('level'),
+    select(
+      'level',
+      Array.from({ length: 10 }, (_, i) => [String(i + 1), String(i + 1)]),
+    ),
+  );
+  const sideField = field(
+    t('yourSide'),
+    select('side', [
+      ['sente', t('sideSente')],
+      ['gote', t('sideGote')],
+      ['random', t('sideRandom')],
+    ]),
+  );
+  const custom = h(
+    'div',
+    { class: 'custom-time' },
+    field(t('mainMinutes'), num('mainMin', 0, 1440, 1)),
+    field(t('byoyomiSeconds'), num('byoSec', 0, 3600, 1)),
+    field(t('periods'), num('periods', 1, 10, 1)),
+    field(t('incrementSeconds'), num('incSec', 0, 3600, 1)),
+  );
+  custom.hidden = form.time !== 'custom';
+
+  const submit = h('button', { type: 'submit', class: 'primary', id: 'create' }, t('create'));
+  const formEl = h(
+    'form',
+    { class: 'start', id: 'start-form' },
+    h('h1', {}, t('newGame')),
+    field(
+      t('opponent'),
+      select(
+        'mode',
+        [
+          ['ai', t('vsComputer')],
+          ['friend', t('vsFriend')],
+          ['local', t('vsLocal')],
+        ],
+        () => {
+          form.impasse = form.mode === 'ai' ? '27' : 'count24';
+          rerender();
+        },
+      ),
+    ),
+    form.mode === 'ai' ? levelField : null,
+    form.mode !== 'local' ? sideField : null,
+    field(
+      t('handicap'),
+      select(
+        'handicap',
+        HANDICAPS.map((hc) => [hc, t(`hc_${hc}` as MsgKey)]),
+      ),
+    ),
+    form.handicap !== 'even' ? h('p', { class: 'note' }, t('handicapNote')) : null,
+    field(
+      t('timeControl'),
+      select(
+        'time',
+        PRESET_LABELS.map(([v, k]) => [v, t(k)]),
+        () => {
+          custom.hidden = form.time !== 'custom';
+        },
+      ),
+    ),
+    custom,
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, t('rules')),
+      field(
+        t('impasseRule'),
+        select('impasse', [
+          ['count24', t('impCount24')],
+          ['27', t('imp27')],
+          ['24', t('imp24')],
+          ['try', t('impTry')],
+          ['none', t('impNone')],
+        ]),
+      ),
+      field(
+        t('illegalMoves'),
+        select('illegal', [
+          ['prevent', t('illegalPrevent')],
+          ['lose', t('illegalLose')],
+        ]),
+      ),
+      field(t('maxMoves'), num('maxMoves', 0, 10000, 1)),
+    ),
+    submit,
+    error,
+  );
+  formEl.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    submit.disabled = true;
+    error.textContent = '';
+    try {
+      const created = await createGame(request(form));
+      saveToken(created.id, created.token);
+      if (created.invite) localStorage.setItem(`shogi.invite.${created.id}`, created.invite);
+      navigate(`/g/${created.id}`);
+    } catch (err) {
+      error.textContent = err instanceof Error ? err.message : String(err);
+      submit.disabled = false;
+    }
+  });
+  root.replaceChildren(formEl);
+}

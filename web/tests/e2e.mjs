@@ -1,0 +1,483 @@
+// Browser tests: Debian's Chromium driven by playwright-core against a running
+// shogi server.
+//
+//   SHOGI_URL=http://127.0.0.1:8080 node tests/e2e.mjs
+//
+// Without SHOGI_URL the script starts a server itself with the command in
+// SHOGI_SERVE_CMD ({port} and {db} are replaced), by default
+// `$SHOGI_BIN serve --port {port} --db {db}` when SHOGI_BIN names the `shogi`
+// binary, else `cargo run --quiet -p shogi-cli -- serve --port {port} --db {db}`,
+// run from the repository root. Screenshots go to web/test-results/.
+// The last line is `N passed, M failed`; the exit status is 1 on failure.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const webDir = resolve(here, '..');
+const repoDir = resolve(webDir, '..');
+const shots = join(webDir, 'test-results');
+mkdirSync(shots, { recursive: true });
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// ---------- server ----------
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.on('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+async function waitForHttp(url, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(300);
+  }
+  throw new Error(`server at ${url} did not answer within ${ms} ms`);
+}
+
+async function startServer() {
+  if (process.env.SHOGI_URL) return { url: process.env.SHOGI_URL.replace(/\/$/, ''), stop: async () => {} };
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'shogi-e2e-'));
+  const cmd = (
+    process.env.SHOGI_SERVE_CMD ??
+    (process.env.SHOGI_BIN
+      ? `'${process.env.SHOGI_BIN}' serve --port {port} --db {db}`
+      : 'cargo run --quiet -p shogi-cli -- serve --port {port} --db {db}')
+  )
+    .replaceAll('{port}', String(port))
+    .replaceAll('{db}', join(dir, 'games.db'));
+  console.log(`starting: ${cmd}`);
+  const child = spawn('sh', ['-c', `exec ${cmd}`], { cwd: repoDir, stdio: ['ignore', 'inherit', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(url + '/', 15 * 60 * 1000);
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => {
+        if (child.exitCode !== null) r();
+        else child.once('exit', r);
+        setTimeout(r, 8000);
+      });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---------- helpers ----------
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+let BASE = '';
+
+/** fetch, retried on network errors (a reused keep-alive connection the server just closed). */
+async function fetchRetry(url, init) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (e) {
+      if (attempt >= 4) throw e;
+      await sleep(200 * attempt);
+    }
+  }
+}
+
+async function api(path) {
+  const r = await fetchRetry(BASE + path);
+  if (!r.ok) throw new Error(`${path}: ${r.status}`);
+  return r.json();
+}
+
+async function waitState(id, pred, what, ms = 15000) {
+  const end = Date.now() + ms;
+  let s;
+  while (Date.now() < end) {
+    s = await api(`/api/games/${id}`);
+    if (pred(s)) return s;
+    await sleep(150);
+  }
+  throw new Error(`timed out waiting for ${what}; moves=${s?.moves?.join(' ')}`);
+}
+
+async function post(path, body) {
+  const r = await fetchRetry(BASE + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const data = await r.json();
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** Opens a game created through the API, holding its seat as the app would. */
+async function openWithToken(page, created) {
+  await page.goto(BASE + '/');
+  await page.evaluate(([id, token]) => localStorage.setItem(`shogi.token.${id}`, token), [created.id, created.token]);
+  await page.goto(`${BASE}/g/${created.id}`);
+  await page.waitForSelector('.board sg-board piece');
+  await page.waitForSelector('#seat');
+}
+
+function gameId(page) {
+  const m = new URL(page.url()).pathname.match(/^\/g\/([0-9a-f]{16})/);
+  if (!m) throw new Error(`not on a game page: ${page.url()}`);
+  return m[1];
+}
+
+async function boardBox(page) {
+  const box = await page.locator('.board sg-board').boundingBox();
+  if (!box) throw new Error('no board');
+  return box;
+}
+
+/** The centre of square `key` (USI, e.g. "7g") for a board seen from `orientation`. */
+async function squareCenter(page, key, orientation) {
+  const box = await boardBox(page);
+  const file = Number(key[0]);
+  const rank = 'abcdefghi'.indexOf(key[1]) + 1;
+  const xi = orientation === 'sente' ? 9 - file : file - 1;
+  const yi = orientation === 'sente' ? rank - 1 : 9 - rank;
+  return { x: box.x + ((xi + 0.5) * box.width) / 9, y: box.y + ((yi + 0.5) * box.height) / 9 };
+}
+
+async function clickSquare(page, key, orientation) {
+  const p = await squareCenter(page, key, orientation);
+  await page.mouse.click(p.x, p.y);
+}
+
+async function dragSquare(page, from, to, orientation) {
+  const a = await squareCenter(page, from, orientation);
+  const b = await squareCenter(page, to, orientation);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
+  await page.mouse.move(b.x, b.y, { steps: 4 });
+  await page.mouse.up();
+}
+
+// ---------- the tests ----------
+
+const results = [];
+
+async function test(name, fn) {
+  if (process.env.E2E_ONLY && !name.includes(process.env.E2E_ONLY)) return;
+  const started = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (e) {
+    results.push({ name, ok: false });
+    console.log(`FAIL ${name}: ${e?.stack ?? e}`);
+  }
+}
+
+function check(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+async function newPage(browser, locale = 'en-US') {
+  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.log(`  [page error] ${e.message}`));
+  return { context, page };
+}
+
+async function createFromStartScreen(page, choices) {
+  await page.goto(BASE + '/');
+  await page.waitForSelector('#start-form');
+  for (const [name, value] of Object.entries(choices)) {
+    await page.selectOption(`#start-form select[name="${name}"]`, value);
+  }
+  await page.click('#create');
+  await page.waitForURL(/\/g\/[0-9a-f]{16}$/);
+  await page.waitForSelector('.board sg-board piece');
+}
+
+async function main() {
+  const server = await startServer();
+  BASE = server.url;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  try {
+    await test('the start screen offers the game settings', async () => {
+      const { context, page } = await newPage(browser);
+      await page.goto(BASE + '/');
+      await page.waitForSelector('#start-form');
+      const handicaps = await page.locator('select[name="handicap"] option').count();
+      check(handicaps === 16, `16 handicaps, got ${handicaps}`);
+      const times = await page.locator('select[name="time"] option').allTextContents();
+      check(times.length === 6, `6 time controls: ${times}`);
+      await page.selectOption('select[name="time"]', 'custom');
+      check(await page.locator('input[name="byoSec"]').isVisible(), 'custom time fields shown');
+      check((await page.inputValue('select[name="impasse"]')) === '27', 'impasse 27 against the computer');
+      await page.selectOption('select[name="mode"]', 'friend');
+      check((await page.inputValue('select[name="impasse"]')) === 'count24', 'impasse count24 between people');
+      await page.screenshot({ path: join(shots, 'start.png') });
+      await context.close();
+    });
+
+    await test('play the computer through the board: moves, reload, notations, stepping', async () => {
+      const { context, page } = await newPage(browser);
+      await createFromStartScreen(page, { mode: 'ai', level: '1', side: 'sente', time: '30+30' });
+      const id = gameId(page);
+      check((await page.textContent('#seat')).includes('Sente'), 'seated as Sente');
+      // First move by clicks.
+      await clickSquare(page, '7g', 'sente');
+      await clickSquare(page, '7f', 'sente');
+      let s = await waitState(id, (s) => s.moves.length >= 2, 'the computer to answer 7g7f');
+      check(s.moves[0] === '7g7f', `first move 7g7f, got ${s.moves[0]}`);
+      await page.waitForSelector('#moves .move[data-ply="2"]');
+      const firstText = await page.textContent('#moves .move[data-ply="1"]');
+      check(firstText.includes('P-7f'), `western notation P-7f: ${firstText}`);
+      await page.screenshot({ path: join(shots, 'ai-first-move.png') });
+      // Reload mid-game: the seat is kept; the next move is made by dragging.
+      await page.reload();
+      await page.waitForSelector('.board sg-board piece');
+      await page.waitForSelector('#moves .move[data-ply="2"]');
+      check((await page.textContent('#seat')).includes('Sente'), 'the seat survives a reload');
+      s = await api(`/api/games/${id}`);
+      const [from, tos] = Object.entries(s.dests).find(([f]) => f === '2g') ?? Object.entries(s.dests)[0];
+      const to = tos[0];
+      await dragSquare(page, from, to, 'sente');
+      s = await waitState(id, (x) => x.moves.length >= 4, 'the move after the reload and the answer');
+      check(s.moves[2].startsWith(from + to), `played ${from}${to} after the reload, got ${s.moves[2]}`);
+      await page.waitForSelector('#moves .move[data-ply="4"]');
+      // Step back through the moves with the keyboard and buttons.
+      await page.keyboard.press('ArrowLeft');
+      const current = await page.getAttribute('#moves .move.current', 'data-ply');
+      check(current === '3', `ArrowLeft shows ply 3, got ${current}`);
+      await page.click('#nav-first');
+      check((await page.getAttribute('#moves .move.current', 'data-ply')) === '0', 'first shows the start');
+      await page.waitForFunction(() => document.querySelectorAll('sg-pieces piece:not(.fading)').length === 40, null, { timeout: 5000 });
+      const pawn7g = await page.evaluate(() => [...document.querySelectorAll('sg-pieces piece.sente.pawn')].length);
+      check(pawn7g === 9, `the start position is shown (${pawn7g} pawns)`);
+      await page.click('#nav-next');
+      check((await page.getAttribute('#moves .move.current', 'data-ply')) === '1', 'next shows move 1');
+      await page.click('#nav-last');
+      check((await page.getAttribute('#moves .move.current', 'data-ply')) === '4', 'last shows the latest');
+      await page.selectOption('#notation', 'japanese');
+      const ja = await page.textContent('#moves .move[data-ply="1"]');
+      check(ja.includes('▲７六歩'), `Japanese notation: ${ja}`);
+      await page.selectOption('#notation', 'russian');
+      const ru = await page.textContent('#moves .move[data-ply="1"]');
+      check(ru.includes('7g-7f'), `Russian notation: ${ru}`);
+      await page.selectOption('#piece-set', 'intl');
+      await page.screenshot({ path: join(shots, 'ai-international.png') });
+      await page.selectOption('#piece-set', 'kanji');
+      await context.close();
+    });
+
+    await test('against the computer: a promotion choice and a drop from the hand', async () => {
+      const { context, page } = await newPage(browser);
+      // Sente's silver on 4d may promote on 4c; both sides have a pawn in hand.
+      const g = await post('/api/games', { mode: 'ai', side: 'sente', sfen: '4k4/9/9/5S3/9/9/9/9/4K4 b Pp 1', ai: { level: 1 } });
+      await openWithToken(page, g);
+      const id = g.id;
+      await dragSquare(page, '4d', '4c', 'sente');
+      await page.waitForSelector('sg-promotion-choices piece', { timeout: 5000 });
+      await page.screenshot({ path: join(shots, 'ai-promotion-choice.png') });
+      await page.click('sg-promotion-choices piece.promotedsilver');
+      let s = await waitState(id, (x) => x.moves.length >= 2, 'the promotion and the answer');
+      check(s.moves[0] === '4d4c+', `promoted 4d4c+, got ${s.moves[0]}`);
+      await page.waitForSelector('#moves .move[data-ply="2"]');
+      // Drop the pawn from the hand by clicks.
+      const to = s.drops.P.includes('5e') ? '5e' : s.drops.P[0];
+      await page.click('.hand-bottom-el piece.sente.pawn');
+      await clickSquare(page, to, 'sente');
+      s = await waitState(id, (x) => x.moves.length >= 3, 'the drop');
+      check(s.moves[2] === `P*${to}`, `dropped P*${to}, got ${s.moves[2]}`);
+      await page.waitForSelector('#moves .move[data-ply="3"]');
+      const text = await page.textContent('#moves .move[data-ply="3"]');
+      check(text.includes(`P*${to}`), `western drop text: ${text}`);
+      await page.screenshot({ path: join(shots, 'ai-after-drop.png') });
+      await context.close();
+    });
+
+    await test('a friend joins by the invite link; a spectator cannot move; Russian', async () => {
+      const a = await newPage(browser);
+      await createFromStartScreen(a.page, { mode: 'friend', side: 'sente', time: '10+30' });
+      const id = gameId(a.page);
+      const link = await a.page.inputValue('#invite-link');
+      check(link.includes(`/g/${id}?join=`), `invite link: ${link}`);
+      await a.page.screenshot({ path: join(shots, 'friend-waiting.png') });
+
+      const b = await newPage(browser);
+      await b.page.goto(link);
+      await b.page.waitForSelector('.board sg-board piece');
+      await b.page.waitForFunction(() => document.querySelector('#seat')?.textContent?.includes('Gote'));
+      check(!b.page.url().includes('join='), 'the join code is dropped from the address');
+      await waitState(id, (s) => s.seats.gote, 'the friend to take the seat');
+      await a.page.waitForSelector('#invite-link', { state: 'detached' });
+
+      await dragSquare(a.page, '7g', '7f', 'sente');
+      await waitState(id, (s) => s.moves.length === 1, "Sente's move");
+      await b.page.waitForSelector('#moves .move[data-ply="1"]');
+      await clickSquare(b.page, '3c', 'gote');
+      await clickSquare(b.page, '3d', 'gote');
+      let s = await waitState(id, (s) => s.moves.length === 2, "Gote's move");
+      check(s.moves[1] === '3c3d', `gote played 3c3d, got ${s.moves[1]}`);
+      await a.page.waitForSelector('#moves .move[data-ply="2"]');
+      await b.page.screenshot({ path: join(shots, 'friend-gote-view.png') });
+
+      const c = await newPage(browser, 'ru-RU');
+      await c.page.goto(`${BASE}/g/${id}`);
+      await c.page.waitForSelector('.board sg-board piece');
+      await c.page.waitForSelector('#moves .move[data-ply="2"]');
+      const seat = await c.page.textContent('#seat');
+      check(seat.includes('наблюдаете'), `spectator text in Russian (from the browser language): ${seat}`);
+      // Try to move: nothing is selectable and nothing is sent.
+      await clickSquare(c.page, '2g', 'sente');
+      check((await c.page.locator('sq.dest').count()) === 0, 'no destinations for a spectator');
+      await dragSquare(c.page, '2g', '2f', 'sente');
+      await sleep(500);
+      s = await api(`/api/games/${id}`);
+      check(s.moves.length === 2, 'the spectator moved nothing');
+      // Language switch.
+      await c.page.selectOption('#lang', 'en');
+      check((await c.page.textContent('#seat')).includes('watching'), 'switched to English');
+      await c.page.selectOption('#lang', 'ru');
+      const status = await c.page.textContent('#status');
+      check(status.includes('Сэнтэ ходит'), `Russian status: ${status}`);
+      await c.page.screenshot({ path: join(shots, 'spectator-russian.png') });
+
+      // Sente resigns; everybody sees the result.
+      a.page.once('dialog', (d) => d.accept());
+      await a.page.click('#resign');
+      s = await waitState(id, (s) => s.status.over, 'the resignation');
+      check(s.status.winner === 'gote' && s.status.reason === 'resign', 'gote wins by resignation');
+      await c.page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('сдача'));
+      await b.page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('resignation'));
+      await c.page.screenshot({ path: join(shots, 'spectator-result.png') });
+      for (const p of [a, b, c]) await p.context.close();
+    });
+
+    await test('impasse: the count (count24) and the declaration (27) through the buttons', async () => {
+      const { context, page } = await newPage(browser);
+      // Both kings entered, each side owning 27 points: the accepted count is a draw.
+      let g = await post('/api/games', {
+        mode: 'local',
+        sfen: '9/4K4/9/9/9/9/9/4k4/9 b RB2G2S2N2L9Prb2g2s2n2l9p 1',
+        rules: { impasse: 'count24' },
+      });
+      await openWithToken(page, g);
+      const points = await page.textContent('#impasse');
+      check(points.includes('27') && points.includes('Count 24'), `count24 points shown: ${points}`);
+      await page.click('#propose-count');
+      await page.waitForSelector('#accept-count');
+      await page.click('#accept-count');
+      let s = await waitState(g.id, (s) => s.status.over, 'the count');
+      check(s.status.reason === 'impasse' && s.status.winner === null, `a draw by the count: ${JSON.stringify(s.status)}`);
+      await page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('Draw'));
+      await page.screenshot({ path: join(shots, 'impasse-count.png') });
+      // Sente's king in the camp with 10 pieces there and 28 points: the declaration wins.
+      g = await post('/api/games', {
+        mode: 'local',
+        sfen: '+P+P7/4K4/+P+PSS1GGBR/9/9/9/9/9/4k4 b RB 1',
+        rules: { impasse: '27' },
+      });
+      await openWithToken(page, g);
+      check((await page.getAttribute('#declare', 'class'))?.includes('primary'), 'the declaration is highlighted when it wins');
+      page.once('dialog', (d) => d.accept());
+      await page.click('#declare');
+      s = await waitState(g.id, (s) => s.status.over, 'the declaration');
+      check(s.status.reason === 'impasse' && s.status.winner === 'sente', `sente wins by declaration: ${JSON.stringify(s.status)}`);
+      await page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('Sente wins'));
+      await page.screenshot({ path: join(shots, 'impasse-declaration.png') });
+      await context.close();
+    });
+
+    await test('with "illegal moves lose" an illegal move can be made and loses', async () => {
+      const { context, page } = await newPage(browser);
+      await createFromStartScreen(page, { mode: 'local', time: 'none', illegal: 'lose' });
+      const id = gameId(page);
+      await clickSquare(page, '7g', 'sente');
+      await clickSquare(page, '7e', 'sente');
+      const s = await waitState(id, (s) => s.status.over, 'the illegal move to end the game');
+      check(s.moves[0] === '7g7e', `the illegal move is recorded: ${s.moves}`);
+      check(s.status.reason === 'illegal_move' && s.status.winner === 'gote', JSON.stringify(s.status));
+      await page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('illegal move'));
+      await context.close();
+    });
+
+    await test('playing Gote against the computer: the board is turned, the computer starts', async () => {
+      const { context, page } = await newPage(browser, 'uk-UA');
+      await createFromStartScreen(page, { mode: 'ai', side: 'gote', time: 'none', handicap: 'bishop' });
+      const id = gameId(page);
+      check(await page.locator('.board.orientation-gote').count() === 1, 'seen from Gote');
+      // Bishop handicap: the giver (Gote, us) moves first.
+      let s = await api(`/api/games/${id}`);
+      check(s.side_to_move === 'gote' && s.moves.length === 0, 'the handicap giver moves first');
+      await clickSquare(page, '3c', 'gote');
+      await clickSquare(page, '3d', 'gote');
+      s = await waitState(id, (s) => s.moves.length >= 2, 'the computer to answer');
+      check(s.moves[0] === '3c3d', `played 3c3d, got ${s.moves[0]}`);
+      const seat = await page.textContent('#seat');
+      check(seat.includes('Ви граєте'), `Ukrainian: ${seat}`);
+      await page.screenshot({ path: join(shots, 'ai-gote-ukrainian.png') });
+      await context.close();
+    });
+
+    await test('two players on one device, with clocks counting down', async () => {
+      const { context, page } = await newPage(browser, 'ja-JP');
+      await createFromStartScreen(page, { mode: 'local', time: '0+30' });
+      const id = gameId(page);
+      await clickSquare(page, '7g', 'sente');
+      await clickSquare(page, '7f', 'sente');
+      await waitState(id, (s) => s.moves.length === 1, 'the first move');
+      await clickSquare(page, '3c', 'sente');
+      await clickSquare(page, '3d', 'sente');
+      await waitState(id, (s) => s.moves.length === 2, 'the second move');
+      const t1 = await page.textContent('.player.bottom .clock .main');
+      await sleep(2200);
+      const t2 = await page.textContent('.player.bottom .clock .main');
+      check(t1 !== t2, `the running clock counts down: ${t1} -> ${t2}`);
+      const status = await page.textContent('#status');
+      check(status.includes('先手'), `Japanese status: ${status}`);
+      await page.screenshot({ path: join(shots, 'local-japanese.png') });
+      await context.close();
+    });
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  const passed = results.filter((r) => r.ok).length;
+  const failed = results.length - passed;
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.log(`FAIL setup: ${e?.stack ?? e}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});
