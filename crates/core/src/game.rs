@@ -26,7 +26,12 @@ use crate::{ByColor, Color, HandKind, IllegalMove, Move, Position};
 /// The rules a game is played under.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GameRules {
-    /// The impasse rule.
+    /// The impasse rule. [`Game::status`] reports what the rule would give
+    /// if the side to move declared (27, 24) or the count were made (count24)
+    /// right now, as engines and referees judge a `bestmove win` or a
+    /// position. Where declaring or proposing the count is an explicit act of
+    /// a player (a game site), play with [`ImpasseRule::None`] here and judge
+    /// the act with [`impasse::judge`](crate::impasse::judge) when it happens.
     pub impasse: ImpasseRule,
     /// Credit the pieces removed by a handicap to the handicap giver (Gote) in impasse counts.
     pub handicap_credit: bool,
