@@ -55,7 +55,9 @@ fn args() -> Args {
 
 async fn post(port: u16, path: &str, body: &Value) -> Value {
     let body = body.to_string();
-    let mut s = TcpStream::connect(("127.0.0.1", port)).await.expect("connect");
+    let mut s = TcpStream::connect(("127.0.0.1", port))
+        .await
+        .expect("connect");
     let req = format!(
         "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
@@ -126,14 +128,22 @@ async fn bot(port: u16, think: Duration, stop: Arc<AtomicBool>, stats: Arc<Stats
             let Some(usi) = pick(&state) else { break };
             let before = state["moves"].as_array().map_or(0, Vec::len);
             let sent = Instant::now();
-            if ws.send(Message::Text(json!({"type": "move", "usi": usi}).to_string().into())).await.is_err() {
+            if ws
+                .send(Message::Text(
+                    json!({"type": "move", "usi": usi}).to_string().into(),
+                ))
+                .await
+                .is_err()
+            {
                 stats.errors.fetch_add(1, Ordering::Relaxed);
                 break;
             }
             let mut got = false;
             while let Some(Ok(msg)) = ws.next().await {
                 let Message::Text(t) = msg else { continue };
-                let Ok(v) = serde_json::from_str::<Value>(&t) else { continue };
+                let Ok(v) = serde_json::from_str::<Value>(&t) else {
+                    continue;
+                };
                 if v["type"] == "error" {
                     stats.errors.fetch_add(1, Ordering::Relaxed);
                     break;
@@ -157,9 +167,20 @@ async fn bot(port: u16, think: Duration, stop: Arc<AtomicBool>, stats: Arc<Stats
 /// (CPU seconds, resident memory in KiB) of a process, from /proc.
 fn usage(pid: u32) -> (f64, u64) {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
-    let ticks: f64 = fields.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
-        + fields.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let ticks: f64 = fields
+        .get(11)
+        .and_then(|u| u.parse::<f64>().ok())
+        .unwrap_or(0.0)
+        + fields
+            .get(12)
+            .and_then(|s| s.parse::<f64>().ok())
+            .unwrap_or(0.0);
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let rss = status
         .lines()
@@ -183,7 +204,10 @@ fn start_server(bin: &str, port: u16, dir: &std::path::Path) -> Child {
 #[tokio::main]
 async fn main() {
     let a = args();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("free port");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("free port");
     let dir = std::env::temp_dir().join(format!("shogi-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut server = start_server(&a.server, port, &dir);
@@ -206,7 +230,10 @@ async fn main() {
         let (stop, stats) = (stop.clone(), stats.clone());
         tasks.push(tokio::spawn(async move {
             // Spread the start so that moves do not arrive in lockstep.
-            tokio::time::sleep(Duration::from_millis((i as u64 * 7919) % think.as_millis().max(1) as u64)).await;
+            tokio::time::sleep(Duration::from_millis(
+                (i as u64 * 7919) % think.as_millis().max(1) as u64,
+            ))
+            .await;
             bot(port, think, stop, stats).await;
         }));
     }
@@ -223,7 +250,12 @@ async fn main() {
     stop.store(true, Ordering::Relaxed);
     let mut rtts = std::mem::take(&mut *stats.rtts_us.lock().expect("lock"));
     rtts.sort_unstable();
-    let pct = |p: f64| rtts.get(((rtts.len() as f64 - 1.0) * p) as usize).copied().unwrap_or(0) as f64 / 1000.0;
+    let pct = |p: f64| {
+        rtts.get(((rtts.len() as f64 - 1.0) * p) as usize)
+            .copied()
+            .unwrap_or(0) as f64
+            / 1000.0
+    };
     println!(
         "live games {}  think {} ms  measured {:.0} s\nmoves {moves}  moves/s {:.0}\nround trip p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms\nserver CPU {:.0}% of one core  peak RSS {} MiB\ngames started {}  errors {}",
         a.games,
