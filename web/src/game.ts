@@ -20,7 +20,7 @@ import {
 } from './api';
 import { clockNow, clockText, type ClockReading } from './clock';
 import { h, option } from './dom';
-import { lang, t, type MsgKey } from './i18n';
+import { lang, t, tr, type MsgKey } from './i18n';
 import { formatMove, NOTATIONS, type Notation } from './notation';
 import {
   boardSfen,
@@ -476,7 +476,15 @@ class Game implements GameScreen {
     this.movesPanel ??= h('div', { class: 'moves-panel' }, h('h2', {}, t('moves')), h('div', { class: 'moves', id: 'moves' }), this.navButtons());
     this.settingsEl ??= this.settingsPanel();
     parts.push(this.movesPanel, this.settingsEl);
-    parts.push(h('p', {}, h('a', { href: '/', 'data-link': true, id: 'new-game' }, t('newGame'))));
+    parts.push(
+      h(
+        'p',
+        { class: 'links' },
+        h('a', { href: '/', 'data-link': true, id: 'new-game' }, t('newGame')),
+        s?.status.over ? ' · ' : null,
+        s?.status.over ? h('a', { href: `/review/${this.id}`, 'data-link': true, id: 'review-link' }, tr('review')) : null,
+      ),
+    );
     this.side.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
     this.renderMoves();
   }

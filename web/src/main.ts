@@ -3,7 +3,8 @@
 import './style.css';
 import { h, option } from './dom';
 import { openGame, type GameScreen } from './game';
-import { lang, LANGS, LANG_NAMES, setLang, t, type Lang } from './i18n';
+import { lang, LANGS, LANG_NAMES, setLang, t, tr, type Lang } from './i18n';
+import { openReview, renderArchive, renderImport, type Screen } from './review';
 import { renderStart } from './start';
 
 const app = document.getElementById('app')!;
@@ -11,7 +12,7 @@ const header = h('header', { class: 'top' });
 const main = h('main', {});
 app.replaceChildren(header, main);
 
-let screen: GameScreen | null = null;
+let screen: GameScreen | Screen | null = null;
 
 function renderHeader(): void {
   const picker = h(
@@ -27,6 +28,12 @@ function renderHeader(): void {
   });
   header.replaceChildren(
     h('a', { href: '/', class: 'brand', 'data-link': true }, `☗ ${t('title')}`),
+    h(
+      'nav',
+      { class: 'links' },
+      h('a', { href: '/archive', 'data-link': true, id: 'link-archive' }, tr('archive')),
+      h('a', { href: '/import', 'data-link': true, id: 'link-import' }, tr('import')),
+    ),
     h('label', { class: 'lang' }, h('span', {}, t('language')), picker),
   );
   document.title = t('title');
@@ -41,7 +48,14 @@ async function route(): Promise<void> {
   screen?.destroy();
   screen = null;
   const m = location.pathname.match(/^\/g\/([0-9a-f]{16})\/?$/);
-  if (m) {
+  const r = location.pathname.match(/^\/review\/([0-9a-f]{16})\/?$/);
+  if (r) {
+    screen = await openReview(main, r[1]);
+  } else if (/^\/archive\/?$/.test(location.pathname)) {
+    screen = renderArchive(main);
+  } else if (/^\/import\/?$/.test(location.pathname)) {
+    screen = renderImport(main, navigate);
+  } else if (m) {
     const join = new URLSearchParams(location.search).get('join');
     screen = await openGame(main, m[1], join);
   } else {

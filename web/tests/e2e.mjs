@@ -11,7 +11,7 @@
 // The last line is `N passed, M failed`; the exit status is 1 on failure.
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -464,6 +464,98 @@ async function main() {
       const status = await page.textContent('#status');
       check(status.includes('先手'), `Japanese status: ${status}`);
       await page.screenshot({ path: join(shots, 'local-japanese.png') });
+      await context.close();
+    });
+    await test('import a KIF file, step through it, analyse it, download KIF and CSA, search for mate', async () => {
+      const { context, page } = await newPage(browser);
+      const kif = [
+        '手合割：平手',
+        '先手：Alice',
+        '後手：Bob',
+        '手数----指手---------消費時間--',
+        '   1 ７六歩(77)   ( 0:01/00:00:01)',
+        '*A comment on the first move',
+        '   2 ３四歩(33)   ( 0:02/00:00:02)',
+        '   3 ２六歩(27)   ( 0:01/00:00:02)',
+        '   4 ８四歩(83)   ( 0:01/00:00:03)',
+        '   5 ２五歩(26)   ( 0:01/00:00:03)',
+        '   6 ８五歩(84)   ( 0:01/00:00:04)',
+        '   7 投了',
+        '',
+      ].join('\n');
+      const expected = ['7g7f', '3c3d', '2g2f', '8c8d', '2f2e', '8d8e'];
+      await page.goto(BASE + '/');
+      await page.click('#link-import');
+      await page.waitForSelector('#import-text');
+      // A broken file: the server's message is shown and nothing is stored.
+      await page.fill('#import-text', 'V2.2\nPI\n+\n+7776XX\n');
+      await page.click('#import-submit');
+      await page.waitForFunction(() => document.querySelector('#import-error')?.textContent?.includes('line 4'), null, { timeout: 5000 });
+      await page.screenshot({ path: join(shots, 'import-error.png') });
+      await page.setInputFiles('#import-file', { name: 'game.kif', mimeType: 'text/plain', buffer: Buffer.from(kif) });
+      await page.waitForURL(/\/review\/[0-9a-f]{16}$/, { timeout: 10000 });
+      const id = new URL(page.url()).pathname.split('/')[2];
+      await page.waitForSelector('#moves .move[data-ply="6"]');
+      check((await page.textContent('.review-title')).includes('Alice'), 'the players are shown');
+      // Step through the main line with the keyboard and the buttons.
+      await page.keyboard.press('ArrowRight');
+      check((await page.getAttribute('#moves .move.current', 'data-ply')) === '1', 'ArrowRight shows move 1');
+      check((await page.textContent('#comments')).includes('A comment on the first move'), 'the comment of move 1');
+      await page.click('#nav-next');
+      check((await page.getAttribute('#moves .move.current', 'data-ply')) === '2', 'next shows move 2');
+      await page.click('#nav-last');
+      check((await page.getAttribute('#moves .move.current', 'data-ply')) === '6', 'last shows move 6');
+      const sfen = await page.inputValue('#sfen');
+      check(sfen === 'lnsgkgsnl/1r5b1/p1pppp1pp/6p2/1p5P1/2P6/PP1PPPP1P/1B5R1/LNSGKGSNL b - 7', `the SFEN of the shown position: ${sfen}`);
+      await page.click('#nav-first');
+      check((await page.getAttribute('#moves .move.current', 'data-ply')) === '0', 'first shows the start');
+      // Analysis: progress, the graph, a click on a point, the best-move arrow.
+      await page.click('#analyse');
+      await page.waitForSelector('#analysis-status[data-status="done"]', { timeout: 60000 });
+      const points = await page.locator('#eval-graph circle').count();
+      check(points === 7, `one graph point per position, got ${points}`);
+      await page.click('#eval-graph circle[data-ply="3"]');
+      check((await page.getAttribute('#moves .move.current', 'data-ply')) === '3', 'a click on the graph jumps to ply 3');
+      await page.waitForSelector('.board svg.sg-shapes line, .board svg.sg-shapes path', { state: 'attached', timeout: 5000 });
+      check((await page.textContent('#eval-now')).length > 0, 'the evaluation of the shown position');
+      await sleep(400);
+      await page.screenshot({ path: join(shots, 'review-analysis.png') });
+      // Downloads: KIF and CSA, each read back by the server.
+      for (const format of ['kif', 'csa']) {
+        const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#dl-${format}`)]);
+        const path = await download.path();
+        const text = readFileSync(path, 'utf8');
+        const r = await fetchRetry(BASE + '/api/import', { method: 'POST', body: text });
+        check(r.ok, `the downloaded ${format} imports: ${r.status}`);
+        const back = await r.json();
+        check(JSON.stringify(back.moves) === JSON.stringify(expected), `${format} moves: ${back.moves}`);
+        check(back.ending.reason === 'resign', `${format} ending: ${JSON.stringify(back.ending)}`);
+      }
+      // The archive lists it; the player filter finds it.
+      await page.click('#link-archive');
+      await page.waitForSelector('#archive-form');
+      await page.fill('#archive-player', 'alice');
+      await page.click('#archive-form button[type="submit"]');
+      await page.waitForSelector(`.archive-row[data-id="${id}"]`);
+      const rows = await page.locator('.archive-row').count();
+      check(rows === 1, `one game of Alice, got ${rows}`);
+      await page.screenshot({ path: join(shots, 'archive.png') });
+      // Mate search from a position with a mate in one; the line can be stepped through.
+      const r = await fetchRetry(BASE + '/api/import?save=1', {
+        method: 'POST',
+        body: 'position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1',
+      });
+      const tsume = await r.json();
+      check(r.ok, `the mate problem imports: ${JSON.stringify(tsume)}`);
+      await page.goto(`${BASE}/review/${tsume.id}`);
+      await page.waitForSelector('#mate-search');
+      await page.click('#mate-search');
+      await page.waitForSelector('#mate-result[data-result="mate"]', { timeout: 15000 });
+      await page.click('#mate-next');
+      check((await page.getAttribute('#mate-line .move.current', 'data-step')) === '1', 'stepped into the mating line');
+      check((await page.inputValue('#sfen')).includes('4G4'), `the mating move is shown: ${await page.inputValue('#sfen')}`);
+      await sleep(400);
+      await page.screenshot({ path: join(shots, 'review-mate.png') });
       await context.close();
     });
   } finally {

@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use shogi_core::{ByColor, Color, Handicap, ImpasseRule, Position};
 use tokio::sync::RwLock;
 
+use crate::analysis::Analyzer;
 use crate::clock::Clock;
 use crate::db::{NewGame, Store};
 use crate::error::Error;
@@ -34,6 +35,7 @@ pub const MAX_LEVEL: u8 = 10;
 pub struct AppState {
     deps: RoomDeps,
     rooms: Arc<RwLock<HashMap<String, RoomHandle>>>,
+    analyzer: Arc<Analyzer>,
 }
 
 impl AppState {
@@ -47,6 +49,7 @@ impl AppState {
                 opponent,
             },
             rooms: Arc::default(),
+            analyzer: Arc::default(),
         }
     }
 
@@ -54,6 +57,12 @@ impl AppState {
     #[must_use]
     pub fn store(&self) -> &Store {
         &self.deps.store
+    }
+
+    /// The background analysis queue.
+    #[must_use]
+    pub fn analyzer(&self) -> &Analyzer {
+        &self.analyzer
     }
 
     /// The live room of game `id`, loading it from the database if needed.

@@ -17,8 +17,10 @@ use crate::clock::Clock;
 use crate::protocol::{Reason, Side};
 
 /// The migrations, in order.
-const MIGRATIONS: [(i64, &str, &str); 1] =
-    [(1, "games", include_str!("../migrations/0001_games.sql"))];
+const MIGRATIONS: [(i64, &str, &str); 2] = [
+    (1, "games", include_str!("../migrations/0001_games.sql")),
+    (2, "archive", include_str!("../migrations/0002_archive.sql")),
+];
 
 /// A handle on the database (cheap to clone).
 #[derive(Clone, Debug)]
@@ -147,6 +149,11 @@ impl Store {
         };
         migrator.run(&pool).await?;
         Ok(Store { pool })
+    }
+
+    /// The connection pool (for the archive and analysis queries).
+    pub(crate) fn pool(&self) -> &SqlitePool {
+        &self.pool
     }
 
     /// Closes the pool, waiting for the connections to finish.

@@ -20,6 +20,9 @@ pub enum Error {
     /// The request came too late (the seat is taken).
     #[error("{0}")]
     Conflict(String),
+    /// The server is too busy to take the request now.
+    #[error("{0}")]
+    Unavailable(String),
     /// The server failed.
     #[error("internal error: {0}")]
     Internal(String),
@@ -50,6 +53,7 @@ impl IntoResponse for Error {
             Error::NotFound => StatusCode::NOT_FOUND,
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::Conflict(_) => StatusCode::CONFLICT,
+            Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Internal(e) => {
                 tracing::error!("{e}");
                 return (

@@ -16,12 +16,14 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod analysis;
 mod app;
 pub mod clock;
 pub mod db;
 mod error;
 pub mod opponent;
 pub mod protocol;
+pub mod review;
 pub mod room;
 pub mod time;
 mod token;
@@ -57,6 +59,18 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}", get(app::get_game))
         .route("/api/games/{id}/join", post(app::join_game))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api/games/{id}/record", get(review::record))
+        .route("/api/games/{id}/diagram.svg", get(review::diagram))
+        .route(
+            "/api/games/{id}/analysis",
+            get(analysis::get).post(analysis::start),
+        )
+        .route("/api/archive", get(review::archive))
+        .route(
+            "/api/import",
+            post(review::import).layer(DefaultBodyLimit::max(review::MAX_IMPORT_BYTES)),
+        )
+        .route("/api/mate", post(review::mate))
         .merge(web::routes())
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state)
@@ -104,6 +118,7 @@ impl Server {
     /// The database cannot be opened or read, or the address cannot be bound.
     pub async fn start(config: Config) -> Result<Server, Error> {
         let store = db::Store::open(&config.db_path).await?;
+        analysis::reset_unfinished(&store).await?;
         let state = AppState::new(store, config.time, config.opponent);
         let restored = state.restore_unfinished().await?;
         let listener = tokio::net::TcpListener::bind(config.bind).await?;

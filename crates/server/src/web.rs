@@ -3,10 +3,11 @@
 //! committed `web/dist/`, so a machine with only Rust serves the whole app.
 //!
 //! The bundle has fixed file names (see `web/vite.config.ts`): `index.html`
-//! (served at `/` and at every game page `/g/{id}`), `assets/app.js` and
-//! `assets/app.css`. Every response carries an `ETag` (a hash of the file),
-//! and `Cache-Control: no-cache` so that a browser revalidates after an
-//! upgrade and gets `304 Not Modified` otherwise.
+//! (served at `/`, at every game page `/g/{id}`, at `/archive`, `/import` and
+//! `/review/{id}`), `assets/app.js` and `assets/app.css`. Every response
+//! carries an `ETag` (a hash of the file), and `Cache-Control: no-cache` so
+//! that a browser revalidates after an upgrade and gets `304 Not Modified`
+//! otherwise.
 
 use std::sync::OnceLock;
 
@@ -121,6 +122,9 @@ pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(index))
         .route("/g/{id}", get(game_page))
+        .route("/review/{id}", get(game_page))
+        .route("/archive", get(index))
+        .route("/import", get(index))
         .route("/assets/{name}", get(asset))
 }
 

@@ -97,9 +97,13 @@ impl TestServer {
         let (stream, _) = tokio_tungstenite::connect_async(url)
             .await
             .expect("websocket connects");
-        let mut ws = Ws { stream };
+        let mut ws = Ws {
+            stream,
+            pending: None,
+        };
         let first = ws.next().await;
         assert_eq!(first["type"], "state", "{first}");
+        ws.pending = Some(first);
         ws
     }
 
@@ -133,6 +137,9 @@ pub struct Ws {
     pub stream: tokio_tungstenite::WebSocketStream<
         tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
     >,
+    /// The state received on connect, handed out again by the next read: a
+    /// change (such as the computer's first move) may already be in it.
+    pending: Option<Value>,
 }
 
 impl Ws {
@@ -152,6 +159,9 @@ impl Ws {
 
     /// The next JSON message; panics on timeout or close.
     pub async fn next(&mut self) -> Value {
+        if let Some(v) = self.pending.take() {
+            return v;
+        }
         loop {
             let msg = tokio::time::timeout(WAIT, self.stream.next())
                 .await

@@ -1,0 +1,342 @@
+//! Game analysis in the background: one worker thread takes jobs from a
+//! bounded queue and evaluates every position of a game, one analysis at a
+//! time (so that live games are never starved), storing its progress in the
+//! `analyses` table after every position.
+//!
+//! Scores are from Sente's point of view, in centipawns; a mate is
+//! `score_cp = ±10000` with `mate` the number of plies to it (positive when
+//! Sente mates). A move is flagged by how much the evaluation dropped from
+//! the mover's point of view between the position before it and the one
+//! after it (both capped at ±3000): 100 cp an inaccuracy, 300 a mistake,
+//! 800 a blunder, when the engine preferred another move (`better`).
+
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::Mutex;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use shogi_core::{Color, Move, Position};
+use shogi_engine::limits::SearchLimit;
+use shogi_engine::search::{search_position, SearchOptions, MATE, MATE_IN_MAX_PLY};
+use sqlx::Row;
+
+use crate::app::AppState;
+use crate::db::Store;
+use crate::error::Error;
+use crate::review::load_record;
+use crate::time::unix_ms;
+
+/// Search time per position, in milliseconds.
+pub const MOVE_TIME_MS: u64 = 200;
+/// How many analyses may wait.
+pub const QUEUE_LEN: usize = 16;
+/// The `score_cp` of a mate.
+pub const MATE_CP: i32 = 10_000;
+/// Evaluations are capped at this for the mistake classification.
+const CAP_CP: i32 = 3000;
+
+/// The evaluation of one position.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Eval {
+    /// The position after this many moves.
+    pub ply: usize,
+    /// Sente's view, centipawns (±10000 for a mate).
+    pub score_cp: i32,
+    /// Plies to mate, positive when Sente mates.
+    pub mate: Option<i32>,
+    /// The engine's move in USI (`null` when there is no legal move).
+    pub best_move: Option<String>,
+}
+
+struct Job {
+    id: String,
+    start: Position,
+    moves: Vec<Move>,
+}
+
+/// The queue to the analysis worker (started on first use).
+#[derive(Default)]
+pub struct Analyzer {
+    queue: Mutex<Option<SyncSender<Job>>>,
+}
+
+impl Analyzer {
+    fn submit(&self, job: Job, store: &Store) -> Result<(), Error> {
+        let mut queue = self
+            .queue
+            .lock()
+            .map_err(|_| Error::Internal("analysis queue poisoned".into()))?;
+        if queue.is_none() {
+            let (tx, rx) = sync_channel(QUEUE_LEN);
+            let store = store.clone();
+            let rt = tokio::runtime::Handle::current();
+            std::thread::Builder::new()
+                .name("analysis".into())
+                .spawn(move || worker(&rx, &store, &rt))?;
+            *queue = Some(tx);
+        }
+        let Some(tx) = queue.as_ref() else {
+            return Err(Error::Internal("no analysis worker".into()));
+        };
+        match tx.try_send(job) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => Err(Error::Unavailable(
+                "too many analyses waiting; try again later".into(),
+            )),
+            Err(TrySendError::Disconnected(_)) => {
+                *queue = None;
+                Err(Error::Internal("analysis worker stopped".into()))
+            }
+        }
+    }
+}
+
+fn eval_of(pos: &Position, ply: usize) -> Eval {
+    let r = search_position(
+        pos,
+        &SearchLimit::MoveTime(MOVE_TIME_MS),
+        &SearchOptions::default(),
+    );
+    let sign = if pos.side_to_move() == Color::Sente {
+        1
+    } else {
+        -1
+    };
+    let (score_cp, mate) = if r.score >= MATE_IN_MAX_PLY {
+        (MATE_CP * sign, Some((MATE - r.score) * sign))
+    } else if r.score <= -MATE_IN_MAX_PLY || r.best_move.is_none() {
+        let plies = (MATE + r.score).max(0);
+        (-MATE_CP * sign, Some(-plies * sign))
+    } else {
+        (r.score * sign, None)
+    };
+    Eval {
+        ply,
+        score_cp,
+        mate,
+        best_move: r.best_move.map(|m| m.to_string()),
+    }
+}
+
+async fn save(store: &Store, id: &str, status: &str, evals: &[Eval]) {
+    let text = serde_json::to_string(evals).unwrap_or_else(|_| "[]".into());
+    let done = i64::try_from(evals.len().saturating_sub(1)).unwrap_or(0);
+    let r = sqlx::query(
+        "UPDATE analyses SET status = ?, done_plies = ?, evals = ?, updated_at = ? WHERE id = ?",
+    )
+    .bind(status)
+    .bind(done)
+    .bind(text)
+    .bind(i64::try_from(unix_ms()).unwrap_or(0))
+    .bind(id)
+    .execute(store.pool())
+    .await;
+    if let Err(e) = r {
+        tracing::warn!("analysis {id}: {e}");
+    }
+}
+
+fn worker(rx: &Receiver<Job>, store: &Store, rt: &tokio::runtime::Handle) {
+    while let Ok(job) = rx.recv() {
+        let mut evals = Vec::with_capacity(job.moves.len() + 1);
+        rt.block_on(save(store, &job.id, "running", &evals));
+        let mut pos = job.start.clone();
+        for ply in 0..=job.moves.len() {
+            evals.push(eval_of(&pos, ply));
+            let status = if ply == job.moves.len() {
+                "done"
+            } else {
+                "running"
+            };
+            rt.block_on(save(store, &job.id, status, &evals));
+            if let Some(&mv) = job.moves.get(ply) {
+                pos.make_move(mv);
+            }
+        }
+    }
+}
+
+/// Forgets analyses that a stop interrupted (they can be asked for again).
+///
+/// # Errors
+/// Database errors.
+pub async fn reset_unfinished(store: &Store) -> Result<(), Error> {
+    sqlx::query("DELETE FROM analyses WHERE status <> 'done'")
+        .execute(store.pool())
+        .await?;
+    Ok(())
+}
+
+/// The flagged moves: `(ply, kind, better move)`.
+#[must_use]
+pub fn mistakes(start: &Position, moves: &[Move], evals: &[Eval]) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut mover = start.side_to_move();
+    for (i, mv) in moves.iter().enumerate() {
+        let (Some(before), Some(after)) = (evals.get(i), evals.get(i + 1)) else {
+            break;
+        };
+        let sign = if mover == Color::Sente { 1 } else { -1 };
+        let view = |e: &Eval| (e.score_cp * sign).clamp(-CAP_CP, CAP_CP);
+        let drop = view(before) - view(after);
+        let played = mv.to_string();
+        let better = before.best_move.as_ref().filter(|b| **b != played);
+        let kind = match drop {
+            d if d >= 800 => Some("blunder"),
+            d if d >= 300 => Some("mistake"),
+            d if d >= 100 => Some("inaccuracy"),
+            _ => None,
+        };
+        if let (Some(kind), Some(better)) = (kind, better) {
+            out.push(json!({"ply": i + 1, "kind": kind, "better": better, "drop_cp": drop}));
+        }
+        mover = mover.opponent();
+    }
+    out
+}
+
+fn legal_line(start: &Position, moves: &[Move]) -> Vec<Move> {
+    let mut pos = start.clone();
+    let mut out = Vec::new();
+    for &m in moves {
+        if !pos.is_legal(m) {
+            break;
+        }
+        pos.make_move(m);
+        out.push(m);
+    }
+    out
+}
+
+async fn view(app: &AppState, id: &str) -> Result<Value, Error> {
+    let rec = load_record(app, id).await?;
+    let moves = legal_line(&rec.start, &rec.main_line());
+    let row =
+        sqlx::query("SELECT status, total_plies, done_plies, evals FROM analyses WHERE id = ?")
+            .bind(id)
+            .fetch_optional(app.store().pool())
+            .await?;
+    let Some(row) = row else {
+        return Ok(json!({
+            "status": "none", "done_plies": 0, "total_plies": moves.len(),
+            "evals": [], "mistakes": [],
+        }));
+    };
+    let evals: String = row.try_get("evals")?;
+    let evals: Vec<Eval> = serde_json::from_str(&evals).unwrap_or_default();
+    let status: String = row.try_get("status")?;
+    let mistakes = mistakes(&rec.start, &moves, &evals);
+    Ok(json!({
+        "status": status,
+        "done_plies": row.try_get::<i64, _>("done_plies")?,
+        "total_plies": row.try_get::<i64, _>("total_plies")?,
+        "evals": evals,
+        "mistakes": mistakes,
+    }))
+}
+
+/// `GET /api/games/{id}/analysis`.
+pub(crate) async fn get(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, Error> {
+    Ok(Json(view(&app, &id).await?))
+}
+
+/// `POST /api/games/{id}/analysis`: queues an analysis (once per game).
+pub(crate) async fn start(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<(StatusCode, Json<Value>), Error> {
+    let rec = load_record(&app, &id).await?;
+    let moves = legal_line(&rec.start, &rec.main_line());
+    let inserted = sqlx::query(
+        "INSERT OR IGNORE INTO analyses (id, status, total_plies, done_plies, evals, updated_at)
+         VALUES (?, 'queued', ?, 0, '[]', ?)",
+    )
+    .bind(&id)
+    .bind(i64::try_from(moves.len()).unwrap_or(0))
+    .bind(i64::try_from(unix_ms()).unwrap_or(0))
+    .execute(app.store().pool())
+    .await?
+    .rows_affected();
+    if inserted == 0 {
+        // Already queued, running or done; a finished analysis of a game that has
+        // grown since (a game in progress) is done again.
+        let restarted = sqlx::query(
+            "UPDATE analyses SET status = 'queued', total_plies = ?, done_plies = 0, evals = '[]',
+                updated_at = ? WHERE id = ? AND status = 'done' AND total_plies <> ?",
+        )
+        .bind(i64::try_from(moves.len()).unwrap_or(0))
+        .bind(i64::try_from(unix_ms()).unwrap_or(0))
+        .bind(&id)
+        .bind(i64::try_from(moves.len()).unwrap_or(0))
+        .execute(app.store().pool())
+        .await?
+        .rows_affected();
+        if restarted == 0 {
+            return Ok((StatusCode::OK, Json(view(&app, &id).await?)));
+        }
+    }
+    let job = Job {
+        id: id.clone(),
+        start: rec.start.clone(),
+        moves,
+    };
+    if let Err(e) = app.analyzer().submit(job, app.store()) {
+        sqlx::query("DELETE FROM analyses WHERE id = ?")
+            .bind(&id)
+            .execute(app.store().pool())
+            .await?;
+        return Err(e);
+    }
+    Ok((StatusCode::ACCEPTED, Json(view(&app, &id).await?)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(ply: usize, score_cp: i32, best: &str) -> Eval {
+        Eval {
+            ply,
+            score_cp,
+            mate: None,
+            best_move: Some(best.to_string()),
+        }
+    }
+
+    #[test]
+    fn drops_from_the_movers_view_are_classified() {
+        let start = Position::startpos();
+        let moves: Vec<Move> = ["7g7f", "3c3d", "8h2b+"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let evals = [
+            eval(0, 50, "2g2f"),  // Sente plays 7g7f: 50 -> 40, fine
+            eval(1, 40, "8c8d"),  // Gote plays 3c3d: -40 -> -390 for Gote, a mistake
+            eval(2, 390, "2g2f"), // Sente plays 8h2b+: 390 -> -600, a blunder
+            eval(3, -600, "3a2b"),
+        ];
+        let found = mistakes(&start, &moves, &evals);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0]["ply"], 2);
+        assert_eq!(found[0]["kind"], "mistake");
+        assert_eq!(found[0]["better"], "8c8d");
+        assert_eq!(found[1]["ply"], 3);
+        assert_eq!(found[1]["kind"], "blunder");
+        assert_eq!(found[1]["better"], "2g2f");
+    }
+
+    #[test]
+    fn the_engines_own_move_is_never_flagged() {
+        let start = Position::startpos();
+        let moves: Vec<Move> = vec!["7g7f".parse().unwrap()];
+        let evals = [eval(0, 0, "7g7f"), eval(1, -900, "3c3d")];
+        assert!(mistakes(&start, &moves, &evals).is_empty());
+    }
+}

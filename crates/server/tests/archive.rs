@@ -1,0 +1,329 @@
+//! The archive, record import and download, diagrams, analysis and the mate search.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use common::{local, TempDir, TestServer};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// One raw HTTP/1.1 request: the status, the headers and the body bytes.
+async fn raw(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, String, Vec<u8>) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/octet-stream\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body).await.unwrap();
+    let mut response = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut response))
+        .await
+        .expect("response in time")
+        .unwrap();
+    let split = response
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a complete response");
+    let head = String::from_utf8_lossy(&response[..split]).to_string();
+    let status: u16 = head[9..12].parse().unwrap();
+    (status, head, response[split + 4..].to_vec())
+}
+
+async fn import(ts: &TestServer, bytes: &[u8], save: bool) -> (u16, Value) {
+    let path = if save {
+        "/api/import?save=1"
+    } else {
+        "/api/import"
+    };
+    let (status, _, body) = raw(&ts.addr(), "POST", path, bytes).await;
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+}
+
+async fn text(ts: &TestServer, path: &str) -> (u16, String, String) {
+    let (status, head, body) = raw(&ts.addr(), "GET", path, b"").await;
+    (status, head, String::from_utf8(body).unwrap())
+}
+
+fn records_dir() -> PathBuf {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/records"
+    ));
+    assert!(
+        dir.join("manifest.tsv").is_file(),
+        "the test records are missing: expected {} (the shared/ folder beside this checkout)",
+        dir.display()
+    );
+    dir
+}
+
+fn usi_moves(line: &str) -> Vec<String> {
+    let rec = shogi_record::usi::read(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    rec.main_line().iter().map(ToString::to_string).collect()
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn archive_total(ts: &TestServer) -> u64 {
+    let (status, list) = ts.request("GET", "/api/archive?per_page=100", None).await;
+    assert_eq!(status, 200, "{list}");
+    list["total"].as_u64().unwrap()
+}
+
+#[tokio::test]
+async fn every_shared_record_imports_and_reads_back() {
+    let dir = records_dir();
+    let tmp = TempDir::new("archive-import");
+    let ts = TestServer::start(&tmp.db()).await;
+    let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).unwrap();
+    let mut header: Vec<&str> = Vec::new();
+    let mut count = 0;
+    for line in manifest.lines() {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if header.is_empty() {
+            header = cols;
+            continue;
+        }
+        let col = |name: &str| cols[header.iter().position(|h| *h == name).unwrap()];
+        let file = col("file");
+        let bytes = std::fs::read(dir.join(file)).unwrap();
+        let expected =
+            usi_moves(&std::fs::read_to_string(dir.join(col("expected_usi_file"))).unwrap());
+        let (status, imported) = import(&ts, &bytes, true).await;
+        assert_eq!(status, 201, "{file}: {imported}");
+        assert_eq!(
+            strings(&imported["moves"]),
+            expected,
+            "{file}: imported moves"
+        );
+        let id = imported["id"].as_str().unwrap().to_string();
+        let (status, back) = ts
+            .request("GET", &format!("/api/games/{id}/record?format=json"), None)
+            .await;
+        assert_eq!(status, 200, "{file}: {back}");
+        assert_eq!(strings(&back["moves"]), expected, "{file}: stored moves");
+        assert_eq!(back["ending"], imported["ending"], "{file}: ending");
+        assert_eq!(back["start_sfen"], imported["start_sfen"], "{file}");
+        let reason = imported["ending"]["reason"].as_str();
+        match col("expected_ending") {
+            "%TORYO" | "TORYO" | "投了" => assert_eq!(reason, Some("resign"), "{file}"),
+            "中断" => assert_eq!(reason, Some("abort"), "{file}"),
+            "千日手" => assert_eq!(reason, Some("repetition"), "{file}"),
+            e if e.starts_with("(none") => assert_eq!(reason, None, "{file}"),
+            _ => {}
+        }
+        // The KIF and CSA downloads read back to the same main line.
+        for format in ["kif", "csa"] {
+            let (status, head, body) =
+                text(&ts, &format!("/api/games/{id}/record?format={format}")).await;
+            assert_eq!(status, 200, "{file} {format}");
+            assert!(head.contains("attachment"), "{head}");
+            let again = shogi_record::read(body.as_bytes())
+                .unwrap_or_else(|e| panic!("{file} as {format}: {e}\n{body}"));
+            let moves: Vec<String> = again.main_line().iter().map(ToString::to_string).collect();
+            assert_eq!(moves, expected, "{file} as {format}");
+        }
+        count += 1;
+    }
+    assert!(count > 0, "no records in the manifest");
+    assert_eq!(archive_total(&ts).await, count);
+    let (_, page) = ts
+        .request("GET", "/api/archive?per_page=5&page=2", None)
+        .await;
+    assert_eq!(
+        page["entries"].as_array().unwrap().len(),
+        5.min(count as usize - 5)
+    );
+    ts.shutdown().await;
+}
+
+#[tokio::test]
+async fn bad_uploads_are_refused_with_the_readers_message_and_nothing_stored() {
+    let tmp = TempDir::new("archive-bad");
+    let ts = TestServer::start(&tmp.db()).await;
+    let (status, body) = import(&ts, b"V2.2\nPI\n+\n+7776XX\n", true).await;
+    assert_eq!(status, 400, "{body}");
+    let msg = body["error"].as_str().unwrap();
+    assert!(msg.contains("line 4, column 1"), "{msg}");
+    assert!(msg.contains("+7776XX"), "{msg}");
+    let (status, body) = import(&ts, b"{\"moves\": 3}", true).await;
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = import(&ts, b"", true).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(archive_total(&ts).await, 0);
+    // Without save=1 nothing is stored either.
+    let (status, body) = import(&ts, b"position startpos moves 7g7f 3c3d resign", false).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.get("id").is_none(), "{body}");
+    assert_eq!(archive_total(&ts).await, 0);
+    ts.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_finished_game_is_archived_downloadable_and_analysed() {
+    let tmp = TempDir::new("archive-game");
+    let ts = TestServer::start(&tmp.db()).await;
+    let created = ts.create(local(json!({}))).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut ws = ts
+        .connect(&id, Some(created["token"].as_str().unwrap()))
+        .await;
+    let moves = ["7g7f", "3c3d", "8h2b+", "3a2b"];
+    ws.play_all(&moves).await;
+    ws.send(json!({"type": "resign"})).await;
+    ws.state_where(|s| s["status"]["over"] == true).await;
+
+    let (_, list) = ts.request("GET", "/api/archive", None).await;
+    let entry = &list["entries"][0];
+    assert_eq!(entry["id"], id.as_str(), "{list}");
+    assert_eq!(entry["moves"], 4);
+    assert_eq!(entry["reason"], "resign");
+    assert_eq!(entry["winner"], "gote");
+    let (_, none) = ts.request("GET", "/api/archive?result=sente", None).await;
+    assert_eq!(none["total"], 0, "{none}");
+    let (status, _) = ts.request("GET", "/api/archive?result=x", None).await;
+    assert_eq!(status, 400);
+
+    let (status, _, kif) = text(&ts, &format!("/api/games/{id}/record?format=kif")).await;
+    assert_eq!(status, 200);
+    let rec = shogi_record::read(kif.as_bytes()).unwrap();
+    assert_eq!(rec.main_line().len(), 4, "{kif}");
+    assert_eq!(rec.ending, shogi_record::Ending::Resign, "{kif}");
+    let (_, _, usi) = text(&ts, &format!("/api/games/{id}/record?format=sfen")).await;
+    assert_eq!(usi, "position startpos moves 7g7f 3c3d 8h2b+ 3a2b resign");
+    let (status, head, svg) = text(&ts, &format!("/api/games/{id}/diagram.svg?ply=2")).await;
+    assert_eq!(status, 200);
+    assert!(head.contains("image/svg+xml"), "{head}");
+    assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"), "{svg}");
+    let (status, _, _) = text(&ts, &format!("/api/games/{id}/diagram.svg?ply=9")).await;
+    assert_eq!(status, 400);
+
+    let (status, queued) = ts
+        .request("POST", &format!("/api/games/{id}/analysis"), None)
+        .await;
+    assert_eq!(status, 202, "{queued}");
+    let mut done = Value::Null;
+    for _ in 0..600 {
+        let (_, a) = ts
+            .request("GET", &format!("/api/games/{id}/analysis"), None)
+            .await;
+        if a["status"] == "done" {
+            done = a;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(done["status"], "done", "analysis did not finish");
+    assert_eq!(done["total_plies"], 4);
+    assert_eq!(done["done_plies"], 4);
+    let evals = done["evals"].as_array().unwrap();
+    assert_eq!(evals.len(), 5, "{done}");
+    for (i, e) in evals.iter().enumerate() {
+        assert_eq!(e["ply"], i);
+        assert!(e["score_cp"].is_i64(), "{e}");
+        assert!(e["best_move"].is_string(), "{e}");
+    }
+    // Asking again does not start another one; the results stay after a restart.
+    let (status, again) = ts
+        .request("POST", &format!("/api/games/{id}/analysis"), None)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(again["evals"], done["evals"]);
+    ts.shutdown().await;
+    let ts = TestServer::start(&tmp.db()).await;
+    let (_, after) = ts
+        .request("GET", &format!("/api/games/{id}/analysis"), None)
+        .await;
+    assert_eq!(after["evals"], done["evals"]);
+    ts.shutdown().await;
+}
+
+#[tokio::test]
+async fn mate_search() {
+    let tmp = TempDir::new("archive-mate");
+    let ts = TestServer::start(&tmp.db()).await;
+    let (status, r) = ts
+        .request(
+            "POST",
+            "/api/mate",
+            Some(&json!({"sfen": "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", "time_ms": 2000})),
+        )
+        .await;
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["result"], "mate");
+    assert_eq!(r["moves"], json!(["G*5b"]));
+    let (status, r) = ts
+        .request(
+            "POST",
+            "/api/mate",
+            Some(&json!({"sfen": "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", "time_ms": 500})),
+        )
+        .await;
+    assert_eq!(status, 200, "{r}");
+    assert_ne!(r["result"], "mate");
+    let (status, _) = ts
+        .request("POST", "/api/mate", Some(&json!({"sfen": "nonsense"})))
+        .await;
+    assert_eq!(status, 400);
+    ts.shutdown().await;
+}
+
+async fn analysed(ts: &TestServer, id: &str) -> Value {
+    for _ in 0..600 {
+        let (_, a) = ts
+            .request("GET", &format!("/api/games/{id}/analysis"), None)
+            .await;
+        if a["status"] == "done" {
+            return a;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("analysis of {id} did not finish");
+}
+
+#[tokio::test]
+async fn a_game_in_progress_is_analysed_again_once_it_has_more_moves() {
+    let tmp = TempDir::new("archive-live");
+    let ts = TestServer::start(&tmp.db()).await;
+    let created = ts.create(local(json!({}))).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut ws = ts
+        .connect(&id, Some(created["token"].as_str().unwrap()))
+        .await;
+    ws.play_all(&["7g7f", "3c3d"]).await;
+    let (status, _) = ts
+        .request("POST", &format!("/api/games/{id}/analysis"), None)
+        .await;
+    assert_eq!(status, 202);
+    assert_eq!(
+        analysed(&ts, &id).await["evals"].as_array().unwrap().len(),
+        3
+    );
+    ws.send(json!({"type": "move", "usi": "2g2f"})).await;
+    ws.state_where(|s| s["moves"].as_array().is_some_and(|m| m.len() == 3))
+        .await;
+    let (status, again) = ts
+        .request("POST", &format!("/api/games/{id}/analysis"), None)
+        .await;
+    assert_eq!(status, 202, "{again}");
+    let done = analysed(&ts, &id).await;
+    assert_eq!(done["total_plies"], 3);
+    assert_eq!(done["evals"].as_array().unwrap().len(), 4, "{done}");
+    // An unknown id is 404.
+    let (status, _) = ts
+        .request("POST", "/api/games/0123456789abcdef/analysis", None)
+        .await;
+    assert_eq!(status, 404);
+    ts.shutdown().await;
+}
