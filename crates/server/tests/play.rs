@@ -470,3 +470,51 @@ async fn the_computer_accepts_a_count_at_once() {
     );
     s.shutdown().await;
 }
+
+#[tokio::test]
+async fn perpetual_check_loses_for_the_checking_side() {
+    let dir = TempDir::new("perpetual");
+    let s = TestServer::start(&dir.db()).await;
+    // Sente's rook checks from 5h and 4h in turn; the fourth occurrence loses for Sente.
+    let g = s
+        .create(local(json!({"sfen": "4k4/9/9/9/9/9/9/5R3/4K4 b - 1"})))
+        .await;
+    let mut ws = s
+        .connect(g["id"].as_str().unwrap(), g["token"].as_str())
+        .await;
+    let cycle = ["4h5h", "5a4a", "5h4h", "4a5a"];
+    let moves: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
+    let end = ws.play_all(&moves).await;
+    assert_eq!(
+        end["status"],
+        json!({"over": true, "winner": "gote", "reason": "perpetual_check"})
+    );
+    s.shutdown().await;
+}
+
+#[tokio::test]
+async fn declaration_under_24_wins_draws_by_points() {
+    for (sfen, winner) in [
+        // 17 pieces in the camp and two rooks and bishops in hand: 37 points, a win.
+        (DECLARABLE, json!("sente")),
+        // Two rooks only: 27 points, 24-30 is a draw.
+        ("4K4/GGGG1SSSS/PPPPPPPPP/9/9/9/9/9/4k4 b 2R 1", json!(null)),
+    ] {
+        let dir = TempDir::new("declare24");
+        let s = TestServer::start(&dir.db()).await;
+        let g = s
+            .create(local(json!({"sfen": sfen, "rules": {"impasse": "24"}})))
+            .await;
+        let mut ws = s
+            .connect(g["id"].as_str().unwrap(), g["token"].as_str())
+            .await;
+        ws.send(json!({"type": "declare"})).await;
+        let end = ws.state_where(|v| v["status"]["over"] == true).await;
+        assert_eq!(
+            end["status"],
+            json!({"over": true, "winner": winner, "reason": "impasse"}),
+            "{sfen}"
+        );
+        s.shutdown().await;
+    }
+}
