@@ -1,6 +1,6 @@
 // Move text in the notations the move list offers.
 
-import { fileRank, type Key, type MoveInfo, type Role, unpromoted } from './shogi';
+import { fileRank, type Key, type MoveInfo, ROLE_LETTER, type Role, unpromoted } from './shogi';
 
 export type Notation = 'japanese' | 'western' | 'russian' | 'usi';
 export const NOTATIONS: Notation[] = ['japanese', 'western', 'russian', 'usi'];
@@ -84,25 +84,8 @@ export function japanese(info: MoveInfo, prevTo: Key | undefined): string {
   return s;
 }
 
-const WESTERN_LETTER: Record<Role, string> = {
-  king: 'K',
-  rook: 'R',
-  bishop: 'B',
-  gold: 'G',
-  silver: 'S',
-  knight: 'N',
-  lance: 'L',
-  pawn: 'P',
-  dragon: '+R',
-  horse: '+B',
-  promotedsilver: '+S',
-  promotedknight: '+N',
-  promotedlance: '+L',
-  tokin: '+P',
-};
-
 export function western(info: MoveInfo): string {
-  const letter = WESTERN_LETTER[info.role];
+  const letter = ROLE_LETTER[info.role];
   if (info.drop) return `${letter}*${info.to}`;
   let s = letter;
   if (info.rivals.length > 0 && info.from) s += info.from;
