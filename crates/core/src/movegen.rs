@@ -191,6 +191,28 @@ impl Position {
         sink.0
     }
 
+    /// Every legal capture: board moves onto an enemy piece, each with the
+    /// promotion choices the rules give (no drops, no quiet moves).
+    ///
+    /// ```
+    /// let pos = shogi_core::sfen::parse_position("4k4/9/4p4/9/4R4/9/9/9/4K4 b - 1")?;
+    /// let captures: Vec<String> = pos.legal_captures().iter().map(|m| m.to_string()).collect();
+    /// assert_eq!(captures, ["5e5c+", "5e5c"]);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn legal_captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_captures(&mut ListSink(&mut list));
+        list
+    }
+
+    /// Appends every legal capture (see [`Position::legal_captures`]) to `list`.
+    #[inline(always)]
+    pub fn legal_captures_into(&self, list: &mut MoveList) {
+        self.generate_captures(&mut ListSink(list));
+    }
+
     /// Whether the side to move has at least one legal move.
     #[must_use]
     pub fn has_legal_move(&self) -> bool {
@@ -206,19 +228,32 @@ impl Position {
 
     #[inline(always)]
     fn generate<S: MoveSink>(&self, sink: &mut S) {
+        self.generate_to::<S, false>(sink);
+    }
+
+    #[inline(always)]
+    fn generate_captures<S: MoveSink>(&self, sink: &mut S) {
+        self.generate_to::<S, true>(sink);
+    }
+
+    /// All legal moves, or with `CAPTURES` only those onto enemy pieces.
+    #[inline(always)]
+    fn generate_to<S: MoveSink, const CAPTURES: bool>(&self, sink: &mut S) {
         let us = self.side_to_move();
         let ours = self.color_bb(us);
         let occ = self.occupancy();
         let checkers = self.checkers();
         let king = self.king(us);
+        let theirs = self.color_bb(us.opponent());
 
         if let Some(k) = king {
-            self.king_moves(sink, us, k);
+            let allowed = if CAPTURES { theirs } else { !ours };
+            self.king_moves(sink, us, k, allowed);
             if checkers.more_than_one() {
                 return;
             }
         }
-        let (target, drop_target) = match checkers.first() {
+        let (mut target, drop_target) = match checkers.first() {
             Some(c) => {
                 let k = king.unwrap_or(c);
                 let between = attacks::between(k, c);
@@ -226,6 +261,9 @@ impl Position {
             }
             None => (!ours, !occ.bitboard()),
         };
+        if CAPTURES {
+            target &= theirs;
+        }
         let pinned = self.pinned(us);
         let free = ours & !pinned;
 
@@ -302,7 +340,7 @@ impl Position {
         }
 
         let hand = self.hand(us);
-        if hand.is_empty() || drop_target.is_empty() {
+        if CAPTURES || hand.is_empty() || drop_target.is_empty() {
             return;
         }
         for kind in hand.kinds() {
@@ -328,9 +366,9 @@ impl Position {
     }
 
     #[inline(always)]
-    fn king_moves<S: MoveSink>(&self, sink: &mut S, us: Color, k: Square) {
+    fn king_moves<S: MoveSink>(&self, sink: &mut S, us: Color, k: Square, allowed: Bitboard) {
         let them = us.opponent();
-        let candidates = attacks::king(k) & !self.color_bb(us);
+        let candidates = attacks::king(k) & allowed;
         if candidates.is_empty() {
             return;
         }

@@ -387,6 +387,71 @@ impl Position {
         self.checkers.any()
     }
 
+    /// Whether the legal move `m` would check the opponent's king, directly
+    /// or by uncovering a slider, decided without playing it. Always `false`
+    /// when the opponent has no king.
+    ///
+    /// ```
+    /// let pos = shogi_core::sfen::parse_position("4k4/9/4P4/9/9/9/9/9/4K4 b G 1")?;
+    /// assert!(pos.gives_check("G*5b".parse()?));
+    /// assert!(!pos.gives_check("G*1b".parse()?));
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let them = us.opponent();
+        let Some(k) = self.kings[them.index()] else {
+            return false;
+        };
+        match m {
+            Move::Drop { kind, to } => {
+                let kind = kind.piece_kind();
+                if kind.is_slider() {
+                    attacks::piece(us, kind, to, &self.occ).contains(k)
+                } else {
+                    attacks::step(us, kind, to).contains(k)
+                }
+            }
+            Move::Board { from, to, promote } => {
+                let Some(piece) = self.piece_at(from) else {
+                    return false;
+                };
+                let kind = if promote {
+                    piece.kind.promote().unwrap_or(piece.kind)
+                } else {
+                    piece.kind
+                };
+                let mut occ = self.occ.with_toggled(from);
+                if self.piece_at(to).is_none() {
+                    occ.toggle(to);
+                }
+                if attacks::piece(us, kind, to, &occ).contains(k) {
+                    return true;
+                }
+                // Only a piece leaving a line through the king can uncover a check.
+                let uncovered = match attacks::alignment(k, from) {
+                    (Alignment::None, _) => return false,
+                    (Alignment::File, _) => {
+                        attacks::file(k, &occ)
+                            & (self.rook_movers()
+                                | (self.by_kind[PieceKind::Lance.index()]
+                                    & attacks::lance_ray(them, k)))
+                    }
+                    (Alignment::Rank, _) => attacks::rank(k, &occ) & self.rook_movers(),
+                    (Alignment::Diagonal, code) => {
+                        attacks::diagonal_through(k, code, &occ) & self.bishop_movers()
+                    }
+                };
+                let mut ours = uncovered & self.by_color[us.index()];
+                // The moving piece itself (now on `to`) was judged above.
+                ours.remove(from);
+                ours.remove(to);
+                ours.any()
+            }
+        }
+    }
+
     /// The Zobrist key of board, hands and side to move.
     #[inline]
     #[must_use]

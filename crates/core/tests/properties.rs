@@ -105,6 +105,25 @@ proptest! {
     }
 
     #[test]
+    fn captures_and_checks_agree_with_playing_the_moves(start in 0usize..20, choices in prop::collection::vec(any::<u16>(), 0..160)) {
+        for pos in walk(start, &choices).into_iter().step_by(3) {
+            let all = pos.legal_moves();
+            let captures = pos.legal_captures();
+            let expected: Vec<Move> = all
+                .iter()
+                .copied()
+                .filter(|m| matches!(m, Move::Board { to, .. } if pos.piece_at(*to).is_some()))
+                .collect();
+            prop_assert_eq!(captures.as_slice(), expected.as_slice(), "captures in {}", pos.to_sfen());
+            for m in all {
+                let mut p = pos.clone();
+                p.make_move(m);
+                prop_assert_eq!(pos.gives_check(m), p.in_check(), "{} in {}", m, pos.to_sfen());
+            }
+        }
+    }
+
+    #[test]
     fn move_codes_round_trip(code in any::<u16>()) {
         if let Some(m) = Move::from_u16(code) {
             prop_assert_eq!(m.to_u16(), code);

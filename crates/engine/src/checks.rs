@@ -8,54 +8,15 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-use shogi_core::attacks;
-use shogi_core::{Move, PieceKind, Position};
+use shogi_core::{Move, Position};
 
 /// Whether the legal move `m` checks the opponent's king (directly or by
 /// uncovering a slider). Always `false` when the opponent has no king.
+/// The rules core decides: see [`Position::gives_check`].
 #[must_use]
+#[inline]
 pub fn gives_check(pos: &Position, m: Move) -> bool {
-    let us = pos.side_to_move();
-    let them = us.opponent();
-    let Some(k) = pos.king(them) else {
-        return false;
-    };
-    match m {
-        Move::Drop { kind, to } => {
-            let occ = pos.occupancy().with_toggled(to);
-            attacks::piece(us, kind.piece_kind(), to, &occ).contains(k)
-        }
-        Move::Board { from, to, promote } => {
-            let Some(piece) = pos.piece_at(from) else {
-                return false;
-            };
-            let kind = if promote {
-                piece.kind.promote().unwrap_or(piece.kind)
-            } else {
-                piece.kind
-            };
-            let mut occ = pos.occupancy().with_toggled(from);
-            if pos.piece_at(to).is_none() {
-                occ.toggle(to);
-            }
-            if attacks::piece(us, kind, to, &occ).contains(k) {
-                return true;
-            }
-            // Only a piece on a line with the king can uncover a check.
-            if !(attacks::rook_pseudo(k) | attacks::bishop_pseudo(k)).contains(from) {
-                return false;
-            }
-            let rooks = pos.pieces(us, PieceKind::Rook) | pos.pieces(us, PieceKind::Dragon);
-            let bishops = pos.pieces(us, PieceKind::Bishop) | pos.pieces(us, PieceKind::Horse);
-            let lances = pos.pieces(us, PieceKind::Lance);
-            let sliders = (attacks::rook(k, &occ) & rooks)
-                | (attacks::bishop(k, &occ) & bishops)
-                | (attacks::lance(them, k, &occ) & lances);
-            let mut sliders = sliders;
-            sliders.remove(from);
-            sliders.any()
-        }
-    }
+    pos.gives_check(m)
 }
 
 #[cfg(test)]
