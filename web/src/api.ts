@@ -52,8 +52,10 @@ export interface CreateRequest {
   mode: 'ai' | 'friend' | 'local';
   side: 'sente' | 'gote' | 'random';
   handicap?: string;
+  /** A start position instead of a handicap (continuing from a reviewed position). */
+  sfen?: string;
   time: TimeControl | null;
-  rules: { impasse: string; illegal: 'prevent' | 'lose'; max_moves: number | null };
+  rules?: { impasse: string; illegal: 'prevent' | 'lose'; max_moves: number | null };
   ai?: { level: number };
 }
 

@@ -50,7 +50,7 @@ async function route(): Promise<void> {
   const m = location.pathname.match(/^\/g\/([0-9a-f]{16})\/?$/);
   const r = location.pathname.match(/^\/review\/([0-9a-f]{16})\/?$/);
   if (r) {
-    screen = await openReview(main, r[1]);
+    screen = await openReview(main, r[1], navigate);
   } else if (/^\/archive\/?$/.test(location.pathname)) {
     screen = renderArchive(main);
   } else if (/^\/import\/?$/.test(location.pathname)) {

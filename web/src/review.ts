@@ -1,5 +1,6 @@
-// The archive list, the import page and the review board with analysis and
-// the mate search (docs/PROTOCOL.md, "Review and analysis").
+// The archive list, the import page and the review board (variations,
+// comments saved on the server, continuing from a position) with analysis
+// and the mate search (docs/PROTOCOL.md, "Review and analysis").
 
 import { Shogiground } from 'shogiground';
 import type { Api } from 'shogiground/api';
@@ -8,16 +9,34 @@ import type * as sg from 'shogiground/types';
 
 import { h, option } from './dom';
 import { lang, t, tr, type MsgKey } from './i18n';
+import { createGame, saveToken, savedToken, type CreateRequest } from './api';
 import { formatMove, type Notation } from './notation';
 import {
+  applyUsi,
   boardSfen,
   DROP_LETTERS,
   handsSfen,
+  promoted,
   replay,
   toSfen,
+  unpromoted,
   type MoveInfo,
   type Position,
+  type Role,
 } from './shogi';
+import {
+  fromJson,
+  nodeAt,
+  parsePathKey,
+  pathKey,
+  play,
+  removeVariation,
+  resolve,
+  toJson,
+  type Cursor,
+  type Path,
+  type TreeNode,
+} from './tree';
 
 export interface Screen {
   destroy(): void;
@@ -194,7 +213,9 @@ export function renderImport(root: HTMLElement, navigate: Navigate): Screen {
     const send = async (body: BodyInit) => {
       err.textContent = '';
       try {
-        const r = await call<{ id: string }>('POST', '/api/import?save=1', body);
+        const r = await call<{ id: string; token: string }>('POST', '/api/import?save=1', body);
+        // The owner token lets this browser save comments and variations on the record.
+        saveToken(r.id, r.token);
         navigate(`/review/${r.id}`);
       } catch (e) {
         err.textContent = e instanceof Error ? e.message : String(e);
@@ -224,16 +245,10 @@ export function renderImport(root: HTMLElement, navigate: Navigate): Screen {
 
 // ---- review ----
 
-interface RecNode {
-  usi: string;
-  time: number | null;
-  comments: string[];
-}
-
 interface RecordJson {
   start_sfen: string;
   moves: string[];
-  nodes: RecNode[];
+  nodes: TreeNode[];
   start_comments: string[];
   ending: { reason: string | null; winner: 'sente' | 'gote' | null };
   headers: { sente: string | null; gote: string | null; event: string | null; start_time: string | null };
@@ -254,6 +269,14 @@ interface Analysis {
   mistakes: { ply: number; kind: 'inaccuracy' | 'mistake' | 'blunder'; better: string }[];
 }
 
+/** The legal moves of a position (`POST /api/legal`). */
+interface Legal {
+  side_to_move: 'sente' | 'gote';
+  dests: Record<string, string[]>;
+  drops: Record<string, string[]>;
+  promotions: Record<string, 'may' | 'must'>;
+}
+
 const FORMATS = ['kif', 'ki2', 'csa', 'jkf', 'sfen'];
 
 function moveShape(usi: string, color: 'sente' | 'gote', brush: string): DrawShape | null {
@@ -266,7 +289,7 @@ function moveShape(usi: string, color: 'sente' | 'gote', brush: string): DrawSha
   return n ? { orig: n[1] as sg.Key, dest: n[2] as sg.Key, brush } : null;
 }
 
-export async function openReview(root: HTMLElement, id: string): Promise<Screen> {
+export async function openReview(root: HTMLElement, id: string, navigate: Navigate): Promise<Screen> {
   root.replaceChildren(h('p', { class: 'loading' }, '…'));
   let rec: RecordJson;
   try {
@@ -275,14 +298,29 @@ export async function openReview(root: HTMLElement, id: string): Promise<Screen>
     root.replaceChildren(h('p', { class: 'error' }, e instanceof Error ? e.message : String(e)));
     return { destroy() {}, rerender() {} };
   }
-  return new Review(root, id, rec);
+  return new Review(root, id, rec, navigate);
 }
 
 class Review implements Screen {
   private ground: Api | null = null;
-  private positions: Position[];
-  private infos: MoveInfo[];
+  /** The move tree: the main line with its variations (edited in place). */
+  private tree: TreeNode[];
+  private startComments: string[];
+  /** The line shown (named by `path`), its positions and moves, and how far into it. */
+  private path: Path = [];
+  private line: TreeNode[] = [];
+  private positions: Position[] = [];
+  private infos: MoveInfo[] = [];
   private ply = 0;
+  private mainPositions: Position[];
+  private mainInfos: MoveInfo[];
+  private legal = new Map<string, Legal>();
+  private asking = new Set<string>();
+  private dirty = false;
+  private note: { text: string; error: boolean } | null = null;
+  private saveBtn: HTMLButtonElement | null = null;
+  private noteEl: HTMLElement | null = null;
+  private level = 3;
   private analysis: Analysis | null = null;
   private poll = 0;
   private mate: { result: string; moves: string[]; positions: Position[]; infos: MoveInfo[]; at: number } | null =
@@ -293,15 +331,22 @@ class Review implements Screen {
   private handBottom = h('div', { class: 'hand hand-bottom-el' });
   private side = h('div', { class: 'side review-side' });
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
+  private unloadHandler = (e: BeforeUnloadEvent) => {
+    if (this.dirty) e.preventDefault();
+  };
 
   constructor(
     root: HTMLElement,
     private id: string,
     private rec: RecordJson,
+    private navigate: Navigate,
   ) {
-    const r = replay(rec.start_sfen, rec.moves);
-    this.positions = r.positions;
-    this.infos = r.infos;
+    this.tree = fromJson(rec.nodes);
+    this.startComments = [...rec.start_comments];
+    const main = replay(rec.start_sfen, rec.moves);
+    this.mainPositions = main.positions;
+    this.mainInfos = main.infos;
+    this.setLine([]);
     const boardCol = h(
       'div',
       { class: 'board-col pieces-kanji' },
@@ -313,22 +358,50 @@ class Review implements Screen {
     this.ground = Shogiground(
       {
         orientation: 'sente',
-        viewOnly: true,
+        viewOnly: false,
         scaleDownPieces: false,
         coordinates: { enabled: true, files: 'numeric', ranks: 'japanese' },
         highlight: { lastDests: true, check: false },
         drawable: { enabled: true, visible: true },
         animation: { enabled: true, duration: 120 },
+        premovable: { enabled: false },
+        predroppable: { enabled: false },
+        draggable: { enabled: true, showGhost: true },
+        promotion: {
+          promotesTo: (role) => promoted(role as Role),
+          unpromotesTo: (role) => unpromoted(role as Role),
+          movePromotionDialog: (orig, dest) => this.legalHere()?.promotions[orig + dest] === 'may',
+          forceMovePromotion: (orig, dest) => this.legalHere()?.promotions[orig + dest] === 'must',
+          dropPromotionDialog: () => false,
+          forceDropPromotion: () => false,
+        },
+        movable: {
+          free: false,
+          showDests: true,
+          events: { after: (orig, dest, prom) => this.playMove(`${orig}${dest}${prom ? '+' : ''}`) },
+        },
+        droppable: {
+          free: false,
+          showDests: true,
+          events: {
+            after: (piece, key) => {
+              const letter = Object.entries(DROP_LETTERS).find(([, r]) => r === piece.role)?.[0];
+              if (letter) this.playMove(`${letter}*${key}`);
+            },
+          },
+        },
       },
       { board: this.boardEl, hands: { top: this.handTop, bottom: this.handBottom } },
     );
     document.addEventListener('keydown', this.keyHandler);
+    window.addEventListener('beforeunload', this.unloadHandler);
     this.loadAnalysis();
     this.render();
   }
 
   destroy(): void {
     document.removeEventListener('keydown', this.keyHandler);
+    window.removeEventListener('beforeunload', this.unloadHandler);
     window.clearTimeout(this.poll);
     this.ground?.destroy();
   }
@@ -337,14 +410,40 @@ class Review implements Screen {
     this.render();
   }
 
+  /** Shows the line `path` names (positions and moves replayed from the start). */
+  private setLine(path: Path): void {
+    const r = resolve(this.tree, path);
+    this.path = r.path;
+    this.line = r.line;
+    const played = replay(this.rec.start_sfen, r.line.map((n) => n.usi));
+    this.positions = played.positions;
+    this.infos = played.infos;
+  }
+
+  private onMain(): boolean {
+    return this.path.length === 0;
+  }
+
   private last(): number {
     return this.positions.length - 1;
   }
 
   private go(ply: number): void {
     this.mate = null;
+    this.note = null;
     this.ply = Math.max(0, Math.min(this.last(), ply));
     this.render();
+  }
+
+  /** Goes to a place on the main line (analysis graph and mistakes). */
+  private goMain(ply: number): void {
+    if (!this.onMain()) this.setLine([]);
+    this.go(ply);
+  }
+
+  private goTo(at: Cursor): void {
+    this.setLine(at.path);
+    this.go(at.ply);
   }
 
   private onKey(e: KeyboardEvent): void {
@@ -367,17 +466,76 @@ class Review implements Screen {
     return { pos: this.positions[this.ply], info: this.ply > 0 ? this.infos[this.ply - 1] : undefined };
   }
 
+  // ---- playing moves on the board ----
+
+  /** The legal moves of the shown position, once the server has sent them. */
+  private legalHere(): Legal | undefined {
+    if (this.mate && this.mate.at > 0) return undefined;
+    return this.legal.get(toSfen(this.positions[this.ply]));
+  }
+
+  private async fetchLegal(sfen: string): Promise<void> {
+    if (this.legal.has(sfen) || this.asking.has(sfen)) return;
+    this.asking.add(sfen);
+    try {
+      const l = await call<Legal>('POST', '/api/legal', JSON.stringify({ sfen }), true);
+      this.legal.set(sfen, l);
+    } catch {
+      return;
+    } finally {
+      this.asking.delete(sfen);
+    }
+    if (this.legalHere() && toSfen(this.positions[this.ply]) === sfen) this.syncBoard();
+  }
+
+  private playMove(usi: string): void {
+    const r = play(this.tree, { path: this.path, ply: this.ply }, usi);
+    if (!r) {
+      this.note = { text: tr('mainLineFixed'), error: true };
+      this.render();
+      return;
+    }
+    if (r.added) this.dirty = true;
+    this.setLine(r.cursor.path);
+    this.mate = null;
+    this.note = null;
+    this.ply = Math.min(this.last(), r.cursor.ply);
+    this.render();
+  }
+
+  private removeVariation(): void {
+    const at = removeVariation(this.tree, { path: this.path, ply: this.ply });
+    if (!at) return;
+    this.dirty = true;
+    this.goTo(at);
+  }
+
   private syncBoard(): void {
     const g = this.ground;
     if (!g) return;
     const { pos, info } = this.shownPosition();
+    const legal = this.legalHere();
+    const dests = new Map<sg.Key, sg.Key[]>();
+    const drops = new Map<sg.PieceName, sg.Key[]>();
+    if (legal) {
+      for (const [from, tos] of Object.entries(legal.dests)) dests.set(from as sg.Key, tos as sg.Key[]);
+      for (const [letter, tos] of Object.entries(legal.drops)) {
+        const role = DROP_LETTERS[letter];
+        if (role) drops.set(`${legal.side_to_move} ${role}`, tos as sg.Key[]);
+      }
+    } else if (!(this.mate && this.mate.at > 0)) {
+      this.fetchLegal(toSfen(pos));
+    }
     g.set({
       sfen: { board: boardSfen(pos), hands: handsSfen(pos) },
       turnColor: pos.turn,
+      activeColor: legal ? pos.turn : undefined,
       lastDests: info ? ((info.from ? [info.from, info.to] : [info.to]) as sg.Key[]) : undefined,
+      movable: { dests },
+      droppable: { dests: drops },
     });
     const shapes: DrawShape[] = [];
-    const ev = this.mate ? undefined : this.analysis?.evals[this.ply];
+    const ev = this.mate || !this.onMain() ? undefined : this.analysis?.evals[this.ply];
     if (ev?.best_move) {
       const s = moveShape(ev.best_move, pos.turn, 'primary');
       if (s) shapes.push(s);
@@ -388,6 +546,149 @@ class Review implements Screen {
   private moveText(i: number, infos: MoveInfo[]): string {
     const prev = i > 0 ? infos[i - 1].to : undefined;
     return formatMove(notation(), infos[i], prev, lang() === 'uk');
+  }
+
+  // ---- the move list with its variations ----
+
+  /**
+   * The moves of `nodes`, a line that starts after `offset` moves of the
+   * line `path` names, from `pos`; each move's variations follow it, indented.
+   */
+  private lineItems(
+    nodes: TreeNode[],
+    offset: number,
+    path: Path,
+    pos: Position,
+    prevTo: string | undefined,
+  ): HTMLElement[] {
+    const current = nodeAt(this.tree, { path: this.path, ply: this.ply });
+    const items: HTMLElement[] = [];
+    for (let k = 0; k < nodes.length; k++) {
+      const node = nodes[k];
+      const r = applyUsi(pos, node.usi);
+      if (!r) break;
+      const ply = offset + k + 1;
+      const text = formatMove(notation(), r.info, prevTo, lang() === 'uk');
+      items.push(
+        h(
+          'span',
+          {
+            class: `move${node === current ? ' current' : ''}${node.comments.length ? ' has-comment' : ''}`,
+            'data-ply': String(ply),
+            'data-path': pathKey(path),
+          },
+          `${ply}. ${text}`,
+        ),
+      );
+      if (node.variations.length) {
+        items.push(
+          h(
+            'div',
+            { class: 'variations' },
+            node.variations.map((v, i) =>
+              h('div', { class: 'variation' }, this.lineItems(v, offset + k, [...path, [offset + k, i]], pos, prevTo)),
+            ),
+          ),
+        );
+      }
+      pos = r.pos;
+      prevTo = r.info.to;
+    }
+    return items;
+  }
+
+  private moveList(): HTMLElement {
+    const mistakeAt = new Map((this.analysis?.mistakes ?? []).map((m) => [m.ply, m]));
+    const start = h(
+      'span',
+      { class: `move${this.ply === 0 ? ' current' : ''}`, 'data-ply': '0', 'data-path': '' },
+      tr('start'),
+    );
+    const items = [start, ...this.lineItems(this.tree, 0, [], this.mainPositions[0], undefined)];
+    // Flag the main line's mistakes.
+    for (const el of items) {
+      if (el.dataset.path !== '' || !el.classList.contains('move')) continue;
+      const m = mistakeAt.get(Number(el.dataset.ply));
+      if (!m) continue;
+      el.classList.add(`flag-${m.kind}`);
+      el.title = `${tr(m.kind)}: ${tr('better')} ${m.better}`;
+    }
+    const moves = h('div', { class: 'moves', id: 'moves' }, items);
+    moves.addEventListener('click', (e) => {
+      const el = (e.target as HTMLElement).closest<HTMLElement>('.move');
+      if (el?.dataset.ply === undefined) return;
+      const ply = Number(el.dataset.ply);
+      this.goTo({ path: parsePathKey(el.dataset.path ?? ''), ply });
+    });
+    return moves;
+  }
+
+  // ---- comments, saving, continuing ----
+
+  private commentBox(): HTMLElement {
+    const node = nodeAt(this.tree, { path: this.path, ply: this.ply });
+    const lines = node ? node.comments : this.startComments;
+    const area = h(
+      'textarea',
+      { id: 'comment-edit', rows: 3, placeholder: tr('commentHere'), 'aria-label': tr('comments') },
+      lines.join('\n'),
+    );
+    area.addEventListener('input', () => {
+      const text = area.value.replace(/\r/g, '').replace(/\s+$/, '');
+      const next = text ? text.split('\n') : [];
+      if (node) node.comments = next;
+      else this.startComments = next;
+      this.dirty = true;
+      this.note = null;
+      this.updateSaveState();
+    });
+    return h('div', { class: 'comments', id: 'comments' }, h('h2', {}, tr('comments')), area);
+  }
+
+  private updateSaveState(): void {
+    if (this.saveBtn) this.saveBtn.disabled = !this.dirty || !savedToken(this.id);
+    if (this.noteEl) {
+      const n = this.note ?? (this.dirty ? { text: tr('unsaved'), error: false } : null);
+      this.noteEl.textContent = n?.text ?? '';
+      this.noteEl.className = n?.error ? 'note error' : 'note';
+    }
+  }
+
+  private async save(): Promise<void> {
+    const token = savedToken(this.id);
+    if (!token) return;
+    try {
+      const body = JSON.stringify({ token, start_comments: this.startComments, nodes: toJson(this.tree) });
+      this.rec = await call<RecordJson>('PUT', `/api/games/${this.id}/annotations`, body, true);
+      this.dirty = false;
+      this.note = { text: tr('saved'), error: false };
+    } catch (e) {
+      this.note = { text: e instanceof Error ? e.message : String(e), error: true };
+    }
+    this.updateSaveState();
+  }
+
+  private async continueFrom(mode: 'ai' | 'friend'): Promise<void> {
+    const { pos } = this.shownPosition();
+    const req: CreateRequest = { mode, side: pos.turn, sfen: toSfen(pos), time: null };
+    if (mode === 'ai') req.ai = { level: this.level };
+    try {
+      const created = await createGame(req);
+      saveToken(created.id, created.token);
+      if (created.invite) localStorage.setItem(`shogi.invite.${created.id}`, created.invite);
+      this.navigate(`/g/${created.id}`);
+    } catch (e) {
+      this.note = { text: e instanceof Error ? e.message : String(e), error: true };
+      this.updateSaveState();
+    }
+  }
+
+  private diagramQuery(): string {
+    if (this.onMain()) return `ply=${this.ply}`;
+    return `moves=${this.line
+      .slice(0, this.ply)
+      .map((n) => n.usi)
+      .join(',')}`;
   }
 
   private render(): void {
@@ -405,8 +706,8 @@ class Review implements Screen {
         .filter(Boolean)
         .join(' · '),
     );
-    const btn = (id: string, label: string, fn: () => void) => {
-      const b = h('button', { type: 'button', id }, label);
+    const btn = (id: string, label: string, fn: () => void, title?: string) => {
+      const b = h('button', { type: 'button', id, title }, label);
       b.addEventListener('click', fn);
       return b;
     };
@@ -418,32 +719,24 @@ class Review implements Screen {
       btn('nav-next', '›', () => this.go(this.ply + 1)),
       btn('nav-last', '»', () => this.go(this.last())),
     );
-    const mistakeAt = new Map((this.analysis?.mistakes ?? []).map((m) => [m.ply, m]));
-    const items = [h('span', { class: `move${this.ply === 0 ? ' current' : ''}`, 'data-ply': '0' }, tr('start'))];
-    this.infos.forEach((_, i) => {
-      const m = mistakeAt.get(i + 1);
-      items.push(
-        h(
-          'span',
-          {
-            class: `move${this.ply === i + 1 ? ' current' : ''}${m ? ` flag-${m.kind}` : ''}`,
-            'data-ply': String(i + 1),
-            title: m ? `${tr(m.kind)}: ${tr('better')} ${m.better}` : undefined,
-          },
-          `${i + 1}. ${this.moveText(i, this.infos)}`,
-        ),
-      );
-    });
-    const moves = h('div', { class: 'moves', id: 'moves' }, items);
-    moves.addEventListener('click', (e) => {
-      const el = (e.target as HTMLElement).closest<HTMLElement>('.move');
-      if (el?.dataset.ply) this.go(Number(el.dataset.ply));
-    });
-    const comments = this.ply === 0 ? rec.start_comments : (rec.nodes[this.ply - 1]?.comments ?? []);
-    const commentBox = h(
+    const variationRow = this.onMain()
+      ? null
+      : h(
+          'div',
+          { class: 'controls variation-row' },
+          btn('to-main', tr('backToMain'), () => this.goMain(this.path[0][0])),
+          btn('remove-variation', tr('removeVariation'), () => this.removeVariation()),
+        );
+    const moves = this.moveList();
+    const token = savedToken(this.id);
+    this.saveBtn = btn('save-annotations', tr('save'), () => this.save(), token ? undefined : tr('saveNeedsToken'));
+    this.noteEl = h('span', { class: 'note', id: 'review-note', role: 'status' });
+    const editRow = h(
       'div',
-      { class: 'comments', id: 'comments' },
-      comments.length ? [h('h2', {}, tr('comments')), ...comments.map((c) => h('p', {}, c))] : null,
+      { class: 'controls save-row' },
+      this.saveBtn,
+      this.noteEl,
+      token ? null : h('p', { class: 'hint', id: 'save-hint' }, tr('saveNeedsToken')),
     );
     const sfen = toSfen(this.shownPosition().pos);
     const sfenInput = h('input', { id: 'sfen', readonly: true, value: sfen, size: 40 });
@@ -451,6 +744,20 @@ class Review implements Screen {
       navigator.clipboard?.writeText(sfen).catch(() => undefined);
       sfenInput.select();
     });
+    const levelSelect = h(
+      'select',
+      { id: 'continue-level', 'aria-label': t('level') },
+      Array.from({ length: 10 }, (_, i) => option(String(i + 1), `${t('level')} ${i + 1}`, String(this.level))),
+    );
+    levelSelect.addEventListener('change', () => (this.level = Number(levelSelect.value)));
+    const continueRow = h(
+      'div',
+      { class: 'controls continue-row' },
+      btn('continue-ai', tr('continueAi'), () => this.continueFrom('ai')),
+      levelSelect,
+      btn('continue-friend', tr('continueFriend'), () => this.continueFrom('friend')),
+    );
+    const q = this.diagramQuery();
     const downloads = h(
       'div',
       { class: 'downloads' },
@@ -458,23 +765,26 @@ class Review implements Screen {
       FORMATS.map((f) =>
         h('a', { href: `/api/games/${this.id}/record?format=${f}`, download: '', id: `dl-${f}` }, f.toUpperCase()),
       ),
-      h(
-        'a',
-        { href: `/api/games/${this.id}/diagram.svg?ply=${this.ply}`, download: '', id: 'dl-svg' },
-        tr('diagram'),
-      ),
+      h('a', { href: `/api/games/${this.id}/diagram.svg?${q}`, download: '', id: 'dl-svg' }, tr('diagram')),
+      h('a', { href: `/api/games/${this.id}/diagram.png?${q}`, download: '', id: 'dl-png' }, tr('diagramPng')),
     );
     this.side.replaceChildren(
-      title,
-      info,
-      nav,
-      moves,
-      commentBox,
-      h('div', { class: 'controls sfen-row' }, sfenInput, copyBtn),
-      downloads,
-      this.analysisPanel(),
-      this.matePanel(),
+      ...[
+        title,
+        info,
+        nav,
+        variationRow,
+        moves,
+        this.commentBox(),
+        editRow,
+        h('div', { class: 'controls sfen-row' }, sfenInput, copyBtn),
+        continueRow,
+        downloads,
+        this.analysisPanel(),
+        this.matePanel(),
+      ].filter((el): el is HTMLElement => el !== null),
     );
+    this.updateSaveState();
     moves.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
   }
 
@@ -520,7 +830,7 @@ class Review implements Screen {
             : tr('analysed');
       parts.push(h('p', { id: 'analysis-status', 'data-status': a.status }, status));
       parts.push(this.graph(a));
-      const ev = a.evals[this.ply];
+      const ev = this.onMain() ? a.evals[this.ply] : undefined;
       if (ev) {
         const score = ev.mate !== null ? `${tr('mateFound')} ${ev.mate}` : String(ev.score_cp);
         parts.push(
@@ -539,9 +849,9 @@ class Review implements Screen {
           const li = h(
             'li',
             { class: `flag-${m.kind}`, 'data-ply': String(m.ply) },
-            `${m.ply}. ${this.infos[m.ply - 1] ? this.moveText(m.ply - 1, this.infos) : ''} — ${tr(m.kind)}; ${tr('better')}: ${m.better}`,
+            `${m.ply}. ${this.mainInfos[m.ply - 1] ? this.moveText(m.ply - 1, this.mainInfos) : ''} — ${tr(m.kind)}; ${tr('better')}: ${m.better}`,
           );
-          li.addEventListener('click', () => this.go(m.ply - 1));
+          li.addEventListener('click', () => this.goMain(m.ply - 1));
           return li;
         }),
       );
@@ -593,13 +903,13 @@ class Review implements Screen {
       const target = ev.target as Element;
       const p = target.getAttribute('data-ply');
       if (p !== null) {
-        this.go(Number(p));
+        this.goMain(Number(p));
         return;
       }
       // A click anywhere else picks the nearest ply.
       const box = svg.getBoundingClientRect();
       const px = ((ev.clientX - box.left) / box.width) * W;
-      this.go(Math.round(((px - 4) / (W - 8)) * n));
+      this.goMain(Math.round(((px - 4) / (W - 8)) * n));
     });
     return svg;
   }

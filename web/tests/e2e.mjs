@@ -558,6 +558,83 @@ async function main() {
       await page.screenshot({ path: join(shots, 'review-mate.png') });
       await context.close();
     });
+    await test('review: variations in the list, a new variation and a comment saved, continue against the computer', async () => {
+      const { context, page } = await newPage(browser);
+      const kif = [
+        '手合割：平手',
+        '先手：Carol',
+        '後手：Dan',
+        '手数----指手---------消費時間--',
+        '   1 ７六歩(77)',
+        '   2 ３四歩(33)',
+        '   3 ２六歩(27)',
+        '   4 ８四歩(83)',
+        '   5 投了',
+        '',
+        '変化：2手',
+        '   2 ８四歩(83)',
+        '   3 ２六歩(27)',
+        '',
+      ].join('\n');
+      await page.goto(BASE + '/import');
+      await page.waitForSelector('#import-text');
+      await page.fill('#import-text', kif);
+      await page.click('#import-submit');
+      await page.waitForURL(/\/review\/[0-9a-f]{16}$/, { timeout: 10000 });
+      const id = new URL(page.url()).pathname.split('/')[2];
+      await page.waitForSelector('#moves .variation .move');
+      const shown = await page.locator('#moves .variation .move').count();
+      check(shown === 2, `the variation's two moves are listed, got ${shown}`);
+      // Step into the variation, then through it with the keyboard.
+      await page.click('#moves .variation .move[data-ply="2"]');
+      const current = async () => [
+        await page.getAttribute('#moves .move.current', 'data-path'),
+        await page.getAttribute('#moves .move.current', 'data-ply'),
+      ];
+      check(JSON.stringify(await current()) === '["1.0","2"]', `in the variation: ${await current()}`);
+      await page.keyboard.press('ArrowRight');
+      check(JSON.stringify(await current()) === '["1.0","3"]', `ArrowRight follows the variation: ${await current()}`);
+      const varSfen = 'lnsgkgsnl/1r5b1/p1ppppppp/1p7/9/2P4P1/PP1PPPP1P/1B5R1/LNSGKGSNL w - 4';
+      check((await page.inputValue('#sfen')) === varSfen, `the variation's position: ${await page.inputValue('#sfen')}`);
+      await page.keyboard.press('ArrowRight');
+      check(JSON.stringify(await current()) === '["1.0","3"]', 'the variation ends at move 3');
+      await page.click('#nav-prev');
+      await page.click('#nav-prev');
+      await page.click('#nav-prev');
+      check(JSON.stringify(await current()) === '["","0"]', `back to the start: ${await current()}`);
+      await page.click('#nav-last');
+      check(JSON.stringify(await current()) === '["1.0","3"]', `last is the variation's end: ${await current()}`);
+      // A move played on the board extends the variation (Gote: 8d8e).
+      await sleep(500); // the legal moves of the shown position come from the server
+      await dragSquare(page, '8d', '8e', 'sente');
+      await page.waitForFunction(() => document.querySelector('#moves .move.current')?.getAttribute('data-ply') === '4', null, { timeout: 5000 });
+      check((await page.locator('#moves .variation .move').count()) === 3, 'the new move is in the variation');
+      // A comment on it, saved.
+      await page.fill('#comment-edit', 'Variation idea');
+      check(!(await page.isDisabled('#save-annotations')), 'the importer may save');
+      await page.click('#save-annotations');
+      await page.waitForFunction(() => document.querySelector('#review-note')?.textContent === 'Saved', null, { timeout: 5000 });
+      await page.reload();
+      await page.waitForSelector('#moves .variation .move[data-ply="4"]');
+      await page.click('#moves .variation .move[data-ply="4"]');
+      check((await page.inputValue('#comment-edit')) === 'Variation idea', 'the comment is still there after a reload');
+      const kifBack = await (await fetchRetry(`${BASE}/api/games/${id}/record?format=kif`)).text();
+      check(kifBack.includes('変化：2手') && kifBack.includes('*Variation idea'), `the KIF download has them:\n${kifBack}`);
+      const png = await fetchRetry(`${BASE}${await page.getAttribute('#dl-png', 'href')}`);
+      check(png.ok && (await png.headers.get('content-type')) === 'image/png', `the PNG link: ${png.status}`);
+      await page.screenshot({ path: join(shots, 'review-variations.png') });
+      // Continue from the variation's position against the computer.
+      await page.click('#nav-prev');
+      check((await page.inputValue('#sfen')) === varSfen, 'back on the position to continue from');
+      await page.click('#continue-ai');
+      await page.waitForURL(/\/g\/[0-9a-f]{16}$/, { timeout: 10000 });
+      await page.waitForSelector('.board sg-board piece');
+      await page.waitForSelector('#seat');
+      const live = await api(`/api/games/${gameId(page)}`);
+      check(live.start_sfen === varSfen && live.sfen === varSfen, `the live game starts from the review position: ${live.sfen}`);
+      check(live.mode === 'ai' && live.status.over === false && live.side_to_move === 'gote', `a live game against the computer: ${JSON.stringify(live.status)}`);
+      await context.close();
+    });
   } finally {
     await browser.close();
     await server.stop();

@@ -1,5 +1,6 @@
-// Unit tests of the move notations and the position model (no browser):
-// bundles src/notation.ts and src/shogi.ts with esbuild (vite's) and checks them.
+// Unit tests of the move notations, the position model and the review board's
+// move tree (no browser): bundles src/notation.ts, src/shogi.ts and
+// src/tree.ts with esbuild (vite's) and checks them.
 //
 //   node tests/unit.mjs      (prints `N passed, M failed`)
 
@@ -14,7 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), 'shogi-unit-'));
 const entry = join(dir, 'entry.ts');
 writeFileSync(
   entry,
-  `export * from ${JSON.stringify(resolve(here, '../src/notation.ts'))};\nexport * from ${JSON.stringify(resolve(here, '../src/shogi.ts'))};\n`,
+  `export * from ${JSON.stringify(resolve(here, '../src/notation.ts'))};\nexport * from ${JSON.stringify(resolve(here, '../src/shogi.ts'))};\nexport * from ${JSON.stringify(resolve(here, '../src/tree.ts'))};\n`,
 );
 const out = join(dir, 'bundle.mjs');
 await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'error' });
@@ -97,6 +98,38 @@ const pos = m.parseSfen('ln1g1g1nl/1r2k2b1/p1sppps1p/2p3p2/1p5p1/2P3P2/PPSPPPS1P
 eq('sfen round trip', m.toSfen(pos), 'ln1g1g1nl/1r2k2b1/p1sppps1p/2p3p2/1p5p1/2P3P2/PPSPPPS1P/1B1K3R1/LN1G1G1NL b 2Pp 17');
 const after = m.replay(START, ['7g7f', '3c3d', '8h2b+', '3a2b']).positions[4];
 eq('captures go to the hand', m.toSfen(after), 'lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5');
+
+// The review board's move tree.
+const usis = (line) => line.map((n) => n.usi).join(' ');
+const tree = m.fromJson([{ usi: '7g7f' }, { usi: '3c3d' }, { usi: '2g2f' }]);
+let r = m.play(tree, { path: [], ply: 1 }, '3c3d');
+eq('the main move is followed', JSON.stringify(r), JSON.stringify({ cursor: { path: [], ply: 2 }, added: false }));
+r = m.play(tree, { path: [], ply: 1 }, '8c8d');
+eq('another move adds a variation', JSON.stringify(r.cursor), JSON.stringify({ path: [[1, 0]], ply: 2 }));
+eq('the variation hangs off the move it replaces', usis(tree[1].variations[0]), '8c8d');
+eq('the line through the variation', usis(m.resolve(tree, r.cursor.path).line), '7g7f 8c8d');
+r = m.play(tree, r.cursor, '2g2f');
+eq('the end of a variation grows', usis(tree[1].variations[0]), '8c8d 2g2f');
+eq('still on the variation', JSON.stringify(r.cursor), JSON.stringify({ path: [[1, 0]], ply: 3 }));
+r = m.play(tree, { path: [[1, 0]], ply: 1 }, '3c3d');
+eq('back at the branch, the main move returns to the main line', JSON.stringify(r.cursor.path), '[]');
+r = m.play(tree, { path: [[1, 0]], ply: 1 }, '8c8d');
+eq('an existing variation is followed', JSON.stringify(r), JSON.stringify({ cursor: { path: [[1, 0]], ply: 2 }, added: false }));
+r = m.play(tree, { path: [[1, 0]], ply: 1 }, '4c4d');
+eq('a second variation at the same move', JSON.stringify(r.cursor.path), '[[1,1]]');
+r = m.play(tree, { path: [[1, 0]], ply: 2 }, '2h2f');
+eq('a variation inside a variation', JSON.stringify(r.cursor.path), '[[1,0],[2,0]]');
+eq('its line', usis(m.resolve(tree, r.cursor.path).line), '7g7f 8c8d 2h2f');
+eq('the end of the main line cannot grow', m.play(tree, { path: [], ply: 3 }, '8c8d'), null);
+eq('path keys round trip', JSON.stringify(m.parsePathKey(m.pathKey([[1, 0], [2, 3]]))), '[[1,0],[2,3]]');
+eq('the main line key is empty', m.pathKey([]), '');
+m.nodeAt(tree, { path: [[1, 0]], ply: 2 }).comments = ['note'];
+eq('a comment on a variation move', tree[1].variations[0][0].comments[0], 'note');
+const back = m.removeVariation(tree, { path: [[1, 0], [2, 0]], ply: 3 });
+eq('removing a variation goes to the move it replaced', JSON.stringify(back), JSON.stringify({ path: [[1, 0]], ply: 2 }));
+eq('the inner variation is gone', tree[1].variations[0][1].variations.length, 0);
+eq('nothing to remove on the main line', m.removeVariation(tree, { path: [], ply: 2 }), null);
+eq('the JSON has no times', JSON.stringify(m.toJson([{ usi: '7g7f', time: 3, comments: [], variations: [] }])), '[{"usi":"7g7f","comments":[],"variations":[]}]');
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

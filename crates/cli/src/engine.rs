@@ -131,8 +131,11 @@ fn record_of(r: &GameResult, names: [&str; 2]) -> Record {
     rec.headers.sente = Some(names[sente].to_string());
     rec.headers.gote = Some(names[1 - sente].to_string());
     let loser = r.winner.map(Color::opponent);
+    let stm = rec.side_to_move_at_end();
     rec.ending = match (&r.termination, loser) {
-        (Termination::Resign, _) => Ending::Resign,
+        (Termination::Resign, _) => Ending::Resign {
+            loser: loser.unwrap_or(stm),
+        },
         (Termination::TimeLoss, _) => Ending::Timeout,
         (Termination::Crash(_), _) => Ending::Abort,
         (Termination::Declaration { valid: true }, _) => Ending::DeclarationWin,

@@ -194,6 +194,18 @@ impl Builder {
         }
     }
 
+    /// The ending read so far.
+    pub fn current_ending(&self) -> Ending {
+        self.rec.ending
+    }
+
+    /// Replaces the ending if the current line is the main line.
+    pub fn set_ending(&mut self, ending: Ending) {
+        if self.in_main_line() {
+            self.rec.ending = ending;
+        }
+    }
+
     /// Starts a line whose moves are all skipped (a variation that points nowhere).
     pub fn skip_variation(&mut self) {
         let pos = self.top().pos.clone();

@@ -20,7 +20,7 @@
 //! let rec = shogi_record::csa::read("V2.2\nN+Sente\nPI\n+\n+7776FU,T3\n-3334FU\n%TORYO\n")?;
 //! assert_eq!(rec.headers.sente.as_deref(), Some("Sente"));
 //! assert_eq!(rec.moves[0].time, Some(3));
-//! assert_eq!(rec.ending, shogi_record::Ending::Resign);
+//! assert!(matches!(rec.ending, shogi_record::Ending::Resign { .. }));
 //! let again = shogi_record::csa::read(&shogi_record::csa::write(&rec))?;
 //! assert_eq!(again.main_line(), rec.main_line());
 //! # Ok::<_, shogi_record::ReadError>(())
@@ -36,8 +36,7 @@ use crate::error::{ReadError, ReadErrorKind};
 use crate::record::{Ending, MoveProblem, Record, TimeControl};
 
 /// The `%` words and their endings (without the side-dependent ones).
-const SPECIALS: [(&str, Ending); 12] = [
-    ("TORYO", Ending::Resign),
+const SPECIALS: [(&str, Ending); 11] = [
     ("CHUDAN", Ending::Abort),
     ("SENNICHITE", Ending::Repetition),
     ("JISHOGI", Ending::Impasse),
@@ -58,6 +57,7 @@ pub(crate) fn special_ending(word: &str, stm: Color) -> Option<Ending> {
             loser: stm.opponent(),
         }),
         "ILLEGAL_MOVE" => Some(Ending::IllegalMove { loser: stm }),
+        "TORYO" => Some(Ending::Resign { loser: stm }),
         "+ILLEGAL_ACTION" => Some(Ending::IllegalMove {
             loser: Color::Sente,
         }),
@@ -71,6 +71,8 @@ pub(crate) fn special_word(ending: Ending, stm: Color) -> Option<&'static str> {
     Some(match ending {
         Ending::None | Ending::Sealed => return None,
         Ending::PerpetualCheck { .. } => "OUTE_SENNICHITE",
+        // CSA has no word for a resignation out of turn: `%TORYO` it is.
+        Ending::Resign { .. } => "TORYO",
         Ending::IllegalMove { loser } if loser == stm => "ILLEGAL_MOVE",
         Ending::IllegalMove {
             loser: Color::Sente,

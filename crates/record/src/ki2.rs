@@ -9,7 +9,7 @@
 //! ```
 //! let rec = shogi_record::ki2::read("▲７六歩 △３四歩 ▲２二角成 △同　銀\nまで4手で後手の勝ち\n")?;
 //! assert_eq!(rec.main_line().len(), 4);
-//! assert_eq!(rec.ending, shogi_record::Ending::Resign);
+//! assert!(matches!(rec.ending, shogi_record::Ending::Resign { .. }));
 //! let text = shogi_record::ki2::write(&rec);
 //! assert!(text.contains("▲２二角成"));
 //! assert!(text.contains("△同　銀"));
@@ -194,7 +194,7 @@ pub(crate) fn summary(ending: Ending, n: usize, stm: Color, handicapped: bool) -
     let side = |c: Color| side_name(c, handicapped);
     Some(match ending {
         Ending::None => return None,
-        Ending::Resign => format!("まで{n}手で{}の勝ち", side(stm.opponent())),
+        Ending::Resign { loser } => format!("まで{n}手で{}の勝ち", side(loser.opponent())),
         Ending::IllegalMove { loser } if loser == stm => {
             format!("まで{n}手で{}の反則負け", side(stm))
         }

@@ -25,7 +25,7 @@
 //! assert_eq!(rec.main_line().len(), 1);
 //! assert_eq!(rec.moves[0].time, Some(1));
 //! assert_eq!(rec.moves[0].comments, ["a comment"]);
-//! assert_eq!(rec.ending, shogi_record::Ending::Resign);
+//! assert!(matches!(rec.ending, shogi_record::Ending::Resign { .. }));
 //! let again = shogi_record::kif::read(&shogi_record::kif::write(&rec))?;
 //! assert_eq!(again.main_line(), rec.main_line());
 //! # Ok::<_, shogi_record::ReadError>(())
@@ -61,7 +61,12 @@ pub fn read(text: &str) -> Result<Record, ReadError> {
 
 /// Terminal words and their endings; `None` for 反則勝ち/反則負け, decided by the side to move.
 const TERMINALS: [(&str, Ending); 20] = [
-    ("投了", Ending::Resign),
+    (
+        "投了",
+        Ending::Resign {
+            loser: Color::Sente,
+        },
+    ),
     ("詰み", Ending::Checkmate),
     ("連続王手の千日手", Ending::Repetition),
     ("千日手", Ending::Repetition),
@@ -95,6 +100,7 @@ pub(crate) fn terminal(s: &str, stm: Color) -> Option<Ending> {
         "連続王手の千日手" => Ending::PerpetualCheck {
             loser: stm.opponent(),
         },
+        "投了" => Ending::Resign { loser: stm },
         _ => *ending,
     })
 }
@@ -103,7 +109,7 @@ pub(crate) fn terminal(s: &str, stm: Color) -> Option<Ending> {
 pub(crate) fn terminal_word(ending: Ending, stm: Color) -> Option<&'static str> {
     Some(match ending {
         Ending::None => return None,
-        Ending::Resign => "投了",
+        Ending::Resign { .. } => "投了",
         Ending::Checkmate => "詰み",
         Ending::Repetition => "千日手",
         Ending::PerpetualCheck { .. } => "連続王手の千日手",
@@ -188,7 +194,9 @@ pub(crate) fn summary_ending(s: &str, stm: Color) -> Option<Ending> {
             loser: winner.opponent(),
         });
     }
-    (winner != stm).then_some(Ending::Resign)
+    Some(Ending::Resign {
+        loser: winner.opponent(),
+    })
 }
 
 /// Splits `key：value` (full-width or ASCII colon).
@@ -519,6 +527,12 @@ impl Reader {
                     let stm = self.b.position().side_to_move();
                     if let Some(e) = summary_ending(trimmed, stm) {
                         self.b.ending(e);
+                        // The summary names the winner of a resignation out of turn.
+                        if let (Ending::Resign { .. }, Ending::Resign { loser }) =
+                            (self.b.current_ending(), e)
+                        {
+                            self.b.set_ending(Ending::Resign { loser });
+                        }
                     }
                 }
                 continue;

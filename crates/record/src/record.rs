@@ -10,9 +10,8 @@
 //! let mut rec = Record::new(Position::startpos());
 //! rec.push("7g7f".parse::<Move>()?);
 //! rec.push("3c3d".parse::<Move>()?);
-//! rec.ending = Ending::Resign;
+//! rec.ending = Ending::Resign { loser: shogi_core::Color::Sente };
 //! assert_eq!(rec.main_line().len(), 2);
-//! // Resign applies to the side to move after the last move: Sente here.
 //! assert_eq!(rec.loser(), Some(shogi_core::Color::Sente));
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
@@ -128,8 +127,14 @@ pub enum Ending {
     /// The record just stops.
     #[default]
     None,
-    /// The side to move resigned (投了, `%TORYO`).
-    Resign,
+    /// A player resigned (投了, `%TORYO`). The formats write a resignation as
+    /// the act of the side to move, and their readers say so; a resignation
+    /// out of turn (a player resigning while the opponent thinks) can only be
+    /// told apart in KIF and KI2, by the `まで…の勝ち` summary line.
+    Resign {
+        /// The side that resigned.
+        loser: Color,
+    },
     /// The side to move is checkmated (詰み, `%TSUMI`).
     Checkmate,
     /// Fourfold repetition, a draw (千日手, `%SENNICHITE`).
@@ -171,11 +176,11 @@ impl Ending {
     #[must_use]
     pub fn loser(self, side_to_move: Color) -> Option<Color> {
         match self {
-            Ending::Resign | Ending::Checkmate | Ending::Timeout | Ending::Matta => {
-                Some(side_to_move)
-            }
+            Ending::Checkmate | Ending::Timeout | Ending::Matta => Some(side_to_move),
             Ending::DeclarationWin => Some(side_to_move.opponent()),
-            Ending::PerpetualCheck { loser } | Ending::IllegalMove { loser } => Some(loser),
+            Ending::Resign { loser }
+            | Ending::PerpetualCheck { loser }
+            | Ending::IllegalMove { loser } => Some(loser),
             _ => None,
         }
     }

@@ -97,7 +97,7 @@ pub fn decode_move(s: &str) -> Option<Move> {
 
 fn final_ending(s: &str, stm: shogi_core::Color) -> Option<Ending> {
     match s.chars().next()? {
-        'r' => Some(Ending::Resign),
+        'r' => Some(Ending::Resign { loser: stm }),
         't' => Some(Ending::Timeout),
         'p' => Some(Ending::Abort),
         'j' => Some(Ending::DeclarationWin),
@@ -108,7 +108,7 @@ fn final_ending(s: &str, stm: shogi_core::Color) -> Option<Ending> {
 
 fn final_word(e: Ending) -> &'static str {
     match e {
-        Ending::Resign => "r",
+        Ending::Resign { .. } => "r",
         Ending::Timeout => "t",
         Ending::Abort => "p",
         Ending::DeclarationWin => "j",

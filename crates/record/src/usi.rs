@@ -10,7 +10,7 @@
 //! ```
 //! let rec = shogi_record::usi::read("position startpos moves 7g7f 3c3d resign")?;
 //! assert_eq!(rec.main_line().len(), 2);
-//! assert_eq!(rec.ending, shogi_record::Ending::Resign);
+//! assert!(matches!(rec.ending, shogi_record::Ending::Resign { .. }));
 //! assert_eq!(shogi_record::usi::write(&rec), "position startpos moves 7g7f 3c3d resign");
 //! # Ok::<_, shogi_record::ReadError>(())
 //! ```
@@ -24,7 +24,7 @@ use crate::record::{Ending, Record};
 fn ending_word(e: Ending, stm: Color) -> Option<&'static str> {
     Some(match e {
         Ending::None => return None,
-        Ending::Resign => "resign",
+        Ending::Resign { .. } => "resign",
         Ending::DeclarationWin => "win",
         Ending::Draw => "draw",
         Ending::Repetition => "rep_draw",
@@ -45,7 +45,7 @@ fn ending_word(e: Ending, stm: Color) -> Option<&'static str> {
 
 fn word_ending(w: &str, stm: Color) -> Option<Ending> {
     Some(match w {
-        "resign" => Ending::Resign,
+        "resign" => Ending::Resign { loser: stm },
         "win" => Ending::DeclarationWin,
         "draw" => Ending::Draw,
         "rep_draw" => Ending::Repetition,

@@ -71,7 +71,12 @@ fn record(moves: &[&str], ending: Ending) -> Record {
 fn summary_lines_name_the_result_and_read_back() {
     let moves = ["7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e"];
     let cases = [
-        (Ending::Resign, "まで6手で後手の勝ち"),
+        (
+            Ending::Resign {
+                loser: Color::Sente,
+            },
+            "まで6手で後手の勝ち",
+        ),
         (
             Ending::IllegalMove { loser: Color::Gote },
             "まで6手で先手の反則勝ち",

@@ -16,7 +16,7 @@ fn usen_has(format: Format, ending: Ending) -> bool {
     format != Format::Usen
         || matches!(
             ending,
-            Ending::Resign | Ending::Timeout | Ending::Abort | Ending::DeclarationWin
+            Ending::Resign { .. } | Ending::Timeout | Ending::Abort | Ending::DeclarationWin
         )
 }
 
@@ -37,8 +37,12 @@ fn encoding_is_sniffed_from_content_not_name() {
         let rec = shogi_record::read(&bytes).expect("reads");
         assert_eq!(rec.main_line(), [mv("7g7f"), mv("3c3d")]);
         assert_eq!(rec.headers.sente.as_deref(), Some("A"));
-        assert_eq!(rec.ending, Ending::Resign);
-        assert_eq!(rec.loser(), Some(Color::Sente));
+        assert_eq!(
+            rec.ending,
+            Ending::Resign {
+                loser: Color::Sente
+            }
+        );
     }
 }
 
@@ -106,7 +110,7 @@ fn board_diagram_with_hands_counts_and_side() {
 fn kif_terminal_words_and_sides() {
     let base = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ";
     let cases = [
-        ("投了", Ending::Resign),
+        ("投了", Ending::Resign { loser: Color::Gote }),
         ("詰み", Ending::Checkmate),
         ("千日手", Ending::Repetition),
         ("持将棋", Ending::Impasse),
@@ -140,8 +144,7 @@ fn kif_terminal_words_and_sides() {
     let summary =
         kif::read("手数----指手---------消費時間--\n   1 ７六歩(77)\nまで1手で先手の勝ち\n")
             .expect("reads");
-    assert_eq!(summary.ending, Ending::Resign);
-    assert_eq!(summary.loser(), Some(Color::Gote));
+    assert_eq!(summary.ending, Ending::Resign { loser: Color::Gote });
 }
 
 #[test]
@@ -157,7 +160,12 @@ fn csa_position_statements() {
     );
     assert_eq!(rec.main_line(), [mv("G*5b"), mv("5a5b")]);
     assert_eq!(rec.moves[0].time, Some(1));
-    assert_eq!(rec.ending, Ending::Resign);
+    assert_eq!(
+        rec.ending,
+        Ending::Resign {
+            loser: Color::Sente
+        }
+    );
     let placed = csa::read("P-51OU\nP+59OU39HI\n+\n").expect("reads");
     assert_eq!(placed.start.to_sfen(), "4k4/9/9/9/9/9/9/9/4K1R2 b - 1");
 }
@@ -165,7 +173,7 @@ fn csa_position_statements() {
 #[test]
 fn csa_specials() {
     let cases = [
-        ("%TORYO", Ending::Resign),
+        ("%TORYO", Ending::Resign { loser: Color::Gote }),
         ("%CHUDAN", Ending::Abort),
         ("%SENNICHITE", Ending::Repetition),
         (
@@ -382,4 +390,22 @@ fn deeply_nested_variations_are_capped_not_fatal() {
     assert_eq!(again.main_line(), rec.main_line());
     let d = depth(&again.moves);
     assert!((32..=64).contains(&d), "depth {d}");
+}
+
+#[test]
+fn a_resignation_out_of_turn_keeps_its_loser_where_the_format_can_say_so() {
+    // Sente resigns after its own move, while Gote is to move.
+    let mut rec = shogi_record::Record::new(Position::startpos());
+    rec.push(mv("7g7f"));
+    rec.ending = Ending::Resign {
+        loser: Color::Sente,
+    };
+    let kif = kif::write(&rec);
+    assert!(kif.contains("まで1手で後手の勝ち"), "{kif}");
+    assert_eq!(kif::read(&kif).expect("reads").ending, rec.ending, "{kif}");
+    let ki2 = ki2::write(&rec);
+    assert_eq!(ki2::read(&ki2).expect("reads").ending, rec.ending, "{ki2}");
+    // CSA cannot: `%TORYO` is the act of the side to move.
+    let csa = csa::write(&rec);
+    assert!(csa.trim_end().ends_with("%TORYO"), "{csa}");
 }

@@ -70,7 +70,7 @@ fn cshogi_endgame(format: &str, rec: &Record) -> Option<&'static str> {
     let stm = rec.side_to_move_at_end();
     Some(match rec.ending {
         Ending::None => "",
-        Ending::Resign => "%TORYO",
+        Ending::Resign { .. } => "%TORYO",
         Ending::Checkmate => "%TSUMI",
         Ending::Repetition => "%SENNICHITE",
         Ending::PerpetualCheck { .. } => "%OUTE_SENNICHITE",
@@ -102,7 +102,7 @@ fn cshogi_win(format: &str, rec: &Record) -> Option<Option<i64>> {
     let colour = |c: Color| Some(Some(if c == Color::Sente { 1 } else { 2 }));
     match rec.ending {
         Ending::None | Ending::Abort => Some(None),
-        Ending::Resign => colour(stm.opponent()),
+        Ending::Resign { loser } => colour(loser.opponent()),
         Ending::DeclarationWin => colour(stm),
         Ending::IllegalMove { loser } => colour(loser.opponent()),
         Ending::Repetition | Ending::Impasse => Some(Some(0)),
@@ -116,7 +116,7 @@ fn tsshogi_end(format: &str, rec: &Record) -> Option<&'static str> {
     let stm = rec.side_to_move_at_end();
     Some(match rec.ending {
         Ending::None => "",
-        Ending::Resign => "resign",
+        Ending::Resign { .. } => "resign",
         Ending::Checkmate => "mate",
         Ending::Repetition => "repetitionDraw",
         Ending::Impasse => "impass",
@@ -143,7 +143,7 @@ fn cshogi_limit(format: &str, rec: &Record) -> Option<&'static str> {
     }
     let result_line_known = matches!(
         rec.ending,
-        Ending::Resign
+        Ending::Resign { .. }
             | Ending::DeclarationWin
             | Ending::IllegalMove { .. }
             | Ending::Repetition

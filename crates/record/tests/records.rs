@@ -87,7 +87,7 @@ fn expected_ending(entry: &Entry, stm: Color) -> Ending {
     let e = entry.expected_ending.as_str();
     match e {
         _ if e.starts_with("(none") => Ending::None,
-        "投了" | "%TORYO" | "TORYO" | "resign" => Ending::Resign,
+        "投了" | "%TORYO" | "TORYO" | "resign" => Ending::Resign { loser: stm },
         "中断" | "%CHUDAN" | "CHUDAN" => Ending::Abort,
         "千日手" | "%SENNICHITE" | "SENNICHITE" => Ending::Repetition,
         "詰み" | "%TSUMI" => Ending::Checkmate,
@@ -95,7 +95,16 @@ fn expected_ending(entry: &Entry, stm: Color) -> Ending {
         "反則勝ち" => Ending::IllegalMove {
             loser: stm.opponent(),
         },
-        _ if e.starts_with("まで") && e.ends_with("の勝ち") => Ending::Resign,
+        _ if e.starts_with("まで") && e.ends_with("の勝ち") => {
+            let winner = if e.contains("先手") || e.contains("下手") {
+                Color::Sente
+            } else {
+                Color::Gote
+            };
+            Ending::Resign {
+                loser: winner.opponent(),
+            }
+        }
         other => panic!("{}: unknown expected ending {other:?}", entry.file),
     }
 }
@@ -104,7 +113,11 @@ fn expected_ending(entry: &Entry, stm: Color) -> Ending {
 fn usen_has(e: Ending) -> bool {
     matches!(
         e,
-        Ending::None | Ending::Resign | Ending::Timeout | Ending::Abort | Ending::DeclarationWin
+        Ending::None
+            | Ending::Resign { .. }
+            | Ending::Timeout
+            | Ending::Abort
+            | Ending::DeclarationWin
     )
 }
 

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! cargo run --release -p shogi-server --example load -- \
-//!     [--server target/release/shogi] [--games 1000] [--think-ms 1000] [--seconds 30]
+//!     [--server target/release/shogi] [--games 1000] [--think-ms 1000] [--seconds 30] \
+//!     [--analyses 0]
 //! ```
 //!
 //! It starts `shogi serve` on a free loopback port with a fresh database,
@@ -12,6 +13,11 @@
 //! (sent until the state with it comes back, which includes the SQLite
 //! commit), and the server's CPU time and peak resident memory. Games that
 //! end are replaced by new ones so that the number of live games stays put.
+//!
+//! With `--analyses N`, N more clients keep the background analysis busy
+//! the whole time: each imports a 120-ply game, asks for its analysis, waits
+//! for it to finish and starts again. Comparing p99 with and without them
+//! shows whether analysis slows live play.
 //! Not a test: run it by hand and keep the figures.
 
 use std::process::{Child, Command, Stdio};
@@ -30,6 +36,7 @@ struct Args {
     games: usize,
     think_ms: u64,
     seconds: u64,
+    analyses: usize,
 }
 
 fn args() -> Args {
@@ -38,6 +45,7 @@ fn args() -> Args {
         games: 1000,
         think_ms: 1000,
         seconds: 30,
+        analyses: 0,
     };
     let v: Vec<String> = std::env::args().skip(1).collect();
     for pair in v.chunks(2) {
@@ -47,6 +55,7 @@ fn args() -> Args {
             "--games" => a.games = value.parse().expect("--games N"),
             "--think-ms" => a.think_ms = value.parse().expect("--think-ms N"),
             "--seconds" => a.seconds = value.parse().expect("--seconds N"),
+            "--analyses" => a.analyses = value.parse().expect("--analyses N"),
             other => panic!("unknown argument {other}"),
         }
     }
@@ -54,17 +63,21 @@ fn args() -> Args {
 }
 
 async fn post(port: u16, path: &str, body: &Value) -> Value {
-    let body = body.to_string();
-    let mut s = TcpStream::connect(("127.0.0.1", port))
-        .await
-        .expect("connect");
+    request(port, "POST", path, &body.to_string()).await
+}
+
+async fn request(port: u16, method: &str, path: &str, body: &str) -> Value {
+    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)).await else {
+        return Value::Null;
+    };
     let req = format!(
-        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
-    s.write_all(req.as_bytes()).await.expect("write");
     let mut out = Vec::new();
-    s.read_to_end(&mut out).await.expect("read");
+    if s.write_all(req.as_bytes()).await.is_err() || s.read_to_end(&mut out).await.is_err() {
+        return Value::Null;
+    }
     let text = String::from_utf8_lossy(&out);
     let json = text.split("\r\n\r\n").nth(1).unwrap_or("{}");
     serde_json::from_str(json).unwrap_or(Value::Null)
@@ -164,6 +177,51 @@ async fn bot(port: u16, think: Duration, stop: Arc<AtomicBool>, stats: Arc<Stats
     }
 }
 
+/// A deterministic game of `plies` legal moves (a simple generator, so that
+/// the record is a real game the server can replay), as a USI line.
+fn sample_game(plies: usize, seed: u64) -> String {
+    let mut pos = shogi_core::Position::startpos();
+    let mut line = String::from("position startpos moves");
+    let mut x = seed | 1;
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mv = moves[(x % moves.len() as u64) as usize];
+        line.push(' ');
+        line.push_str(&mv.to_string());
+        pos.make_move(mv);
+    }
+    line
+}
+
+/// Keeps the analysis worker busy: import a game, analyse it, again.
+async fn analyst(port: u16, seed: u64, stop: Arc<AtomicBool>, done: Arc<AtomicU64>) {
+    let mut n = 0;
+    while !stop.load(Ordering::Relaxed) {
+        n += 1;
+        let game = sample_game(120, seed.wrapping_mul(1000).wrapping_add(n));
+        let rec = request(port, "POST", "/api/import?save=1", &game).await;
+        let Some(id) = rec["id"].as_str() else {
+            eprintln!("import failed: {rec}");
+            return;
+        };
+        request(port, "POST", &format!("/api/games/{id}/analysis"), "").await;
+        while !stop.load(Ordering::Relaxed) {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let v = request(port, "GET", &format!("/api/games/{id}/analysis"), "").await;
+            if v["status"] == json!("done") {
+                done.fetch_add(1, Ordering::Relaxed);
+                break;
+            }
+        }
+    }
+}
+
 /// (CPU seconds, resident memory in KiB) of a process, from /proc.
 fn usage(pid: u32) -> (f64, u64) {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
@@ -237,6 +295,11 @@ async fn main() {
             bot(port, think, stop, stats).await;
         }));
     }
+    let analyses_done = Arc::new(AtomicU64::new(0));
+    for i in 0..a.analyses {
+        let (stop, done) = (stop.clone(), analyses_done.clone());
+        tasks.push(tokio::spawn(analyst(port, i as u64 + 1, stop, done)));
+    }
     let warmup = Duration::from_secs(3).max(think * 2);
     tokio::time::sleep(warmup).await;
     stats.rtts_us.lock().expect("lock").clear();
@@ -257,7 +320,7 @@ async fn main() {
             / 1000.0
     };
     println!(
-        "live games {}  think {} ms  measured {:.0} s\nmoves {moves}  moves/s {:.0}\nround trip p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms\nserver CPU {:.0}% of one core  peak RSS {} MiB\ngames started {}  errors {}",
+        "live games {}  think {} ms  measured {:.0} s\nmoves {moves}  moves/s {:.0}\nround trip p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms\nserver CPU {:.0}% of one core  peak RSS {} MiB\ngames started {}  errors {}\nanalysis clients {}  analyses finished {}",
         a.games,
         a.think_ms,
         elapsed,
@@ -268,7 +331,9 @@ async fn main() {
         (cpu1 - cpu0) / elapsed * 100.0,
         rss / 1024,
         stats.games_started.load(Ordering::Relaxed),
-        stats.errors.load(Ordering::Relaxed)
+        stats.errors.load(Ordering::Relaxed),
+        a.analyses,
+        analyses_done.load(Ordering::Relaxed)
     );
     let _ = server.kill();
     let _ = server.wait();

@@ -139,7 +139,30 @@ async fn save(store: &Store, id: &str, status: &str, evals: &[Eval]) {
     }
 }
 
+/// Puts the calling thread in the idle scheduling class, so that analysis
+/// only gets CPU time that live games leave over (see the load benchmark's
+/// `--analyses` figures in the README).
+#[cfg(target_os = "linux")]
+fn lower_priority() {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: `sched_setscheduler` only reads `param`, a valid initialised
+    // struct that lives across the call, and changes the scheduling policy of
+    // pid 0, which Linux takes as the calling thread. No memory of ours is
+    // written; failure is reported through the return value.
+    let r = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &raw const param) };
+    if r != 0 {
+        tracing::warn!(
+            "analysis thread keeps normal priority: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {}
+
 fn worker(rx: &Receiver<Job>, store: &Store, rt: &tokio::runtime::Handle) {
+    lower_priority();
     while let Ok(job) = rx.recv() {
         let mut evals = Vec::with_capacity(job.moves.len() + 1);
         rt.block_on(save(store, &job.id, "running", &evals));

@@ -10,16 +10,21 @@ use std::str::FromStr;
 
 use shogi_core::{ByColor, Color};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlitePool};
 
 use crate::clock::Clock;
 use crate::protocol::{Reason, Side};
 
 /// The migrations, in order.
-const MIGRATIONS: [(i64, &str, &str); 2] = [
+const MIGRATIONS: [(i64, &str, &str); 3] = [
     (1, "games", include_str!("../migrations/0001_games.sql")),
     (2, "archive", include_str!("../migrations/0002_archive.sql")),
+    (
+        3,
+        "annotations",
+        include_str!("../migrations/0003_annotations.sql"),
+    ),
 ];
 
 /// A handle on the database (cheap to clone).
@@ -124,6 +129,11 @@ impl Store {
             .filename(path)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
+            // In WAL mode NORMAL still commits every transaction before the
+            // call returns (a crash of the server loses nothing), but syncs the
+            // log to disk at checkpoints rather than at every commit, so a power
+            // cut may lose the last moves. See "Durability" in the README.
+            .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true);
         let pool = SqlitePoolOptions::new()
             .max_connections(4)

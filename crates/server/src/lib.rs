@@ -17,11 +17,15 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod annotations;
 mod app;
+pub mod archive;
 pub mod clock;
 pub mod db;
 mod error;
+pub mod legal;
 pub mod opponent;
+pub mod picture;
 pub mod protocol;
 pub mod review;
 pub mod room;
@@ -37,7 +41,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
+use axum::routing::{get, post, put};
 use axum::Router;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -61,11 +65,17 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .route("/api/games/{id}/record", get(review::record))
         .route("/api/games/{id}/diagram.svg", get(review::diagram))
+        .route("/api/games/{id}/diagram.png", get(review::diagram_png))
+        .route(
+            "/api/games/{id}/annotations",
+            put(annotations::put).layer(DefaultBodyLimit::max(annotations::MAX_ANNOTATIONS_BYTES)),
+        )
         .route(
             "/api/games/{id}/analysis",
             get(analysis::get).post(analysis::start),
         )
-        .route("/api/archive", get(review::archive))
+        .route("/api/archive", get(archive::archive))
+        .route("/api/legal", post(legal::legal))
         .route(
             "/api/import",
             post(review::import).layer(DefaultBodyLimit::max(review::MAX_IMPORT_BYTES)),
@@ -119,6 +129,7 @@ impl Server {
     pub async fn start(config: Config) -> Result<Server, Error> {
         let store = db::Store::open(&config.db_path).await?;
         analysis::reset_unfinished(&store).await?;
+        archive::fill_search_names(&store).await?;
         let state = AppState::new(store, config.time, config.opponent);
         let restored = state.restore_unfinished().await?;
         let listener = tokio::net::TcpListener::bind(config.bind).await?;

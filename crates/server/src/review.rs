@@ -1,9 +1,11 @@
-//! Review: the archive of finished games and imported records, record
-//! downloads, board pictures, record import and the mate search.
+//! Review: record downloads, board pictures (SVG, PNG), record import and
+//! the mate search; the archive list is in [`crate::archive`], saved
+//! comments and variations in [`crate::annotations`].
 //!
 //! A finished game becomes a [`shogi_record::Record`] built from its stored
 //! moves, times and ending; an imported record keeps the uploaded bytes and
-//! is read again with the same reader whenever it is used.
+//! is read again with the same reader whenever it is used. Either gets its
+//! saved annotations laid over it.
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -13,7 +15,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{json, Value};
 use shogi_core::{Color, Handicap, Move};
 use shogi_engine::dfpn::{self, MateResult};
@@ -21,9 +23,14 @@ use shogi_record::{Ending, Format, Node, Record};
 use sqlx::Row;
 use tokio::sync::Semaphore;
 
+pub use crate::archive::{ArchiveEntry, ArchiveQuery, MAX_PER_PAGE};
+
+use crate::annotations;
 use crate::app::{AppState, JsonBody};
+use crate::archive::search_name;
 use crate::clock::TimeControl;
 use crate::error::Error;
+use crate::picture;
 use crate::protocol::{Reason, Settings, Side};
 use crate::time::unix_ms;
 use crate::token;
@@ -32,46 +39,6 @@ use crate::token;
 pub const MAX_IMPORT_BYTES: usize = 1024 * 1024;
 /// The longest mate search, in milliseconds.
 pub const MAX_MATE_MS: u64 = 10_000;
-/// The most archive entries on one page.
-pub const MAX_PER_PAGE: usize = 100;
-
-/// One entry of the archive list.
-#[derive(Clone, Debug, Serialize)]
-pub struct ArchiveEntry {
-    /// The game or record id.
-    pub id: String,
-    /// `game` (played here) or `import`.
-    pub kind: &'static str,
-    /// When it was created (Unix milliseconds).
-    pub created_at_ms: u64,
-    /// Sente's name, if known (the computer's seat is named `AI N`).
-    pub sente: Option<String>,
-    /// Gote's name, if known.
-    pub gote: Option<String>,
-    /// The time control, if any.
-    pub time: Option<TimeControl>,
-    /// The handicap's name or `custom`.
-    pub handicap: String,
-    /// The winner, `null` for a draw or an unfinished record.
-    pub winner: Option<&'static str>,
-    /// Why it ended (`null`: the record just stops).
-    pub reason: Option<String>,
-    /// The number of moves.
-    pub moves: usize,
-}
-
-/// The `GET /api/archive` query.
-#[derive(Debug, Default, Deserialize)]
-pub struct ArchiveQuery {
-    /// A part of either player's name (case-insensitive).
-    pub player: Option<String>,
-    /// `sente`, `gote` or `draw` (no winner).
-    pub result: Option<String>,
-    /// 1-based page.
-    pub page: Option<usize>,
-    /// Entries per page (1..=100, default 20).
-    pub per_page: Option<usize>,
-}
 
 fn bad(msg: impl Into<String>) -> Error {
     Error::BadRequest(msg.into())
@@ -87,122 +54,6 @@ fn side_of(name: Option<&str>) -> Option<&'static str> {
 
 fn to_u64(v: i64) -> u64 {
     u64::try_from(v).unwrap_or(0)
-}
-
-async fn all_entries(app: &AppState) -> Result<Vec<ArchiveEntry>, Error> {
-    let pool = app.store().pool();
-    let mut out = Vec::new();
-    let rows = sqlx::query(
-        "SELECT g.id, g.created_at, g.settings, g.winner, g.reason,
-            (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies
-         FROM games g WHERE g.over = 1",
-    )
-    .fetch_all(pool)
-    .await?;
-    for r in rows {
-        let settings: String = r.try_get("settings")?;
-        let settings: Option<Settings> = serde_json::from_str(&settings).ok();
-        let (mut sente, mut gote) = (None, None);
-        if let Some(ai) = settings.as_ref().and_then(|s| s.ai) {
-            let name = Some(format!("AI {}", ai.level));
-            match ai.side {
-                Side::Sente => sente = name,
-                Side::Gote => gote = name,
-            }
-        }
-        let winner: Option<String> = r.try_get("winner")?;
-        out.push(ArchiveEntry {
-            id: r.try_get("id")?,
-            kind: "game",
-            created_at_ms: to_u64(r.try_get("created_at")?),
-            sente,
-            gote,
-            time: settings.as_ref().and_then(|s| s.time),
-            handicap: settings.map_or_else(|| "even".to_string(), |s| s.handicap),
-            winner: side_of(winner.as_deref()),
-            reason: r.try_get("reason")?,
-            moves: usize::try_from(r.try_get::<i64, _>("plies")?).unwrap_or(0),
-        });
-    }
-    let rows = sqlx::query(
-        "SELECT id, created_at, sente, gote, handicap, time_json, winner, reason, plies FROM records",
-    )
-    .fetch_all(pool)
-    .await?;
-    for r in rows {
-        let time: Option<String> = r.try_get("time_json")?;
-        let winner: Option<String> = r.try_get("winner")?;
-        out.push(ArchiveEntry {
-            id: r.try_get("id")?,
-            kind: "import",
-            created_at_ms: to_u64(r.try_get("created_at")?),
-            sente: r.try_get("sente")?,
-            gote: r.try_get("gote")?,
-            time: time.and_then(|t| serde_json::from_str(&t).ok()),
-            handicap: r.try_get("handicap")?,
-            winner: side_of(winner.as_deref()),
-            reason: r.try_get("reason")?,
-            moves: usize::try_from(r.try_get::<i64, _>("plies")?).unwrap_or(0),
-        });
-    }
-    Ok(out)
-}
-
-/// `GET /api/archive`: finished games and imported records, newest first.
-pub(crate) async fn archive(
-    State(app): State<AppState>,
-    Query(q): Query<ArchiveQuery>,
-) -> Result<Json<Value>, Error> {
-    let per_page = q.per_page.unwrap_or(20);
-    if !(1..=MAX_PER_PAGE).contains(&per_page) {
-        return Err(bad(format!("per_page must be 1..={MAX_PER_PAGE}")));
-    }
-    let page = q.page.unwrap_or(1);
-    if page == 0 {
-        return Err(bad("page starts at 1"));
-    }
-    let result = q.result.as_deref().filter(|r| !r.is_empty());
-    if let Some(r) = result {
-        if !matches!(r, "sente" | "gote" | "draw") {
-            return Err(bad("result must be sente, gote or draw"));
-        }
-    }
-    let player = q
-        .player
-        .as_deref()
-        .map(|p| p.trim().to_lowercase())
-        .filter(|p| !p.is_empty());
-    let mut entries = all_entries(&app).await?;
-    entries.retain(|e| {
-        let by_player = player.as_ref().is_none_or(|p| {
-            [&e.sente, &e.gote]
-                .iter()
-                .any(|n| n.as_ref().is_some_and(|n| n.to_lowercase().contains(p)))
-        });
-        let by_result = match result {
-            None => true,
-            Some("draw") => e.winner.is_none() && e.reason.is_some(),
-            Some(side) => e.winner == Some(side),
-        };
-        by_player && by_result
-    });
-    entries.sort_by(|a, b| {
-        b.created_at_ms
-            .cmp(&a.created_at_ms)
-            .then_with(|| b.id.cmp(&a.id))
-    });
-    let total = entries.len();
-    let page_entries: Vec<ArchiveEntry> = entries
-        .into_iter()
-        .skip((page - 1).saturating_mul(per_page))
-        .take(per_page)
-        .collect();
-    Ok(Json(json!({
-        "total": total,
-        "page": page,
-        "per_page": per_page,
-        "entries": page_entries,
-    })))
 }
 
 /// `YYYY/MM/DD HH:MM:SS` (UTC) of Unix milliseconds.
@@ -232,7 +83,10 @@ fn date_text(ms: u64) -> String {
 fn game_ending(winner: Option<Color>, reason: Reason, stm: Color) -> Ending {
     match reason {
         Reason::Checkmate | Reason::NoLegalMoves => Ending::Checkmate,
-        Reason::Resign => Ending::Resign,
+        // Resigning while the opponent thinks is allowed: the loser is the resigner.
+        Reason::Resign => Ending::Resign {
+            loser: winner.map_or(stm, Color::opponent),
+        },
         Reason::Timeout => Ending::Timeout,
         Reason::Repetition => Ending::Repetition,
         Reason::PerpetualCheck => Ending::PerpetualCheck {
@@ -253,7 +107,7 @@ fn game_ending(winner: Option<Color>, reason: Reason, stm: Color) -> Ending {
 fn ending_summary(rec: &Record) -> (Option<&'static str>, Option<&'static str>) {
     let reason = match rec.ending {
         Ending::None => None,
-        Ending::Resign => Some("resign"),
+        Ending::Resign { .. } => Some("resign"),
         Ending::Checkmate => Some("checkmate"),
         Ending::Repetition => Some("repetition"),
         Ending::PerpetualCheck { .. } => Some("perpetual_check"),
@@ -348,7 +202,8 @@ async fn imported_record(app: &AppState, id: &str) -> Result<Option<Record>, Err
         .map_err(|e| Error::Internal(format!("record {id}: {e}")))
 }
 
-/// The record of a game or an imported record.
+/// The record of a game or an imported record, with its saved annotations
+/// (comments and variations) if any.
 ///
 /// # Errors
 /// [`Error::NotFound`] when `id` is neither.
@@ -356,10 +211,21 @@ pub(crate) async fn load_record(app: &AppState, id: &str) -> Result<Record, Erro
     if !token::is_game_id(id) {
         return Err(Error::NotFound);
     }
-    if let Some(rec) = game_record(app, id).await? {
+    let rec = match game_record(app, id).await? {
+        Some(rec) => rec,
+        None => imported_record(app, id).await?.ok_or(Error::NotFound)?,
+    };
+    let Some(ann) = annotations::stored(app, id).await? else {
         return Ok(rec);
+    };
+    match annotations::apply(&rec, &ann) {
+        Ok(annotated) => Ok(annotated),
+        Err(e) => {
+            // Checked when saved; a record read differently since then keeps its own.
+            tracing::warn!("annotations of {id} no longer fit the record: {e}");
+            Ok(rec)
+        }
     }
-    imported_record(app, id).await?.ok_or(Error::NotFound)
 }
 
 fn node_json(n: &Node) -> Value {
@@ -435,13 +301,66 @@ pub(crate) async fn record(
         .into_response())
 }
 
-/// The `diagram.svg` query.
+/// The `diagram.svg` and `diagram.png` query.
 #[derive(Debug, Deserialize)]
 pub struct DiagramQuery {
     /// The position after this many moves (default: the last).
     pub ply: Option<usize>,
+    /// Instead of `ply`: the position after these moves from the record's
+    /// start, USI separated by commas or spaces (a variation's line).
+    pub moves: Option<String>,
     /// `kanji` (default) or `international`.
     pub pieces: Option<String>,
+    /// PNG width in pixels (default 600, at most 2000).
+    pub width: Option<u32>,
+}
+
+/// The most moves `diagram.*?moves=` takes.
+const MAX_DIAGRAM_MOVES: usize = 2000;
+
+/// The position a diagram query asks for, and the picture options.
+async fn diagram_position(
+    app: &AppState,
+    id: &str,
+    q: &DiagramQuery,
+) -> Result<(shogi_core::Position, shogi_record::diagram::Options), Error> {
+    let rec = load_record(app, id).await?;
+    let mut pos = rec.start.clone();
+    let mut last_move = None;
+    if let Some(text) = q.moves.as_deref().filter(|m| !m.trim().is_empty()) {
+        if q.ply.is_some() {
+            return Err(bad("give ply or moves, not both"));
+        }
+        let words: Vec<&str> = text.split([',', ' ']).filter(|w| !w.is_empty()).collect();
+        if words.len() > MAX_DIAGRAM_MOVES {
+            return Err(bad(format!("more than {MAX_DIAGRAM_MOVES} moves")));
+        }
+        for (i, w) in words.iter().enumerate() {
+            let mv = Move::from_str(w).map_err(|e| bad(format!("moves[{i}]: {w:?}: {e}")))?;
+            pos.check_move(mv)
+                .map_err(|e| bad(format!("moves[{i}]: {w} is not legal here: {e}")))?;
+            pos.make_move(mv);
+            last_move = Some(mv);
+        }
+    } else {
+        let ply = q.ply.unwrap_or(rec.moves.len());
+        if ply > rec.moves.len() {
+            return Err(bad(format!("ply must be 0..={}", rec.moves.len())));
+        }
+        for n in &rec.moves[..ply] {
+            pos.make_move(n.mv);
+        }
+        last_move = ply.checked_sub(1).map(|i| rec.moves[i].mv);
+    }
+    let mut opts = shogi_record::diagram::Options {
+        last_move,
+        ..Default::default()
+    };
+    if q.pieces.as_deref() == Some("international") {
+        opts.pieces = shogi_record::diagram::PieceStyle::International;
+        opts.coords = shogi_record::diagram::Coords::Letters;
+    }
+    Ok((pos, opts))
 }
 
 /// `GET /api/games/{id}/diagram.svg?ply=N`.
@@ -450,23 +369,7 @@ pub(crate) async fn diagram(
     Path(id): Path<String>,
     Query(q): Query<DiagramQuery>,
 ) -> Result<Response, Error> {
-    let rec = load_record(&app, &id).await?;
-    let ply = q.ply.unwrap_or(rec.moves.len());
-    if ply > rec.moves.len() {
-        return Err(bad(format!("ply must be 0..={}", rec.moves.len())));
-    }
-    let mut pos = rec.start.clone();
-    for n in &rec.moves[..ply] {
-        pos.make_move(n.mv);
-    }
-    let mut opts = shogi_record::diagram::Options {
-        last_move: ply.checked_sub(1).map(|i| rec.moves[i].mv),
-        ..Default::default()
-    };
-    if q.pieces.as_deref() == Some("international") {
-        opts.pieces = shogi_record::diagram::PieceStyle::International;
-        opts.coords = shogi_record::diagram::Coords::Letters;
-    }
+    let (pos, opts) = diagram_position(&app, &id, &q).await?;
     let svg = shogi_record::diagram::svg(&pos, &opts);
     Ok((
         [(
@@ -474,6 +377,28 @@ pub(crate) async fn diagram(
             HeaderValue::from_static("image/svg+xml; charset=utf-8"),
         )],
         svg,
+    )
+        .into_response())
+}
+
+/// `GET /api/games/{id}/diagram.png?ply=N[&width=W]`.
+pub(crate) async fn diagram_png(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<DiagramQuery>,
+) -> Result<Response, Error> {
+    let width = q.width.unwrap_or(picture::DEFAULT_WIDTH);
+    if !(100..=picture::MAX_WIDTH).contains(&width) {
+        return Err(bad(format!("width must be 100..={}", picture::MAX_WIDTH)));
+    }
+    let (pos, opts) = diagram_position(&app, &id, &q).await?;
+    let png = tokio::task::spawn_blocking(move || picture::png(&pos, &opts, width))
+        .await
+        .map_err(|e| Error::Internal(format!("diagram: {e}")))?
+        .map_err(|e| Error::Internal(format!("diagram: {e}")))?;
+    Ok((
+        [(header::CONTENT_TYPE, HeaderValue::from_static("image/png"))],
+        png,
     )
         .into_response())
 }
@@ -509,9 +434,11 @@ pub(crate) async fn import(
         increment_ms: u64::from(t.increment) * 1000,
     });
     let time_json = time.map(|t| serde_json::to_string(&t).unwrap_or_default());
+    let owner = token::new_token();
     sqlx::query(
-        "INSERT INTO records (id, created_at, source, sente, gote, handicap, time_json, winner, reason, plies)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO records (id, created_at, source, sente, gote, handicap, time_json, winner,
+            reason, plies, owner_token, sente_lc, gote_lc)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(&id)
     .bind(i64::try_from(unix_ms()).unwrap_or(i64::MAX))
@@ -523,10 +450,14 @@ pub(crate) async fn import(
     .bind(winner)
     .bind(reason)
     .bind(i64::try_from(rec.moves.len()).unwrap_or(i64::MAX))
+    .bind(&owner)
+    .bind(search_name(rec.headers.sente.as_deref()))
+    .bind(search_name(rec.headers.gote.as_deref()))
     .execute(app.store().pool())
     .await?;
     if let Some(obj) = out.as_object_mut() {
         obj.insert("id".into(), Value::String(id));
+        obj.insert("token".into(), Value::String(owner));
     }
     Ok((StatusCode::CREATED, Json(out)))
 }

@@ -5,7 +5,6 @@
 //! change the database refuses leaves the game as it was. The room ends the
 //! game on time by itself: it sleeps until the running side's flag would fall.
 
-use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 use shogi_core::impasse::{self, declaration, total_points};
@@ -685,43 +684,11 @@ impl Room {
         let pos = self.game.position();
         let to_move = pos.side_to_move();
         let playing = self.ending.is_none() && self.seats_full();
-        let mut dests: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut drops: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut promotions = BTreeMap::new();
-        if playing {
-            let legal = pos.legal_moves();
-            let plain: HashSet<(String, String)> = legal
-                .iter()
-                .filter_map(|m| match *m {
-                    Move::Board {
-                        from,
-                        to,
-                        promote: false,
-                    } => Some((from.to_string(), to.to_string())),
-                    _ => None,
-                })
-                .collect();
-            for &m in &legal {
-                match m {
-                    Move::Board { from, to, promote } => {
-                        let (from, to) = (from.to_string(), to.to_string());
-                        if promote {
-                            let may = plain.contains(&(from.clone(), to.clone()));
-                            promotions
-                                .insert(format!("{from}{to}"), if may { "may" } else { "must" });
-                        }
-                        let list = dests.entry(from).or_default();
-                        if !list.contains(&to) {
-                            list.push(to);
-                        }
-                    }
-                    Move::Drop { kind, to } => drops
-                        .entry(kind.piece_kind().sfen().to_string())
-                        .or_default()
-                        .push(to.to_string()),
-                }
-            }
-        }
+        let legal = if playing {
+            crate::legal::LegalMoves::of(pos)
+        } else {
+            crate::legal::LegalMoves::default()
+        };
         let running = self.flag_deadline().map(|_| to_move);
         let clocks = self.clocks.map(|c| {
             let used = self.turn_used(self.deps.time.now_ms());
@@ -765,9 +732,9 @@ impl Room {
             last_move: self.usi_moves.last().cloned(),
             side_to_move: to_move.into(),
             in_check: pos.in_check(),
-            dests,
-            drops,
-            promotions,
+            dests: legal.dests,
+            drops: legal.drops,
+            promotions: legal.promotions,
             seats: SeatsView {
                 sente: self.seat_taken(Color::Sente),
                 gote: self.seat_taken(Color::Gote),

@@ -5,34 +5,8 @@ mod common;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use common::{local, TempDir, TestServer};
+use common::{local, raw, TempDir, TestServer};
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
-
-/// One raw HTTP/1.1 request: the status, the headers and the body bytes.
-async fn raw(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, String, Vec<u8>) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/octet-stream\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).await.unwrap();
-    stream.write_all(body).await.unwrap();
-    let mut response = Vec::new();
-    tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut response))
-        .await
-        .expect("response in time")
-        .unwrap();
-    let split = response
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("a complete response");
-    let head = String::from_utf8_lossy(&response[..split]).to_string();
-    let status: u16 = head[9..12].parse().unwrap();
-    (status, head, response[split + 4..].to_vec())
-}
 
 async fn import(ts: &TestServer, bytes: &[u8], save: bool) -> (u16, Value) {
     let path = if save {
@@ -199,7 +173,10 @@ async fn a_finished_game_is_archived_downloadable_and_analysed() {
     assert_eq!(status, 200);
     let rec = shogi_record::read(kif.as_bytes()).unwrap();
     assert_eq!(rec.main_line().len(), 4, "{kif}");
-    assert_eq!(rec.ending, shogi_record::Ending::Resign, "{kif}");
+    assert!(
+        matches!(rec.ending, shogi_record::Ending::Resign { .. }),
+        "{kif}"
+    );
     let (_, _, usi) = text(&ts, &format!("/api/games/{id}/record?format=sfen")).await;
     assert_eq!(usi, "position startpos moves 7g7f 3c3d 8h2b+ 3a2b resign");
     let (status, head, svg) = text(&ts, &format!("/api/games/{id}/diagram.svg?ply=2")).await;
@@ -325,5 +302,177 @@ async fn a_game_in_progress_is_analysed_again_once_it_has_more_moves() {
         .request("POST", "/api/games/0123456789abcdef/analysis", None)
         .await;
     assert_eq!(status, 404);
+    ts.shutdown().await;
+}
+
+fn ids(list: &Value) -> Vec<String> {
+    list["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn archive_ids(ts: &TestServer, query: &str) -> (u64, Vec<String>) {
+    let (status, list) = ts
+        .request("GET", &format!("/api/archive?{query}"), None)
+        .await;
+    assert_eq!(status, 200, "{query}: {list}");
+    (list["total"].as_u64().unwrap(), ids(&list))
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+#[tokio::test]
+async fn archive_filters_by_player_and_result_in_any_case_and_pages_newest_first() {
+    let tmp = TempDir::new("archive-filter");
+    let ts = TestServer::start(&tmp.db()).await;
+    let kif = |sente: &str, gote: &str, moves: &[&str], end: &str| {
+        let mut s =
+            format!("手合割：平手\n先手：{sente}\n後手：{gote}\n手数----指手---------消費時間--\n");
+        for (i, m) in moves.iter().enumerate() {
+            s.push_str(&format!("{:>4} {m}\n", i + 1));
+        }
+        if !end.is_empty() {
+            s.push_str(&format!("{:>4} {end}\n", moves.len() + 1));
+        }
+        s
+    };
+    let mut imported = Vec::new();
+    for text in [
+        kif("Алиса", "Bob", &["７六歩(77)", "３四歩(33)"], "投了"),
+        kif("alice", "Carol", &["７六歩(77)"], "投了"),
+        kif("Dave", "Eve", &["７六歩(77)"], "千日手"),
+        kif("Frank", "Grace", &["７六歩(77)"], ""),
+    ] {
+        let (status, v) = import(&ts, text.as_bytes(), true).await;
+        assert_eq!(status, 201, "{v}");
+        imported.push(v["id"].as_str().unwrap().to_string());
+    }
+    let [gote_won, sente_won, draw, unfinished] = [0, 1, 2, 3].map(|i| imported[i].clone());
+    // A game against the computer (AI 2 plays Gote), resigned by Sente.
+    let created = ts
+        .create(json!({"mode": "ai", "side": "sente", "ai": {"level": 2}}))
+        .await;
+    let game = created["id"].as_str().unwrap().to_string();
+    let mut ws = ts.connect(&game, created["token"].as_str()).await;
+    ws.send(json!({"type": "resign"})).await;
+    ws.state_where(|s| s["status"]["over"] == true).await;
+
+    let (total, all) = archive_ids(&ts, "per_page=100").await;
+    assert_eq!(total, 5);
+    let mut paged = Vec::new();
+    for page in 1..=3 {
+        let (total, ids) = archive_ids(&ts, &format!("per_page=2&page={page}")).await;
+        assert_eq!(total, 5);
+        assert_eq!(ids.len(), if page == 3 { 1 } else { 2 });
+        paged.extend(ids);
+    }
+    assert_eq!(paged, all, "the pages follow the one list");
+    assert_eq!(archive_ids(&ts, "per_page=2&page=4").await.1.len(), 0);
+    for (status, query) in [(400, "per_page=0"), (400, "per_page=101"), (400, "page=0")] {
+        assert_eq!(
+            ts.request("GET", &format!("/api/archive?{query}"), None)
+                .await
+                .0,
+            status
+        );
+    }
+
+    let by = |q: &'static str| {
+        let ts = &ts;
+        async move { sorted(archive_ids(ts, q).await.1) }
+    };
+    assert_eq!(by("result=sente").await, vec![sente_won.clone()]);
+    assert_eq!(
+        by("result=gote").await,
+        sorted(vec![gote_won.clone(), game.clone()])
+    );
+    assert_eq!(by("result=draw").await, vec![draw.clone()]);
+    assert_eq!(
+        by("player=%D0%B0%D0%BB%D0%B8%D1%81%D0%B0").await,
+        vec![gote_won.clone()],
+        "алиса"
+    );
+    assert_eq!(
+        by("player=%D0%90%D0%9B%D0%98").await,
+        vec![gote_won.clone()],
+        "АЛИ"
+    );
+    assert_eq!(by("player=ALIC").await, vec![sente_won.clone()]);
+    assert_eq!(by("player=ai%202").await, vec![game.clone()]);
+    assert_eq!(by("player=%20grace%20").await, vec![unfinished.clone()]);
+    assert_eq!(by("player=alice&result=gote").await, Vec::<String>::new());
+    assert_eq!(
+        by("player=carol&result=sente").await,
+        vec![sente_won.clone()]
+    );
+    assert_eq!(by("player=nobody").await, Vec::<String>::new());
+    assert_eq!(by("player=&result=").await.len(), 5);
+    ts.shutdown().await;
+
+    // Records imported before the lower-case names were kept get them at start-up.
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", tmp.db().display()))
+        .await
+        .unwrap();
+    sqlx::query("UPDATE records SET sente_lc = NULL, gote_lc = NULL")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let ts = TestServer::start(&tmp.db()).await;
+    assert_eq!(
+        sorted(
+            archive_ids(&ts, "player=%D0%B0%D0%BB%D0%B8%D1%81%D0%B0")
+                .await
+                .1
+        ),
+        vec![gote_won]
+    );
+    ts.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_resignation_out_of_turn_is_recorded_with_the_resigner_as_loser() {
+    let tmp = TempDir::new("archive-resign-out-of-turn");
+    let ts = TestServer::start(&tmp.db()).await;
+    let g = ts.create(json!({"mode": "friend", "side": "sente"})).await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let code = g["invite"].as_str().unwrap().split("join=").nth(1).unwrap();
+    let (status, joined) = ts
+        .request(
+            "POST",
+            &format!("/api/games/{id}/join"),
+            Some(&json!({"invite": code})),
+        )
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    let mut host = ts.connect(&id, g["token"].as_str()).await;
+    let mut guest = ts.connect(&id, joined["token"].as_str()).await;
+    host.play("7g7f").await;
+    guest.play("3c3d").await;
+    host.play("2g2f").await;
+    // Gote is to move, but Sente resigns.
+    host.send(json!({"type": "resign"})).await;
+    let end = guest.state_where(|s| s["status"]["over"] == true).await;
+    assert_eq!(end["status"]["winner"], "gote", "{end}");
+
+    for format in ["kif", "ki2"] {
+        let (status, _, text) = text(&ts, &format!("/api/games/{id}/record?format={format}")).await;
+        assert_eq!(status, 200);
+        let rec = shogi_record::read(text.as_bytes()).unwrap();
+        assert_eq!(
+            rec.ending,
+            shogi_record::Ending::Resign {
+                loser: shogi_core::Color::Sente
+            },
+            "{text}"
+        );
+        assert!(text.contains("後手の勝ち"), "{text}");
+    }
     ts.shutdown().await;
 }

@@ -133,6 +133,30 @@ pub async fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) ->
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
+/// One raw HTTP/1.1 request: the status, the headers and the body bytes.
+pub async fn raw(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, String, Vec<u8>) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/octet-stream\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body).await.unwrap();
+    let mut response = Vec::new();
+    tokio::time::timeout(WAIT, stream.read_to_end(&mut response))
+        .await
+        .expect("response in time")
+        .unwrap();
+    let split = response
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a complete response");
+    let head = String::from_utf8_lossy(&response[..split]).to_string();
+    let status: u16 = head[9..12].parse().unwrap();
+    (status, head, response[split + 4..].to_vec())
+}
+
 pub struct Ws {
     pub stream: tokio_tungstenite::WebSocketStream<
         tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,

@@ -1,0 +1,329 @@
+//! Review annotations: the comments and variations added on the review board,
+//! saved with `PUT /api/games/{id}/annotations` and laid over the record
+//! whenever it is read (the JSON, KIF, KI2, JKF and CSA downloads).
+//!
+//! The main line never changes: an annotation gives, for each main-line move,
+//! its comments and its variations (lines that replace it), plus the comments
+//! before the first move. Every variation move is checked against the rules
+//! core before anything is stored.
+//!
+//! Who may save: a player of the game (either seat's token, as the game page
+//! keeps it) once the game is over, or whoever imported the record (the token
+//! `POST /api/import?save=1` answered with). See `docs/PROTOCOL.md`.
+
+use std::str::FromStr;
+
+use axum::extract::{Path, State};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use shogi_core::{Move, Position};
+use shogi_record::{Node, Record};
+use sqlx::Row;
+
+use crate::app::{AppState, JsonBody};
+use crate::error::Error;
+use crate::review::{load_record, record_json};
+use crate::time::unix_ms;
+use crate::token;
+
+/// The largest `PUT /api/games/{id}/annotations` body.
+pub const MAX_ANNOTATIONS_BYTES: usize = 1024 * 1024;
+/// The most variation moves in one record.
+pub const MAX_VARIATION_MOVES: usize = 10_000;
+/// The longest comment line, in characters.
+pub const MAX_COMMENT_CHARS: usize = 2000;
+
+/// One move of the annotated tree, as the record JSON writes it (`time` and
+/// other fields are ignored: times come from the stored record).
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+pub struct AnnotatedNode {
+    /// The move in USI.
+    pub usi: String,
+    /// Its comments, one line each.
+    #[serde(default)]
+    pub comments: Vec<String>,
+    /// Lines replacing this move.
+    #[serde(default)]
+    pub variations: Vec<Vec<AnnotatedNode>>,
+}
+
+/// The annotations of a record, as stored.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+pub struct Annotations {
+    /// Comments before the first move.
+    #[serde(default)]
+    pub start_comments: Vec<String>,
+    /// One entry per main-line move, in order.
+    pub nodes: Vec<AnnotatedNode>,
+}
+
+/// `PUT /api/games/{id}/annotations` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnnotationsRequest {
+    /// A seat token of the game, or the owner token of the imported record.
+    pub token: String,
+    /// Comments before the first move.
+    #[serde(default)]
+    pub start_comments: Vec<String>,
+    /// The main line with its comments and variations.
+    pub nodes: Vec<AnnotatedNode>,
+}
+
+fn check_comments(comments: &[String], at: &str) -> Result<(), String> {
+    for (i, c) in comments.iter().enumerate() {
+        if c.contains(['\n', '\r']) {
+            return Err(format!("{at}.comments[{i}]: one line per entry"));
+        }
+        if c.chars().count() > MAX_COMMENT_CHARS {
+            return Err(format!(
+                "{at}.comments[{i}]: longer than {MAX_COMMENT_CHARS} characters"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The variations of a node played from `pos`, checked move by move.
+fn variations(
+    pos: &Position,
+    replaced: Move,
+    lines: &[Vec<AnnotatedNode>],
+    at: &str,
+    budget: &mut usize,
+) -> Result<Vec<Vec<Node>>, String> {
+    let mut out = Vec::with_capacity(lines.len());
+    for (v, line_nodes) in lines.iter().enumerate() {
+        let here = format!("{at}.variations[{v}]");
+        let first = line_nodes
+            .first()
+            .ok_or_else(|| format!("{here}: an empty variation"))?;
+        if first.usi == replaced.to_string() {
+            return Err(format!(
+                "{here}: repeats the move {} it replaces",
+                first.usi
+            ));
+        }
+        out.push(line(pos, line_nodes, &here, budget)?);
+    }
+    Ok(out)
+}
+
+/// A line of moves from `pos`, each checked against the rules.
+fn line(
+    pos: &Position,
+    nodes: &[AnnotatedNode],
+    at: &str,
+    budget: &mut usize,
+) -> Result<Vec<Node>, String> {
+    let mut pos = pos.clone();
+    let mut out = Vec::with_capacity(nodes.len());
+    for (i, n) in nodes.iter().enumerate() {
+        let here = format!("{at}[{i}]");
+        *budget = budget
+            .checked_sub(1)
+            .ok_or_else(|| format!("more than {MAX_VARIATION_MOVES} variation moves"))?;
+        let mv =
+            Move::from_str(&n.usi).map_err(|e| format!("{here}: bad move {:?}: {e}", n.usi))?;
+        pos.check_move(mv)
+            .map_err(|e| format!("{here}: {} is not legal here: {e}", n.usi))?;
+        check_comments(&n.comments, &here)?;
+        let mut node = Node::new(mv);
+        node.comments.clone_from(&n.comments);
+        node.variations = variations(&pos, mv, &n.variations, &here, budget)?;
+        pos.make_move(mv);
+        out.push(node);
+    }
+    Ok(out)
+}
+
+/// `rec` with the comments and variations of `ann` instead of its own.
+///
+/// # Errors
+/// What is wrong with `ann`, naming the place (`nodes[3].variations[0][2]`):
+/// a main line that differs from the record's, an illegal or unreadable move,
+/// an empty variation, a comment with a line break.
+pub fn apply(rec: &Record, ann: &Annotations) -> Result<Record, String> {
+    if ann.nodes.len() != rec.moves.len() {
+        return Err(format!(
+            "nodes: the main line has {} moves, the record {}",
+            ann.nodes.len(),
+            rec.moves.len()
+        ));
+    }
+    check_comments(&ann.start_comments, "start")?;
+    let mut out = rec.clone();
+    out.start_comments.clone_from(&ann.start_comments);
+    let mut pos = rec.start.clone();
+    let mut budget = MAX_VARIATION_MOVES;
+    for (i, (node, a)) in out.moves.iter_mut().zip(&ann.nodes).enumerate() {
+        let here = format!("nodes[{i}]");
+        let usi = node.mv.to_string();
+        if a.usi != usi {
+            return Err(format!(
+                "{here}: the main line has {usi} here, not {:?} (the main line cannot change)",
+                a.usi
+            ));
+        }
+        check_comments(&a.comments, &here)?;
+        node.comments.clone_from(&a.comments);
+        node.variations = variations(&pos, node.mv, &a.variations, &here, &mut budget)?;
+        pos.make_move(node.mv);
+    }
+    Ok(out)
+}
+
+/// The stored annotations of `id`, if any.
+pub(crate) async fn stored(app: &AppState, id: &str) -> Result<Option<Annotations>, Error> {
+    let row = sqlx::query("SELECT tree FROM annotations WHERE id = ?")
+        .bind(id)
+        .fetch_optional(app.store().pool())
+        .await?;
+    let Some(row) = row else { return Ok(None) };
+    let tree: String = row.try_get("tree")?;
+    serde_json::from_str(&tree)
+        .map(Some)
+        .map_err(|e| Error::Internal(format!("annotations of {id}: {e}")))
+}
+
+/// Whether `token` may annotate `id`.
+///
+/// # Errors
+/// [`Error::NotFound`] for an unknown id; [`Error::Forbidden`] for a wrong
+/// token; [`Error::Conflict`] for a game in progress.
+async fn authorize(app: &AppState, id: &str, token: &str) -> Result<(), Error> {
+    let pool = app.store().pool();
+    let forbidden = |why: &str| Error::Forbidden(why.to_string());
+    if let Some(r) = sqlx::query("SELECT sente_token, gote_token, over FROM games WHERE id = ?")
+        .bind(id)
+        .fetch_optional(pool)
+        .await?
+    {
+        let seats: [Option<String>; 2] = [r.try_get("sente_token")?, r.try_get("gote_token")?];
+        if !seats.iter().flatten().any(|t| token::same(t, token)) {
+            return Err(forbidden("only the game's players may annotate it (token)"));
+        }
+        if !r.try_get::<bool, _>("over")? {
+            return Err(Error::Conflict("the game is still in progress".into()));
+        }
+        return Ok(());
+    }
+    let row = sqlx::query("SELECT owner_token FROM records WHERE id = ?")
+        .bind(id)
+        .fetch_optional(pool)
+        .await?
+        .ok_or(Error::NotFound)?;
+    let owner: Option<String> = row.try_get("owner_token")?;
+    match owner {
+        Some(t) if token::same(&t, token) => Ok(()),
+        Some(_) => Err(forbidden(
+            "only whoever imported the record may annotate it (token)",
+        )),
+        None => Err(forbidden("this record was imported without an owner token")),
+    }
+}
+
+/// `PUT /api/games/{id}/annotations`: stores the comments and variations;
+/// answers the record JSON with them.
+pub(crate) async fn put(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<AnnotationsRequest>,
+) -> Result<Json<Value>, Error> {
+    if !token::is_game_id(&id) {
+        return Err(Error::NotFound);
+    }
+    authorize(&app, &id, &req.token).await?;
+    let rec = load_record(&app, &id).await?;
+    let ann = Annotations {
+        start_comments: req.start_comments,
+        nodes: req.nodes,
+    };
+    let annotated = apply(&rec, &ann).map_err(Error::BadRequest)?;
+    let tree =
+        serde_json::to_string(&ann).map_err(|e| Error::Internal(format!("annotations: {e}")))?;
+    sqlx::query(
+        "INSERT INTO annotations (id, updated_at, tree) VALUES (?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, tree = excluded.tree",
+    )
+    .bind(&id)
+    .bind(i64::try_from(unix_ms()).unwrap_or(i64::MAX))
+    .bind(tree)
+    .execute(app.store().pool())
+    .await?;
+    Ok(Json(record_json(&annotated)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(usi: &str) -> AnnotatedNode {
+        AnnotatedNode {
+            usi: usi.into(),
+            ..AnnotatedNode::default()
+        }
+    }
+
+    fn record() -> Record {
+        shogi_record::usi::read("position startpos moves 7g7f 3c3d 2g2f").unwrap()
+    }
+
+    #[test]
+    fn a_variation_and_a_comment_are_laid_over_the_main_line() {
+        let mut second = node("3c3d");
+        second.comments = vec!["a comment".into()];
+        second.variations = vec![vec![node("8c8d"), node("2g2f")]];
+        let ann = Annotations {
+            start_comments: vec!["before".into()],
+            nodes: vec![node("7g7f"), second, node("2g2f")],
+        };
+        let rec = apply(&record(), &ann).unwrap();
+        assert_eq!(rec.start_comments, ["before"]);
+        assert_eq!(rec.moves[1].comments, ["a comment"]);
+        assert_eq!(rec.moves[1].variations[0].len(), 2);
+        let kif = rec.to_kif();
+        assert!(kif.contains("変化：2手"), "{kif}");
+        assert!(kif.contains("*a comment"), "{kif}");
+    }
+
+    #[test]
+    fn an_illegal_variation_move_is_named() {
+        let mut second = node("3c3d");
+        second.variations = vec![vec![node("8c8d"), node("2g2e")]];
+        let ann = Annotations {
+            start_comments: vec![],
+            nodes: vec![node("7g7f"), second, node("2g2f")],
+        };
+        let e = apply(&record(), &ann).unwrap_err();
+        assert!(e.starts_with("nodes[1].variations[0][1]: 2g2e"), "{e}");
+    }
+
+    #[test]
+    fn the_main_line_cannot_change() {
+        let ann = Annotations {
+            start_comments: vec![],
+            nodes: vec![node("7g7f"), node("8c8d"), node("2g2f")],
+        };
+        assert!(apply(&record(), &ann).unwrap_err().contains("main line"));
+        let short = Annotations {
+            start_comments: vec![],
+            nodes: vec![node("7g7f")],
+        };
+        assert!(apply(&record(), &short).is_err());
+    }
+
+    #[test]
+    fn comments_are_one_line_each() {
+        let mut first = node("7g7f");
+        first.comments = vec!["two\nlines".into()];
+        let ann = Annotations {
+            start_comments: vec![],
+            nodes: vec![first, node("3c3d"), node("2g2f")],
+        };
+        assert!(apply(&record(), &ann)
+            .unwrap_err()
+            .contains("nodes[0].comments[0]"));
+    }
+}

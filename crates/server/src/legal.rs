@@ -1,0 +1,109 @@
+//! The legal moves of a position in the shape the board UI needs
+//! (destinations per square, drop squares per piece, promotion choices), and
+//! `POST /api/legal`, which the review board asks before letting a move be
+//! played on it.
+
+use std::collections::{BTreeMap, HashSet};
+
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use shogi_core::{Move, Position};
+
+use crate::app::JsonBody;
+use crate::error::Error;
+
+/// The legal moves of a position, grouped as shogiground wants them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct LegalMoves {
+    /// The side to move (`sente` or `gote`).
+    pub side_to_move: &'static str,
+    /// Board moves: origin square → destination squares (USI squares).
+    pub dests: BTreeMap<String, Vec<String>>,
+    /// Drops: piece letter (`P`, `L`, ...) → squares.
+    pub drops: BTreeMap<String, Vec<String>>,
+    /// `<from><to>` → `may` (either is legal) or `must` (only the promotion is).
+    pub promotions: BTreeMap<String, &'static str>,
+}
+
+impl LegalMoves {
+    /// The legal moves of `pos`.
+    #[must_use]
+    pub fn of(pos: &Position) -> LegalMoves {
+        let legal = pos.legal_moves();
+        let plain: HashSet<Move> = legal.iter().copied().collect();
+        let mut out = LegalMoves {
+            side_to_move: crate::protocol::Side::from(pos.side_to_move()).name(),
+            ..LegalMoves::default()
+        };
+        for &m in &legal {
+            match m {
+                Move::Board { from, to, promote } => {
+                    let (f, t) = (from.to_string(), to.to_string());
+                    if promote {
+                        let unpromoted = Move::Board {
+                            from,
+                            to,
+                            promote: false,
+                        };
+                        let may = plain.contains(&unpromoted);
+                        out.promotions
+                            .insert(format!("{f}{t}"), if may { "may" } else { "must" });
+                    }
+                    let list = out.dests.entry(f).or_default();
+                    if !list.contains(&t) {
+                        list.push(t);
+                    }
+                }
+                Move::Drop { kind, to } => out
+                    .drops
+                    .entry(kind.piece_kind().sfen().to_string())
+                    .or_default()
+                    .push(to.to_string()),
+            }
+        }
+        out
+    }
+}
+
+/// `POST /api/legal` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LegalRequest {
+    /// The position.
+    pub sfen: String,
+}
+
+/// `POST /api/legal`: the legal moves of a position.
+pub(crate) async fn legal(
+    JsonBody(req): JsonBody<LegalRequest>,
+) -> Result<Json<LegalMoves>, Error> {
+    if req.sfen.len() > 200 {
+        return Err(Error::BadRequest("sfen too long".into()));
+    }
+    let pos = shogi_core::sfen::parse_position(&req.sfen)
+        .map_err(|e| Error::BadRequest(format!("sfen: {e}")))?;
+    Ok(Json(LegalMoves::of(&pos)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_has_thirty_moves_and_no_drops() {
+        let m = LegalMoves::of(&Position::startpos());
+        assert_eq!(m.side_to_move, "sente");
+        assert_eq!(m.dests.values().map(Vec::len).sum::<usize>(), 30);
+        assert!(m.drops.is_empty());
+        assert!(m.promotions.is_empty());
+    }
+
+    #[test]
+    fn a_pawn_on_the_last_rank_but_one_may_promote_and_a_lance_onto_the_last_must() {
+        let pos = shogi_core::sfen::parse_position("4k4/L8/4P4/9/9/9/9/9/4K4 b - 1").unwrap();
+        let m = LegalMoves::of(&pos);
+        assert_eq!(m.promotions.get("5c5b"), Some(&"may"));
+        assert_eq!(m.promotions.get("9b9a"), Some(&"must"));
+        assert_eq!(m.dests["9b"], vec!["9a".to_string()]);
+    }
+}
