@@ -320,13 +320,16 @@ async fn main() {
             / 1000.0
     };
     println!(
-        "live games {}  think {} ms  measured {:.0} s\nmoves {moves}  moves/s {:.0}\nround trip p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms\nserver CPU {:.0}% of one core  peak RSS {} MiB\ngames started {}  errors {}\nanalysis clients {}  analyses finished {}",
+        "live games {}  think {} ms  measured {:.0} s\nmoves {moves}  moves/s {:.0}\nround trip p50 {:.2} ms  p90 {:.2} ms  p95 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  max {:.2} ms\nserver CPU {:.0}% of one core  peak RSS {} MiB\ngames started {}  errors {}\nanalysis clients {}  analyses finished {}",
         a.games,
         a.think_ms,
         elapsed,
         moves as f64 / elapsed,
         pct(0.5),
+        pct(0.9),
+        pct(0.95),
         pct(0.99),
+        pct(0.999),
         pct(1.0),
         (cpu1 - cpu0) / elapsed * 100.0,
         rss / 1024,

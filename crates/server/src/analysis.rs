@@ -20,7 +20,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use shogi_core::{Color, Move, Position};
 use shogi_engine::limits::SearchLimit;
-use shogi_engine::search::{search_position, SearchOptions, MATE, MATE_IN_MAX_PLY};
+use shogi_engine::search::{search, SearchControl, SearchOptions, MATE, MATE_IN_MAX_PLY};
+use shogi_engine::tt::TranspositionTable;
 use sqlx::Row;
 
 use crate::app::AppState;
@@ -31,6 +32,8 @@ use crate::time::unix_ms;
 
 /// Search time per position, in milliseconds.
 pub const MOVE_TIME_MS: u64 = 200;
+/// The analysis hash table size in MiB.
+const TT_MB: usize = 16;
 /// How many analyses may wait.
 pub const QUEUE_LEN: usize = 16;
 /// The `score_cp` of a mate.
@@ -94,11 +97,15 @@ impl Analyzer {
     }
 }
 
-fn eval_of(pos: &Position, ply: usize) -> Eval {
-    let r = search_position(
+fn eval_of(pos: &Position, ply: usize, tt: &TranspositionTable) -> Eval {
+    let r = search(
         pos,
+        &[],
         &SearchLimit::MoveTime(MOVE_TIME_MS),
         &SearchOptions::default(),
+        tt,
+        &SearchControl::new(false),
+        &mut |_: &str| {},
     );
     let sign = if pos.side_to_move() == Color::Sente {
         1
@@ -163,12 +170,16 @@ fn lower_priority() {}
 
 fn worker(rx: &Receiver<Job>, store: &Store, rt: &tokio::runtime::Handle) {
     lower_priority();
+    // One table for the worker's life, cleared per game (allocating one per
+    // position cost page faults and unmaps that live games felt).
+    let tt = TranspositionTable::new(TT_MB);
     while let Ok(job) = rx.recv() {
+        tt.clear();
         let mut evals = Vec::with_capacity(job.moves.len() + 1);
         rt.block_on(save(store, &job.id, "running", &evals));
         let mut pos = job.start.clone();
         for ply in 0..=job.moves.len() {
-            evals.push(eval_of(&pos, ply));
+            evals.push(eval_of(&pos, ply, &tt));
             let status = if ply == job.moves.len() {
                 "done"
             } else {
@@ -240,7 +251,7 @@ async fn view(app: &AppState, id: &str) -> Result<Value, Error> {
     let row =
         sqlx::query("SELECT status, total_plies, done_plies, evals FROM analyses WHERE id = ?")
             .bind(id)
-            .fetch_optional(app.store().pool())
+            .fetch_optional(app.store().reader())
             .await?;
     let Some(row) = row else {
         return Ok(json!({

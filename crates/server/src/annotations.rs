@@ -178,7 +178,7 @@ pub fn apply(rec: &Record, ann: &Annotations) -> Result<Record, String> {
 pub(crate) async fn stored(app: &AppState, id: &str) -> Result<Option<Annotations>, Error> {
     let row = sqlx::query("SELECT tree FROM annotations WHERE id = ?")
         .bind(id)
-        .fetch_optional(app.store().pool())
+        .fetch_optional(app.store().reader())
         .await?;
     let Some(row) = row else { return Ok(None) };
     let tree: String = row.try_get("tree")?;

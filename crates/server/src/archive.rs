@@ -147,7 +147,7 @@ pub(crate) async fn archive(
         .as_deref()
         .map(|p| p.trim().to_lowercase())
         .filter(|p| !p.is_empty());
-    let pool = app.store().pool();
+    let pool = app.store().reader();
     let total: i64 = sqlx::query(&format!("SELECT COUNT(*) AS n FROM ({ENTRIES}) {FILTER}"))
         .bind(player.as_deref())
         .bind(result)

@@ -79,13 +79,17 @@ pub struct EngineOpponent;
 
 /// Thinking time per level, in ms, before the clock's own limit.
 const LEVEL_TIME_MS: [u64; 10] = [100, 150, 200, 300, 400, 600, 900, 1400, 2000, 3000];
+/// The computer's hash table size in MiB.
+const TT_MB: usize = 16;
 /// Time kept in hand under a clock.
 const CLOCK_MARGIN_MS: u64 = 300;
+
+use shogi_engine::tt::TranspositionTable;
 
 impl Opponent for EngineOpponent {
     fn choose_move(&self, position: &Position, limits: Limits) -> Option<Move> {
         use shogi_engine::limits::SearchLimit;
-        use shogi_engine::search::{search_position, SearchOptions};
+        use shogi_engine::search::{search, SearchControl, SearchOptions};
         let level = limits.level.clamp(1, 10);
         let mut time = LEVEL_TIME_MS[usize::from(level - 1)];
         if let Some(available) = limits.time_available_ms {
@@ -96,7 +100,24 @@ impl Opponent for EngineOpponent {
             skill_level: u32::from(level - 1) * 20 / 9,
             ..SearchOptions::default()
         };
-        search_position(position, &SearchLimit::MoveTime(time), &options).best_move
+        // One table per blocking-pool thread, kept between moves: a fresh
+        // 16 MiB table per move meant page faults and an unmap (with its TLB
+        // shootdown across the server's threads) on every computer move.
+        thread_local! {
+            static TT: TranspositionTable = TranspositionTable::new(TT_MB);
+        }
+        TT.with(|tt| {
+            search(
+                position,
+                &[],
+                &SearchLimit::MoveTime(time),
+                &options,
+                tt,
+                &SearchControl::new(false),
+                &mut |_: &str| {},
+            )
+            .best_move
+        })
     }
 }
 

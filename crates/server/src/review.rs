@@ -133,7 +133,7 @@ async fn game_record(app: &AppState, id: &str) -> Result<Option<Record>, Error> 
     let Some(g) = app.store().load(id).await? else {
         return Ok(None);
     };
-    let pool = app.store().pool();
+    let pool = app.store().reader();
     let created: i64 = sqlx::query("SELECT created_at FROM games WHERE id = ?")
         .bind(id)
         .fetch_one(pool)
@@ -193,7 +193,7 @@ async fn game_record(app: &AppState, id: &str) -> Result<Option<Record>, Error> 
 async fn imported_record(app: &AppState, id: &str) -> Result<Option<Record>, Error> {
     let row = sqlx::query("SELECT source FROM records WHERE id = ?")
         .bind(id)
-        .fetch_optional(app.store().pool())
+        .fetch_optional(app.store().reader())
         .await?;
     let Some(row) = row else { return Ok(None) };
     let bytes: Vec<u8> = row.try_get("source")?;
