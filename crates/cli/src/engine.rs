@@ -184,6 +184,14 @@ fn summary_lines(s: &MatchSummary, sprt: Option<&Sprt>) -> Vec<String> {
             s.crashes[1]
         ),
     ];
+    if s.least_time_left_ms.iter().any(Option::is_some) {
+        let show = |l: Option<i64>| l.map_or_else(|| "-".to_string(), |ms| format!("{ms} ms"));
+        out.push(format!(
+            "Least time left after a move: {} / {}",
+            show(s.least_time_left_ms[0]),
+            show(s.least_time_left_ms[1])
+        ));
+    }
     if let Some(sprt) = sprt {
         let (lo, hi) = sprt.bounds();
         let verdict = match sprt.verdict(&t) {

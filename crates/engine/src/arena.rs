@@ -130,6 +130,10 @@ pub struct GameResult {
     pub termination: Termination,
     /// The start position and moves, as `position` text.
     pub record: PositionCommand,
+    /// Per engine, the least time left on its clock after a reply in this
+    /// game (milliseconds; negative: late but within the margin), `None`
+    /// without a clock or when it did not move.
+    pub least_time_left_ms: [Option<i64>; 2],
 }
 
 impl GameResult {
@@ -167,6 +171,9 @@ pub struct MatchSummary {
     pub illegal_moves: [u32; 2],
     /// Games lost by a crash, by engine.
     pub crashes: [u32; 2],
+    /// Per engine, the least time left on its clock after any reply of the
+    /// match (milliseconds; negative: late but within the margin).
+    pub least_time_left_ms: [Option<i64>; 2],
 }
 
 /// Why a match could not run.
@@ -283,6 +290,12 @@ fn record(s: &mut MatchSummary, r: &GameResult) {
             _ => {}
         }
     }
+    for (least, game) in s.least_time_left_ms.iter_mut().zip(r.least_time_left_ms) {
+        *least = match (*least, game) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
     s.games.push(r.clone());
 }
 
@@ -362,7 +375,11 @@ fn play_game(
             1 - sente_engine
         }
     };
-    let finish = |game: &Game, winner: Option<Color>, termination: Termination| GameResult {
+    let mut least_left: [Option<i64>; 2] = [None, None];
+    let finish = |game: &Game,
+                  winner: Option<Color>,
+                  termination: Termination,
+                  least_time_left_ms: [Option<i64>; 2]| GameResult {
         index,
         sente_engine,
         winner,
@@ -371,13 +388,14 @@ fn play_game(
             start: game.start().clone(),
             moves: game.moves().to_vec(),
         },
+        least_time_left_ms,
     };
     let result = loop {
         let status = game.status();
         if status != GameStatus::Ongoing {
             let mover = game.position().side_to_move();
             let winner = status.outcome(mover).and_then(|o| o.winner);
-            break finish(&game, winner, Termination::Rules(status.word()));
+            break finish(&game, winner, Termination::Rules(status.word()), least_left);
         }
         let us = game.position().side_to_move();
         let e = engine_of(us);
@@ -402,12 +420,18 @@ fn play_game(
                 &game,
                 Some(us.opponent()),
                 Termination::Crash("no engine".into()),
+                least_left,
             );
         };
         let reply = match client.go(&position_line, &go, timeout) {
             Ok(r) => r,
             Err(ClientError::Timeout { .. }) => {
-                break finish(&game, Some(us.opponent()), Termination::TimeLoss)
+                break finish(
+                    &game,
+                    Some(us.opponent()),
+                    Termination::TimeLoss,
+                    least_left,
+                )
             }
             Err(err) => {
                 clients[e] = None;
@@ -415,25 +439,41 @@ fn play_game(
                     &game,
                     Some(us.opponent()),
                     Termination::Crash(err.to_string()),
+                    least_left,
                 );
             }
         };
+        if !matches!(config.time, TimeControl::Nodes(_) | TimeControl::Depth(_)) {
+            let used = i64::try_from(reply.elapsed.as_millis()).unwrap_or(i64::MAX);
+            let left = i64::try_from(allowance).unwrap_or(i64::MAX) - used;
+            least_left[e] = Some(least_left[e].map_or(left, |l| l.min(left)));
+        }
         if !charge(
             config.time,
             &mut clocks[us],
             reply.elapsed,
             config.time_margin,
         ) {
-            break finish(&game, Some(us.opponent()), Termination::TimeLoss);
+            break finish(
+                &game,
+                Some(us.opponent()),
+                Termination::TimeLoss,
+                least_left,
+            );
         }
         match reply.bestmove.as_str() {
-            "resign" => break finish(&game, Some(us.opponent()), Termination::Resign),
+            "resign" => break finish(&game, Some(us.opponent()), Termination::Resign, least_left),
             "win" => {
                 let verdict =
                     impasse::judge(game.position(), config.impasse, game.impasse_credit());
                 let valid = verdict == Some(ImpasseVerdict::Win);
                 let winner = if valid { us } else { us.opponent() };
-                break finish(&game, Some(winner), Termination::Declaration { valid });
+                break finish(
+                    &game,
+                    Some(winner),
+                    Termination::Declaration { valid },
+                    least_left,
+                );
             }
             text => {
                 let played = text
@@ -445,6 +485,7 @@ fn play_game(
                         &game,
                         Some(us.opponent()),
                         Termination::IllegalMove(format!("{text}: {why}")),
+                        least_left,
                     );
                 }
             }
