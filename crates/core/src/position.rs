@@ -795,12 +795,31 @@ impl Position {
         Ok(())
     }
 
-    /// Whether a pseudo-legal move would leave the mover's king attacked.
+    /// Whether a pseudo-legal move would leave the mover's king attacked,
+    /// decided without playing it, by the move generator's own rules: the
+    /// king may not step onto an attacked square (judged with the king lifted
+    /// off the board); in double check only the king moves; in single check
+    /// a move must capture the checker or block its line; a pinned piece
+    /// stays on the line through its king.
     fn leaves_king_attacked(&self, m: Move) -> bool {
-        let mut after = self.clone();
-        after.make_move(m);
-        match after.kings[self.side.index()] {
-            Some(k) => after.is_attacked(k, after.side, &after.occ),
+        let us = self.side;
+        let Some(k) = self.kings[us.index()] else {
+            return false;
+        };
+        let to = m.to();
+        if m.from() == Some(k) {
+            return self.is_attacked(to, us.opponent(), &self.occ.with_toggled(k));
+        }
+        if self.checkers.more_than_one() {
+            return true;
+        }
+        if let Some(c) = self.checkers.first() {
+            if !(attacks::between(k, c) | self.checkers).contains(to) {
+                return true;
+            }
+        }
+        match m.from() {
+            Some(from) => self.pinned(us).contains(from) && !attacks::line(k, from).contains(to),
             None => false,
         }
     }
