@@ -18,6 +18,7 @@ Examples:
   shogi mate --sfen '<SFEN>' --time-ms 5000       a mating line, or nomate / timeout
   shogi bench                                     search benchmark: N nodes M nps
   shogi match --games 20 --byoyomi 100            engine matches (see `shogi match --help`)
+  shogi tune gen --games 1000 --out data.txt      self-play tuning data (see `shogi tune --help`)
   shogi serve --port 8080 --db shogi.db           the web app
 
 Positions: --sfen takes an SFEN, 'startpos', or a whole USI line ('startpos moves 7g7f');
@@ -83,6 +84,103 @@ pub enum Command {
     Match(MatchArgs),
     /// Serve the web app (HTTP and WebSocket) on an embedded SQLite database.
     Serve(ServeArgs),
+    /// Tune the evaluation: self-play data, Texel fitting, match openings (docs/TUNING.md).
+    #[command(subcommand)]
+    Tune(TuneCommand),
+}
+
+/// The `shogi tune` steps; each is repeatable for a given seed.
+#[derive(Subcommand, Debug)]
+pub enum TuneCommand {
+    /// Self-play games on one thread; writes quiet positions as `SFEN;score;result`
+    /// lines (search score and result from Sente's view).
+    Gen(TuneGenArgs),
+    /// Fit the evaluation weights to a data file (Texel's method, Adam) and write a
+    /// parameters file; prints the loss before and after, on training and held-out data.
+    Fit(TuneFitArgs),
+    /// Balanced short openings for `shogi match`, one `startpos moves ...` per line.
+    Openings(TuneOpeningsArgs),
+}
+
+/// Arguments of `shogi tune gen`.
+#[derive(Args, Debug)]
+pub struct TuneGenArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Nodes searched per move (the search plays the move and scores the position).
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Random legal moves from the start position before the search plays (not recorded).
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: usize,
+    /// Seed of the random moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A game is drawn after this many plies.
+    #[arg(long, default_value_t = 320)]
+    pub max_plies: u32,
+    /// Record a position only if quiescence search and static evaluation differ by at most this.
+    #[arg(long, default_value_t = 60)]
+    pub quiet_margin: i32,
+    /// The evaluation weights to play with (default: the built-in ones).
+    #[arg(long)]
+    pub params: Option<PathBuf>,
+    /// Output file.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Arguments of `shogi tune fit`.
+#[derive(Args, Debug)]
+pub struct TuneFitArgs {
+    /// Data files written by `shogi tune gen` (repeatable).
+    #[arg(long, required = true)]
+    pub data: Vec<PathBuf>,
+    /// Starting weights (default: the built-in ones).
+    #[arg(long)]
+    pub from: Option<PathBuf>,
+    /// Full-batch Adam steps.
+    #[arg(long, default_value_t = 1000)]
+    pub epochs: usize,
+    /// Weight of the search score in the target; the game result gets 1 - lambda.
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// Adam step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    pub learning_rate: f64,
+    /// Seed of the 10% held-out split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Ridge penalty towards the starting weights (per squared centipawn).
+    #[arg(long, default_value_t = 1e-6)]
+    pub l2: f64,
+    /// Output parameters file.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Arguments of `shogi tune openings`.
+#[derive(Args, Debug)]
+pub struct TuneOpeningsArgs {
+    /// How many openings.
+    #[arg(long, default_value_t = 300)]
+    pub count: usize,
+    /// Plies in each opening.
+    #[arg(long, default_value_t = 8)]
+    pub plies: usize,
+    /// Seed of the move choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Keep an opening if a search scores it within this many centipawns.
+    #[arg(long, default_value_t = 150)]
+    pub max_eval: i32,
+    /// Nodes of that search.
+    #[arg(long, default_value_t = 20_000)]
+    pub check_nodes: u64,
+    /// Output file (default: stdout).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 const MATCH_EXAMPLES: &str = "\

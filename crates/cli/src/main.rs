@@ -5,6 +5,7 @@ mod convert;
 mod diagram;
 mod engine;
 mod picture;
+mod tune;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -53,6 +54,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(a)) => engine::bench(&a),
         Some(Command::Match(a)) => engine::run_match(&a),
         Some(Command::Serve(a)) => engine::serve(&a),
+        Some(Command::Tune(t)) => tune::run(&t),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -52,8 +52,8 @@ pub fn run(a: &DiagramArgs) -> Result<(), CliError> {
         }
         Some("svg") => write_file(out, diagram::svg(game.position(), &opts).as_bytes()),
         Some("png") => {
-            let r = shogi_server::picture::render(game.position(), &opts, a.width)
-                .map_err(CliError)?;
+            let r =
+                shogi_server::picture::render(game.position(), &opts, a.width).map_err(CliError)?;
             if r.without_kanji {
                 eprintln!(
                     "shogi: warning: no font with kanji found (install e.g. fonts-noto-cjk); drawing international pieces and letter coordinates"

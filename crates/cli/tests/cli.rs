@@ -249,3 +249,60 @@ fn match_plays_games_and_summarises() {
     let o = shogi(&["match", "--nodes", "10", "--depth", "2"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn tune_gen_fit_and_openings_round_trip() {
+    let dir = std::env::temp_dir().join(format!("shogi-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    let params = dir.join("params.txt");
+    let d = data.to_str().unwrap();
+    let p = params.to_str().unwrap();
+    let o = shogi(&[
+        "tune",
+        "gen",
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--random-plies",
+        "4",
+        "--max-plies",
+        "40",
+        "--seed",
+        "7",
+        "--out",
+        d,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("2 games, "), "{}", stdout(&o));
+    let o = shogi(&["tune", "fit", "--data", d, "--epochs", "20", "--out", p]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("held-out loss:"), "{}", stdout(&o));
+    let text = std::fs::read_to_string(&params).unwrap();
+    assert!(shogi_engine::params::EvalParams::parse(&text).is_ok());
+    // A bad data line is one line on stderr with the file and line number.
+    std::fs::write(&data, "# header\nnot a position;0;1\n").unwrap();
+    let o = shogi(&["tune", "fit", "--data", d, "--out", p]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(":line 2:"), "{}", stderr(&o));
+    let o = shogi(&[
+        "tune",
+        "openings",
+        "--count",
+        "2",
+        "--plies",
+        "2",
+        "--check-nodes",
+        "500",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o)
+            .lines()
+            .filter(|l| l.starts_with("startpos moves "))
+            .count(),
+        2
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -365,7 +365,9 @@ fn play_game(
         _ => 0,
     };
     let mut clocks = ByColor::new(Clock { main_ms }, Clock { main_ms });
+    // As GUIs do: `isready` (the engine prepares, off the clock), then `usinewgame`.
     for c in clients.iter_mut().flatten() {
+        let _ = c.ready(Duration::from_secs(30));
         let _ = c.new_game();
     }
     let engine_of = |color: Color| {

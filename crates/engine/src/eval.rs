@@ -1,17 +1,32 @@
-//! Static evaluation: material (board and hand), piece placement relative to
-//! both kings, and a simple king-safety term, behind the [`Evaluator`] trait
-//! so that another evaluation (a network) can replace it.
+//! Static evaluation: a weighted sum of features, behind the [`Evaluator`]
+//! trait so that another evaluation (a network) can replace it.
+//!
+//! The features are material (board and hand), piece placement relative to
+//! both kings (a table per kind class and Chebyshev distance), the king's
+//! rank, king safety (guards next to it, enemy pieces near it, the enemy's
+//! pieces in hand), slider mobility and the tempo. Each counts Sente's
+//! occurrences minus Gote's, so the evaluation is exactly colour-symmetric.
+//! The weights are an [`EvalParams`]; [`features`] gives the feature vector
+//! the tuner fits them on, and the evaluation is its dot product with the
+//! weights.
 //!
 //! Scores are in centipawn-like units from the side to move's point of view.
 //!
 //! ```
-//! use shogi_engine::eval::{ClassicEval, Evaluator};
+//! use shogi_engine::eval::{LinearEval, Evaluator};
 //! let pos = shogi_core::Position::startpos();
-//! let score = ClassicEval.evaluate(&pos);
+//! let score = LinearEval::default().evaluate(&pos);
 //! assert!(score.abs() < 100);
 //! ```
 
-use shogi_core::{Color, HandKind, PieceKind, Position, Square};
+use std::sync::Arc;
+
+use shogi_core::{attacks, Color, HandKind, PieceKind, Position, Square};
+
+use crate::params::{
+    hand_slot, piece_slot, EvalParams, ATTACK, DEFEND, DISTANCES, HAND, HAND_THREAT, KING_ATTACKER,
+    KING_GUARD, KING_RANK, MOBILITY, NUM_FEATURES, PIECE, TEMPO,
+};
 
 /// A static evaluation function.
 pub trait Evaluator: Send + Sync {
@@ -19,7 +34,8 @@ pub trait Evaluator: Send + Sync {
     fn evaluate(&self, pos: &Position) -> i32;
 }
 
-/// The value of a piece of `kind` on the board.
+/// The value of a piece of `kind` on the board, as the search's move
+/// ordering and exchange evaluation count it (fixed, not tuned).
 #[must_use]
 pub const fn piece_value(kind: PieceKind) -> i32 {
     match kind {
@@ -40,8 +56,8 @@ pub const fn piece_value(kind: PieceKind) -> i32 {
     }
 }
 
-/// The value of a piece of `kind` held in hand (a little more than on the
-/// board: it can be dropped anywhere).
+/// The value of a piece of `kind` held in hand, for move ordering and
+/// exchanges (a little more than on the board: it can be dropped anywhere).
 #[must_use]
 pub const fn hand_value(kind: HandKind) -> i32 {
     match kind {
@@ -62,9 +78,21 @@ pub fn capture_value(kind: PieceKind) -> i32 {
     piece_value(kind) + kind.hand_kind().map_or(0, hand_value)
 }
 
-/// The hand-written evaluation.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ClassicEval;
+/// The linear evaluation: the dot product of [`EvalParams`] weights with
+/// the position's [`features`].
+#[derive(Clone, Debug)]
+pub struct LinearEval {
+    params: Arc<EvalParams>,
+}
+
+impl Default for LinearEval {
+    /// The compiled-in weights ([`EvalParams::builtin`]).
+    fn default() -> Self {
+        LinearEval {
+            params: EvalParams::builtin(),
+        }
+    }
+}
 
 /// Chebyshev distance between two squares.
 fn distance(a: Square, b: Square) -> usize {
@@ -73,27 +101,8 @@ fn distance(a: Square, b: Square) -> usize {
     df.max(dr)
 }
 
-/// Bonus by distance to the enemy king, per kind class.
-const ATTACK: [[i32; 9]; 6] = [
-    [0, 30, 20, 10, 4, 0, 0, 0, 0],   // pawn
-    [0, 40, 35, 20, 8, 0, 0, 0, 0],   // lance, knight
-    [0, 60, 45, 25, 10, 0, 0, 0, 0],  // silver
-    [0, 70, 50, 25, 10, 0, 0, 0, 0],  // gold and promoted minors
-    [0, 60, 40, 25, 15, 8, 4, 0, 0],  // bishop, horse
-    [0, 70, 50, 30, 20, 10, 5, 0, 0], // rook, dragon
-];
-
-/// Bonus by distance to the own king, per kind class.
-const DEFEND: [[i32; 9]; 6] = [
-    [0, 10, 5, 0, 0, 0, 0, 0, 0],
-    [0, 5, 5, 0, 0, 0, 0, 0, 0],
-    [0, 50, 35, 10, 0, -5, -10, -10, -15],
-    [0, 60, 40, 15, 0, -5, -10, -15, -20],
-    [0, 20, 10, 5, 0, 0, 0, 0, 0],
-    [0, 10, 5, 0, 0, 0, 0, 0, 0],
-];
-
-fn class(kind: PieceKind) -> usize {
+/// The attack/defend table class of a board piece kind.
+const fn class(kind: PieceKind) -> usize {
     match kind {
         PieceKind::Pawn => 0,
         PieceKind::Lance | PieceKind::Knight => 1,
@@ -104,75 +113,165 @@ fn class(kind: PieceKind) -> usize {
     }
 }
 
-impl ClassicEval {
-    /// The score of `pos` for Sente.
-    #[must_use]
-    pub fn evaluate_sente(&self, pos: &Position) -> i32 {
-        let mut score = [0i32; 2];
-        let kings = [pos.king(Color::Sente), pos.king(Color::Gote)];
-        for color in Color::ALL {
-            let c = color.index();
-            let own_king = kings[c];
-            let enemy_king = kings[1 - c];
-            let hand = pos.hand(color);
-            for k in HandKind::ALL {
-                score[c] += i32::from(hand.count(k)) * hand_value(k);
-            }
-            // Pieces in hand threaten the enemy king more when it is exposed.
-            let hand_pieces = hand.total() as i32 - i32::from(hand.count(HandKind::Pawn));
-            for sq in pos.color_bb(color) {
-                let Some(piece) = pos.piece_at(sq) else {
-                    continue;
-                };
-                if piece.kind == PieceKind::King {
-                    // Staying in the own camp is safer in the middle game.
-                    if sq.rank().relative(color) >= 7 {
-                        score[c] += 30;
-                    }
-                    continue;
-                }
-                score[c] += piece_value(piece.kind);
-                let cl = class(piece.kind);
-                if let Some(ek) = enemy_king {
-                    score[c] += ATTACK[cl][distance(sq, ek)];
-                }
-                if let Some(ok) = own_king {
-                    score[c] += DEFEND[cl][distance(sq, ok)];
-                }
-            }
-            // King safety: the opponent's pieces close to our king, and our
-            // hand pieces near theirs.
-            if let Some(ok) = own_king {
-                let near = shogi_core::attacks::king(ok);
-                // Only generals guard; pawns in front of the king are in the tables.
-                let generals = pos.pieces(color, PieceKind::Gold)
-                    | pos.pieces(color, PieceKind::Silver)
-                    | pos.pieces(color, PieceKind::ProPawn)
-                    | pos.pieces(color, PieceKind::ProSilver);
-                let guards = (near & generals).count() as i32;
-                let mut attackers = 0;
-                for sq in pos.color_bb(color.opponent()) {
-                    if distance(sq, ok) <= 2 {
-                        attackers += 1;
-                    }
-                }
-                score[c] += 8 * guards - 25 * attackers;
-            }
-            if enemy_king.is_some() {
-                score[c] += 10 * hand_pieces;
-            }
-        }
-        score[0] - score[1]
+/// The slot of a slider in the `mobility` group.
+const fn mobility_slot(kind: PieceKind) -> Option<usize> {
+    match kind {
+        PieceKind::Lance => Some(0),
+        PieceKind::Bishop => Some(1),
+        PieceKind::Rook => Some(2),
+        PieceKind::Horse => Some(3),
+        PieceKind::Dragon => Some(4),
+        _ => None,
     }
 }
 
-impl Evaluator for ClassicEval {
+/// Receives feature occurrences: `count` of feature `index`, already signed
+/// (+ for Sente, - for Gote).
+trait Accumulator {
+    fn add(&mut self, index: usize, count: i32);
+}
+
+/// Sums weights: the evaluation.
+struct Dot<'a> {
+    weights: &'a [i32; NUM_FEATURES],
+    sum: i32,
+}
+
+impl Accumulator for Dot<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, count: i32) {
+        self.sum += self.weights[index] * count;
+    }
+}
+
+/// Counts features: the vector the tuner uses.
+struct Counts([i32; NUM_FEATURES]);
+
+impl Accumulator for Counts {
+    #[inline]
+    fn add(&mut self, index: usize, count: i32) {
+        self.0[index] += count;
+    }
+}
+
+/// Walks the position once and reports every feature, from Sente's view
+/// (the tempo is +1 with Sente to move, -1 with Gote).
+#[inline(always)]
+fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
+    let kings = [pos.king(Color::Sente), pos.king(Color::Gote)];
+    let occ = pos.occupancy();
+    for color in Color::ALL {
+        let c = color.index();
+        let sign = if color == Color::Sente { 1 } else { -1 };
+        let own_king = kings[c];
+        let enemy_king = kings[1 - c];
+        let hand = pos.hand(color);
+        for k in HandKind::ALL {
+            let n = i32::from(hand.count(k));
+            if n != 0 {
+                acc.add(HAND + hand_slot(k), sign * n);
+            }
+        }
+        let own = pos.color_bb(color);
+        for sq in own {
+            let Some(piece) = pos.piece_at(sq) else {
+                continue;
+            };
+            let Some(slot) = piece_slot(piece.kind) else {
+                acc.add(KING_RANK + usize::from(sq.rank().relative(color)) - 1, sign);
+                continue;
+            };
+            acc.add(PIECE + slot, sign);
+            let row = class(piece.kind) * DISTANCES;
+            if let Some(ek) = enemy_king {
+                acc.add(ATTACK + row + distance(sq, ek), sign);
+            }
+            if let Some(ok) = own_king {
+                acc.add(DEFEND + row + distance(sq, ok), sign);
+            }
+            if let Some(m) = mobility_slot(piece.kind) {
+                let reach = attacks::piece(color, piece.kind, sq, occ) & !own;
+                acc.add(MOBILITY + m, sign * reach.count() as i32);
+            }
+        }
+        // King safety: our generals next to our king, the opponent's pieces
+        // close to it.
+        if let Some(ok) = own_king {
+            let near = attacks::king(ok);
+            let generals = pos.pieces(color, PieceKind::Gold)
+                | pos.pieces(color, PieceKind::Silver)
+                | pos.pieces(color, PieceKind::ProPawn)
+                | pos.pieces(color, PieceKind::ProSilver);
+            let guards = (near & generals).count() as i32;
+            if guards != 0 {
+                acc.add(KING_GUARD, sign * guards);
+            }
+            let attackers = pos
+                .color_bb(color.opponent())
+                .into_iter()
+                .filter(|&sq| distance(sq, ok) <= 2)
+                .count() as i32;
+            if attackers != 0 {
+                acc.add(KING_ATTACKER, sign * attackers);
+            }
+        }
+        // Pieces in hand threaten the enemy king.
+        if enemy_king.is_some() {
+            let pieces = hand.total() as i32 - i32::from(hand.count(HandKind::Pawn));
+            if pieces != 0 {
+                acc.add(HAND_THREAT, sign * pieces);
+            }
+        }
+    }
+    let tempo = if pos.side_to_move() == Color::Sente {
+        1
+    } else {
+        -1
+    };
+    acc.add(TEMPO, tempo);
+}
+
+/// The feature vector of `pos` from Sente's view: for every weight, Sente's
+/// count minus Gote's (the tempo is +1 with Sente to move, -1 with Gote).
+/// The Sente-view score is the dot product with [`EvalParams::weights`].
+#[must_use]
+pub fn features(pos: &Position) -> [i32; NUM_FEATURES] {
+    let mut counts = Counts([0; NUM_FEATURES]);
+    walk(pos, &mut counts);
+    counts.0
+}
+
+impl LinearEval {
+    /// An evaluation with these weights.
+    #[must_use]
+    pub fn new(params: Arc<EvalParams>) -> LinearEval {
+        LinearEval { params }
+    }
+
+    /// The weights.
+    #[must_use]
+    pub fn params(&self) -> &EvalParams {
+        &self.params
+    }
+
+    /// The score of `pos` for Sente (the tempo included, for the side to move).
+    #[must_use]
+    pub fn evaluate_sente(&self, pos: &Position) -> i32 {
+        let mut dot = Dot {
+            weights: &self.params.weights,
+            sum: 0,
+        };
+        walk(pos, &mut dot);
+        dot.sum
+    }
+}
+
+impl Evaluator for LinearEval {
     fn evaluate(&self, pos: &Position) -> i32 {
         let s = self.evaluate_sente(pos);
-        let tempo = 20;
         match pos.side_to_move() {
-            Color::Sente => s + tempo,
-            Color::Gote => -s + tempo,
+            Color::Sente => s,
+            Color::Gote => -s,
         }
     }
 }
@@ -180,6 +279,48 @@ impl Evaluator for ClassicEval {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::MOBILITY;
+
+    fn flipped(pos: &Position) -> Position {
+        let mut s = pos.to_setup();
+        let mut board = [None; 81];
+        for sq in Square::all() {
+            if let Some(p) = s.board[sq.index()] {
+                board[sq.flip().index()] = Some(shogi_core::Piece::new(p.color.opponent(), p.kind));
+            }
+        }
+        s.board = board;
+        std::mem::swap(&mut s.hands.sente, &mut s.hands.gote);
+        s.side_to_move = s.side_to_move.opponent();
+        Position::from_setup(s).unwrap()
+    }
+
+    /// Positions along a few deterministic pseudo-random games.
+    fn sample_positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..8 {
+            let mut pos = Position::startpos();
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                pos.make_move(moves[(x % moves.len() as u64) as usize]);
+                out.push(pos.clone());
+            }
+        }
+        out
+    }
+
+    fn with_mobility() -> LinearEval {
+        let mut p = EvalParams::handwritten();
+        p.weights[MOBILITY..MOBILITY + 5].copy_from_slice(&[3, 4, 5, 6, 7]);
+        LinearEval::new(Arc::new(p))
+    }
 
     #[test]
     fn symmetric() {
@@ -187,27 +328,45 @@ mod tests {
             "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42",
         )
         .unwrap();
-        let e = ClassicEval;
-        let flipped = {
-            let mut s = pos.to_setup();
-            let mut board = [None; 81];
-            for sq in Square::all() {
-                if let Some(p) = s.board[sq.index()] {
-                    board[sq.flip().index()] =
-                        Some(shogi_core::Piece::new(p.color.opponent(), p.kind));
-                }
+        for e in [LinearEval::default(), with_mobility()] {
+            assert_eq!(e.evaluate(&pos), e.evaluate(&flipped(&pos)));
+        }
+    }
+
+    #[test]
+    fn symmetric_along_random_games() {
+        let e = with_mobility();
+        for pos in sample_positions() {
+            assert_eq!(e.evaluate(&pos), e.evaluate(&flipped(&pos)), "{pos:?}");
+        }
+    }
+
+    #[test]
+    fn evaluation_is_the_dot_product_of_weights_and_features() {
+        for e in [LinearEval::default(), with_mobility()] {
+            for pos in sample_positions() {
+                let f = features(&pos);
+                let dot: i32 = f
+                    .iter()
+                    .zip(e.params().weights.iter())
+                    .map(|(a, b)| a * b)
+                    .sum();
+                assert_eq!(e.evaluate_sente(&pos), dot);
             }
-            s.board = board;
-            std::mem::swap(&mut s.hands.sente, &mut s.hands.gote);
-            s.side_to_move = s.side_to_move.opponent();
-            shogi_core::Position::from_setup(s).unwrap()
-        };
-        assert_eq!(e.evaluate(&pos), e.evaluate(&flipped));
+        }
+    }
+
+    #[test]
+    fn mobility_counts_free_and_capturable_squares() {
+        // A lone Sente rook on 5e, its king on 5i: 4 + 4 on the rank, 4 up
+        // to 5a, 3 down to 5h (5i is its own king).
+        let pos = shogi_core::sfen::parse_position("k8/9/9/9/4R4/9/9/9/4K4 b - 1").unwrap();
+        assert_eq!(features(&pos)[MOBILITY + 2], 4 + 4 + 4 + 3);
     }
 
     #[test]
     fn material_counts() {
         let up = shogi_core::sfen::parse_position("4k4/9/9/9/9/9/9/9/4K4 b R 1").unwrap();
-        assert!(ClassicEval.evaluate(&up) > 800);
+        assert!(LinearEval::default().evaluate(&up) > 800);
     }
 }

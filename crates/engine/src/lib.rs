@@ -1,5 +1,5 @@
 //! A USI shogi engine built on [`shogi_core`]: an alpha-beta search with a
-//! transposition table, a hand-written evaluation, time management and a
+//! transposition table, a tuned linear evaluation, time management and a
 //! df-pn mate solver.
 //!
 //! The entry points:
@@ -29,10 +29,12 @@ pub mod eval;
 pub mod history;
 pub mod limits;
 pub mod movepicker;
+pub mod params;
 pub mod search;
 pub mod see;
 pub mod timemgmt;
 pub mod tt;
+pub mod tune;
 pub mod usi;
 pub mod usi_client;
 

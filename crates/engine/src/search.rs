@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 use shogi_core::{impasse, Bitboard, ByColor, ImpasseRule, ImpasseVerdict, Move, Position};
 
 use crate::checks::gives_check;
-use crate::eval::{capture_value, ClassicEval, Evaluator};
+use crate::eval::{capture_value, Evaluator, LinearEval};
 use crate::history::History;
 use crate::limits::SearchLimit;
 use crate::movepicker::{is_capture, MovePicker};
@@ -75,6 +75,12 @@ pub struct SearchOptions {
     pub skill_level: u32,
     /// The evaluation.
     pub evaluator: Arc<dyn Evaluator>,
+    /// Null move pruning (a developer switch for self-play tests; on by default).
+    pub null_move: bool,
+    /// Late move reductions (a developer switch; on by default).
+    pub late_move_reductions: bool,
+    /// Aspiration windows around the last iteration's score (a developer switch; on by default).
+    pub aspiration: bool,
 }
 
 impl Default for SearchOptions {
@@ -87,7 +93,10 @@ impl Default for SearchOptions {
             max_moves_to_draw: 0,
             network_delay: 0,
             skill_level: 20,
-            evaluator: Arc::new(ClassicEval),
+            evaluator: Arc::new(LinearEval::default()),
+            null_move: true,
+            late_move_reductions: true,
+            aspiration: true,
         }
     }
 }
@@ -101,6 +110,9 @@ impl std::fmt::Debug for SearchOptions {
             .field("max_moves_to_draw", &self.max_moves_to_draw)
             .field("network_delay", &self.network_delay)
             .field("skill_level", &self.skill_level)
+            .field("null_move", &self.null_move)
+            .field("late_move_reductions", &self.late_move_reductions)
+            .field("aspiration", &self.aspiration)
             .finish_non_exhaustive()
     }
 }
@@ -231,6 +243,26 @@ pub fn search_position(
     let tt = TranspositionTable::new(16);
     let control = SearchControl::new(false);
     search(pos, &[], limit, options, &tt, &control, &mut |_: &str| {})
+}
+
+/// The quiescence search score of `pos` (captures only, all evasions in
+/// check) for the side to move, with the table `tt`: how far the static
+/// evaluation is from a quiet position's, for the tuner's quietness test.
+#[must_use]
+pub fn quiescence(pos: &Position, options: &SearchOptions, tt: &TranspositionTable) -> i32 {
+    let control = SearchControl::new(false);
+    let shared = Shared {
+        tt,
+        control: &control,
+        done: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        options,
+        budget: None,
+        max_nodes: None,
+        max_depth: 1,
+    };
+    let mut w = Worker::new(&shared, 0, pos, &[], 0);
+    w.qsearch(-INFINITE, INFINITE, 0, 0)
 }
 
 fn score_to_tt(v: i32, ply: usize) -> i32 {
@@ -511,7 +543,8 @@ impl<'a> Worker<'a> {
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
                 let mut delta = 40;
-                let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_IN_MAX_PLY {
+                let aspire = shared.options.aspiration && depth >= 4;
+                let (mut alpha, mut beta) = if aspire && prev.abs() < MATE_IN_MAX_PLY {
                     ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
                 } else {
                     (-INFINITE, INFINITE)
@@ -833,7 +866,7 @@ impl<'a> Worker<'a> {
                 return static_eval;
             }
             // Null move pruning.
-            if allow_null && depth >= 3 && static_eval >= beta {
+            if allow_null && depth >= 3 && static_eval >= beta && self.shared.options.null_move {
                 let r = 3 + depth / 4;
                 let undo = self.pos.make_null_move();
                 self.keys.push(key);
@@ -889,7 +922,13 @@ impl<'a> Worker<'a> {
                 v = -self.search(new_depth, -beta, -alpha, ply + 1, pv_node, true);
             } else {
                 let mut r = 0;
-                if depth >= 3 && count > 2 && quiet && !in_check && !check {
+                if depth >= 3
+                    && count > 2
+                    && quiet
+                    && !in_check
+                    && !check
+                    && self.shared.options.late_move_reductions
+                {
                     r = self.lmr[depth.min(127) as usize][count.min(63) as usize];
                     if pv_node {
                         r -= 1;
@@ -1121,6 +1160,38 @@ mod tests {
         let r = search_position(&p, &SearchLimit::Depth(4), &opts);
         assert_eq!(r.lines.len(), 3);
         assert!(r.lines[0].score >= r.lines[1].score && r.lines[1].score >= r.lines[2].score);
+    }
+
+    #[test]
+    fn search_switches_change_the_tree_only_when_off() {
+        let p = pos(crate::bench::POSITIONS[2]);
+        let limit = SearchLimit::Depth(7);
+        let base = search_position(&p, &limit, &SearchOptions::default());
+        let all_on = SearchOptions {
+            null_move: true,
+            late_move_reductions: true,
+            aspiration: true,
+            ..SearchOptions::default()
+        };
+        assert_eq!(search_position(&p, &limit, &all_on).nodes, base.nodes);
+        for off in [
+            SearchOptions {
+                null_move: false,
+                ..SearchOptions::default()
+            },
+            SearchOptions {
+                late_move_reductions: false,
+                ..SearchOptions::default()
+            },
+            SearchOptions {
+                aspiration: false,
+                ..SearchOptions::default()
+            },
+        ] {
+            let r = search_position(&p, &limit, &off);
+            assert_ne!(r.nodes, base.nodes, "{off:?}");
+            assert!(r.best_move.is_some());
+        }
     }
 
     #[test]

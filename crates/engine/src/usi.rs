@@ -32,7 +32,9 @@ use shogi_core::{
 
 use crate::checks::gives_check;
 use crate::dfpn::{solve_mate, MateLimit};
+use crate::eval::{Evaluator, LinearEval};
 use crate::limits::{GoCommand, MateTime, SearchLimit};
+use crate::params::EvalParams;
 use crate::search::{search, PastPosition, SearchControl, SearchOptions, MATE_IN_MAX_PLY};
 use crate::tt::TranspositionTable;
 
@@ -112,6 +114,14 @@ pub struct EngineOptions {
     pub network_delay: u64,
     /// `SkillLevel`, 0-20.
     pub skill_level: u32,
+    /// `EvalFile`: a parameters file for the evaluation; empty or `<internal>` is the built-in one.
+    pub eval_file: String,
+    /// `NullMove` (developer switch): null move pruning.
+    pub null_move: bool,
+    /// `LateMoveReductions` (developer switch): late move reductions.
+    pub late_move_reductions: bool,
+    /// `Aspiration` (developer switch): aspiration windows.
+    pub aspiration: bool,
 }
 
 impl Default for EngineOptions {
@@ -125,11 +135,22 @@ impl Default for EngineOptions {
             max_moves_to_draw: 0,
             network_delay: 0,
             skill_level: 20,
+            eval_file: INTERNAL_EVAL.to_string(),
+            null_move: true,
+            late_move_reductions: true,
+            aspiration: true,
         }
     }
 }
 
-const OPTION_LINES: [&str; 8] = [
+/// The `EvalFile` value that names the compiled-in weights.
+pub const INTERNAL_EVAL: &str = "<internal>";
+
+/// The options `usi` lists. `EvalFile` loads evaluation weights (see
+/// `crates/engine/params/`); `NullMove`, `LateMoveReductions` and
+/// `Aspiration` are developer switches for self-play tests of those search
+/// features (leave them on to play).
+const OPTION_LINES: [&str; 12] = [
     "option name USI_Hash type spin default 64 min 1 max 65536",
     "option name Threads type spin default 1 min 1 max 256",
     "option name USI_Ponder type check default false",
@@ -138,6 +159,10 @@ const OPTION_LINES: [&str; 8] = [
     "option name MaxMovesToDraw type spin default 0 min 0 max 100000",
     "option name NetworkDelay type spin default 0 min 0 max 10000",
     "option name SkillLevel type spin default 20 min 0 max 20",
+    "option name EvalFile type string default <internal>",
+    "option name NullMove type check default true",
+    "option name LateMoveReductions type check default true",
+    "option name Aspiration type check default true",
 ];
 
 /// Why a `setoption` was refused.
@@ -188,16 +213,25 @@ impl EngineOptions {
                 .filter(|v| (lo..=hi).contains(v))
                 .ok_or_else(bad)
         };
+        let check = || match value.to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(bad()),
+        };
         match name.to_ascii_lowercase().as_str() {
             "usi_hash" | "hash" => self.hash_mb = spin(1, 65536)? as usize,
             "threads" => self.threads = spin(1, 256)? as usize,
-            "usi_ponder" => {
-                self.ponder = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(bad()),
+            "usi_ponder" => self.ponder = check()?,
+            "evalfile" => {
+                self.eval_file = if value.is_empty() {
+                    INTERNAL_EVAL.to_string()
+                } else {
+                    value.to_string()
                 }
             }
+            "nullmove" => self.null_move = check()?,
+            "latemovereductions" => self.late_move_reductions = check()?,
+            "aspiration" => self.aspiration = check()?,
             "multipv" => self.multipv = spin(1, 600)? as usize,
             "enteringkingrule" => self.entering_king = value.parse().map_err(|_| bad())?,
             "maxmovestodraw" => self.max_moves_to_draw = spin(0, 100_000)? as u32,
@@ -231,11 +265,14 @@ struct Engine<W: Write + Send + 'static> {
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
     tt_mb: usize,
+    /// A search has written to the table since it was last emptied.
+    tt_dirty: bool,
     position: Position,
     past: Vec<PastPosition>,
     credit: ByColor<u32>,
     start: Position,
     running: Option<Running>,
+    evaluator: Arc<dyn Evaluator>,
 }
 
 /// Runs the USI loop until `quit` or the end of `input`, answering on `output`.
@@ -279,11 +316,13 @@ fn run_loop<R: BufRead, W: Write + Send + 'static>(input: R, output: W) {
         options: EngineOptions::default(),
         tt: Arc::new(TranspositionTable::new(1)),
         tt_mb: 0,
+        tt_dirty: false,
         position: Position::startpos(),
         past: Vec::new(),
         credit: ByColor::default(),
         start: Position::startpos(),
         running: None,
+        evaluator: Arc::new(LinearEval::default()),
     };
     let mut input = input;
     let mut buf = Vec::new();
@@ -324,20 +363,27 @@ impl<W: Write + Send + 'static> Engine<W> {
                 send(&self.out, "usiok");
             }
             "isready" => {
+                // GUIs send `isready` before `usinewgame`, and wait: the table is
+                // emptied here so that the first move's clock does not pay for it.
                 if self.running.is_none() {
                     self.ensure_table();
+                    self.clear_table();
                 }
                 send(&self.out, "readyok");
             }
             "setoption" => {
+                let file = self.options.eval_file.clone();
                 if let Err(e) = self.options.apply(line) {
                     self.info_string(&e.to_string());
+                } else if self.options.eval_file != file {
+                    self.load_eval(file);
                 }
             }
             "usinewgame" => {
                 self.finish_search();
                 self.ensure_table();
-                self.tt.clear();
+                // Already empty after an `isready`; otherwise emptied now.
+                self.clear_table();
             }
             "position" => self.set_position(line),
             "go" => self.go(line),
@@ -355,6 +401,37 @@ impl<W: Write + Send + 'static> Engine<W> {
             _ => self.info_string(&format!("unknown command: {line}")),
         }
         true
+    }
+
+    /// Loads the `EvalFile` just set; on failure keeps `previous` and says why.
+    fn load_eval(&mut self, previous: String) {
+        let name = self.options.eval_file.clone();
+        if name == INTERNAL_EVAL {
+            self.evaluator = Arc::new(LinearEval::default());
+            return;
+        }
+        let loaded = std::fs::read_to_string(&name)
+            .map_err(|e| e.to_string())
+            .and_then(|text| EvalParams::parse(&text).map_err(|e| e.to_string()));
+        match loaded {
+            Ok(params) => {
+                self.evaluator = Arc::new(LinearEval::new(Arc::new(params)));
+                self.info_string(&format!("EvalFile {name}: loaded"));
+            }
+            Err(e) => {
+                self.info_string(&format!(
+                    "EvalFile {name}: {e}; keeping the evaluation of {previous}"
+                ));
+                self.options.eval_file = previous;
+            }
+        }
+    }
+
+    fn clear_table(&mut self) {
+        if self.tt_dirty {
+            self.tt.clear();
+            self.tt_dirty = false;
+        }
     }
 
     fn ensure_table(&mut self) {
@@ -377,6 +454,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             ));
         }
         self.tt_mb = self.options.hash_mb;
+        self.tt_dirty = false;
     }
 
     /// Stops any running search and waits for its bestmove.
@@ -441,13 +519,17 @@ impl<W: Write + Send + 'static> Engine<W> {
             max_moves_to_draw: self.options.max_moves_to_draw,
             network_delay: self.options.network_delay,
             skill_level: self.options.skill_level,
-            ..SearchOptions::default()
+            evaluator: Arc::clone(&self.evaluator),
+            null_move: self.options.null_move,
+            late_move_reductions: self.options.late_move_reductions,
+            aspiration: self.options.aspiration,
         }
     }
 
     fn go(&mut self, line: &str) {
         self.finish_search();
         self.ensure_table();
+        self.tt_dirty = true;
         let (go, errors) = GoCommand::parse_lenient(line);
         let malformed = !errors.is_empty();
         for e in errors {

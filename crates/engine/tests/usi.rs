@@ -448,3 +448,60 @@ fn fischer_clock_is_respected() {
     s.send("quit");
     s.finish();
 }
+
+#[test]
+fn eval_file_loads_a_parameters_file_and_reports_errors() {
+    let good = concat!(env!("CARGO_MANIFEST_DIR"), "/params/handwritten.txt");
+    let lines = run(&format!(
+        "setoption name EvalFile value {good}\nposition startpos\ngo depth 3\n"
+    ));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == &format!("info string EvalFile {good}: loaded")),
+        "{lines:?}"
+    );
+    assert_eq!(bestmoves(&lines).len(), 1);
+
+    let dir = std::env::temp_dir().join(format!("shogi-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "# comment\npiece = 1 2 x\n").unwrap();
+    let lines = run(&format!(
+        "setoption name EvalFile value {}\nsetoption name EvalFile value /no/such/file\nposition startpos\ngo depth 2\n",
+        bad.display()
+    ));
+    let strings: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string EvalFile"))
+        .collect();
+    assert_eq!(strings.len(), 2, "{lines:?}");
+    assert!(
+        strings[0].contains("line 2") && strings[0].contains("\"x\""),
+        "{lines:?}"
+    );
+    assert!(
+        strings[0].contains("keeping the evaluation of <internal>"),
+        "{lines:?}"
+    );
+    assert!(strings[1].contains("/no/such/file"), "{lines:?}");
+    assert_eq!(bestmoves(&lines).len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn search_switches_are_options() {
+    let lines = run(
+        "usi\nsetoption name NullMove value false\nsetoption name LateMoveReductions value false\nsetoption name Aspiration value false\nposition startpos\ngo depth 4\n",
+    );
+    for name in ["EvalFile type string", "NullMove type check default true"] {
+        assert!(lines.iter().any(|l| l.contains(name)), "{lines:?}");
+    }
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    assert_eq!(bestmoves(&lines).len(), 1);
+    let lines = run("setoption name NullMove value maybe\n");
+    assert!(lines.iter().any(|l| l.contains("bad value")), "{lines:?}");
+}

@@ -1,0 +1,402 @@
+//! The weights of the linear evaluation and their text file.
+//!
+//! [`EvalParams`] is one flat vector of integer weights (centipawn-like
+//! units), divided into named [`GROUPS`]: board piece values, hand piece
+//! values, attack and defend tables by kind class and distance to a king,
+//! king placement and safety, slider mobility and the tempo. The evaluation
+//! ([`crate::eval`]) is the dot product of these weights with a position's
+//! feature vector, which is what lets the tuner ([`crate::tune`]) fit them.
+//!
+//! The file format is one group per line, `name = v1 v2 ...`, with `#`
+//! comments and blank lines ignored; every group must appear exactly once.
+//! The default weights are `params/eval.txt`, compiled in; the hand-written
+//! weights they were tuned from are `params/handwritten.txt`.
+//!
+//! ```
+//! use shogi_engine::params::EvalParams;
+//! let p = EvalParams::parse("piece = 1 2 3 4 5 6 7 8 9 10 11 12 13\n");
+//! assert!(p.is_err()); // the other groups are missing
+//! let text = EvalParams::builtin().to_text("# a copy");
+//! let q = EvalParams::parse(&text)?;
+//! assert_eq!(&q, EvalParams::builtin().as_ref());
+//! # Ok::<_, shogi_engine::params::ParamsError>(())
+//! ```
+
+use std::sync::{Arc, OnceLock};
+
+use shogi_core::{HandKind, PieceKind};
+
+/// One named group of weights: `len` weights from `offset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// The name in the file.
+    pub name: &'static str,
+    /// The first weight's index in the flat vector.
+    pub offset: usize,
+    /// How many weights.
+    pub len: usize,
+    /// What the weights are, for the file's comments.
+    pub doc: &'static str,
+}
+
+/// Distances (Chebyshev, 0-8) in the attack and defend tables.
+pub const DISTANCES: usize = 9;
+/// Kind classes of the attack and defend tables.
+pub const CLASSES: usize = 6;
+/// Names of the kind classes, in table order.
+pub const CLASS_NAMES: [&str; CLASSES] =
+    ["pawn", "lance_knight", "silver", "gold", "bishop", "rook"];
+
+/// Board pieces: P L N S G B R +P +L +N +S +B(horse) +R(dragon) (no king).
+pub const PIECE: usize = 0;
+/// Pieces in hand: P L N S G B R.
+pub const HAND: usize = PIECE + 13;
+/// Attack table: class × distance to the enemy king.
+pub const ATTACK: usize = HAND + 7;
+/// Defend table: class × distance to the own king.
+pub const DEFEND: usize = ATTACK + CLASSES * DISTANCES;
+/// The king by its rank counted from its own side (1 = the far rank).
+pub const KING_RANK: usize = DEFEND + CLASSES * DISTANCES;
+/// Golds, silvers, tokins and promoted silvers next to the own king.
+pub const KING_GUARD: usize = KING_RANK + 9;
+/// Enemy pieces within distance 2 of the own king.
+pub const KING_ATTACKER: usize = KING_GUARD + 1;
+/// Non-pawn pieces in hand while the enemy has a king.
+pub const HAND_THREAT: usize = KING_ATTACKER + 1;
+/// Squares a slider attacks that are not its side's: lance, bishop, rook, horse, dragon.
+pub const MOBILITY: usize = HAND_THREAT + 1;
+/// The side to move.
+pub const TEMPO: usize = MOBILITY + 5;
+/// How many weights (and features) there are.
+pub const NUM_FEATURES: usize = TEMPO + 1;
+
+const fn group(name: &'static str, offset: usize, len: usize, doc: &'static str) -> Group {
+    Group {
+        name,
+        offset,
+        len,
+        doc,
+    }
+}
+
+/// Every group, in file and vector order.
+pub const GROUPS: [Group; 19] = [
+    group(
+        "piece",
+        PIECE,
+        13,
+        "board piece values: P L N S G B R +P +L +N +S +B +R",
+    ),
+    group("hand", HAND, 7, "hand piece values: P L N S G B R"),
+    group(
+        "attack.pawn",
+        ATTACK,
+        9,
+        "by distance 0-8 to the enemy king",
+    ),
+    group("attack.lance_knight", ATTACK + 9, 9, ""),
+    group("attack.silver", ATTACK + 18, 9, ""),
+    group("attack.gold", ATTACK + 27, 9, "gold and promoted minors"),
+    group("attack.bishop", ATTACK + 36, 9, "bishop and horse"),
+    group("attack.rook", ATTACK + 45, 9, "rook and dragon"),
+    group("defend.pawn", DEFEND, 9, "by distance 0-8 to the own king"),
+    group("defend.lance_knight", DEFEND + 9, 9, ""),
+    group("defend.silver", DEFEND + 18, 9, ""),
+    group("defend.gold", DEFEND + 27, 9, ""),
+    group("defend.bishop", DEFEND + 36, 9, ""),
+    group("defend.rook", DEFEND + 45, 9, ""),
+    group(
+        "king_rank",
+        KING_RANK,
+        9,
+        "the king on its relative rank 1 (far) .. 9 (home)",
+    ),
+    group(
+        "king_guard",
+        KING_GUARD,
+        1,
+        "per general next to the own king",
+    ),
+    group(
+        "king_attacker",
+        KING_ATTACKER,
+        1,
+        "per enemy piece within 2 squares of the own king",
+    ),
+    group("hand_threat", HAND_THREAT, 1, "per non-pawn piece in hand"),
+    group(
+        "mobility",
+        MOBILITY,
+        5,
+        "per attacked square: lance bishop rook horse dragon",
+    ),
+];
+
+/// The tempo group (kept apart so that [`GROUPS`] reads as the evaluation's terms).
+pub const TEMPO_GROUP: Group = group("tempo", TEMPO, 1, "for the side to move");
+
+/// Every group including the tempo.
+pub fn all_groups() -> impl Iterator<Item = Group> {
+    GROUPS.into_iter().chain(std::iter::once(TEMPO_GROUP))
+}
+
+/// The slot of a board piece kind in the `piece` group (`None` for the king).
+#[must_use]
+pub const fn piece_slot(kind: PieceKind) -> Option<usize> {
+    match kind {
+        PieceKind::King => None,
+        k if (k as usize) < 7 => Some(k as usize),
+        k => Some(k as usize - 1),
+    }
+}
+
+/// The slot of a hand kind in the `hand` group.
+#[must_use]
+pub const fn hand_slot(kind: HandKind) -> usize {
+    kind as usize
+}
+
+/// The evaluation weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalParams {
+    /// The flat weight vector; see the offsets and [`GROUPS`].
+    pub weights: [i32; NUM_FEATURES],
+}
+
+/// Why a parameters file was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamsError {
+    /// A line that is not `name = values`.
+    #[error("line {line}: expected `name = v1 v2 ...`, found {text:?}")]
+    Syntax {
+        /// 1-based line number.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// A group name the evaluation does not have.
+    #[error("line {line}: unknown parameter group {name:?}")]
+    UnknownGroup {
+        /// 1-based line number.
+        line: usize,
+        /// The name.
+        name: String,
+    },
+    /// A group given twice.
+    #[error("line {line}: parameter group {name:?} given twice")]
+    Duplicate {
+        /// 1-based line number.
+        line: usize,
+        /// The name.
+        name: String,
+    },
+    /// A value that is not an integer.
+    #[error("line {line}: {token:?} is not an integer")]
+    BadNumber {
+        /// 1-based line number.
+        line: usize,
+        /// The token.
+        token: String,
+    },
+    /// The wrong number of values for a group.
+    #[error("line {line}: {name} takes {expected} values, found {found}")]
+    Count {
+        /// 1-based line number.
+        line: usize,
+        /// The group.
+        name: String,
+        /// How many it takes.
+        expected: usize,
+        /// How many were given.
+        found: usize,
+    },
+    /// A group absent from the file.
+    #[error("parameter group {0:?} is missing")]
+    Missing(String),
+}
+
+const BUILTIN_TEXT: &str = include_str!("../params/eval.txt");
+/// The hand-written weights, as a file (for comparisons and as the tuner's start).
+pub const HANDWRITTEN_TEXT: &str = include_str!("../params/handwritten.txt");
+
+impl EvalParams {
+    /// All weights zero.
+    #[must_use]
+    pub const fn zero() -> EvalParams {
+        EvalParams {
+            weights: [0; NUM_FEATURES],
+        }
+    }
+
+    /// The default weights (`params/eval.txt`, compiled in), parsed once.
+    ///
+    /// # Panics
+    /// Never in a build whose tests pass: the compiled-in file is checked by a test.
+    #[must_use]
+    pub fn builtin() -> Arc<EvalParams> {
+        static BUILTIN: OnceLock<Arc<EvalParams>> = OnceLock::new();
+        Arc::clone(BUILTIN.get_or_init(|| {
+            Arc::new(EvalParams::parse(BUILTIN_TEXT).expect("params/eval.txt is valid"))
+        }))
+    }
+
+    /// The hand-written weights (`params/handwritten.txt`).
+    ///
+    /// # Panics
+    /// Never in a build whose tests pass (checked by a test).
+    #[must_use]
+    pub fn handwritten() -> EvalParams {
+        EvalParams::parse(HANDWRITTEN_TEXT).expect("params/handwritten.txt is valid")
+    }
+
+    /// The weights of `group`.
+    #[must_use]
+    pub fn group(&self, group: Group) -> &[i32] {
+        &self.weights[group.offset..group.offset + group.len]
+    }
+
+    /// Reads a parameters file.
+    ///
+    /// # Errors
+    /// The first bad line (with its number), or the first missing group.
+    pub fn parse(text: &str) -> Result<EvalParams, ParamsError> {
+        let mut params = EvalParams::zero();
+        let mut seen = [false; GROUPS.len() + 1];
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let content = raw.split('#').next().unwrap_or("").trim();
+            if content.is_empty() {
+                continue;
+            }
+            let Some((name, values)) = content.split_once('=') else {
+                return Err(ParamsError::Syntax {
+                    line,
+                    text: raw.to_string(),
+                });
+            };
+            let name = name.trim();
+            let Some((gi, g)) = all_groups().enumerate().find(|(_, g)| g.name == name) else {
+                return Err(ParamsError::UnknownGroup {
+                    line,
+                    name: name.to_string(),
+                });
+            };
+            if seen[gi] {
+                return Err(ParamsError::Duplicate {
+                    line,
+                    name: name.to_string(),
+                });
+            }
+            seen[gi] = true;
+            let values = values
+                .split_whitespace()
+                .map(|t| {
+                    t.parse::<i32>().map_err(|_| ParamsError::BadNumber {
+                        line,
+                        token: t.to_string(),
+                    })
+                })
+                .collect::<Result<Vec<i32>, ParamsError>>()?;
+            if values.len() != g.len {
+                return Err(ParamsError::Count {
+                    line,
+                    name: name.to_string(),
+                    expected: g.len,
+                    found: values.len(),
+                });
+            }
+            params.weights[g.offset..g.offset + g.len].copy_from_slice(&values);
+        }
+        if let Some((_, g)) = all_groups().enumerate().find(|(i, _)| !seen[*i]) {
+            return Err(ParamsError::Missing(g.name.to_string()));
+        }
+        Ok(params)
+    }
+
+    /// Writes the weights in the file format, after `header` (comment lines).
+    #[must_use]
+    pub fn to_text(&self, header: &str) -> String {
+        let mut out = String::new();
+        for l in header.lines() {
+            out.push_str(l);
+            out.push('\n');
+        }
+        for g in all_groups() {
+            if !g.doc.is_empty() {
+                out.push_str(&format!("# {}\n", g.doc));
+            }
+            let values: Vec<String> = self.group(g).iter().map(ToString::to_string).collect();
+            out.push_str(&format!("{} = {}\n", g.name, values.join(" ")));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_tile_the_vector() {
+        let mut next = 0;
+        for g in all_groups() {
+            assert_eq!(g.offset, next, "{}", g.name);
+            next += g.len;
+        }
+        assert_eq!(next, NUM_FEATURES);
+    }
+
+    #[test]
+    fn shipped_files_parse_and_round_trip() {
+        for text in [BUILTIN_TEXT, HANDWRITTEN_TEXT] {
+            let p = EvalParams::parse(text).unwrap();
+            assert_eq!(EvalParams::parse(&p.to_text("# x")).unwrap(), p);
+        }
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let good = EvalParams::handwritten().to_text("");
+        let bad = good.replacen("tempo = ", "tempo = x", 1);
+        let line = bad.lines().position(|l| l.starts_with("tempo")).unwrap() + 1;
+        assert_eq!(
+            EvalParams::parse(&bad),
+            Err(ParamsError::BadNumber {
+                line,
+                token: bad.lines().nth(line - 1).unwrap()[8..].to_string()
+            })
+        );
+        let short = good.replacen("hand = ", "hand = 1 ", 1);
+        assert!(matches!(
+            EvalParams::parse(&short),
+            Err(ParamsError::Count {
+                expected: 7,
+                found: 8,
+                ..
+            })
+        ));
+        let unknown = format!("{good}bogus = 1\n");
+        assert!(matches!(
+            EvalParams::parse(&unknown),
+            Err(ParamsError::UnknownGroup { .. })
+        ));
+        let twice = format!("{good}tempo = 1\n");
+        assert!(matches!(
+            EvalParams::parse(&twice),
+            Err(ParamsError::Duplicate { .. })
+        ));
+        let missing: String = good
+            .lines()
+            .filter(|l| !l.starts_with("mobility"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(
+            EvalParams::parse(&missing),
+            Err(ParamsError::Missing("mobility".into()))
+        );
+        assert!(matches!(
+            EvalParams::parse("piece 1 2"),
+            Err(ParamsError::Syntax { line: 1, .. })
+        ));
+    }
+}
