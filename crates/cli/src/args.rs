@@ -255,7 +255,8 @@ pub struct MatchArgs {
     /// Draw after this many moves (beyond the opening).
     #[arg(long, default_value_t = 320)]
     pub max_moves: u32,
-    /// SPRT bounds `ELO0,ELO1` (e.g. `0,10`): prints the log-likelihood ratio and the verdict.
+    /// SPRT bounds `ELO0,ELO1` (e.g. `0,10`): prints the log-likelihood ratio and the verdict, and
+    /// starts no new game once the test has decided.
     #[arg(long)]
     pub sprt: Option<String>,
     /// Write each game as a KIF record into this folder.

@@ -243,6 +243,7 @@ pub fn run_match(a: &MatchArgs) -> Result<(), CliError> {
         impasse,
         max_moves: a.max_moves,
         time_margin: Duration::from_millis(200),
+        sprt,
     };
     let total = config.games.div_ceil(2) * 2;
     let tty = std::io::stderr().is_terminal();

@@ -251,6 +251,33 @@ fn match_plays_games_and_summarises() {
 }
 
 #[test]
+fn match_stops_when_the_sprt_decides() {
+    // Full strength against the weakest level at depth 4: the first engine wins
+    // nearly every game, so a test against +400 Elo decides long before 40 games.
+    let o = shogi(&[
+        "match",
+        "--games",
+        "40",
+        "--depth",
+        "4",
+        "--option2",
+        "SkillLevel=0",
+        "--sprt",
+        "0,400",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("H1 accepted"), "{out}");
+    let games: u32 = out
+        .split("Games: ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!((2..40).contains(&games), "{out}");
+}
+
+#[test]
 fn tune_gen_fit_and_openings_round_trip() {
     let dir = std::env::temp_dir().join(format!("shogi-tune-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

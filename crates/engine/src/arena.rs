@@ -22,7 +22,7 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -30,7 +30,7 @@ use shogi_core::impasse::{self, ImpasseRule, ImpasseVerdict};
 use shogi_core::usi::PositionCommand;
 use shogi_core::{ByColor, Color, Game, GameRules, GameStatus, Move, Position};
 
-use crate::elo::Tally;
+use crate::elo::{Sprt, SprtVerdict, Tally};
 use crate::usi_client::{ClientError, EngineCommand, UsiClient};
 
 /// How long each side may think.
@@ -76,6 +76,9 @@ pub struct MatchConfig {
     pub max_moves: u32,
     /// Extra time allowed beyond the clock before a move counts as too late.
     pub time_margin: Duration,
+    /// Stop starting games once this test reaches a verdict (games already
+    /// under way are finished and counted).
+    pub sprt: Option<Sprt>,
 }
 
 impl Default for MatchConfig {
@@ -93,6 +96,7 @@ impl Default for MatchConfig {
             impasse: ImpasseRule::Csa27,
             max_moves: 320,
             time_margin: Duration::from_millis(200),
+            sprt: None,
         }
     }
 }
@@ -223,6 +227,7 @@ where
     };
     let total = config.games.div_ceil(2) * 2;
     let next = AtomicUsize::new(0);
+    let decided = AtomicBool::new(false);
     let summary = Mutex::new(MatchSummary::default());
     let first_error: Mutex<Option<MatchError>> = Mutex::new(None);
     let handshake = Duration::from_secs(30);
@@ -232,6 +237,9 @@ where
             scope.spawn(|| {
                 let mut clients: [Option<UsiClient>; 2] = [None, None];
                 loop {
+                    if decided.load(Ordering::SeqCst) {
+                        break;
+                    }
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     if index >= total {
                         break;
@@ -255,6 +263,11 @@ where
                     let result = play_game(config, index, sente_engine, opening, &mut clients);
                     let mut s = summary.lock().expect("lock");
                     record(&mut s, &result);
+                    if let Some(sprt) = &config.sprt {
+                        if sprt.verdict(&s.tally) != SprtVerdict::Continue {
+                            decided.store(true, Ordering::SeqCst);
+                        }
+                    }
                     progress(&result, &s);
                 }
             });

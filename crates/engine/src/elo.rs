@@ -114,11 +114,23 @@ impl Sprt {
     /// The log-likelihood ratio of the games so far.
     #[must_use]
     pub fn llr(&self, t: &Tally) -> f64 {
-        let Some((mean, var)) = t.mean_var() else {
+        let Some((mean, mut var)) = t.mean_var() else {
             return 0.0;
         };
         if var <= 0.0 {
-            return 0.0;
+            // Every game had the same result: the sample variance is zero and
+            // says nothing. Estimate it with one more win, draw and loss, so
+            // that 40 wins in 40 games decide instead of staying at LLR 0,
+            // while two wins in two games do not.
+            let padded = Tally {
+                wins: t.wins + 1,
+                draws: t.draws + 1,
+                losses: t.losses + 1,
+            };
+            var = padded.mean_var().map_or(0.0, |(_, v)| v);
+            if var <= 0.0 {
+                return 0.0;
+            }
         }
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
@@ -152,6 +164,34 @@ impl Sprt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn identical_results_still_decide() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 400.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let all_wins = Tally {
+            wins: 40,
+            losses: 0,
+            draws: 0,
+        };
+        assert_eq!(sprt.verdict(&all_wins), SprtVerdict::AcceptH1);
+        let all_losses = Tally {
+            wins: 0,
+            losses: 40,
+            draws: 0,
+        };
+        assert_eq!(sprt.verdict(&all_losses), SprtVerdict::AcceptH0);
+        let two = Tally {
+            wins: 2,
+            losses: 0,
+            draws: 0,
+        };
+        assert_eq!(sprt.verdict(&two), SprtVerdict::Continue);
+    }
 
     #[test]
     fn even_score_is_zero_elo() {
