@@ -19,6 +19,7 @@ use crate::app::AppState;
 use crate::clock::TimeControl;
 use crate::db::Store;
 use crate::error::Error;
+use crate::review::{bad, side_of};
 
 /// The most archive entries on one page.
 pub const MAX_PER_PAGE: usize = 100;
@@ -92,18 +93,6 @@ const FILTER: &str = "
            OR (?2 = 'draw' AND (winner IS NULL OR winner NOT IN ('sente', 'gote'))
                AND reason IS NOT NULL)
            OR (?2 <> 'draw' AND winner = ?2))";
-
-fn bad(msg: impl Into<String>) -> Error {
-    Error::BadRequest(msg.into())
-}
-
-fn side_of(name: Option<&str>) -> Option<&'static str> {
-    match name {
-        Some("sente") => Some("sente"),
-        Some("gote") => Some("gote"),
-        _ => None,
-    }
-}
 
 fn entry(r: &SqliteRow) -> Result<ArchiveEntry, sqlx::Error> {
     let time: Option<String> = r.try_get("time_json")?;

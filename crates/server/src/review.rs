@@ -40,11 +40,13 @@ pub const MAX_IMPORT_BYTES: usize = 1024 * 1024;
 /// The longest mate search, in milliseconds.
 pub const MAX_MATE_MS: u64 = 10_000;
 
-fn bad(msg: impl Into<String>) -> Error {
+/// A 400 answer with `msg`.
+pub(crate) fn bad(msg: impl Into<String>) -> Error {
     Error::BadRequest(msg.into())
 }
 
-fn side_of(name: Option<&str>) -> Option<&'static str> {
+/// The side name stored in the database (`sente`, `gote`), or `None`.
+pub(crate) fn side_of(name: Option<&str>) -> Option<&'static str> {
     match name {
         Some("sente") => Some("sente"),
         Some("gote") => Some("gote"),
