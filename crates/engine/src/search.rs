@@ -117,14 +117,32 @@ impl std::fmt::Debug for SearchOptions {
     }
 }
 
-/// Signals shared between the protocol thread and the search: stop and ponder.
-#[derive(Debug)]
+/// Asked now and then during a search: while it answers `true`, the search
+/// waits (see [`SearchControl::with_pause`]).
+type PauseHook = Box<dyn Fn() -> bool + Send + Sync>;
+
+/// Signals shared between the protocol thread and the search: stop, ponder
+/// and, for background work, pause.
 pub struct SearchControl {
     stop: AtomicBool,
     ponder: AtomicBool,
     start: Instant,
-    /// Milliseconds after `start` at which the clock started (ponderhit).
+    /// Milliseconds after `start` at which the clock started (ponderhit),
+    /// moved later by the time spent paused.
     clock_start_ms: AtomicU64,
+    pause: Option<PauseHook>,
+}
+
+impl std::fmt::Debug for SearchControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchControl")
+            .field("stop", &self.stop)
+            .field("ponder", &self.ponder)
+            .field("start", &self.start)
+            .field("clock_start_ms", &self.clock_start_ms)
+            .field("pause", &self.pause.is_some())
+            .finish()
+    }
 }
 
 impl SearchControl {
@@ -136,6 +154,55 @@ impl SearchControl {
             ponder: AtomicBool::new(ponder),
             start: Instant::now(),
             clock_start_ms: AtomicU64::new(0),
+            pause: None,
+        }
+    }
+
+    /// This control, with a search that waits whenever `paused()` is true:
+    /// `paused` is asked about every thousand nodes, and while it holds the
+    /// search sleeps (2 ms at a time) instead of searching. Time spent waiting
+    /// does not count against a time limit, so a paused `MoveTime(200)`
+    /// still searches for 200 ms. The server uses this to let background
+    /// analysis give way to live games.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicBool, Ordering};
+    /// use std::sync::Arc;
+    /// use shogi_engine::limits::SearchLimit;
+    /// use shogi_engine::search::{search, SearchControl, SearchOptions};
+    /// use shogi_engine::tt::TranspositionTable;
+    /// let busy = Arc::new(AtomicBool::new(false));
+    /// let flag = Arc::clone(&busy);
+    /// let control = SearchControl::new(false).with_pause(move || flag.load(Ordering::Relaxed));
+    /// let pos = shogi_core::Position::startpos();
+    /// let tt = TranspositionTable::new(1);
+    /// let r = search(&pos, &[], &SearchLimit::Nodes(5_000), &SearchOptions::default(),
+    ///                &tt, &control, &mut |_: &str| {});
+    /// assert!(r.best_move.is_some());
+    /// ```
+    #[must_use]
+    pub fn with_pause(mut self, paused: impl Fn() -> bool + Send + Sync + 'static) -> Self {
+        self.pause = Some(Box::new(paused));
+        self
+    }
+
+    /// Waits while the pause hook says so (or until a stop). Only the
+    /// `main` thread moves the clock on by the time waited, so that helper
+    /// threads waiting at the same time do not count it twice.
+    fn wait_while_paused(&self, main: bool) {
+        let Some(paused) = &self.pause else {
+            return;
+        };
+        if !paused() {
+            return;
+        }
+        let from = Instant::now();
+        while paused() && !self.stopped() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        if main {
+            let waited = from.elapsed().as_millis() as u64;
+            self.clock_start_ms.fetch_add(waited, Ordering::SeqCst);
         }
     }
 
@@ -492,6 +559,7 @@ impl<'a> Worker<'a> {
 
     fn check_limits(&mut self) {
         let s = self.shared;
+        s.control.wait_while_paused(self.id == 0);
         if s.control.stopped() || s.done.load(Ordering::Relaxed) {
             self.stopped = true;
             return;
@@ -1147,6 +1215,73 @@ mod tests {
         let b = search_position(&p, &SearchLimit::Depth(5), &SearchOptions::default());
         assert_eq!(a.nodes, b.nodes);
         assert_eq!(a.best_move, b.best_move);
+    }
+
+    #[test]
+    fn a_pause_delays_the_search_without_changing_it() {
+        use std::sync::atomic::AtomicU32;
+        let p = Position::startpos();
+        let limit = SearchLimit::Nodes(20_000);
+        let plain = search_position(&p, &limit, &SearchOptions::default());
+        // Paused for the first 20 checks (each waits one 2 ms sleep).
+        let asked = Arc::new(AtomicU32::new(0));
+        let counter = Arc::clone(&asked);
+        let control = SearchControl::new(false)
+            .with_pause(move || counter.fetch_add(1, Ordering::Relaxed) < 20);
+        let tt = TranspositionTable::new(16);
+        let paused = search(
+            &p,
+            &[],
+            &limit,
+            &SearchOptions::default(),
+            &tt,
+            &control,
+            &mut |_: &str| {},
+        );
+        assert!(asked.load(Ordering::Relaxed) > 20, "the hook was asked");
+        assert_eq!(paused.nodes, plain.nodes);
+        assert_eq!(paused.best_move, plain.best_move);
+    }
+
+    #[test]
+    fn time_spent_paused_does_not_count_against_the_move_time() {
+        use std::sync::Mutex;
+        let p = Position::startpos();
+        let from = Instant::now();
+        // Paused from the first check until 300 ms have passed.
+        let first_ask = Arc::new(Mutex::new(None::<Instant>));
+        let seen = Arc::clone(&first_ask);
+        let control = SearchControl::new(false).with_pause(move || {
+            if let Ok(mut f) = seen.lock() {
+                f.get_or_insert_with(Instant::now);
+            }
+            from.elapsed() < Duration::from_millis(300)
+        });
+        let tt = TranspositionTable::new(16);
+        let r = search(
+            &p,
+            &[],
+            &SearchLimit::MoveTime(100),
+            &SearchOptions::default(),
+            &tt,
+            &control,
+            &mut |_: &str| {},
+        );
+        let total = from.elapsed();
+        assert!(r.best_move.is_some());
+        let first = first_ask
+            .lock()
+            .ok()
+            .and_then(|f| *f)
+            .expect("the hook was asked");
+        let paused = Duration::from_millis(300).saturating_sub(first - from);
+        // MoveTime(100) allows 80 ms of search; had the wait counted, the
+        // search would have stopped as soon as the pause ended.
+        assert!(
+            total - paused >= Duration::from_millis(75),
+            "searched {:?} besides the pause",
+            total - paused
+        );
     }
 
     #[test]

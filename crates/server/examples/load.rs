@@ -200,7 +200,13 @@ fn sample_game(plies: usize, seed: u64) -> String {
 }
 
 /// Keeps the analysis worker busy: import a game, analyse it, again.
-async fn analyst(port: u16, seed: u64, stop: Arc<AtomicBool>, done: Arc<AtomicU64>) {
+async fn analyst(
+    port: u16,
+    seed: u64,
+    stop: Arc<AtomicBool>,
+    done: Arc<AtomicU64>,
+    positions: Arc<AtomicU64>,
+) {
     let mut n = 0;
     while !stop.load(Ordering::Relaxed) {
         n += 1;
@@ -211,9 +217,13 @@ async fn analyst(port: u16, seed: u64, stop: Arc<AtomicBool>, done: Arc<AtomicU6
             return;
         };
         request(port, "POST", &format!("/api/games/{id}/analysis"), "").await;
+        let mut seen = 0;
         while !stop.load(Ordering::Relaxed) {
             tokio::time::sleep(Duration::from_millis(500)).await;
             let v = request(port, "GET", &format!("/api/games/{id}/analysis"), "").await;
+            let now = v["evals"].as_array().map_or(0, Vec::len) as u64;
+            positions.fetch_add(now.saturating_sub(seen), Ordering::Relaxed);
+            seen = seen.max(now);
             if v["status"] == json!("done") {
                 done.fetch_add(1, Ordering::Relaxed);
                 break;
@@ -296,19 +306,22 @@ async fn main() {
         }));
     }
     let analyses_done = Arc::new(AtomicU64::new(0));
+    let positions = Arc::new(AtomicU64::new(0));
     for i in 0..a.analyses {
-        let (stop, done) = (stop.clone(), analyses_done.clone());
-        tasks.push(tokio::spawn(analyst(port, i as u64 + 1, stop, done)));
+        let (stop, done, seen) = (stop.clone(), analyses_done.clone(), positions.clone());
+        tasks.push(tokio::spawn(analyst(port, i as u64 + 1, stop, done, seen)));
     }
     let warmup = Duration::from_secs(3).max(think * 2);
     tokio::time::sleep(warmup).await;
     stats.rtts_us.lock().expect("lock").clear();
     let moves0 = stats.moves.load(Ordering::Relaxed);
+    let positions0 = positions.load(Ordering::Relaxed);
     let (cpu0, _) = usage(server.id());
     let t0 = Instant::now();
     tokio::time::sleep(Duration::from_secs(a.seconds)).await;
     let elapsed = t0.elapsed().as_secs_f64();
     let moves = stats.moves.load(Ordering::Relaxed) - moves0;
+    let analysed = positions.load(Ordering::Relaxed) - positions0;
     let (cpu1, rss) = usage(server.id());
     stop.store(true, Ordering::Relaxed);
     let mut rtts = std::mem::take(&mut *stats.rtts_us.lock().expect("lock"));
@@ -320,7 +333,7 @@ async fn main() {
             / 1000.0
     };
     println!(
-        "live games {}  think {} ms  measured {:.0} s\nmoves {moves}  moves/s {:.0}\nround trip p50 {:.2} ms  p90 {:.2} ms  p95 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  max {:.2} ms\nserver CPU {:.0}% of one core  peak RSS {} MiB\ngames started {}  errors {}\nanalysis clients {}  analyses finished {}",
+        "live games {}  think {} ms  measured {:.0} s\nmoves {moves}  moves/s {:.0}\nround trip p50 {:.2} ms  p90 {:.2} ms  p95 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  max {:.2} ms\nserver CPU {:.0}% of one core  peak RSS {} MiB\ngames started {}  errors {}\nanalysis clients {}  analyses finished {}  positions analysed {analysed}",
         a.games,
         a.think_ms,
         elapsed,

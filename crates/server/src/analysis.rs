@@ -3,6 +3,13 @@
 //! time (so that live games are never starved), storing its progress in the
 //! `analyses` table after every position.
 //!
+//! Live play comes first. The worker runs in the idle scheduling class, and
+//! its search pauses whenever a live move came in the last
+//! [`QUIET_MS`](crate::activity::QUIET_MS) (see [`crate::activity`]); the
+//! pause does not count against the 200 ms per position. Under continuous
+//! live traffic analyses therefore wait (their progress shows it) rather
+//! than slow the games.
+//!
 //! Scores are from Sente's point of view, in centipawns; a mate is
 //! `score_cp = ±10000` with `mate` the number of plies to it (positive when
 //! Sente mates). A move is flagged by how much the evaluation dropped from
@@ -11,7 +18,8 @@
 //! 800 a blunder, when the engine preferred another move (`better`).
 
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -24,6 +32,7 @@ use shogi_engine::search::{search, SearchControl, SearchOptions, MATE, MATE_IN_M
 use shogi_engine::tt::TranspositionTable;
 use sqlx::Row;
 
+use crate::activity::{LiveActivity, QUIET_MS};
 use crate::app::AppState;
 use crate::db::Store;
 use crate::error::Error;
@@ -61,12 +70,21 @@ struct Job {
 }
 
 /// The queue to the analysis worker (started on first use).
-#[derive(Default)]
 pub struct Analyzer {
     queue: Mutex<Option<SyncSender<Job>>>,
+    live: Arc<LiveActivity>,
 }
 
 impl Analyzer {
+    /// An analyser whose searches wait while `live` shows live play.
+    #[must_use]
+    pub fn new(live: Arc<LiveActivity>) -> Analyzer {
+        Analyzer {
+            queue: Mutex::new(None),
+            live,
+        }
+    }
+
     fn submit(&self, job: Job, store: &Store) -> Result<(), Error> {
         let mut queue = self
             .queue
@@ -76,9 +94,10 @@ impl Analyzer {
             let (tx, rx) = sync_channel(QUEUE_LEN);
             let store = store.clone();
             let rt = tokio::runtime::Handle::current();
+            let live = Arc::clone(&self.live);
             std::thread::Builder::new()
                 .name("analysis".into())
-                .spawn(move || worker(&rx, &store, &rt))?;
+                .spawn(move || worker(&rx, &store, &rt, &live))?;
             *queue = Some(tx);
         }
         let Some(tx) = queue.as_ref() else {
@@ -97,14 +116,18 @@ impl Analyzer {
     }
 }
 
-fn eval_of(pos: &Position, ply: usize, tt: &TranspositionTable) -> Eval {
+fn eval_of(pos: &Position, ply: usize, tt: &TranspositionTable, live: &Arc<LiveActivity>) -> Eval {
+    // Live play first: the search waits while moves are arriving, and the
+    // wait does not count against its time.
+    let live = Arc::clone(live);
+    let control = SearchControl::new(false).with_pause(move || !live.quiet_for(QUIET_MS));
     let r = search(
         pos,
         &[],
         &SearchLimit::MoveTime(MOVE_TIME_MS),
         &SearchOptions::default(),
         tt,
-        &SearchControl::new(false),
+        &control,
         &mut |_: &str| {},
     );
     let sign = if pos.side_to_move() == Color::Sente {
@@ -168,7 +191,12 @@ fn lower_priority() {
 #[cfg(not(target_os = "linux"))]
 fn lower_priority() {}
 
-fn worker(rx: &Receiver<Job>, store: &Store, rt: &tokio::runtime::Handle) {
+fn worker(
+    rx: &Receiver<Job>,
+    store: &Store,
+    rt: &tokio::runtime::Handle,
+    live: &Arc<LiveActivity>,
+) {
     lower_priority();
     // One table for the worker's life, cleared per game (allocating one per
     // position cost page faults and unmaps that live games felt).
@@ -179,7 +207,11 @@ fn worker(rx: &Receiver<Job>, store: &Store, rt: &tokio::runtime::Handle) {
         rt.block_on(save(store, &job.id, "running", &evals));
         let mut pos = job.start.clone();
         for ply in 0..=job.moves.len() {
-            evals.push(eval_of(&pos, ply, &tt));
+            // Wait for a lull before the search and its progress write too.
+            while !live.quiet_for(QUIET_MS) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            evals.push(eval_of(&pos, ply, &tt, live));
             let status = if ply == job.moves.len() {
                 "done"
             } else {

@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use shogi_core::{ByColor, Color, Handicap, ImpasseRule, Position};
 use tokio::sync::RwLock;
 
+use crate::activity::LiveActivity;
 use crate::analysis::Analyzer;
 use crate::clock::Clock;
 use crate::db::{NewGame, Store};
@@ -42,14 +43,16 @@ impl AppState {
     /// A state on `store`, with rooms reading `time` and the computer played by `opponent`.
     #[must_use]
     pub fn new(store: Store, time: TimeSource, opponent: Arc<dyn Opponent>) -> AppState {
+        let activity = Arc::new(LiveActivity::new());
         AppState {
             deps: RoomDeps {
                 store,
                 time,
                 opponent,
+                activity: Arc::clone(&activity),
             },
             rooms: Arc::default(),
-            analyzer: Arc::default(),
+            analyzer: Arc::new(Analyzer::new(activity)),
         }
     }
 

@@ -16,6 +16,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod activity;
 pub mod analysis;
 pub mod annotations;
 mod app;

@@ -14,6 +14,7 @@ use shogi_core::{
 };
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+use crate::activity::LiveActivity;
 use crate::clock::Clock;
 use crate::db::{MoveRecord, Store};
 use crate::error::Error;
@@ -178,6 +179,8 @@ pub struct RoomDeps {
     pub time: TimeSource,
     /// The computer player.
     pub opponent: Arc<dyn Opponent>,
+    /// Touched by every move, so that background analysis waits.
+    pub activity: Arc<LiveActivity>,
 }
 
 struct Room {
@@ -408,6 +411,7 @@ impl Room {
     }
 
     async fn act(&mut self, seat: Seat, action: Action) -> Result<(), String> {
+        self.deps.activity.touch();
         if let Some((_, reason)) = self.ending {
             return Err(format!("the game is over ({reason})"));
         }
@@ -659,6 +663,7 @@ impl Room {
     }
 
     async fn computer_moved(&mut self, ply: usize, mv: Option<Move>) {
+        self.deps.activity.touch();
         self.thinking = false;
         let Some(side) = self.computer_side() else {
             return;

@@ -269,6 +269,75 @@ async fn analysed(ts: &TestServer, id: &str) -> Value {
     panic!("analysis of {id} did not finish");
 }
 
+/// Plays random legal moves in a local game, one every 60 ms (the server
+/// allows 20 messages a second), for `length` (a new game replaces one that
+/// ends).
+async fn live_play(ts: &TestServer, length: Duration, mut seed: u64) -> usize {
+    let until = std::time::Instant::now() + length;
+    let mut played = 0;
+    while std::time::Instant::now() < until {
+        let created = ts.create(local(json!({}))).await;
+        let id = created["id"].as_str().unwrap().to_string();
+        let mut ws = ts
+            .connect(&id, Some(created["token"].as_str().unwrap()))
+            .await;
+        let mut state = ws.state_where(|_| true).await;
+        while std::time::Instant::now() < until && state["status"]["over"] == false {
+            let pos = shogi_core::sfen::parse_position(state["sfen"].as_str().unwrap()).unwrap();
+            let moves = pos.legal_moves();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mv = moves[(seed % moves.len() as u64) as usize].to_string();
+            let n = state["moves"].as_array().unwrap().len();
+            ws.send(json!({"type": "move", "usi": mv})).await;
+            state = ws
+                .state_where(|s| s["moves"].as_array().is_some_and(|m| m.len() == n + 1))
+                .await;
+            played += 1;
+            tokio::time::sleep(Duration::from_millis(60)).await;
+        }
+    }
+    played
+}
+
+#[tokio::test]
+async fn analysis_waits_while_live_moves_arrive() {
+    let tmp = TempDir::new("archive-lull");
+    let ts = TestServer::start(&tmp.db()).await;
+    let game = b"position startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d";
+    let (status, imported) = import(&ts, game, true).await;
+    assert_eq!(status, 201, "{imported}");
+    let id = imported["id"].as_str().unwrap().to_string();
+    let (status, _) = ts
+        .request("POST", &format!("/api/games/{id}/analysis"), None)
+        .await;
+    assert_eq!(status, 202);
+    // Two seconds of live play in four games, a move every 15 ms or so:
+    // at 200 ms per position the analysis would otherwise be nearly done.
+    let length = Duration::from_secs(2);
+    let (a, b, c, d) = tokio::join!(
+        live_play(&ts, length, 1),
+        live_play(&ts, length, 2),
+        live_play(&ts, length, 3),
+        live_play(&ts, length, 4)
+    );
+    let played = a + b + c + d;
+    assert!(played > 50, "only {played} live moves");
+    let (_, during) = ts
+        .request("GET", &format!("/api/games/{id}/analysis"), None)
+        .await;
+    let evaluated = during["evals"].as_array().unwrap().len();
+    assert!(
+        evaluated <= 2,
+        "{evaluated} positions were analysed during live play"
+    );
+    // Once the moves stop, the analysis goes on and finishes.
+    let done = analysed(&ts, &id).await;
+    assert_eq!(done["evals"].as_array().unwrap().len(), 11, "{done}");
+    ts.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_game_in_progress_is_analysed_again_once_it_has_more_moves() {
     let tmp = TempDir::new("archive-live");
