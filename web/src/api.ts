@@ -75,11 +75,15 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+/**
+ * Sends `body` as it is (`json`: labelled as JSON) and parses the JSON reply;
+ * a refusal throws an {@link ApiError} with the server's message.
+ */
+export async function request<T>(method: string, path: string, body?: BodyInit, json = false): Promise<T> {
   const res = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: json ? { 'content-type': 'application/json' } : {},
+    body,
   });
   const text = await res.text();
   let data: unknown = null;
@@ -93,6 +97,10 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     throw new ApiError(res.status, msg);
   }
   return data as T;
+}
+
+function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return body === undefined ? request(method, path) : request(method, path, JSON.stringify(body), true);
 }
 
 export function createGame(req: CreateRequest): Promise<Created> {

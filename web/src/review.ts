@@ -9,7 +9,7 @@ import type * as sg from 'shogiground/types';
 
 import { h, option } from './dom';
 import { lang, t, tr, type MsgKey } from './i18n';
-import { createGame, saveToken, savedToken, type CreateRequest } from './api';
+import { createGame, request as call, saveToken, savedToken, type CreateRequest } from './api';
 import { formatMove, type Notation } from './notation';
 import {
   applyUsi,
@@ -44,25 +44,6 @@ export interface Screen {
 }
 
 type Navigate = (path: string) => void;
-
-async function call<T>(method: string, path: string, body?: BodyInit, json = false): Promise<T> {
-  const res = await fetch(path, {
-    method,
-    headers: json ? { 'content-type': 'application/json' } : {},
-    body,
-  });
-  const text = await res.text();
-  let data: unknown = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    throw new Error((data as { error?: string } | null)?.error ?? `${res.status} ${res.statusText}`);
-  }
-  return data as T;
-}
 
 function reasonText(r: string | null): string {
   if (!r) return tr('noResult');
@@ -264,6 +245,8 @@ interface Eval {
 interface Analysis {
   status: 'none' | 'queued' | 'running' | 'done';
   done_plies: number;
+  /** The analysis is paused because live games are being played. */
+  waiting_for_live_play?: boolean;
   total_plies: number;
   evals: Eval[];
   mistakes: { ply: number; kind: 'inaccuracy' | 'mistake' | 'blunder'; better: string }[];
@@ -828,7 +811,8 @@ class Review implements Screen {
           : a.status === 'running'
             ? `${tr('analysing')} ${a.done_plies}/${a.total_plies}`
             : tr('analysed');
-      parts.push(h('p', { id: 'analysis-status', 'data-status': a.status }, status));
+      const paused = a.status !== 'done' && a.waiting_for_live_play ? ` (${tr('waitingForLive')})` : '';
+      parts.push(h('p', { id: 'analysis-status', 'data-status': a.status }, status + paused));
       parts.push(this.graph(a));
       const ev = this.onMain() ? a.evals[this.ply] : undefined;
       if (ev) {

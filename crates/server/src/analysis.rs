@@ -295,8 +295,10 @@ async fn view(app: &AppState, id: &str) -> Result<Value, Error> {
     let evals: Vec<Eval> = serde_json::from_str(&evals).unwrap_or_default();
     let status: String = row.try_get("status")?;
     let mistakes = mistakes(&rec.start, &moves, &evals);
+    let waiting = status != "done" && !app.analyzer().live.quiet_for(QUIET_MS);
     Ok(json!({
         "status": status,
+        "waiting_for_live_play": waiting,
         "done_plies": row.try_get::<i64, _>("done_plies")?,
         "total_plies": row.try_get::<i64, _>("total_plies")?,
         "evals": evals,

@@ -373,16 +373,20 @@ impl Store {
     /// # Errors
     /// The database refused the query.
     pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, sqlx::Error> {
+        // On a reader, so that loading never waits behind moves being written;
+        // one read transaction, so that the game row and its moves are of the
+        // same moment (every move is committed before it is shown).
+        let mut tx = self.reader.begin().await?;
         let Some(r) = sqlx::query("SELECT * FROM games WHERE id = ?")
             .bind(id)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *tx)
             .await?
         else {
             return Ok(None);
         };
         let moves = sqlx::query("SELECT usi FROM moves WHERE game_id = ? ORDER BY ply")
             .bind(id)
-            .fetch_all(&self.pool)
+            .fetch_all(&mut *tx)
             .await?
             .iter()
             .map(|m| m.try_get::<String, _>("usi"))
