@@ -5,16 +5,37 @@
 //! Drops, and the ban on mating by a pawn drop (uchifuzume), come from the
 //! core's legal move generator. A position repeated on the current path counts
 //! as "no mate" for the attacker (perpetual check is not a win in tsume).
-//! Results live in the solver's own hash table, keyed by the board and the
-//! attacker's hand, with hand domination: a proof also holds with a larger
-//! attacker hand, a disproof with a smaller one. Disproofs that rely on a
-//! repetition of a position on the current path are not stored as final.
-//! Children are expanded with proof numbers initialised from the defender's
-//! number of evasions, and thresholds use the 1+ε trick against thrashing.
+//!
+//! Results live in a table of fixed-size clusters (one vector that doubles as
+//! it fills, up to [`MateLimit::max_entries`]; a full cluster replaces its
+//! entry with the least work below it), keyed by the board and the
+//! attacker's hand. Proven and disproven entries keep *proof hands* and
+//! *disproof hands*: the least attacker's hand that still mates (a drop adds
+//! the dropped piece to the child's proof hand, a capture removes the
+//! captured one; a defender's node takes the most of each kind over its
+//! replies and, when a drop could block the check, all the attacker holds of
+//! each kind the defender lacks, since with less the defender would hold
+//! some), and dually the most that still fails (an attacker's node keeps
+//! none of a kind it lacks, which would give it new drops). A proof holds for
+//! every larger hand, a disproof for every smaller one. Disproofs that rely
+//! on a repetition of a position on the current path are not stored as final.
+//!
+//! At an attacker's node each check is played and the defender's replies
+//! counted: none is a mate in one, otherwise the count is the first proof
+//! number. Alike moves (drops of different kinds to one square, a move with
+//! and without promotion) count once there, and in the sums of proof or
+//! disproof numbers only the most of a group of alike children counts: their
+//! results go together, and summing them would overrate the node. Children
+//! are looked up in the table together (their clusters loaded at once).
+//! Thresholds use the 1+ε trick against thrashing.
+//!
 //! Once the root is proven, a mating line is read back from the table
-//! (shortest attack, longest defence by the stored mate distances); then
-//! depth-limited searches, shortest first and within a node budget, look for
-//! a shorter mate. The line is checked before it is returned.
+//! without recursion (shortest attack, longest defence by the mate
+//! distances, which are upper bounds stored at proof time, recomputed a few
+//! plies down; a position whose result was lost is searched again). For a
+//! line of at most 63 plies, depth-limited searches, shortest first and
+//! within a node budget, then look for a shorter mate; a longer line is
+//! returned as found. The line is checked before it is returned.
 //!
 //! ```
 //! use std::time::Duration;
@@ -30,7 +51,7 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -53,7 +74,9 @@ pub struct MateLimit {
     pub nodes: Option<u64>,
     /// Give up when this flag is set.
     pub stop: Option<Arc<AtomicBool>>,
-    /// The most table entries kept (0: a default of 2 million).
+    /// The most table entries kept, 32 bytes each (0: a default of
+    /// 2 million; at least 1024). The table starts small and grows to this
+    /// as needed.
     pub max_entries: usize,
 }
 
@@ -129,111 +152,288 @@ pub fn solve_mate_sfen(sfen: &str, time_ms: u64) -> Result<MateResult, shogi_cor
     ))
 }
 
-#[derive(Clone, Copy, Debug)]
+/// An attacker's hand: the count of each [`HandKind`], in [`HandKind::ALL`] order.
+type Hand7 = [u8; 7];
+
+/// Entries per table cluster: all entries of one board key share a cluster.
+const CLUSTER: usize = 8;
+/// The table's first size (entries); it doubles as it fills, up to the limit.
+const FIRST_ENTRIES: usize = 1 << 16;
+/// Whether alike moves (drops of different kinds to one square; a move with
+/// and without promotion) count once (the most of them) in sums of proof or
+/// disproof numbers, and in the first proof number of a defender's node.
+const GROUP_ALIKE: bool = true;
+/// How far down [`Solver::fresh_dist`] recomputes mate distances.
+const FRESH_PLIES: u32 = 4;
+/// The least table size (entries), whatever the limit says.
+const MIN_ENTRIES: usize = 1024;
+/// The default most table entries.
+const DEFAULT_ENTRIES: usize = 2_000_000;
+
+/// One table entry: a result for a board key and an attacker's hand.
+/// For a proof `hand` is a proof hand (the result holds for every hand that
+/// has at least as much of each kind), for a disproof a disproof hand (it
+/// holds for every hand with at most as much), otherwise the exact hand.
+#[derive(Clone, Copy, Debug, Default)]
 struct Entry {
-    /// The attacker's hand.
-    hand: [u8; 7],
+    key: u64,
+    hand: Hand7,
+    used: bool,
     pn: u32,
     dn: u32,
     /// Plies to mate, for proven entries.
     dist: u32,
-    /// Nodes spent below this entry.
-    work: u64,
+    /// Nodes spent below this entry (saturating).
+    work: u32,
 }
 
-/// A table key: the position without hands (possibly mixed with a depth)
-/// and the attacker's hand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct NodeKey {
-    board: u64,
-    hand: [u8; 7],
+impl Entry {
+    fn is_final(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
 }
 
 /// Whether hand `a` holds at least what hand `b` holds, kind by kind.
-fn superset(a: &[u8; 7], b: &[u8; 7]) -> bool {
+fn superset(a: &Hand7, b: &Hand7) -> bool {
     a.iter().zip(b).all(|(x, y)| x >= y)
 }
 
-/// Results by board, each with the attacker's hand. A proof with a hand
-/// also proves the same board with a larger hand (the defender then holds
-/// less), and a disproof with a hand disproves any smaller one.
-#[derive(Default)]
+/// A cluster of entries, aligned to cache lines.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(64))]
+struct Cluster([Entry; CLUSTER]);
+
+/// A fixed-layout hash table: clusters of [`CLUSTER`] entries in one
+/// vector, all entries of a board key in one cluster. It starts small and
+/// doubles while it is less than the limit; at the limit a full cluster
+/// replaces its entry with the least work.
 struct Table {
-    map: HashMap<u64, Vec<Entry>>,
+    clusters: Vec<Cluster>,
     len: usize,
+    max_entries: usize,
 }
 
 impl Table {
-    fn probe(&self, k: NodeKey) -> Option<Entry> {
-        let v = self.map.get(&k.board)?;
+    fn new(max_entries: usize) -> Table {
+        let max_entries = max_entries.max(MIN_ENTRIES);
+        let size = FIRST_ENTRIES.min(max_entries) / CLUSTER;
+        Table {
+            clusters: vec![Cluster::default(); size],
+            len: 0,
+            max_entries,
+        }
+    }
+
+    fn capacity(&self) -> usize {
+        self.clusters.len() * CLUSTER
+    }
+
+    fn index(&self, key: u64) -> usize {
+        ((u128::from(key) * self.clusters.len() as u128) >> 64) as usize
+    }
+
+    /// Reads the clusters of `keys` so that the probes that follow find
+    /// them in the cache (the loads overlap).
+    fn touch(&self, keys: impl Iterator<Item = u64>) {
+        let mut x = 0;
+        for k in keys {
+            x ^= self.clusters[self.index(k)].0[0].key;
+        }
+        std::hint::black_box(x);
+    }
+
+    /// The entry for `key` and `hand`: a proof with a hand `hand` dominates
+    /// (the shortest such), else a disproof whose hand dominates `hand`,
+    /// else the entry for exactly `hand`.
+    fn probe(&self, key: u64, hand: &Hand7) -> Option<Entry> {
+        let mut proof: Option<Entry> = None;
+        let mut disproof = None;
         let mut exact = None;
-        for e in v {
-            if e.pn == 0 && superset(&k.hand, &e.hand) {
-                return Some(*e);
+        for e in &self.clusters[self.index(key)].0 {
+            if !e.used || e.key != key {
+                continue;
             }
-            if e.dn == 0 && superset(&e.hand, &k.hand) {
-                return Some(*e);
-            }
-            if e.hand == k.hand {
+            if e.pn == 0 {
+                if superset(hand, &e.hand) && proof.is_none_or(|p| e.dist < p.dist) {
+                    proof = Some(*e);
+                }
+            } else if e.dn == 0 {
+                if superset(&e.hand, hand) {
+                    disproof = Some(*e);
+                }
+            } else if e.hand == *hand {
                 exact = Some(*e);
             }
         }
-        exact
+        proof.or(disproof).or(exact)
     }
 
-    fn store(&mut self, k: NodeKey, pn: u32, dn: u32, dist: u32, work: u64) {
-        let v = self.map.entry(k.board).or_default();
+    fn store(&mut self, key: u64, hand: Hand7, pn: u32, dn: u32, dist: u32, work: u64) {
+        if self.len * 4 >= self.capacity() * 3 && self.next_size() > self.clusters.len() {
+            self.grow();
+        }
         let new = Entry {
-            hand: k.hand,
+            key,
+            hand,
+            used: true,
             pn,
             dn,
             dist,
-            work,
+            work: u32::try_from(work).unwrap_or(u32::MAX),
         };
-        match v.iter_mut().find(|e| e.hand == k.hand) {
-            Some(e) => *e = new,
-            None => {
-                v.push(new);
-                self.len += 1;
+        let proof = pn == 0;
+        let disproof = dn == 0 && !proof;
+        let c = self.index(key);
+        let cluster = &mut self.clusters[c].0;
+        let mut exact = None;
+        let mut empty = None;
+        for (i, e) in cluster.iter_mut().enumerate() {
+            if !e.used {
+                empty = empty.or(Some(i));
+                continue;
+            }
+            if e.key != key {
+                continue;
+            }
+            if e.hand == hand {
+                exact = Some(i);
+                continue;
+            }
+            // Entries that the new result makes redundant.
+            let redundant = if proof {
+                superset(&e.hand, &hand) && (e.dn != 0 && (e.pn != 0 || e.dist >= dist))
+            } else if disproof {
+                superset(&hand, &e.hand) && e.pn != 0
+            } else {
+                false
+            };
+            if redundant {
+                e.used = false;
+                self.len -= 1;
+                empty = empty.or(Some(i));
             }
         }
-        let before = v.len();
-        if pn == 0 {
-            v.retain(|e| e.hand == k.hand || e.pn == 0 || !superset(&e.hand, &k.hand));
-        } else if dn == 0 {
-            v.retain(|e| e.hand == k.hand || e.dn == 0 || !superset(&k.hand, &e.hand));
+        if let Some(i) = exact {
+            let e = &mut cluster[i];
+            if e.is_final() && !new.is_final() {
+                return;
+            }
+            if e.pn == 0 && proof && e.dist <= dist {
+                return;
+            }
+            *e = new;
+            return;
         }
-        self.len -= before - v.len();
+        self.place(c, empty, new);
+    }
+
+    /// Puts `new` into slot `empty` of cluster `c`, or over the entry there
+    /// with the least work (unresolved entries first on ties).
+    fn place(&mut self, c: usize, empty: Option<usize>, new: Entry) {
+        let cluster = &mut self.clusters[c].0;
+        if let Some(i) = empty {
+            cluster[i] = new;
+            self.len += 1;
+            return;
+        }
+        let victim = (0..CLUSTER)
+            .min_by_key(|&i| (cluster[i].work, cluster[i].is_final()))
+            .unwrap_or(0);
+        cluster[victim] = new;
+    }
+
+    /// The number of clusters after the next growth: double, at most the limit.
+    fn next_size(&self) -> usize {
+        (self.clusters.len() * 2).min(self.max_entries / CLUSTER)
+    }
+
+    /// Doubles the table (or grows it to the limit).
+    fn grow(&mut self) {
+        let size = self.next_size();
+        let old = std::mem::replace(&mut self.clusters, vec![Cluster::default(); size]);
+        self.len = 0;
+        for e in old.iter().flat_map(|c| c.0).filter(|e| e.used) {
+            let c = self.index(e.key);
+            let empty = self.clusters[c].0.iter().position(|e| !e.used);
+            self.place(c, empty, e);
+        }
+    }
+
+    /// Removes the proofs of `key` that hold for `hand`.
+    fn forget_proofs(&mut self, key: u64, hand: &Hand7) {
+        let c = self.index(key);
+        for e in &mut self.clusters[c].0 {
+            if e.used && e.key == key && e.pn == 0 && superset(hand, &e.hand) {
+                e.used = false;
+                self.len -= 1;
+            }
+        }
     }
 
     fn retain(&mut self, f: impl Fn(&Entry) -> bool) {
-        let mut len = 0;
-        self.map.retain(|_, v| {
-            v.retain(&f);
-            len += v.len();
-            !v.is_empty()
-        });
-        self.len = len;
-    }
-
-    fn clear(&mut self) {
-        self.map.clear();
-        self.len = 0;
-    }
-}
-
-/// The part of a position's key that comes from the hands.
-fn hand_hash(pos: &Position) -> u64 {
-    let mut h = 0;
-    for color in Color::ALL {
-        let hand = pos.hand(color);
-        for kind in HandKind::ALL {
-            for n in 1..=hand.count(kind) {
-                h ^= zobrist::hand(color, kind, n);
+        for e in self.clusters.iter_mut().flat_map(|c| c.0.iter_mut()) {
+            if e.used && !f(e) {
+                e.used = false;
+                self.len -= 1;
             }
         }
     }
-    h
+}
+
+/// For each colour, hand kind and count, the part of a position's key that
+/// comes from holding that many of the kind.
+type HandKeys = [[[u64; 19]; 7]; 2];
+
+fn hand_keys() -> HandKeys {
+    let mut t = [[[0; 19]; 7]; 2];
+    for color in Color::ALL {
+        for kind in HandKind::ALL {
+            let row = &mut t[color.index()][kind.index()];
+            for n in 1..19 {
+                row[n] = row[n - 1] ^ zobrist::hand(color, kind, n as u8);
+            }
+        }
+    }
+    t
+}
+
+/// A (dis)proof search result of a node.
+#[derive(Clone, Copy, Debug)]
+struct Res {
+    pn: u32,
+    dn: u32,
+    /// The path index of the earliest ancestor whose repetition a disproof
+    /// relies on ([`NO_REP`] if none).
+    rep: u32,
+    /// The proof or disproof hand of a final result, otherwise the exact hand.
+    hand: Hand7,
+    /// Plies to mate of a proof.
+    dist: u32,
+}
+
+impl Res {
+    fn of(e: &Entry) -> Res {
+        Res {
+            pn: e.pn,
+            dn: e.dn,
+            rep: NO_REP,
+            hand: e.hand,
+            dist: e.dist,
+        }
+    }
+}
+
+/// A child of the node being searched.
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    m: Move,
+    /// The kind the move drops, if a drop (index into [`Hand7`]).
+    drop: Option<usize>,
+    /// The hand kind the move captures, if any.
+    capture: Option<usize>,
+    /// Alike moves share a group (see [`GROUP_ALIKE`]).
+    group: Option<u16>,
+    res: Res,
 }
 
 struct Solver {
@@ -251,11 +451,47 @@ struct Solver {
     depth_limit: Option<u32>,
     /// Extra node budget for the current phase.
     phase_nodes: Option<u64>,
+    hand_keys: HandKeys,
 }
 
 /// Mixes a remaining depth into a key for the depth-limited phase.
 fn depth_key(hash: u64, depth: u32) -> u64 {
     hash ^ (u64::from(depth) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The group of the move `moves[i]` if it has an alike move: a drop goes
+/// by its square (0-80), a board move that may promote or not by its origin
+/// and destination (81 and up). The generator lists the two promotion
+/// choices of a move one after the other.
+fn alike_group(moves: &[Move], i: usize) -> Option<u16> {
+    match moves[i] {
+        Move::Drop { to, .. } => Some(to.index() as u16),
+        Move::Board { from, to, promote } => {
+            let twin = Move::Board {
+                from,
+                to,
+                promote: !promote,
+            };
+            let near = |j: Option<usize>| j.and_then(|j| moves.get(j)) == Some(&twin);
+            (near(i.checked_sub(1)) || near(Some(i + 1)))
+                .then(|| 81 + (from.index() * 81 + to.index()) as u16)
+        }
+    }
+}
+
+/// The number of moves in `moves`, alike moves counted once.
+fn distinct_moves(moves: &[Move]) -> u32 {
+    let mut squares = 0u128;
+    let mut n = 0;
+    for i in 0..moves.len() {
+        match alike_group(moves, i) {
+            None => n += 1,
+            Some(g) if g < 81 => squares |= 1 << g,
+            // Each of a promotion pair counts a half.
+            Some(_) => n += usize::from(moves[i].is_promotion()),
+        }
+    }
+    n as u32 + squares.count_ones()
 }
 
 fn add(a: u32, b: u32) -> u32 {
@@ -315,14 +551,14 @@ pub fn verify_mate_line(pos: &Position, line: &[Move]) -> bool {
 impl Solver {
     fn new(pos: Position, limit: MateLimit) -> Solver {
         let max_entries = if limit.max_entries == 0 {
-            2_000_000
+            DEFAULT_ENTRIES
         } else {
             limit.max_entries
         };
         Solver {
             attacker: pos.side_to_move(),
             pos,
-            table: Table::default(),
+            table: Table::new(max_entries),
             path: HashMap::new(),
             nodes: 0,
             limit,
@@ -331,24 +567,18 @@ impl Solver {
             aborted: false,
             depth_limit: None,
             phase_nodes: None,
+            hand_keys: hand_keys(),
         }
     }
 
     fn solve(&mut self) -> MateResult {
-        let root = self.key(u32::MAX);
-        for _attempt in 0..3 {
-            while !self.aborted {
-                let (pn, dn, _) = self.mid(INF, INF, u32::MAX);
-                if pn == 0 || dn == 0 {
-                    break;
-                }
-            }
+        for attempt in 0..3 {
+            let r = self.prove(u32::MAX);
             if self.aborted {
                 return MateResult::Timeout;
             }
-            match self.table.probe(root) {
-                Some(e) if e.pn == 0 => {}
-                _ => return MateResult::NoMate,
+            if r.pn != 0 {
+                return MateResult::NoMate;
             }
             if let Some(line) = self.extract(u32::MAX) {
                 let start = self.pos.clone();
@@ -356,10 +586,27 @@ impl Solver {
                     return MateResult::Mate(self.shorten(line));
                 }
             }
-            // The line could not be read back (entries were replaced): forget and retry.
-            self.table.retain(|e| e.pn == 0);
+            if self.aborted {
+                return MateResult::Timeout;
+            }
+            // The line could not be read back: search again (the second
+            // time with all but proofs forgotten).
+            if attempt == 1 {
+                self.table.retain(|e| e.pn == 0);
+            }
         }
         MateResult::Timeout
+    }
+
+    /// Searches the current position (`depth` plies left) until it is
+    /// proven or disproven, or the search is aborted.
+    fn prove(&mut self, depth: u32) -> Res {
+        loop {
+            let r = self.mid(INF, INF, depth);
+            if r.pn == 0 || r.dn == 0 || self.aborted {
+                return r;
+            }
+        }
     }
 
     /// Looks for a shorter mate than `line` with depth-limited searches
@@ -369,21 +616,15 @@ impl Solver {
             return line;
         }
         let budget = self.nodes.saturating_mul(4).max(200_000);
-        self.table.clear();
+        self.table = Table::new(self.max_entries);
         self.phase_nodes = Some(self.nodes.saturating_add(budget));
         for limit in (1..line.len() as u32).step_by(2) {
             self.depth_limit = Some(limit);
-            let root = self.key(limit);
-            while !self.aborted {
-                let (pn, dn, _) = self.mid(INF, INF, limit);
-                if pn == 0 || dn == 0 {
-                    break;
-                }
-            }
+            let r = self.prove(limit);
             if self.aborted {
                 break;
             }
-            if self.table.probe(root).is_some_and(|e| e.pn == 0) {
+            if r.pn == 0 {
                 if let Some(short) = self.extract(limit) {
                     let start = self.pos.clone();
                     if short.len() < line.len() && verify_mate_line(&start, &short) {
@@ -426,129 +667,248 @@ impl Solver {
         moves
     }
 
-    fn lookup(&self, key: NodeKey, position: u64) -> (u32, u32, u32) {
-        if let Some(&i) = self.path.get(&position) {
-            return (INF, 0, i);
-        }
-        self.table
-            .probe(key)
-            .map_or((1, 1, NO_REP), |e| (e.pn, e.dn, NO_REP))
-    }
-
-    fn store(&mut self, key: NodeKey, pn: u32, dn: u32, dist: u32, work: u64) {
-        if self.table.len >= self.max_entries {
-            self.collect_garbage();
-        }
-        self.table.store(key, pn, dn, dist, work);
-    }
-
-    fn collect_garbage(&mut self) {
-        let target = self.max_entries * 7 / 10;
-        let mut threshold = 1;
-        while self.table.len > target && threshold < u64::MAX / 4 {
-            self.table
-                .retain(|e| e.pn == 0 || e.dn == 0 || e.work > threshold);
-            threshold *= 4;
-        }
-        if self.table.len > target {
-            self.table.retain(|e| e.pn == 0);
-        }
+    /// The attacker's hand.
+    fn hand(&self) -> Hand7 {
+        let hand = self.pos.hand(self.attacker);
+        HandKind::ALL.map(|k| hand.count(k))
     }
 
     /// The table key of the current position with `depth` plies left.
-    fn key(&self, depth: u32) -> NodeKey {
-        let board = self.pos.hash() ^ hand_hash(&self.pos);
-        let hand = self.pos.hand(self.attacker);
-        NodeKey {
-            board: match self.depth_limit {
-                Some(_) => depth_key(board, depth),
-                None => board,
-            },
-            hand: HandKind::ALL.map(|k| hand.count(k)),
+    fn key(&self, depth: u32) -> u64 {
+        let mut board = self.pos.hash();
+        for color in Color::ALL {
+            let hand = self.pos.hand(color);
+            let keys = &self.hand_keys[color.index()];
+            for kind in HandKind::ALL {
+                board ^= keys[kind.index()][usize::from(hand.count(kind)).min(18)];
+            }
+        }
+        match self.depth_limit {
+            Some(_) => depth_key(board, depth),
+            None => board,
         }
     }
 
+    /// Whether the defender (to move, in check) could block the check by
+    /// putting a piece between: a single checker, not adjacent.
+    fn interposable(&self) -> bool {
+        let checkers = self.pos.checkers();
+        match (checkers.single(), self.pos.king(self.pos.side_to_move())) {
+            (Some(c), Some(k)) => shogi_core::attacks::between(k, c).any(),
+            _ => !checkers.more_than_one(),
+        }
+    }
+
+    /// The proof hand of the current (defender's) position from the union
+    /// `ph` of its children's proof hands: with less in the attacker's hand
+    /// the defender would hold more, so for each kind the defender lacks the
+    /// attacker must keep all it has (unless no drop can block the check).
+    fn and_proof_hand(&self, mut ph: Hand7, hand: &Hand7) -> Hand7 {
+        if self.interposable() {
+            let theirs = self.pos.hand(self.attacker.opponent());
+            for k in HandKind::ALL {
+                if theirs.count(k) == 0 {
+                    ph[k.index()] = hand[k.index()];
+                }
+            }
+        }
+        ph
+    }
+
+    /// Stores a result and returns it.
+    fn settle(&mut self, key: u64, r: Res, work: u64) -> Res {
+        self.table.store(key, r.hand, r.pn, r.dn, r.dist, work);
+        r
+    }
+
     /// Expands the current position's children (with `depth` plies left
-    /// here) and initialises unseen ones; gives each child's move, table key
-    /// and position key.
-    fn children(&mut self, depth: u32) -> Vec<(Move, NodeKey, u64)> {
+    /// here), with their first results: from the path (repetitions), the
+    /// table, or, at the attacker's nodes, the defender's number of replies
+    /// as the first proof number (none: mate in one).
+    fn children(&mut self, depth: u32) -> Vec<Child> {
         let moves = self.moves();
         let or_node = self.pos.side_to_move() == self.attacker;
-        let mut kids = Vec::with_capacity(moves.len());
+        // First the keys (and the table's clusters loaded together), then the probes.
+        let mut info = Vec::with_capacity(moves.len());
         for &m in &moves {
             let undo = self.pos.make_move(m);
             let key = self.key(depth.saturating_sub(1));
-            if or_node && self.table.probe(key).is_none() {
-                // The defender's reply count makes a good first proof number.
-                let n = self.pos.count_legal_moves() as u32;
-                if n == 0 {
-                    self.store(key, 0, INF, 0, 1);
-                } else if self.depth_limit.is_some() && depth <= 1 {
-                    self.store(key, INF, 0, 0, 1);
-                } else {
-                    self.store(key, n, 1, 0, 0);
-                }
-            }
+            let hand = self.hand();
             let position = self.pos.hash();
+            let capture = undo
+                .captured()
+                .and_then(|p| p.kind.hand_kind())
+                .map(HandKind::index);
             self.pos.unmake_move(m, undo);
-            kids.push((m, key, position));
+            info.push((key, hand, position, capture));
+        }
+        self.table.touch(info.iter().map(|i| i.0));
+        let mut kids = Vec::with_capacity(moves.len());
+        for (&m, &(key, hand, position, capture)) in moves.iter().zip(&info) {
+            let unknown = Res {
+                pn: 1,
+                dn: 1,
+                rep: NO_REP,
+                hand,
+                dist: 0,
+            };
+            let res = if let Some(&i) = self.path.get(&position) {
+                Res {
+                    pn: INF,
+                    dn: 0,
+                    rep: i,
+                    ..unknown
+                }
+            } else if let Some(e) = self.table.probe(key, &hand) {
+                Res::of(&e)
+            } else if or_node {
+                let undo = self.pos.make_move(m);
+                let n = if GROUP_ALIKE {
+                    distinct_moves(&self.pos.legal_moves())
+                } else {
+                    self.pos.count_legal_moves() as u32
+                };
+                let r = if n == 0 {
+                    Res {
+                        pn: 0,
+                        dn: INF,
+                        hand: self.and_proof_hand([0; 7], &hand),
+                        ..unknown
+                    }
+                } else if self.depth_limit.is_some() && depth <= 1 {
+                    Res {
+                        pn: INF,
+                        dn: 0,
+                        ..unknown
+                    }
+                } else {
+                    Res { pn: n, ..unknown }
+                };
+                self.pos.unmake_move(m, undo);
+                self.settle(key, r, u64::from(r.pn == 0 || r.dn == 0))
+            } else {
+                unknown
+            };
+            let drop = match m {
+                Move::Drop { kind, .. } => Some(kind.index()),
+                Move::Board { .. } => None,
+            };
+            kids.push(Child {
+                m,
+                drop,
+                capture,
+                group: alike_group(&moves, kids.len()),
+                res,
+            });
         }
         kids
     }
 
     /// Searches the current position until its proof or disproof number
     /// reaches its threshold; `depth` is the plies left in the depth-limited
-    /// phase. Returns (pn, dn, rep): `rep` is the path index of the earliest
-    /// ancestor whose repetition a disproof relies on ([`NO_REP`] if none).
-    fn mid(&mut self, thpn: u32, thdn: u32, depth: u32) -> (u32, u32, u32) {
+    /// phase.
+    fn mid(&mut self, thpn: u32, thdn: u32, depth: u32) -> Res {
         self.nodes += 1;
         if self.nodes & 1023 == 0 || self.limit.nodes.is_some_and(|n| self.nodes >= n) {
             self.check_limits();
         }
         let key = self.key(depth);
-        let position = self.pos.hash();
+        let hand = self.hand();
         let or_node = self.pos.side_to_move() == self.attacker;
+        let entry = self.table.probe(key, &hand);
+        if let Some(e) = entry {
+            if e.is_final() || self.aborted {
+                return Res::of(&e);
+            }
+        }
+        let exact = Res {
+            pn: 1,
+            dn: 1,
+            rep: NO_REP,
+            hand,
+            dist: 0,
+        };
         if self.aborted {
-            let (pn, dn) = self.table.probe(key).map_or((1, 1), |e| (e.pn, e.dn));
-            return (pn, dn, NO_REP);
+            return exact;
         }
         if self.depth_limit.is_some() && depth == 0 {
             // No plies left: only a position already mated counts.
-            let mated = !or_node && !self.pos.has_legal_move();
-            let (pn, dn) = if mated { (0, INF) } else { (INF, 0) };
-            self.store(key, pn, dn, 0, 1);
-            return (pn, dn, NO_REP);
+            let r = if or_node {
+                Res {
+                    pn: INF,
+                    dn: 0,
+                    hand: [u8::MAX; 7],
+                    ..exact
+                }
+            } else if !self.pos.has_legal_move() {
+                Res {
+                    pn: 0,
+                    dn: INF,
+                    hand: self.and_proof_hand([0; 7], &hand),
+                    ..exact
+                }
+            } else {
+                Res {
+                    pn: INF,
+                    dn: 0,
+                    ..exact
+                }
+            };
+            return self.settle(key, r, 1);
         }
+        let old_work = entry.map_or(0, |e| u64::from(e.work));
         let start_nodes = self.nodes;
-        let kids = self.children(depth);
+        let mut kids = self.children(depth);
         if kids.is_empty() {
-            let (pn, dn) = if or_node { (INF, 0) } else { (0, INF) };
-            self.store(key, pn, dn, 0, 1);
-            return (pn, dn, NO_REP);
+            let r = if or_node {
+                // No check: a larger hand helps only with a kind it lacks.
+                Res {
+                    pn: INF,
+                    dn: 0,
+                    hand: hand.map(|n| if n == 0 { 0 } else { u8::MAX }),
+                    ..exact
+                }
+            } else {
+                Res {
+                    pn: 0,
+                    dn: INF,
+                    hand: self.and_proof_hand([0; 7], &hand),
+                    ..exact
+                }
+            };
+            return self.settle(key, r, 1);
         }
+        let position = self.pos.hash();
         let index = self.path.len() as u32;
         self.path.insert(position, index);
-        // Results of children that hold only on this path (repetitions).
-        let mut local: Vec<Option<(u32, u32, u32)>> = vec![None; kids.len()];
         let (mut pn, mut dn, mut rep);
+        // The groups of alike moves and the most of their other numbers.
+        let mut groups: Vec<(u16, u32)> = Vec::new();
         loop {
             let mut best = 0;
             let mut best_val = INF;
             let mut second = INF;
             let mut best_other = 0;
             let mut sum = 0u32;
+            groups.clear();
             // For a disproof: OR needs all children (earliest rep counts),
             // AND needs one (the least path-dependent one).
             let mut or_rep = NO_REP;
             let mut and_rep: Option<u32> = None;
-            for (i, &(_, k, p)) in kids.iter().enumerate() {
-                let (cpn, cdn, crep) = local[i].unwrap_or_else(|| self.lookup(k, p));
-                or_rep = or_rep.min(crep);
-                if cdn == 0 {
-                    and_rep = Some(and_rep.map_or(crep, |r: u32| r.max(crep)));
+            for (i, c) in kids.iter().enumerate() {
+                let r = &c.res;
+                or_rep = or_rep.min(r.rep);
+                if r.dn == 0 {
+                    and_rep = Some(and_rep.map_or(r.rep, |x: u32| x.max(r.rep)));
                 }
-                let (val, other) = if or_node { (cpn, cdn) } else { (cdn, cpn) };
-                sum = add(sum, other);
+                let (val, other) = if or_node { (r.pn, r.dn) } else { (r.dn, r.pn) };
+                match c.group {
+                    Some(sq) if GROUP_ALIKE => match groups.iter_mut().find(|g| g.0 == sq) {
+                        Some(g) => g.1 = g.1.max(other),
+                        None => groups.push((sq, other)),
+                    },
+                    _ => sum = add(sum, other),
+                }
                 if val < best_val {
                     second = best_val;
                     best_val = val;
@@ -557,6 +917,16 @@ impl Solver {
                 } else if val < second {
                     second = val;
                 }
+            }
+            for g in &groups {
+                sum = add(sum, g.1);
+            }
+            if let Some(sq) = kids[best].group.filter(|_| GROUP_ALIKE) {
+                // The sum counts the most of a group of alike moves.
+                best_other = groups
+                    .iter()
+                    .find(|g| g.0 == sq)
+                    .map_or(best_other, |g| g.1);
             }
             if or_node {
                 pn = best_val;
@@ -591,88 +961,223 @@ impl Solver {
                 };
                 (cthpn, thdn.min(eps(second)))
             };
-            let m = kids[best].0;
+            let m = kids[best].m;
             let undo = self.pos.make_move(m);
-            let (cpn, cdn, crep) = self.mid(cthpn, cthdn, depth.saturating_sub(1));
+            let r = self.mid(cthpn, cthdn, depth.saturating_sub(1));
             self.pos.unmake_move(m, undo);
-            local[best] = (crep != NO_REP).then_some((cpn, cdn, crep));
+            kids[best].res = r;
         }
         self.path.remove(&position);
         if rep >= index {
             // Repetitions of this node itself are settled here.
             rep = NO_REP;
         }
-        let dist = if pn == 0 {
-            let dists = kids
-                .iter()
-                .filter_map(|&(_, k, _)| self.table.probe(k).filter(|e| e.pn == 0).map(|e| e.dist));
-            1 + if or_node {
-                dists.min().unwrap_or(0)
+        let work = self.nodes - start_nodes + old_work;
+        if pn == 0 {
+            let (ph, dist) = if or_node {
+                let c = kids
+                    .iter()
+                    .filter(|c| c.res.pn == 0)
+                    .min_by_key(|c| c.res.dist)
+                    .map_or((hand, 0), |c| {
+                        let mut ph = c.res.hand;
+                        if let Some(k) = c.capture {
+                            ph[k] = ph[k].saturating_sub(1);
+                        }
+                        if let Some(k) = c.drop {
+                            ph[k] = ph[k].saturating_add(1);
+                        }
+                        (ph, c.res.dist)
+                    });
+                (c.0, c.1 + 1)
             } else {
-                dists.max().unwrap_or(0)
+                let mut ph = [0u8; 7];
+                let mut dist = 0;
+                for c in &kids {
+                    for (p, &h) in ph.iter_mut().zip(&c.res.hand) {
+                        *p = (*p).max(h);
+                    }
+                    dist = dist.max(c.res.dist);
+                }
+                (self.and_proof_hand(ph, &hand), dist + 1)
+            };
+            let mut ph = ph;
+            for (p, &h) in ph.iter_mut().zip(&hand) {
+                *p = (*p).min(h);
             }
-        } else {
-            0
-        };
-        let work = self.nodes - start_nodes;
-        let old_work = self.table.probe(key).map_or(0, |e| e.work);
+            let r = Res {
+                pn: 0,
+                dn: INF,
+                hand: ph,
+                dist,
+                ..exact
+            };
+            return self.settle(key, r, work);
+        }
+        if dn == 0 && rep == NO_REP {
+            let dh = if or_node {
+                let mut dh = [u8::MAX; 7];
+                for c in &kids {
+                    let mut h = c.res.hand;
+                    if let Some(k) = c.capture {
+                        h[k] = h[k].saturating_sub(1);
+                    }
+                    if let Some(k) = c.drop {
+                        h[k] = h[k].saturating_add(1);
+                    }
+                    for (d, &x) in dh.iter_mut().zip(&h) {
+                        *d = (*d).min(x);
+                    }
+                }
+                // With a kind it lacks, the attacker would have new drops.
+                for (d, &x) in dh.iter_mut().zip(&hand) {
+                    if x == 0 {
+                        *d = 0;
+                    }
+                }
+                dh
+            } else {
+                kids.iter()
+                    .find(|c| c.res.dn == 0 && (c.res.rep == NO_REP || c.res.rep >= index))
+                    .map_or(hand, |c| c.res.hand)
+            };
+            let mut dh = dh;
+            for (d, &h) in dh.iter_mut().zip(&hand) {
+                *d = (*d).max(h);
+            }
+            let r = Res {
+                pn: INF,
+                dn: 0,
+                hand: dh,
+                ..exact
+            };
+            return self.settle(key, r, work);
+        }
         if rep == NO_REP {
-            self.store(key, pn, dn, dist, work + old_work);
+            self.table.store(key, hand, pn, dn, 0, work);
         } else {
             // A disproof that holds only on this path: keep the old estimate.
-            let (opn, odn) = self.table.probe(key).map_or((1, 1), |e| (e.pn, e.dn));
-            let (opn, odn) = if odn == 0 { (1, 1) } else { (opn, odn) };
-            self.store(key, opn, odn, 0, work + old_work);
+            let (opn, odn) = entry
+                .filter(|e| !e.is_final())
+                .map_or((1, 1), |e| (e.pn, e.dn));
+            self.table.store(key, hand, opn, odn, 0, work);
         }
-        (pn, dn, rep)
+        Res {
+            pn,
+            dn,
+            rep,
+            ..exact
+        }
     }
 
-    /// Reads the mating line back from the table (`depth` plies left at the root).
+    /// The plies to mate of the current position, proven with `stored`
+    /// (`depth` plies left), recomputed from the table `plies` plies down:
+    /// the stored distance of a node is an upper bound fixed when it was
+    /// proven, and its children may have been proven faster since.
+    fn fresh_dist(&mut self, depth: u32, plies: u32, stored: u32) -> u32 {
+        if plies == 0 {
+            return stored;
+        }
+        let or_node = self.pos.side_to_move() == self.attacker;
+        let moves = self.moves();
+        let mut best: Option<u32> = None;
+        for &m in &moves {
+            let undo = self.pos.make_move(m);
+            let child = self
+                .table
+                .probe(self.key(depth.saturating_sub(1)), &self.hand())
+                .filter(|e| e.pn == 0)
+                .map(|e| self.fresh_dist(depth.saturating_sub(1), plies - 1, e.dist));
+            self.pos.unmake_move(m, undo);
+            match child {
+                Some(d) if or_node => best = Some(best.map_or(d, |b| b.min(d))),
+                Some(d) => best = Some(best.map_or(d, |b| b.max(d))),
+                None if or_node => {}
+                // A defence whose proof is not in the table.
+                None => return stored,
+            }
+        }
+        best.map_or(if or_node { stored } else { 0 }, |b| (b + 1).min(stored))
+    }
+
+    /// Reads the mating line back from the table (`depth` plies left at the
+    /// root), without recursion: the attacker plays its shortest proven
+    /// move, the defender its longest, and neither goes back to a position
+    /// of the line. A position whose result was lost from the table is
+    /// searched again (with the line so far as the path); outside the
+    /// depth-limited phase a defence that then fails (a repetition of the
+    /// line) is passed over.
     fn extract(&mut self, mut depth: u32) -> Option<Vec<Move>> {
         let start = self.pos.clone();
         let mut line = Vec::new();
-        let mut seen = HashSet::new();
+        let mut on_path = Vec::new();
+        let mut retries = 0;
         let result = loop {
             let or_node = self.pos.side_to_move() == self.attacker;
-            if !seen.insert(self.pos.hash()) || line.len() > 10_000 {
+            let position = self.pos.hash();
+            if line.len() > 100_000 || self.aborted {
                 break None;
             }
             let moves = self.moves();
             if moves.is_empty() {
                 break if or_node { None } else { Some(line) };
             }
+            let child_depth = depth.saturating_sub(1);
+            self.path.insert(position, self.path.len() as u32);
             let mut pick: Option<(Move, u32)> = None;
+            let mut lost = false;
             for &m in &moves {
                 let undo = self.pos.make_move(m);
-                let e = self.table.probe(self.key(depth.saturating_sub(1)));
+                let mut e = None;
+                if !self.path.contains_key(&self.pos.hash()) {
+                    e = self
+                        .table
+                        .probe(self.key(child_depth), &self.hand())
+                        .filter(|e| e.pn == 0);
+                    if e.is_none() && !or_node {
+                        // A defence whose proof was lost: prove it again.
+                        let r = self.prove(child_depth);
+                        e = (r.pn == 0).then_some(Entry {
+                            pn: 0,
+                            dist: r.dist,
+                            ..Entry::default()
+                        });
+                        // In the depth-limited phase every defence must mate in time.
+                        lost |= e.is_none() && self.depth_limit.is_some();
+                    }
+                }
+                let dist = e.map(|e| self.fresh_dist(child_depth, FRESH_PLIES, e.dist));
                 self.pos.unmake_move(m, undo);
-                let Some(e) = e.filter(|e| e.pn == 0) else {
-                    if !or_node {
-                        // An unproven defence: the line cannot be trusted.
-                        pick = None;
-                        break;
-                    }
-                    continue;
-                };
-                let better = match pick {
-                    None => true,
-                    Some((_, d)) => {
-                        if or_node {
-                            e.dist < d
-                        } else {
-                            e.dist > d
-                        }
-                    }
-                };
+                let Some(dist) = dist else { continue };
+                let better = pick.is_none_or(|(_, d)| if or_node { dist < d } else { dist > d });
                 if better {
-                    pick = Some((m, e.dist));
+                    pick = Some((m, dist));
                 }
             }
-            let Some((m, _)) = pick else { break None };
+            self.path.remove(&position);
+            if lost || self.aborted {
+                break None;
+            }
+            let Some((m, _)) = pick else {
+                if or_node && retries < 100 {
+                    // The proofs below this position were lost: prove it again.
+                    retries += 1;
+                    self.table.forget_proofs(self.key(depth), &self.hand());
+                    if self.prove(depth).pn == 0 {
+                        continue;
+                    }
+                }
+                break None;
+            };
+            self.path.insert(position, self.path.len() as u32);
+            on_path.push(position);
             line.push(m);
             self.pos.make_move(m);
-            depth = depth.saturating_sub(1);
+            depth = child_depth;
         };
+        for p in on_path {
+            self.path.remove(&p);
+        }
         self.pos = start;
         result
     }
@@ -697,6 +1202,55 @@ mod tests {
         let p = lenient("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
         let r = solve_mate(&p, MateLimit::time(Duration::from_secs(5)));
         assert_eq!(r, MateResult::Mate(vec!["G*5b".parse().unwrap()]));
+    }
+
+    #[test]
+    fn proof_hand_keeps_only_what_mates() {
+        // G*5b mates with one gold; the king cannot block an adjacent check.
+        let p = lenient("4k4/9/4P4/9/9/9/9/9/9 b 2GS2r2b2g3s4n4l17p 1");
+        let mut solver = Solver::new(p, MateLimit::time(Duration::from_secs(5)));
+        assert_eq!(solver.prove(u32::MAX).pn, 0);
+        let e = solver.table.probe(solver.key(u32::MAX), &solver.hand());
+        let gold = HandKind::Gold.index();
+        let want: Hand7 = std::array::from_fn(|i| u8::from(i == gold));
+        assert_eq!(e.map(|e| (e.pn, e.hand)), Some((0, want)));
+        // The proof serves any hand with a gold, not one without.
+        assert!(solver
+            .table
+            .probe(solver.key(u32::MAX), &want)
+            .is_some_and(|e| e.pn == 0));
+        assert!(solver
+            .table
+            .probe(solver.key(u32::MAX), &[0; 7])
+            .is_none_or(|e| e.pn != 0));
+    }
+
+    #[test]
+    fn disproof_hand_covers_smaller_hands() {
+        let p = lenient("9/4k4/9/4P4/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+        let mut solver = Solver::new(p, MateLimit::time(Duration::from_secs(10)));
+        assert_eq!(solver.prove(u32::MAX).dn, 0);
+        let e = solver.table.probe(solver.key(u32::MAX), &[0; 7]);
+        assert!(e.is_some_and(|e| e.dn == 0));
+    }
+
+    #[test]
+    fn small_tables_still_solve() {
+        let p = lenient("9/9/9/4k4/9/4P4/9/9/9 b 4G2r2b4s4n4l17p 1");
+        for max_entries in [1, 100, 1000, 3000] {
+            let r = solve_mate(
+                &p,
+                MateLimit {
+                    time: Some(Duration::from_secs(20)),
+                    max_entries,
+                    ..MateLimit::default()
+                },
+            );
+            assert!(
+                matches!(&r, MateResult::Mate(line) if line.len() == 7),
+                "{max_entries}: {r:?}"
+            );
+        }
     }
 
     #[test]
