@@ -192,6 +192,15 @@ fn summary_lines(s: &MatchSummary, sprt: Option<&Sprt>) -> Vec<String> {
             show(s.least_time_left_ms[1])
         ));
     }
+    if s.effort.iter().any(|e| e.nodes > 0) {
+        let show =
+            |e: &arena::Effort| format!("{} nodes in {} ms", e.nodes_per_move(), e.ms_per_move());
+        out.push(format!(
+            "Per move: {} / {}",
+            show(&s.effort[0]),
+            show(&s.effort[1])
+        ));
+    }
     if let Some(sprt) = sprt {
         let (lo, hi) = sprt.bounds();
         let verdict = match sprt.verdict(&t) {
@@ -251,13 +260,14 @@ pub fn run_match(a: &MatchArgs) -> Result<(), CliError> {
     let records = a.records.clone();
     let summary = arena::run(&config, |game, s| {
         let t = s.tally;
+        // Spelled out: "1-0" would read as a Sente win to a shogi player.
         let result = match game.score_of_first() {
-            x if x > 0.75 => "1-0",
-            x if x < 0.25 => "0-1",
-            _ => "1/2",
+            x if x > 0.75 => "engine1 won",
+            x if x < 0.25 => "engine2 won",
+            _ => "draw",
         };
         let line = format!(
-            "[{}/{total}] game {} ({} as Sente): {result} by {}, {} moves | +{} -{} ={}",
+            "[{}/{total}] game {} ({} as Sente): {result} by {}, {} moves | engine1 +{} -{} ={}",
             s.games.len(),
             game.index + 1,
             names[game.sente_engine],

@@ -246,6 +246,23 @@ fn match_plays_games_and_summarises() {
     assert!(out.contains("Games: 2"), "{out}");
     assert!(out.contains("Illegal moves: 0 / 0"), "{out}");
     assert!(out.contains("SPRT"), "{out}");
+    // How much each engine searched, from its `info ... nodes` lines.
+    assert!(out.contains("Per move: "), "{out}");
+    // Each game's line names the winner (not "1-0", which reads as a Sente win).
+    let progress = stderr(&o);
+    assert!(
+        progress.contains("game 1 (engine1 as Sente): "),
+        "{progress}"
+    );
+    let results = ["engine1 won by", "engine2 won by", "draw by"];
+    assert_eq!(
+        progress
+            .lines()
+            .filter(|l| results.iter().any(|r| l.contains(r)))
+            .count(),
+        2,
+        "{progress}"
+    );
     let o = shogi(&["match", "--nodes", "10", "--depth", "2"]);
     assert_eq!(o.status.code(), Some(2));
 }

@@ -138,6 +138,41 @@ pub struct GameResult {
     /// game (milliseconds; negative: late but within the margin), `None`
     /// without a clock or when it did not move.
     pub least_time_left_ms: [Option<i64>; 2],
+    /// Per engine, how much it searched in this game.
+    pub effort: [Effort; 2],
+}
+
+/// How much an engine searched: its moves, the nodes its last `info` line
+/// reported for each, and the wall time from `go` to `bestmove`. Compares
+/// the engines' search speed under the same clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Effort {
+    /// Moves played.
+    pub moves: u64,
+    /// Sum over the moves of the reported node counts.
+    pub nodes: u64,
+    /// Sum over the moves of the time taken, in milliseconds.
+    pub think_ms: u64,
+}
+
+impl Effort {
+    fn add(&mut self, other: Effort) {
+        self.moves += other.moves;
+        self.nodes += other.nodes;
+        self.think_ms += other.think_ms;
+    }
+
+    /// Mean nodes per move (0 before the first move).
+    #[must_use]
+    pub fn nodes_per_move(&self) -> u64 {
+        self.nodes.checked_div(self.moves).unwrap_or(0)
+    }
+
+    /// Mean milliseconds per move (0 before the first move).
+    #[must_use]
+    pub fn ms_per_move(&self) -> u64 {
+        self.think_ms.checked_div(self.moves).unwrap_or(0)
+    }
 }
 
 impl GameResult {
@@ -178,6 +213,8 @@ pub struct MatchSummary {
     /// Per engine, the least time left on its clock after any reply of the
     /// match (milliseconds; negative: late but within the margin).
     pub least_time_left_ms: [Option<i64>; 2],
+    /// Per engine, how much it searched over the match.
+    pub effort: [Effort; 2],
 }
 
 /// Why a match could not run.
@@ -309,6 +346,9 @@ fn record(s: &mut MatchSummary, r: &GameResult) {
             (a, b) => a.or(b),
         };
     }
+    for (total, game) in s.effort.iter_mut().zip(r.effort) {
+        total.add(game);
+    }
     s.games.push(r.clone());
 }
 
@@ -391,26 +431,34 @@ fn play_game(
         }
     };
     let mut least_left: [Option<i64>; 2] = [None, None];
-    let finish = |game: &Game,
-                  winner: Option<Color>,
-                  termination: Termination,
-                  least_time_left_ms: [Option<i64>; 2]| GameResult {
-        index,
-        sente_engine,
-        winner,
-        termination,
-        record: PositionCommand {
-            start: game.start().clone(),
-            moves: game.moves().to_vec(),
-        },
-        least_time_left_ms,
-    };
+    let mut effort = [Effort::default(); 2];
+    let finish =
+        |game: &Game,
+         winner: Option<Color>,
+         termination: Termination,
+         (least_time_left_ms, effort): ([Option<i64>; 2], [Effort; 2])| GameResult {
+            index,
+            sente_engine,
+            winner,
+            termination,
+            record: PositionCommand {
+                start: game.start().clone(),
+                moves: game.moves().to_vec(),
+            },
+            least_time_left_ms,
+            effort,
+        };
     let result = loop {
         let status = game.status();
         if status != GameStatus::Ongoing {
             let mover = game.position().side_to_move();
             let winner = status.outcome(mover).and_then(|o| o.winner);
-            break finish(&game, winner, Termination::Rules(status.word()), least_left);
+            break finish(
+                &game,
+                winner,
+                Termination::Rules(status.word()),
+                (least_left, effort),
+            );
         }
         let us = game.position().side_to_move();
         let e = engine_of(us);
@@ -435,7 +483,7 @@ fn play_game(
                 &game,
                 Some(us.opponent()),
                 Termination::Crash("no engine".into()),
-                least_left,
+                (least_left, effort),
             );
         };
         let reply = match client.go(&position_line, &go, timeout) {
@@ -445,7 +493,7 @@ fn play_game(
                     &game,
                     Some(us.opponent()),
                     Termination::TimeLoss,
-                    least_left,
+                    (least_left, effort),
                 )
             }
             Err(err) => {
@@ -454,7 +502,7 @@ fn play_game(
                     &game,
                     Some(us.opponent()),
                     Termination::Crash(err.to_string()),
-                    least_left,
+                    (least_left, effort),
                 );
             }
         };
@@ -463,6 +511,11 @@ fn play_game(
             let left = i64::try_from(allowance).unwrap_or(i64::MAX) - used;
             least_left[e] = Some(least_left[e].map_or(left, |l| l.min(left)));
         }
+        effort[e].add(Effort {
+            moves: 1,
+            nodes: reply.last_nodes.unwrap_or(0),
+            think_ms: u64::try_from(reply.elapsed.as_millis()).unwrap_or(u64::MAX),
+        });
         if !charge(
             config.time,
             &mut clocks[us],
@@ -473,11 +526,18 @@ fn play_game(
                 &game,
                 Some(us.opponent()),
                 Termination::TimeLoss,
-                least_left,
+                (least_left, effort),
             );
         }
         match reply.bestmove.as_str() {
-            "resign" => break finish(&game, Some(us.opponent()), Termination::Resign, least_left),
+            "resign" => {
+                break finish(
+                    &game,
+                    Some(us.opponent()),
+                    Termination::Resign,
+                    (least_left, effort),
+                )
+            }
             "win" => {
                 let verdict =
                     impasse::judge(game.position(), config.impasse, game.impasse_credit());
@@ -487,7 +547,7 @@ fn play_game(
                     &game,
                     Some(winner),
                     Termination::Declaration { valid },
-                    least_left,
+                    (least_left, effort),
                 );
             }
             text => {
@@ -500,7 +560,7 @@ fn play_game(
                         &game,
                         Some(us.opponent()),
                         Termination::IllegalMove(format!("{text}: {why}")),
-                        least_left,
+                        (least_left, effort),
                     );
                 }
             }

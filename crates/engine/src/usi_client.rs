@@ -86,6 +86,8 @@ pub struct GoReply {
     pub elapsed: Duration,
     /// The last `score cp N` / `score mate N` seen, as text.
     pub last_score: Option<String>,
+    /// The node count of the last `info ... nodes N` seen.
+    pub last_nodes: Option<u64>,
 }
 
 /// A running USI engine.
@@ -222,6 +224,7 @@ impl UsiClient {
         let start = Instant::now();
         let deadline = start + timeout;
         let mut last_score = None;
+        let mut last_nodes = None;
         loop {
             let line = match self.recv_until(deadline, "bestmove") {
                 Ok(line) => line,
@@ -241,6 +244,12 @@ impl UsiClient {
                 let score: Vec<&str> = line[i + 6..].split_whitespace().take(2).collect();
                 last_score = Some(score.join(" "));
             }
+            let mut words = line.split_whitespace();
+            if line.starts_with("info") && words.any(|w| w == "nodes") {
+                if let Some(n) = words.next().and_then(|n| n.parse().ok()) {
+                    last_nodes = Some(n);
+                }
+            }
             if let Some(rest) = line.strip_prefix("bestmove") {
                 let bestmove = rest
                     .split_whitespace()
@@ -251,6 +260,7 @@ impl UsiClient {
                     bestmove,
                     elapsed: start.elapsed(),
                     last_score,
+                    last_nodes,
                 });
             }
         }
