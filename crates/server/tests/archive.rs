@@ -328,8 +328,12 @@ async fn analysis_waits_while_live_moves_arrive() {
         .request("GET", &format!("/api/games/{id}/analysis"), None)
         .await;
     let evaluated = during["evals"].as_array().unwrap().len();
+    // Quiet machines give 0-2 of the 11 positions. A loaded machine starves
+    // this test's own players too: their moves then really do pause for
+    // more than the 50 ms the analysis waits for, and it goes on (5 were
+    // seen with both cores busy). Without the gate nearly all 11 are done.
     assert!(
-        evaluated <= 2,
+        evaluated <= 5,
         "{evaluated} positions were analysed during live play"
     );
     // Once the moves stop, the analysis goes on and finishes.
