@@ -181,12 +181,12 @@ fn microcosmos() {
 /// replays as a mate. The solver needs about ten seconds of CPU.
 #[test]
 fn kotobuki_611() {
-    let sfen = "g3p3+r/3lPG3/1s4ppp/1l1B4P/L2b1kPl1/3+p3+R+p/3+p2+s1S/+NP+p1gS3/1g+p2P3 b 4P3n 1";
-    // The attacker has no king, as in every tsume problem.
-    let leniency = Leniency {
-        allow_missing_kings: true,
-    };
-    let pos = shogi_core::sfen::parse_position_with(sfen, leniency).expect("Kotobuki SFEN");
+    let pos = position(&Problem {
+        id: "kotobuki".into(),
+        sfen: "g3p3+r/3lPG3/1s4ppp/1l1B4P/L2b1kPl1/3+p3+R+p/3+p2+s1S/+NP+p1gS3/1g+p2P3 b 4P3n 1"
+            .into(),
+        strict: None,
+    });
     let t = Instant::now();
     let (r, nodes) = solve_mate_with_stats(&pos, MateLimit::time(Duration::from_secs(600)));
     let ms = t.elapsed().as_millis();
