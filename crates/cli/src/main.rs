@@ -201,7 +201,7 @@ fn explain(game: &Game, status: GameStatus, err: Option<(usize, PlayError)>) -> 
         shogi_core::Color::Gote => "Gote",
     };
     match status {
-        GameStatus::IllegalMove { loser } => match err {
+        GameStatus::IllegalMove { loser, .. } => match err {
             Some((i, e)) => format!("move {i} by {} is illegal: {e}", side(loser)),
             None => format!("{} made an illegal move", side(loser)),
         },

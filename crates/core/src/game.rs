@@ -21,7 +21,7 @@
 
 use crate::impasse::{self, ImpasseRule, ImpasseVerdict};
 use crate::rules;
-use crate::{ByColor, Color, HandKind, IllegalMove, Move, Position};
+use crate::{ByColor, Color, Ending, Foul, HandKind, IllegalMove, Move, Position};
 
 /// The rules a game is played under.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -50,6 +50,10 @@ pub enum GameStatus {
     IllegalMove {
         /// Who made it.
         loser: Color,
+        /// The move.
+        mv: Move,
+        /// The rule it broke.
+        reason: IllegalMove,
     },
     /// The side to move is checkmated.
     Checkmate,
@@ -102,7 +106,7 @@ impl GameStatus {
         let us = side_to_move;
         let winner = match self {
             GameStatus::Ongoing => return None,
-            GameStatus::IllegalMove { loser } => Some(loser.opponent()),
+            GameStatus::IllegalMove { loser, .. } => Some(loser.opponent()),
             GameStatus::Checkmate
             | GameStatus::NoLegalMoves
             | GameStatus::PerpetualCheckLoss
@@ -114,6 +118,37 @@ impl GameStatus {
             | GameStatus::MaxMovesDraw => None,
         };
         Some(Outcome { winner })
+    }
+
+    /// The [`Ending`] this verdict is, given who is to move; `None` while
+    /// the game goes on. This is the one translation from the rules'
+    /// side-to-move verdicts to endings.
+    #[must_use]
+    pub fn ending(self, side_to_move: Color) -> Option<Ending> {
+        let us = side_to_move;
+        Some(match self {
+            GameStatus::Ongoing => return None,
+            GameStatus::IllegalMove { loser, mv, reason } => Ending::Foul {
+                loser,
+                foul: Foul::Move { mv, reason },
+            },
+            GameStatus::Checkmate => Ending::Checkmate { loser: us },
+            GameStatus::NoLegalMoves => Ending::NoLegalMoves { loser: us },
+            GameStatus::PerpetualCheckLoss => Ending::PerpetualCheck { loser: us },
+            GameStatus::PerpetualCheckWin => Ending::PerpetualCheck {
+                loser: us.opponent(),
+            },
+            GameStatus::RepetitionDraw => Ending::Repetition,
+            GameStatus::Impasse(ImpasseVerdict::Win) => Ending::Impasse { winner: Some(us) },
+            GameStatus::Impasse(ImpasseVerdict::Draw) => Ending::Impasse { winner: None },
+            GameStatus::Impasse(ImpasseVerdict::Loss) => Ending::Impasse {
+                winner: Some(us.opponent()),
+            },
+            GameStatus::TryLoss => Ending::Try {
+                winner: us.opponent(),
+            },
+            GameStatus::MaxMovesDraw => Ending::MaxMoves,
+        })
     }
 }
 
@@ -278,8 +313,8 @@ impl Game {
     /// The state of the game for the side to move.
     #[must_use]
     pub fn status(&self) -> GameStatus {
-        if let Some((loser, _, _)) = self.illegal {
-            return GameStatus::IllegalMove { loser };
+        if let Some((loser, mv, reason)) = self.illegal {
+            return GameStatus::IllegalMove { loser, mv, reason };
         }
         let pos = &self.position;
         if !pos.has_legal_move() {
@@ -310,6 +345,12 @@ impl Game {
             }
         }
         GameStatus::Ongoing
+    }
+
+    /// How the game ended by the rules, if it has; see [`GameStatus::ending`].
+    #[must_use]
+    pub fn ending(&self) -> Option<Ending> {
+        self.status().ending(self.position.side_to_move())
     }
 
     /// The repetition verdict, if the current position stands for the fourth time.

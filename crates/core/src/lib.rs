@@ -16,6 +16,7 @@
 pub mod attacks;
 mod bitboard;
 mod color;
+mod ending;
 mod game;
 mod hand;
 mod handicap;
@@ -34,6 +35,7 @@ pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
 pub use color::{ByColor, Color};
+pub use ending::{Ending, Foul};
 pub use game::{Game, GameRules, GameStatus, Outcome, PlayError};
 pub use hand::Hand;
 pub use handicap::{Handicap, UnknownHandicap};

@@ -102,7 +102,7 @@ pub struct Leniency {
 }
 
 /// Why a move is not legal in a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum IllegalMove {
     /// There is no piece on the origin square.
     #[error("there is no piece on {0}")]

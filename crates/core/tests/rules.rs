@@ -446,11 +446,26 @@ fn illegal_move_loses_when_the_game_says_so() {
     };
     let mut g = Game::with_rules(Position::startpos(), rules);
     assert!(g.play(mv("7g7e")).is_err());
-    assert_eq!(
+    assert!(matches!(
         g.status(),
         GameStatus::IllegalMove {
-            loser: shogi_core::Color::Sente
+            loser: shogi_core::Color::Sente,
+            ..
         }
+    ));
+    assert_eq!(
+        g.ending(),
+        Some(shogi_core::Ending::Foul {
+            loser: shogi_core::Color::Sente,
+            foul: shogi_core::Foul::Move {
+                mv: mv("7g7e"),
+                reason: shogi_core::IllegalMove::BadDirection {
+                    kind: shogi_core::PieceKind::Pawn,
+                    from: "7g".parse().unwrap(),
+                    to: "7e".parse().unwrap(),
+                },
+            },
+        })
     );
     // Without the option the move is simply refused.
     let mut g = Game::new(Position::startpos());
