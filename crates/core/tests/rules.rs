@@ -514,3 +514,80 @@ fn handicap_starts_have_gote_to_move_and_the_right_pieces() {
     let p = Handicap::Rook.position();
     assert_eq!(check(&p, "7g7f"), Err(IllegalMove::NotYourPiece(sq("7g"))));
 }
+
+// --- Endings: the rules' verdicts told as who won and why ------------------
+
+fn ending(start: &str, moves: &str, impasse: ImpasseRule) -> Option<shogi_core::Ending> {
+    let rules = GameRules {
+        impasse,
+        ..GameRules::default()
+    };
+    let mut game = Game::with_rules(pos(start), rules);
+    for m in moves.split_whitespace() {
+        game.play_ignoring_endings(mv(m))
+            .unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    game.ending()
+}
+
+#[test]
+fn endings_name_the_loser_whoever_is_to_move() {
+    use shogi_core::{Color, Ending};
+    // Perpetual check by Sente ends with either side to move; Sente loses both times.
+    let start = "4k4/9/9/9/9/9/9/5R3/4K4 b - 1";
+    let cycle = "4h5h 5a4a 5h4h 4a5a ";
+    let sente_checked = Some(Ending::PerpetualCheck {
+        loser: Color::Sente,
+    });
+    assert_eq!(
+        ending(start, &cycle.repeat(3), ImpasseRule::None),
+        sente_checked
+    );
+    let longer = format!("{} 4h5h 5a4a 5h4h 4a5a 4h5h", cycle.repeat(2));
+    assert_eq!(ending(start, &longer, ImpasseRule::None), sente_checked);
+    // Gote's perpetual check: Gote loses.
+    assert_eq!(
+        ending(
+            "4k4/5r3/9/9/9/9/9/9/4K4 w - 1",
+            &"4b5b 5i4i 5b4b 4i5i ".repeat(3),
+            ImpasseRule::None
+        ),
+        Some(Ending::PerpetualCheck { loser: Color::Gote })
+    );
+    // The try: Sente's king reaches 5a, Gote is to move and has lost.
+    let tried = ending("9/4K4/9/9/9/9/9/4k4/9 b - 1", "5b5a", ImpasseRule::Try);
+    assert_eq!(
+        tried,
+        Some(Ending::Try {
+            winner: Color::Sente
+        })
+    );
+    assert_eq!(tried.unwrap().winner(), Some(Color::Sente));
+    assert_eq!(tried.unwrap().reason_word(), "try");
+    // A plain repetition is a draw, with no winner.
+    let draw = ending(
+        sfen::STARTPOS,
+        &"2h3h 8b7b 3h2h 7b8b ".repeat(3),
+        ImpasseRule::None,
+    );
+    assert_eq!(draw, Some(Ending::Repetition));
+    assert_eq!(draw.unwrap().outcome().unwrap().winner, None);
+    // Mate: the side to move is the loser.
+    assert_eq!(
+        ending("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1", "", ImpasseRule::None),
+        Some(Ending::Checkmate { loser: Color::Gote })
+    );
+    assert_eq!(ending(sfen::STARTPOS, "7g7f", ImpasseRule::None), None);
+}
+
+#[test]
+fn an_abort_has_no_outcome_and_a_resignation_names_its_loser() {
+    use shogi_core::{Color, Ending};
+    assert_eq!(Ending::Abort.outcome(), None);
+    let r = Ending::Resignation {
+        loser: Color::Sente,
+    };
+    assert_eq!(r.winner(), Some(Color::Gote));
+    assert_eq!(r.loser(), Some(Color::Sente));
+    assert_eq!(r.to_string(), "resign, Gote wins");
+}
