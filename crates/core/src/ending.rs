@@ -27,6 +27,13 @@
 
 use crate::{Color, IllegalMove, Move};
 
+/// How a finished game ended: the winner, or none for a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The winner; `None` for a draw.
+    pub winner: Option<Color>,
+}
+
 /// A broken rule that lost a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Foul {
@@ -123,10 +130,10 @@ impl Ending {
 
     /// The result: a win for one side, a draw, or none at all (an abort).
     #[must_use]
-    pub fn outcome(self) -> Option<crate::Outcome> {
+    pub fn outcome(self) -> Option<Outcome> {
         match self {
             Ending::Abort => None,
-            e => Some(crate::Outcome { winner: e.winner() }),
+            e => Some(Outcome { winner: e.winner() }),
         }
     }
 

@@ -21,7 +21,7 @@
 
 use crate::impasse::{self, ImpasseRule, ImpasseVerdict};
 use crate::rules;
-use crate::{ByColor, Color, Ending, Foul, HandKind, IllegalMove, Move, Position};
+use crate::{ByColor, Color, Ending, Foul, HandKind, IllegalMove, Move, Outcome, Position};
 
 /// The rules a game is played under.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -150,13 +150,6 @@ impl GameStatus {
             GameStatus::MaxMovesDraw => Ending::MaxMoves,
         })
     }
-}
-
-/// How a finished game ended: the winner, or none for a draw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Outcome {
-    /// The winner; `None` for a draw.
-    pub winner: Option<Color>,
 }
 
 /// Why [`Game::play`] refused a move.

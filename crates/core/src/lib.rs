@@ -35,8 +35,8 @@ pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
 pub use color::{ByColor, Color};
-pub use ending::{Ending, Foul};
-pub use game::{Game, GameRules, GameStatus, Outcome, PlayError};
+pub use ending::{Ending, Foul, Outcome};
+pub use game::{Game, GameRules, GameStatus, PlayError};
 pub use hand::Hand;
 pub use handicap::{Handicap, UnknownHandicap};
 pub use impasse::{ImpasseRule, ImpasseVerdict, UnknownImpasseRule};
