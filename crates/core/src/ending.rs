@@ -48,6 +48,9 @@ pub enum Foul {
     UnreadableMove,
     /// An impasse declaration (or try) claimed when the rule's conditions were not met.
     FalseDeclaration,
+    /// A foul its source names without saying which rule was broken: a game record's
+    /// 反則負け / 反則勝ち or CSA `%ILLEGAL_MOVE`, `%±ILLEGAL_ACTION`.
+    Unspecified,
 }
 
 /// How a game ended: the reason and, through it, who won.

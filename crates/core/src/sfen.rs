@@ -108,7 +108,61 @@ pub fn parse_setup(text: &str) -> Result<Setup, SfenError> {
 }
 
 fn parse_setup_columns(text: &str) -> Result<(Setup, Columns), SfenError> {
-    // Split into fields, remembering each field's 1-based column.
+    let fields = split_fields(text);
+    let end_col = text.chars().count() + 1;
+    let Some(&(board_col, board)) = fields.first() else {
+        return Err(err(end_col, SfenErrorKind::Empty));
+    };
+    let mut setup = Setup::empty();
+    let mut cols = Columns {
+        square: [0; 81],
+        side: end_col,
+        hand: end_col,
+        board: board_col,
+    };
+    parse_board(&mut setup, &mut cols, board_col, board)?;
+
+    let Some(&(side_col, side)) = fields.get(1) else {
+        return Err(err(
+            end_col,
+            SfenErrorKind::MissingField("side to move (b or w)"),
+        ));
+    };
+    cols.side = side_col;
+    setup.side_to_move = match side {
+        "b" => Color::Sente,
+        "w" => Color::Gote,
+        _ => return Err(err(side_col, SfenErrorKind::BadSide(side.to_string()))),
+    };
+
+    let Some(&(hand_col, hand)) = fields.get(2) else {
+        return Err(err(
+            end_col,
+            SfenErrorKind::MissingField("hands (- if empty)"),
+        ));
+    };
+    cols.hand = hand_col;
+    if hand != "-" {
+        parse_hands(&mut setup, hand_col, hand)?;
+    }
+
+    // Move number (optional).
+    if let Some(&(mcol, mn)) = fields.get(3) {
+        setup.move_number = mn
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| err(mcol, SfenErrorKind::BadMoveNumber(mn.to_string())))?;
+    }
+    if let Some(&(tcol, t)) = fields.get(4) {
+        return Err(err(tcol, SfenErrorKind::Trailing(t.to_string())));
+    }
+    Ok((setup, cols))
+}
+
+/// The whitespace-separated fields of `text`, each with its 1-based column, without a leading
+/// `sfen`.
+fn split_fields(text: &str) -> Vec<(usize, &str)> {
     let mut fields: Vec<(usize, &str)> = Vec::new();
     let mut start = None;
     for (col, (i, c)) in text.char_indices().enumerate() {
@@ -126,158 +180,134 @@ fn parse_setup_columns(text: &str) -> Result<(Setup, Columns), SfenError> {
     if fields.first().map(|f| f.1) == Some("sfen") {
         fields.remove(0);
     }
-    let end_col = text.chars().count() + 1;
-    let Some(&(board_col, board)) = fields.first() else {
-        return Err(err(end_col, SfenErrorKind::Empty));
-    };
-    let mut setup = Setup::empty();
-    let mut cols = Columns {
-        square: [0; 81],
-        side: end_col,
-        hand: end_col,
-        board: board_col,
-    };
+    fields
+}
 
-    // Board.
+/// Reads the board field (starting at column `board_col`) into `setup`, noting each piece's
+/// column in `cols`.
+fn parse_board(
+    setup: &mut Setup,
+    cols: &mut Columns,
+    board_col: usize,
+    board: &str,
+) -> Result<(), SfenError> {
     let ranks: Vec<&str> = board.split('/').collect();
     let mut col = board_col;
     for (r, rank_text) in ranks.iter().enumerate() {
-        let rank_col = col;
-        let mut file: usize = 9; // next file to fill, 9 down to 1
-        let mut filled = 0usize;
-        let mut promoted_col = None;
-        for c in rank_text.chars() {
-            match c {
-                '1'..='9' if promoted_col.is_none() => {
-                    filled += c as usize - '0' as usize;
-                    file = file.saturating_sub(c as usize - '0' as usize);
-                }
-                '+' if promoted_col.is_none() => promoted_col = Some(col),
-                _ => {
-                    let kind = PieceKind::from_sfen_letter(c.to_ascii_uppercase())
-                        .ok_or_else(|| err(col, SfenErrorKind::UnknownLetter(c)))?;
-                    let kind = if let Some(pc) = promoted_col.take() {
-                        kind.promote()
-                            .ok_or_else(|| err(pc, SfenErrorKind::BadPromotion))?
-                    } else {
-                        kind
-                    };
-                    let color = if c.is_ascii_uppercase() {
-                        Color::Sente
-                    } else {
-                        Color::Gote
-                    };
-                    filled += 1;
-                    if r < 9 && (1..=9).contains(&file) {
-                        if let Some(sq) = Square::from_numbers(file as u8, r as u8 + 1) {
-                            setup.board[sq.index()] = Some(Piece::new(color, kind));
-                            cols.square[sq.index()] = col;
-                        }
-                    }
-                    file = file.saturating_sub(1);
-                }
-            }
-            col += 1;
-        }
-        if let Some(pc) = promoted_col {
-            return Err(err(pc, SfenErrorKind::BadPromotion));
-        }
+        let filled = parse_rank(setup, cols, r, rank_text, col)?;
         if filled != 9 && r < 9 {
             return Err(err(
-                rank_col,
+                col,
                 SfenErrorKind::BadRankLength {
                     rank: Rank::ALL[r].letter(),
                     len: filled,
                 },
             ));
         }
-        col += 1; // the '/'
+        col += rank_text.chars().count() + 1; // the rank and its '/'
     }
     if ranks.len() != 9 {
         return Err(err(board_col, SfenErrorKind::BadRankCount(ranks.len())));
     }
+    Ok(())
+}
 
-    // Side to move.
-    let Some(&(side_col, side)) = fields.get(1) else {
-        return Err(err(
-            end_col,
-            SfenErrorKind::MissingField("side to move (b or w)"),
-        ));
-    };
-    cols.side = side_col;
-    setup.side_to_move = match side {
-        "b" => Color::Sente,
-        "w" => Color::Gote,
-        _ => return Err(err(side_col, SfenErrorKind::BadSide(side.to_string()))),
-    };
-
-    // Hands.
-    let Some(&(hand_col, hand)) = fields.get(2) else {
-        return Err(err(
-            end_col,
-            SfenErrorKind::MissingField("hands (- if empty)"),
-        ));
-    };
-    cols.hand = hand_col;
-    if hand != "-" {
-        let mut count: Option<(usize, u32)> = None; // (column, value)
-        for (i, c) in hand.chars().enumerate() {
-            let ccol = hand_col + i;
-            if let Some(d) = c.to_digit(10) {
-                let (start, v) = count.unwrap_or((ccol, 0));
-                let v = v * 10 + d;
-                if v > 18 {
-                    return Err(err(start, SfenErrorKind::BadHandCount(v.to_string())));
-                }
-                count = Some((start, v));
-                continue;
+/// Reads rank `r` (0-based; ranks past the ninth are read for their errors but place nothing)
+/// starting at column `col`; returns how many squares it fills.
+fn parse_rank(
+    setup: &mut Setup,
+    cols: &mut Columns,
+    r: usize,
+    rank_text: &str,
+    mut col: usize,
+) -> Result<usize, SfenError> {
+    let mut file: usize = 9; // next file to fill, 9 down to 1
+    let mut filled = 0usize;
+    let mut promoted_col = None;
+    for c in rank_text.chars() {
+        match c {
+            '1'..='9' if promoted_col.is_none() => {
+                filled += c as usize - '0' as usize;
+                file = file.saturating_sub(c as usize - '0' as usize);
             }
-            let kind = PieceKind::from_sfen_letter(c.to_ascii_uppercase())
-                .and_then(PieceKind::hand_kind)
-                .ok_or_else(|| err(ccol, SfenErrorKind::BadHandLetter(c)))?;
-            let n = match count.take() {
-                Some((start, 0)) => {
-                    return Err(err(start, SfenErrorKind::BadHandCount("0".into())))
+            '+' if promoted_col.is_none() => promoted_col = Some(col),
+            _ => {
+                let kind = PieceKind::from_sfen_letter(c.to_ascii_uppercase())
+                    .ok_or_else(|| err(col, SfenErrorKind::UnknownLetter(c)))?;
+                let kind = if let Some(pc) = promoted_col.take() {
+                    kind.promote()
+                        .ok_or_else(|| err(pc, SfenErrorKind::BadPromotion))?
+                } else {
+                    kind
+                };
+                let color = if c.is_ascii_uppercase() {
+                    Color::Sente
+                } else {
+                    Color::Gote
+                };
+                filled += 1;
+                if r < 9 && (1..=9).contains(&file) {
+                    if let Some(sq) = Square::from_numbers(file as u8, r as u8 + 1) {
+                        setup.board[sq.index()] = Some(Piece::new(color, kind));
+                        cols.square[sq.index()] = col;
+                    }
                 }
-                Some((_, v)) => v,
-                None => 1,
-            };
-            let color = if c.is_ascii_uppercase() {
-                Color::Sente
-            } else {
-                Color::Gote
-            };
-            let h = &mut setup.hands[color];
-            let total = u32::from(h.count(kind)) + n;
-            if total > u32::from(kind.max_count()) {
-                return Err(err(
-                    ccol,
-                    SfenErrorKind::Position(PositionError::TooManyPieces {
-                        kind: kind.piece_kind(),
-                        count: total,
-                        max: u32::from(kind.max_count()),
-                    }),
-                ));
+                file = file.saturating_sub(1);
             }
-            h.set(kind, total as u8);
         }
-        if let Some((start, v)) = count {
-            return Err(err(start, SfenErrorKind::BadHandCount(v.to_string())));
-        }
+        col += 1;
     }
+    if let Some(pc) = promoted_col {
+        return Err(err(pc, SfenErrorKind::BadPromotion));
+    }
+    Ok(filled)
+}
 
-    // Move number (optional).
-    if let Some(&(mcol, mn)) = fields.get(3) {
-        setup.move_number = mn
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| err(mcol, SfenErrorKind::BadMoveNumber(mn.to_string())))?;
+/// Reads the hands field (not `-`, starting at column `hand_col`) into `setup`.
+fn parse_hands(setup: &mut Setup, hand_col: usize, hand: &str) -> Result<(), SfenError> {
+    let mut count: Option<(usize, u32)> = None; // (column, value)
+    for (i, c) in hand.chars().enumerate() {
+        let ccol = hand_col + i;
+        if let Some(d) = c.to_digit(10) {
+            let (start, v) = count.unwrap_or((ccol, 0));
+            let v = v * 10 + d;
+            if v > 18 {
+                return Err(err(start, SfenErrorKind::BadHandCount(v.to_string())));
+            }
+            count = Some((start, v));
+            continue;
+        }
+        let kind = PieceKind::from_sfen_letter(c.to_ascii_uppercase())
+            .and_then(PieceKind::hand_kind)
+            .ok_or_else(|| err(ccol, SfenErrorKind::BadHandLetter(c)))?;
+        let n = match count.take() {
+            Some((start, 0)) => return Err(err(start, SfenErrorKind::BadHandCount("0".into()))),
+            Some((_, v)) => v,
+            None => 1,
+        };
+        let color = if c.is_ascii_uppercase() {
+            Color::Sente
+        } else {
+            Color::Gote
+        };
+        let h = &mut setup.hands[color];
+        let total = u32::from(h.count(kind)) + n;
+        if total > u32::from(kind.max_count()) {
+            return Err(err(
+                ccol,
+                SfenErrorKind::Position(PositionError::TooManyPieces {
+                    kind: kind.piece_kind(),
+                    count: total,
+                    max: u32::from(kind.max_count()),
+                }),
+            ));
+        }
+        h.set(kind, total as u8);
     }
-    if let Some(&(tcol, t)) = fields.get(4) {
-        return Err(err(tcol, SfenErrorKind::Trailing(t.to_string())));
+    if let Some((start, v)) = count {
+        return Err(err(start, SfenErrorKind::BadHandCount(v.to_string())));
     }
-    Ok((setup, cols))
+    Ok(())
 }
 
 /// Reads an SFEN into a validated [`Position`] (both kings required).

@@ -11,16 +11,19 @@
 //! statements on a line separated by `,`; and the `%` endings `%TORYO`,
 //! `%CHUDAN`, `%SENNICHITE`, `%OUTE_SENNICHITE`, `%ILLEGAL_MOVE`,
 //! `%+ILLEGAL_ACTION`, `%-ILLEGAL_ACTION`, `%JISHOGI`, `%KACHI`, `%HIKIWAKE`,
-//! `%MATTA`, `%TSUMI`, `%FUZUMI`, `%ERROR`, `%TIME_UP`, `%MAX_MOVES`.
+//! `%MATTA`, `%TSUMI`, `%FUZUMI`, `%ERROR`, `%TIME_UP`, `%MAX_MOVES`, and
+//! this crate's `%TRY`.
 //!
-//! `%ILLEGAL_MOVE`, `%TIME_UP`, `%TORYO` apply to the side to move;
-//! `%OUTE_SENNICHITE` is taken as lost by the side that moved last.
+//! `%ILLEGAL_MOVE`, `%TIME_UP`, `%TORYO`, `%TSUMI` apply to the side to move
+//! (it lost) and `%KACHI` too (it declared and won); `%OUTE_SENNICHITE` is
+//! taken as lost by the side that moved last; `%TRY` (this crate's word, see
+//! [`write`]) is a try-rule win by the side that moved last.
 //!
 //! ```
 //! let rec = shogi_record::csa::read("V2.2\nN+Sente\nPI\n+\n+7776FU,T3\n-3334FU\n%TORYO\n")?;
 //! assert_eq!(rec.headers.sente.as_deref(), Some("Sente"));
 //! assert_eq!(rec.moves[0].time, Some(3));
-//! assert!(matches!(rec.ending, shogi_record::Ending::Resign { .. }));
+//! assert!(matches!(rec.ending, shogi_record::Ending::Game(shogi_core::Ending::Resignation { .. })));
 //! let again = shogi_record::csa::read(&shogi_record::csa::write(&rec))?;
 //! assert_eq!(again.main_line(), rec.main_line());
 //! # Ok::<_, shogi_record::ReadError>(())
@@ -28,60 +31,92 @@
 
 use std::fmt::Write as _;
 
-use shogi_core::{Color, HandKind, Leniency, Move, Piece, PieceKind, Position, Setup, Square};
+use shogi_core::{
+    Color, Ending as GameEnding, Foul, HandKind, Leniency, Move, Piece, PieceKind, Position, Setup,
+    Square,
+};
 
 use crate::builder::Builder;
 use crate::encoding::{self, Encoding};
 use crate::error::{ReadError, ReadErrorKind};
 use crate::record::{Ending, MoveProblem, Record, TimeControl};
 
-/// The `%` words and their endings (without the side-dependent ones).
-const SPECIALS: [(&str, Ending); 11] = [
-    ("CHUDAN", Ending::Abort),
-    ("SENNICHITE", Ending::Repetition),
-    ("JISHOGI", Ending::Impasse),
-    ("KACHI", Ending::DeclarationWin),
-    ("HIKIWAKE", Ending::Draw),
-    ("MATTA", Ending::Matta),
-    ("TSUMI", Ending::Checkmate),
-    ("FUZUMI", Ending::NoMate),
-    ("ERROR", Ending::Error),
-    ("TIME_UP", Ending::Timeout),
-    ("MAX_MOVES", Ending::MaxMoves),
-];
+/// A foul a CSA word names without the rule.
+fn foul(loser: Color) -> Ending {
+    Ending::Game(GameEnding::Foul {
+        loser,
+        foul: Foul::Unspecified,
+    })
+}
 
-/// The ending a CSA special word (without `%`) means, `stm` to move.
-pub(crate) fn special_ending(word: &str, stm: Color) -> Option<Ending> {
-    match word {
-        "OUTE_SENNICHITE" => Some(Ending::PerpetualCheck {
-            loser: stm.opponent(),
-        }),
-        "ILLEGAL_MOVE" => Some(Ending::IllegalMove { loser: stm }),
-        "TORYO" => Some(Ending::Resign { loser: stm }),
-        "+ILLEGAL_ACTION" => Some(Ending::IllegalMove {
-            loser: Color::Sente,
-        }),
-        "-ILLEGAL_ACTION" => Some(Ending::IllegalMove { loser: Color::Gote }),
-        _ => SPECIALS.iter().find(|(w, _)| *w == word).map(|(_, e)| *e),
+/// `%+ILLEGAL_ACTION` or `%-ILLEGAL_ACTION`: `loser` broke the rules.
+fn illegal_action(loser: Color) -> &'static str {
+    match loser {
+        Color::Sente => "+ILLEGAL_ACTION",
+        Color::Gote => "-ILLEGAL_ACTION",
     }
 }
 
-/// The CSA special word (without `%`) for `ending`, `stm` to move.
+/// The ending a CSA special word (without `%`; also a JKF `special`) means, `stm` to move
+/// after the last move.
+pub(crate) fn special_ending(word: &str, stm: Color) -> Option<Ending> {
+    let game = |e: GameEnding| Some(Ending::Game(e));
+    match word {
+        "TORYO" => game(GameEnding::Resignation { loser: stm }),
+        "CHUDAN" => game(GameEnding::Abort),
+        "SENNICHITE" => game(GameEnding::Repetition),
+        "OUTE_SENNICHITE" => game(GameEnding::PerpetualCheck {
+            loser: stm.opponent(),
+        }),
+        "ILLEGAL_MOVE" => Some(foul(stm)),
+        "+ILLEGAL_ACTION" => Some(foul(Color::Sente)),
+        "-ILLEGAL_ACTION" => Some(foul(Color::Gote)),
+        "JISHOGI" => game(GameEnding::Impasse { winner: None }),
+        "KACHI" => game(GameEnding::Impasse { winner: Some(stm) }),
+        "TRY" => game(GameEnding::Try {
+            winner: stm.opponent(),
+        }),
+        "HIKIWAKE" => game(GameEnding::DrawAgreement),
+        "TSUMI" => game(GameEnding::Checkmate { loser: stm }),
+        "TIME_UP" => game(GameEnding::Timeout { loser: stm }),
+        "MAX_MOVES" => game(GameEnding::MaxMoves),
+        "MATTA" => Some(Ending::Matta),
+        "FUZUMI" => Some(Ending::NoMate),
+        "ERROR" => Some(Ending::Error),
+        _ => None,
+    }
+}
+
+/// The CSA special word (without `%`; also a JKF `special`) for `ending`, `stm` to move after
+/// the last move; `None` for no ending and for [`Ending::Sealed`], which CSA lacks.
+///
+/// Where CSA has no word for an ending the closest writing is chosen: a resignation out of turn
+/// (`%TORYO` is always the side to move's) keeps its loser as `%±ILLEGAL_ACTION`; a try-rule win
+/// is `%TRY`, this crate's word (tsshogi writes none and reads this one as an unknown special
+/// move without complaint); an impasse won by the side that moved last is `%JISHOGI`.
 pub(crate) fn special_word(ending: Ending, stm: Color) -> Option<&'static str> {
-    Some(match ending {
+    let game = match ending {
         Ending::None | Ending::Sealed => return None,
-        Ending::PerpetualCheck { .. } => "OUTE_SENNICHITE",
-        // CSA has no word for a resignation out of turn: `%TORYO` it is.
-        Ending::Resign { .. } => "TORYO",
-        Ending::IllegalMove { loser } if loser == stm => "ILLEGAL_MOVE",
-        Ending::IllegalMove {
-            loser: Color::Sente,
-        } => "+ILLEGAL_ACTION",
-        Ending::IllegalMove { loser: Color::Gote } => "-ILLEGAL_ACTION",
-        other => SPECIALS
-            .iter()
-            .find(|(_, e)| *e == other)
-            .map(|(w, _)| *w)?,
+        Ending::NoMate => return Some("FUZUMI"),
+        Ending::Matta => return Some("MATTA"),
+        Ending::Error => return Some("ERROR"),
+        Ending::Game(g) => g,
+    };
+    Some(match game {
+        GameEnding::Resignation { loser } if loser == stm => "TORYO",
+        GameEnding::Resignation { loser } => illegal_action(loser),
+        GameEnding::Checkmate { .. } | GameEnding::NoLegalMoves { .. } => "TSUMI",
+        GameEnding::Timeout { .. } => "TIME_UP",
+        GameEnding::Foul { loser, .. } if loser == stm => "ILLEGAL_MOVE",
+        GameEnding::Foul { loser, .. } => illegal_action(loser),
+        GameEnding::PerpetualCheck { .. } => "OUTE_SENNICHITE",
+        GameEnding::Repetition => "SENNICHITE",
+        GameEnding::Impasse { winner } if winner == Some(stm) => "KACHI",
+        GameEnding::Impasse { .. } => "JISHOGI",
+        GameEnding::Try { .. } => "TRY",
+        GameEnding::MaxMoves => "MAX_MOVES",
+        GameEnding::DrawAgreement => "HIKIWAKE",
+        GameEnding::Abort => "CHUDAN",
     })
 }
 
@@ -495,6 +530,13 @@ fn write_position(out: &mut String, pos: &Position) {
 }
 
 /// Writes `rec` as CSA text (main line only; `V3.0` when a time control is given, else `V2.2`).
+///
+/// The ending is a `%` word for the side to move. CSA cannot say some endings, and the closest
+/// writing is chosen: a resignation out of turn (a player resigning while the opponent is to
+/// move) is written `%+ILLEGAL_ACTION` / `%-ILLEGAL_ACTION` naming the resigner, which keeps
+/// who lost (`%TORYO` would name the wrong side); a try-rule win is `%TRY`, a word of this
+/// crate's (tsshogi writes no ending and reads `%TRY` as an unknown special move); a sealed move
+/// is not written.
 #[must_use]
 pub fn write(rec: &Record) -> String {
     let mut out = String::new();

@@ -12,7 +12,7 @@
 //! let rec = shogi_record::jkf::read(json)?;
 //! assert_eq!(rec.headers.sente.as_deref(), Some("A"));
 //! assert_eq!(rec.main_line(), ["7g7f".parse()?]);
-//! assert!(matches!(rec.ending, shogi_record::Ending::Resign { .. }));
+//! assert!(matches!(rec.ending, shogi_record::Ending::Game(shogi_core::Ending::Resignation { .. })));
 //! let again = shogi_record::jkf::read(&shogi_record::jkf::write(&rec))?;
 //! assert_eq!(again.main_line(), rec.main_line());
 //! # Ok::<_, Box<dyn std::error::Error>>(())

@@ -16,8 +16,11 @@
 //! alternative to move N of the most recent line that has one; a block whose
 //! N no line has is skipped); terminal
 //! words (投了, 詰み, 千日手, 持将棋, 反則勝ち, 反則負け, 切れ負け, 時間切れ,
-//! 中断, 入玉勝ち, 宣言勝ち, 不詰, 封じ手, 連続王手の千日手, 最大手数, 引き分け, 待った);
-//! and `まで…` summary lines, which give the ending when no terminal word did.
+//! 中断, 入玉勝ち, 宣言勝ち, トライ, 不詰, 封じ手, 連続王手の千日手, 最大手数, 引き分け,
+//! 待った, エラー); and `まで…` summary lines, which give the ending when no
+//! terminal word did and name the side a terminal word only implies (so a
+//! resignation out of turn keeps its loser). A try-rule win is written
+//! `トライ`, as tsshogi writes it, with the summary `まで…手で先手のトライ勝ち`.
 //!
 //! ```
 //! let text = "手合割：平手\n手数----指手----消費時間--\n   1 ７六歩(77)   ( 0:01/00:00:01)\n*a comment\n   2 投了\n";
@@ -25,7 +28,7 @@
 //! assert_eq!(rec.main_line().len(), 1);
 //! assert_eq!(rec.moves[0].time, Some(1));
 //! assert_eq!(rec.moves[0].comments, ["a comment"]);
-//! assert!(matches!(rec.ending, shogi_record::Ending::Resign { .. }));
+//! assert!(matches!(rec.ending, shogi_record::Ending::Game(shogi_core::Ending::Resignation { .. })));
 //! let again = shogi_record::kif::read(&shogi_record::kif::write(&rec))?;
 //! assert_eq!(again.main_line(), rec.main_line());
 //! # Ok::<_, shogi_record::ReadError>(())
@@ -38,7 +41,9 @@ use shogi_core::{Color, HandKind, Handicap, Leniency, Piece, PieceKind, Position
 use crate::builder::Builder;
 use crate::encoding::{self, Encoding};
 use crate::error::{ReadError, ReadErrorKind};
-use crate::ki2::{best_reading, Ki2Token, LOOKAHEAD_BUDGET};
+use crate::kif_family::ending::{refine, summary, summary_ending, terminal, terminal_word};
+use crate::kif_family::lookahead::{best_reading, Ki2Token, LOOKAHEAD_BUDGET};
+use crate::kif_family::preamble;
 use crate::notation::japanese::{self, digit_value, kanji_count, parse_piece};
 use crate::notation::kif as kif_move;
 use crate::record::{Ending, Headers, Node, Record, TimeControl};
@@ -57,146 +62,6 @@ pub fn read_bytes(bytes: &[u8]) -> Result<Record, ReadError> {
 /// A malformed board diagram, hand or variation line, or an illegal start position.
 pub fn read(text: &str) -> Result<Record, ReadError> {
     Reader::new().run(text)
-}
-
-/// Terminal words and their endings; `None` for 反則勝ち/反則負け, decided by the side to move.
-const TERMINALS: [(&str, Ending); 20] = [
-    (
-        "投了",
-        Ending::Resign {
-            loser: Color::Sente,
-        },
-    ),
-    ("詰み", Ending::Checkmate),
-    ("連続王手の千日手", Ending::Repetition),
-    ("千日手", Ending::Repetition),
-    ("持将棋", Ending::Impasse),
-    ("反則勝ち", Ending::None),
-    ("反則負け", Ending::None),
-    ("切れ負け", Ending::Timeout),
-    ("時間切れ", Ending::Timeout),
-    ("中断", Ending::Abort),
-    ("入玉勝ち", Ending::DeclarationWin),
-    ("宣言勝ち", Ending::DeclarationWin),
-    ("不詰", Ending::NoMate),
-    ("封じ手", Ending::Sealed),
-    ("最大手数", Ending::MaxMoves),
-    ("引き分け", Ending::Draw),
-    ("待った", Ending::Matta),
-    ("エラー", Ending::Error),
-    ("詰", Ending::Checkmate),
-    ("勝ち宣言", Ending::DeclarationWin),
-];
-
-/// The ending a terminal word at the start of `s` means, with `stm` the side to move.
-pub(crate) fn terminal(s: &str, stm: Color) -> Option<Ending> {
-    let s = s.trim_start_matches([' ', '　']);
-    let (word, ending) = TERMINALS.iter().find(|(w, _)| s.starts_with(w))?;
-    Some(match *word {
-        "反則勝ち" => Ending::IllegalMove {
-            loser: stm.opponent(),
-        },
-        "反則負け" => Ending::IllegalMove { loser: stm },
-        "連続王手の千日手" => Ending::PerpetualCheck {
-            loser: stm.opponent(),
-        },
-        "投了" => Ending::Resign { loser: stm },
-        _ => *ending,
-    })
-}
-
-/// The KIF terminal word for `ending` with `stm` to move.
-pub(crate) fn terminal_word(ending: Ending, stm: Color) -> Option<&'static str> {
-    Some(match ending {
-        Ending::None => return None,
-        Ending::Resign { .. } => "投了",
-        Ending::Checkmate => "詰み",
-        Ending::Repetition => "千日手",
-        Ending::PerpetualCheck { .. } => "連続王手の千日手",
-        Ending::Impasse => "持将棋",
-        Ending::DeclarationWin => "入玉勝ち",
-        Ending::IllegalMove { loser } if loser == stm => "反則負け",
-        Ending::IllegalMove { .. } => "反則勝ち",
-        Ending::Timeout => "切れ負け",
-        Ending::Abort => "中断",
-        Ending::MaxMoves => "最大手数",
-        Ending::Draw => "引き分け",
-        Ending::NoMate => "不詰",
-        Ending::Sealed => "封じ手",
-        Ending::Matta => "待った",
-        Ending::Error => "エラー",
-    })
-}
-
-/// The ending a `まで…` summary line implies, given the side to move after the main line.
-pub(crate) fn summary_ending(s: &str, stm: Color) -> Option<Ending> {
-    if s.contains("連続王手") {
-        return Some(Ending::PerpetualCheck {
-            loser: stm.opponent(),
-        });
-    }
-    for (word, e) in [
-        ("入玉勝ち", Ending::DeclarationWin),
-        ("宣言勝ち", Ending::DeclarationWin),
-        ("不詰", Ending::NoMate),
-        ("封じ手", Ending::Sealed),
-        ("最大手数", Ending::MaxMoves),
-        ("引き分け", Ending::Draw),
-        ("待った", Ending::Matta),
-        ("エラー", Ending::Error),
-    ] {
-        if s.contains(word) {
-            return Some(e);
-        }
-    }
-    if s.contains("中断") {
-        return Some(Ending::Abort);
-    }
-    if s.contains("千日手") {
-        return Some(Ending::Repetition);
-    }
-    if s.contains("持将棋") {
-        return Some(Ending::Impasse);
-    }
-    if s.contains("詰み") {
-        return Some(Ending::Checkmate);
-    }
-    if s.contains("切れ") {
-        return Some(Ending::Timeout);
-    }
-    // `先手の反則勝ち` / `後手の反則負け`: the named side wins / loses by a foul.
-    let named = if s.contains("先手の") || s.contains("下手の") {
-        Some(Color::Sente)
-    } else if s.contains("後手の") || s.contains("上手の") {
-        Some(Color::Gote)
-    } else {
-        None
-    };
-    if let Some(c) = named {
-        if s.contains("の反則勝ち") {
-            return Some(Ending::IllegalMove {
-                loser: c.opponent(),
-            });
-        }
-        if s.contains("の反則負け") {
-            return Some(Ending::IllegalMove { loser: c });
-        }
-    }
-    let winner = if s.contains("先手の勝ち") || s.contains("下手の勝ち") {
-        Color::Sente
-    } else if s.contains("後手の勝ち") || s.contains("上手の勝ち") {
-        Color::Gote
-    } else {
-        return None;
-    };
-    if s.contains("反則") {
-        return Some(Ending::IllegalMove {
-            loser: winner.opponent(),
-        });
-    }
-    Some(Ending::Resign {
-        loser: winner.opponent(),
-    })
 }
 
 /// Splits `key：value` (full-width or ASCII colon).
@@ -526,13 +391,13 @@ impl Reader {
                 if self.b.in_main_line() && !self.b.is_dead() {
                     let stm = self.b.position().side_to_move();
                     if let Some(e) = summary_ending(trimmed, stm) {
-                        self.b.ending(e);
-                        // The summary names the winner of a resignation out of turn.
-                        if let (Ending::Resign { .. }, Ending::Resign { loser }) =
-                            (self.b.current_ending(), e)
-                        {
-                            self.b.set_ending(Ending::Resign { loser });
-                        }
+                        // The summary names the side a terminal word only implies (the
+                        // winner of a resignation out of turn).
+                        let ending = match self.b.current_ending() {
+                            Ending::None => e,
+                            terminal => refine(terminal, e),
+                        };
+                        self.b.set_ending(ending);
                     }
                 }
                 continue;
@@ -620,59 +485,6 @@ pub fn board_diagram(pos: &Position) -> String {
     crate::bod::write(pos)
 }
 
-/// Writes the headers and start position shared by KIF and KI2.
-pub(crate) fn write_preamble(out: &mut String, rec: &Record, format: &str, enc: Encoding) {
-    let enc_name = match enc {
-        Encoding::Utf8 => "UTF-8",
-        Encoding::ShiftJis => "Shift_JIS",
-    };
-    let _ = writeln!(out, "#{format} version=2.0 encoding={enc_name}");
-    let h = &rec.headers;
-    for (k, v) in [
-        ("開始日時", &h.start_time),
-        ("終了日時", &h.end_time),
-        ("棋戦", &h.event),
-        ("場所", &h.site),
-    ] {
-        if let Some(v) = v {
-            let _ = writeln!(out, "{k}：{v}");
-        }
-    }
-    if let Some(tc) = h.time_control {
-        let _ = writeln!(out, "持ち時間：{}", tc.to_plus());
-    }
-    let handicap = rec.handicap();
-    match handicap {
-        // The normal start needs no line unless the record named it.
-        Some(Handicap::Even) if h.handicap.is_none() => {}
-        Some(hc) => {
-            let _ = writeln!(out, "手合割：{}", hc.kif_name());
-        }
-        None => out.push_str(&crate::bod::write(&rec.start)),
-    }
-    let handicapped = !matches!(handicap, Some(Handicap::Even) | None);
-    let (s, g) = if handicapped {
-        ("下手", "上手")
-    } else {
-        ("先手", "後手")
-    };
-    if let Some(v) = &h.sente {
-        let _ = writeln!(out, "{s}：{v}");
-    }
-    if let Some(v) = &h.gote {
-        let _ = writeln!(out, "{g}：{v}");
-    }
-    for (k, v) in &h.other {
-        if k == "手合割" && handicap.is_some() {
-            continue;
-        }
-        let _ = writeln!(out, "{k}：{v}");
-    }
-    for c in &rec.start_comments {
-        let _ = writeln!(out, "*{c}");
-    }
-}
-
 fn clock(secs: u32) -> String {
     format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
 }
@@ -756,7 +568,7 @@ pub fn write(rec: &Record) -> String {
 #[must_use]
 pub fn write_with(rec: &Record, enc: Encoding) -> String {
     let mut out = String::new();
-    write_preamble(&mut out, rec, "KIF", enc);
+    preamble::write(&mut out, rec, "KIF", enc);
     out.push_str("手数----指手---------消費時間--\n");
     let mut pending = Vec::new();
     let main = Branch {
@@ -769,8 +581,7 @@ pub fn write_with(rec: &Record, enc: Encoding) -> String {
     let (written, stm) = write_line(&mut out, main, Some(rec.ending), &mut pending);
     // The `まで…` summary as Kifu for Windows writes it: readers that ignore the terminal
     // word (cshogi) take the result from it, and it ends the main line for them.
-    let handicapped = !matches!(rec.handicap(), Some(shogi_core::Handicap::Even) | None);
-    if let Some(s) = crate::ki2::summary(rec.ending, written, stm, handicapped) {
+    if let Some(s) = summary(rec.ending, written, stm, preamble::is_handicapped(rec)) {
         let _ = writeln!(out, "{s}");
     }
     // Variations depth first, each line's branches from its last ply backwards, so that every

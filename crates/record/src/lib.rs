@@ -17,7 +17,7 @@
 //! let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n";
 //! let rec = read(kif.as_bytes())?;
 //! assert_eq!(rec.main_line().len(), 2);
-//! assert!(matches!(rec.ending, shogi_record::Ending::Resign { .. }));
+//! assert!(matches!(rec.ending, shogi_record::Ending::Game(shogi_core::Ending::Resignation { .. })));
 //! assert!(rec.to_csa().contains("+7776FU"));
 //! assert!(rec.to_ki2().contains("▲７六歩"));
 //! assert_eq!(rec.to_usi(), "position startpos moves 7g7f 3c3d resign");
@@ -37,6 +37,7 @@ mod error;
 pub mod jkf;
 pub mod ki2;
 pub mod kif;
+mod kif_family;
 pub mod notation;
 mod record;
 pub mod usen;

@@ -10,7 +10,7 @@
 //! let mut rec = Record::new(Position::startpos());
 //! rec.push("7g7f".parse::<Move>()?);
 //! rec.push("3c3d".parse::<Move>()?);
-//! rec.ending = Ending::Resign { loser: shogi_core::Color::Sente };
+//! rec.ending = Ending::Game(shogi_core::Ending::Resignation { loser: shogi_core::Color::Sente });
 //! assert_eq!(rec.main_line().len(), 2);
 //! assert_eq!(rec.loser(), Some(shogi_core::Color::Sente));
 //! # Ok::<_, Box<dyn std::error::Error>>(())
@@ -116,73 +116,60 @@ impl Node {
     }
 }
 
-/// How the record ends.
+/// How the record ends: a finished game (with who won and why, in core's
+/// [`shogi_core::Ending`]), or one of the states only records know.
 ///
-/// Unless a variant names the side itself, it applies to the side to move
-/// after the last move of the main line (the player whose turn it was when
-/// the game stopped): that side resigned, was checkmated, ran out of time,
-/// declared a win, and so on.
+/// Readers give game endings concrete colours, computed from the side to move
+/// after the last main-line move where the format leaves it implicit (`%TORYO`
+/// is the side to move resigning); writers turn them back into each format's
+/// words in one place per format ([`kif`](crate::kif) and [`ki2`](crate::ki2)
+/// share theirs, [`csa`](crate::csa) serves JKF too, [`usi`](crate::usi),
+/// [`usen`](crate::usen)). Where a format cannot say an ending its module's
+/// documentation tells what is written instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Ending {
     /// The record just stops.
     #[default]
     None,
-    /// A player resigned (投了, `%TORYO`). The formats write a resignation as
-    /// the act of the side to move, and their readers say so; a resignation
-    /// out of turn (a player resigning while the opponent thinks) can only be
-    /// told apart in KIF and KI2, by the `まで…の勝ち` summary line.
-    Resign {
-        /// The side that resigned.
-        loser: Color,
-    },
-    /// The side to move is checkmated (詰み, `%TSUMI`).
-    Checkmate,
-    /// Fourfold repetition, a draw (千日手, `%SENNICHITE`).
-    Repetition,
-    /// Fourfold repetition with perpetual check (`%OUTE_SENNICHITE`): `loser` gave the checks.
-    PerpetualCheck {
-        /// The side that gave perpetual check and loses.
-        loser: Color,
-    },
-    /// Impasse (持将棋, `%JISHOGI`), a draw by agreement or points.
-    Impasse,
-    /// The side to move declared an entering-king win (入玉勝ち, `%KACHI`).
-    DeclarationWin,
-    /// A foul ended the game (反則勝ち / 反則負け, `%ILLEGAL_MOVE`, `%±ILLEGAL_ACTION`).
-    IllegalMove {
-        /// The side that broke the rules and loses.
-        loser: Color,
-    },
-    /// The side to move lost on time (切れ負け, 時間切れ, `%TIME_UP`).
-    Timeout,
-    /// The game was interrupted (中断, `%CHUDAN`).
-    Abort,
-    /// The move limit was reached, a draw (`%MAX_MOVES`).
-    MaxMoves,
-    /// A draw by agreement (`%HIKIWAKE`).
-    Draw,
+    /// The game ended.
+    Game(shogi_core::Ending),
     /// The tsume problem has no mate (不詰, `%FUZUMI`).
     NoMate,
     /// The side to move sealed its move (封じ手).
     Sealed,
-    /// The side to move took back a move (`%MATTA`, a foul in CSA).
+    /// The side to move took back a move (待った, `%MATTA`, a foul in CSA V2).
     Matta,
-    /// The game stopped on an error (`%ERROR`).
+    /// The game stopped on an error (エラー, `%ERROR`).
     Error,
 }
 
 impl Ending {
-    /// Who lost, given the side to move after the last move; `None` for draws and unfinished games.
+    /// The game ending, if the record holds one.
     #[must_use]
-    pub fn loser(self, side_to_move: Color) -> Option<Color> {
+    pub fn game(self) -> Option<shogi_core::Ending> {
         match self {
-            Ending::Checkmate | Ending::Timeout | Ending::Matta => Some(side_to_move),
-            Ending::DeclarationWin => Some(side_to_move.opponent()),
-            Ending::Resign { loser }
-            | Ending::PerpetualCheck { loser }
-            | Ending::IllegalMove { loser } => Some(loser),
+            Ending::Game(e) => Some(e),
             _ => None,
         }
+    }
+
+    /// The winner of a game ending; `None` for draws, aborts and record-only states.
+    #[must_use]
+    pub fn winner(self) -> Option<Color> {
+        self.game().and_then(shogi_core::Ending::winner)
+    }
+
+    /// The loser of a game ending; `None` for draws, aborts and record-only states
+    /// (see [`Record::loser`] for [`Ending::Matta`]).
+    #[must_use]
+    pub fn loser(self) -> Option<Color> {
+        self.game().and_then(shogi_core::Ending::loser)
+    }
+}
+
+impl From<shogi_core::Ending> for Ending {
+    fn from(e: shogi_core::Ending) -> Ending {
+        Ending::Game(e)
     }
 }
 
@@ -285,10 +272,14 @@ impl Record {
         }
     }
 
-    /// The side that lost, if the ending names one.
+    /// The side that lost: the loser of a game ending, or the side to move after a
+    /// [`Ending::Matta`] (a take-back loses in CSA); `None` otherwise.
     #[must_use]
     pub fn loser(&self) -> Option<Color> {
-        self.ending.loser(self.side_to_move_at_end())
+        match self.ending {
+            Ending::Matta => Some(self.side_to_move_at_end()),
+            e => e.loser(),
+        }
     }
 
     /// The standard handicap the start position is, if any (`Some(Handicap::Even)` for the normal start).

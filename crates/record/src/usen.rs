@@ -13,7 +13,8 @@
 //!
 //! USEN holds no headers, comments or times, and branches only off the main
 //! line: deeper variations are not written. Endings other than the four above
-//! are not written either.
+//! are not written either, nor a resignation out of turn (`r` always names
+//! the side to move as the loser) or a try-rule win.
 //!
 //! ```
 //! let rec = shogi_record::usen::read("~0.7ku2jm6y21cx.r")?;
@@ -22,7 +23,7 @@
 //! # Ok::<_, shogi_record::ReadError>(())
 //! ```
 
-use shogi_core::{sfen, HandKind, Leniency, Move, Position, Square};
+use shogi_core::{sfen, Ending as GameEnding, Foul, HandKind, Leniency, Move, Position, Square};
 
 use crate::builder::Builder;
 use crate::error::{ReadError, ReadErrorKind};
@@ -95,23 +96,30 @@ pub fn decode_move(s: &str) -> Option<Move> {
     }
 }
 
+/// The ending a final action means, `stm` to move after the moves.
 fn final_ending(s: &str, stm: shogi_core::Color) -> Option<Ending> {
-    match s.chars().next()? {
-        'r' => Some(Ending::Resign { loser: stm }),
-        't' => Some(Ending::Timeout),
-        'p' => Some(Ending::Abort),
-        'j' => Some(Ending::DeclarationWin),
-        'i' => Some(Ending::IllegalMove { loser: stm }),
-        _ => None,
-    }
+    Some(Ending::Game(match s.chars().next()? {
+        'r' => GameEnding::Resignation { loser: stm },
+        't' => GameEnding::Timeout { loser: stm },
+        'p' => GameEnding::Abort,
+        'j' => GameEnding::Impasse { winner: Some(stm) },
+        'i' => GameEnding::Foul {
+            loser: stm,
+            foul: Foul::Unspecified,
+        },
+        _ => return None,
+    }))
 }
 
-fn final_word(e: Ending) -> &'static str {
-    match e {
-        Ending::Resign { .. } => "r",
-        Ending::Timeout => "t",
-        Ending::Abort => "p",
-        Ending::DeclarationWin => "j",
+/// The final action for `ending`, `stm` to move after the moves: empty for the endings USEN
+/// cannot say, among them a resignation out of turn (`r` is always the side to move's, and
+/// would name the wrong loser) and a try-rule win.
+fn final_word(ending: Ending, stm: shogi_core::Color) -> &'static str {
+    match ending.game() {
+        Some(GameEnding::Resignation { loser }) if loser == stm => "r",
+        Some(GameEnding::Timeout { loser }) if loser == stm => "t",
+        Some(GameEnding::Abort) => "p",
+        Some(GameEnding::Impasse { winner }) if winner == Some(stm) => "j",
         _ => "",
     }
 }
@@ -202,7 +210,7 @@ pub fn write(rec: &Record) -> String {
     let mut out = format!(
         "{start}~0.{}.{}",
         moves_text(&rec.moves),
-        final_word(rec.ending)
+        final_word(rec.ending, rec.side_to_move_at_end())
     );
     for (i, node) in rec.moves.iter().enumerate() {
         for v in &node.variations {

@@ -2,71 +2,89 @@
 //! with or without the leading `position`, or a bare SFEN.
 //!
 //! A trailing word after the moves gives the ending (this crate's
-//! extension, as some GUIs write): `resign`, `win` (declaration), `draw`,
-//! `rep_draw`, `perpetual_check`, `impasse`, `timeout`, `mate`, `illegal`
-//! (the side to move lost by a foul), `illegal_win` (the side that moved
-//! last did), `abort`, `max_moves`, `nomate`.
+//! extension, as some GUIs write): `resign` (the side to move resigned),
+//! `resign_win` (the side that moved last resigned, out of turn), `win`
+//! (declaration), `draw`, `rep_draw`, `perpetual_check`, `impasse`,
+//! `timeout`, `mate`, `illegal` (the side to move lost by a foul),
+//! `illegal_win` (the side that moved last did), `try` (the side that moved
+//! last won by the try rule), `abort`, `max_moves`, `nomate`, `sealed`,
+//! `matta`, `error`.
 //!
 //! ```
 //! let rec = shogi_record::usi::read("position startpos moves 7g7f 3c3d resign")?;
 //! assert_eq!(rec.main_line().len(), 2);
-//! assert!(matches!(rec.ending, shogi_record::Ending::Resign { .. }));
+//! assert!(matches!(rec.ending, shogi_record::Ending::Game(shogi_core::Ending::Resignation { .. })));
 //! assert_eq!(shogi_record::usi::write(&rec), "position startpos moves 7g7f 3c3d resign");
 //! # Ok::<_, shogi_record::ReadError>(())
 //! ```
 
-use shogi_core::{sfen, Color, Leniency, Move, Position};
+use shogi_core::{sfen, Color, Ending as GameEnding, Foul, Leniency, Move, Position};
 
 use crate::builder::Builder;
 use crate::error::{ReadError, ReadErrorKind};
 use crate::record::{Ending, Record};
 
-fn ending_word(e: Ending, stm: Color) -> Option<&'static str> {
-    Some(match e {
+/// The word after the moves for `ending`, `stm` to move after them.
+fn ending_word(ending: Ending, stm: Color) -> Option<&'static str> {
+    let game = match ending {
         Ending::None => return None,
-        Ending::Resign { .. } => "resign",
-        Ending::DeclarationWin => "win",
-        Ending::Draw => "draw",
-        Ending::Repetition => "rep_draw",
-        Ending::PerpetualCheck { .. } => "perpetual_check",
-        Ending::Impasse => "impasse",
-        Ending::Timeout => "timeout",
-        Ending::Checkmate => "mate",
-        Ending::IllegalMove { loser } if loser == stm => "illegal",
-        Ending::IllegalMove { .. } => "illegal_win",
-        Ending::Abort => "abort",
-        Ending::MaxMoves => "max_moves",
-        Ending::NoMate => "nomate",
-        Ending::Sealed => "sealed",
-        Ending::Matta => "matta",
-        Ending::Error => "error",
+        Ending::NoMate => return Some("nomate"),
+        Ending::Sealed => return Some("sealed"),
+        Ending::Matta => return Some("matta"),
+        Ending::Error => return Some("error"),
+        Ending::Game(g) => g,
+    };
+    Some(match game {
+        GameEnding::Resignation { loser } if loser == stm => "resign",
+        GameEnding::Resignation { .. } => "resign_win",
+        GameEnding::Checkmate { .. } | GameEnding::NoLegalMoves { .. } => "mate",
+        GameEnding::Timeout { .. } => "timeout",
+        GameEnding::Foul { loser, .. } if loser == stm => "illegal",
+        GameEnding::Foul { .. } => "illegal_win",
+        GameEnding::PerpetualCheck { .. } => "perpetual_check",
+        GameEnding::Repetition => "rep_draw",
+        GameEnding::Impasse { winner: None } => "impasse",
+        GameEnding::Impasse { winner: Some(_) } => "win",
+        GameEnding::Try { .. } => "try",
+        GameEnding::MaxMoves => "max_moves",
+        GameEnding::DrawAgreement => "draw",
+        GameEnding::Abort => "abort",
     })
 }
 
-fn word_ending(w: &str, stm: Color) -> Option<Ending> {
-    Some(match w {
-        "resign" => Ending::Resign { loser: stm },
-        "win" => Ending::DeclarationWin,
-        "draw" => Ending::Draw,
-        "rep_draw" => Ending::Repetition,
-        "perpetual_check" => Ending::PerpetualCheck {
+/// The ending a word after the moves means, `stm` to move after them.
+fn word_ending(word: &str, stm: Color) -> Option<Ending> {
+    let foul = |loser| GameEnding::Foul {
+        loser,
+        foul: Foul::Unspecified,
+    };
+    Some(Ending::Game(match word {
+        "resign" => GameEnding::Resignation { loser: stm },
+        "resign_win" => GameEnding::Resignation {
             loser: stm.opponent(),
         },
-        "impasse" => Ending::Impasse,
-        "timeout" => Ending::Timeout,
-        "mate" => Ending::Checkmate,
-        "illegal" => Ending::IllegalMove { loser: stm },
-        "illegal_win" => Ending::IllegalMove {
+        "win" => GameEnding::Impasse { winner: Some(stm) },
+        "draw" => GameEnding::DrawAgreement,
+        "rep_draw" => GameEnding::Repetition,
+        "perpetual_check" => GameEnding::PerpetualCheck {
             loser: stm.opponent(),
         },
-        "abort" | "break" => Ending::Abort,
-        "max_moves" => Ending::MaxMoves,
-        "nomate" => Ending::NoMate,
-        "sealed" => Ending::Sealed,
-        "matta" => Ending::Matta,
-        "error" => Ending::Error,
+        "impasse" => GameEnding::Impasse { winner: None },
+        "timeout" => GameEnding::Timeout { loser: stm },
+        "mate" => GameEnding::Checkmate { loser: stm },
+        "illegal" => foul(stm),
+        "illegal_win" => foul(stm.opponent()),
+        "try" => GameEnding::Try {
+            winner: stm.opponent(),
+        },
+        "abort" | "break" => GameEnding::Abort,
+        "max_moves" => GameEnding::MaxMoves,
+        "nomate" => return Some(Ending::NoMate),
+        "sealed" => return Some(Ending::Sealed),
+        "matta" => return Some(Ending::Matta),
+        "error" => return Some(Ending::Error),
         _ => return None,
-    })
+    }))
 }
 
 /// Reads the first non-empty line of USI position text.

@@ -72,24 +72,36 @@ fn summary_lines_name_the_result_and_read_back() {
     let moves = ["7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e"];
     let cases = [
         (
-            Ending::Resign {
+            Ending::Game(shogi_core::Ending::Resignation {
                 loser: Color::Sente,
-            },
+            }),
             "まで6手で後手の勝ち",
         ),
         (
-            Ending::IllegalMove { loser: Color::Gote },
+            Ending::Game(shogi_core::Ending::Foul {
+                loser: Color::Gote,
+                foul: shogi_core::Foul::Unspecified,
+            }),
             "まで6手で先手の反則勝ち",
         ),
         (
-            Ending::IllegalMove {
+            Ending::Game(shogi_core::Ending::Foul {
                 loser: Color::Sente,
-            },
+                foul: shogi_core::Foul::Unspecified,
+            }),
             "まで6手で先手の反則負け",
         ),
-        (Ending::DeclarationWin, "まで6手で先手の入玉勝ち"),
-        (Ending::Repetition, "まで6手で千日手"),
-        (Ending::Abort, "まで6手で中断"),
+        (
+            Ending::Game(shogi_core::Ending::Impasse {
+                winner: Some(Color::Sente),
+            }),
+            "まで6手で先手の入玉勝ち",
+        ),
+        (
+            Ending::Game(shogi_core::Ending::Repetition),
+            "まで6手で千日手",
+        ),
+        (Ending::Game(shogi_core::Ending::Abort), "まで6手で中断"),
     ];
     for (ending, line) in cases {
         let rec = record(&moves, ending);
@@ -112,9 +124,10 @@ fn summary_lines_name_the_result_and_read_back() {
     let rec = ki2::read(text).unwrap();
     assert_eq!(
         rec.ending,
-        Ending::IllegalMove {
-            loser: Color::Sente
-        }
+        Ending::Game(shogi_core::Ending::Foul {
+            loser: Color::Sente,
+            foul: shogi_core::Foul::Unspecified
+        })
     );
 }
 

@@ -1,7 +1,7 @@
 //! Format details: encodings, handicaps, board diagrams, CSA statements,
 //! terminal words, errors with line and column, illegal moves.
 
-use shogi_core::{sfen, Color, Handicap, Move, Position};
+use shogi_core::{sfen, Color, Ending as GameEnding, Foul, Handicap, Move, Position};
 use shogi_record::encoding::{decode, encode, Encoding};
 use shogi_record::{csa, jkf, ki2, kif, usi, Ending, Format, MoveProblem, ReadErrorKind};
 
@@ -16,7 +16,12 @@ fn usen_has(format: Format, ending: Ending) -> bool {
     format != Format::Usen
         || matches!(
             ending,
-            Ending::Resign { .. } | Ending::Timeout | Ending::Abort | Ending::DeclarationWin
+            Ending::Game(
+                GameEnding::Resignation { .. }
+                    | GameEnding::Timeout { .. }
+                    | GameEnding::Abort
+                    | GameEnding::Impasse { winner: Some(_) }
+            )
         )
 }
 
@@ -39,9 +44,9 @@ fn encoding_is_sniffed_from_content_not_name() {
         assert_eq!(rec.headers.sente.as_deref(), Some("A"));
         assert_eq!(
             rec.ending,
-            Ending::Resign {
+            Ending::Game(GameEnding::Resignation {
                 loser: Color::Sente
-            }
+            })
         );
     }
 }
@@ -110,20 +115,41 @@ fn board_diagram_with_hands_counts_and_side() {
 fn kif_terminal_words_and_sides() {
     let base = "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ";
     let cases = [
-        ("投了", Ending::Resign { loser: Color::Gote }),
-        ("詰み", Ending::Checkmate),
-        ("千日手", Ending::Repetition),
-        ("持将棋", Ending::Impasse),
+        (
+            "投了",
+            Ending::Game(GameEnding::Resignation { loser: Color::Gote }),
+        ),
+        (
+            "詰み",
+            Ending::Game(GameEnding::Checkmate { loser: Color::Gote }),
+        ),
+        ("千日手", Ending::Game(GameEnding::Repetition)),
+        ("持将棋", Ending::Game(GameEnding::Impasse { winner: None })),
         (
             "反則勝ち",
-            Ending::IllegalMove {
+            Ending::Game(GameEnding::Foul {
                 loser: Color::Sente,
-            },
+                foul: Foul::Unspecified,
+            }),
         ),
-        ("反則負け", Ending::IllegalMove { loser: Color::Gote }),
-        ("切れ負け", Ending::Timeout),
-        ("中断", Ending::Abort),
-        ("入玉勝ち", Ending::DeclarationWin),
+        (
+            "反則負け",
+            Ending::Game(GameEnding::Foul {
+                loser: Color::Gote,
+                foul: Foul::Unspecified,
+            }),
+        ),
+        (
+            "切れ負け",
+            Ending::Game(GameEnding::Timeout { loser: Color::Gote }),
+        ),
+        ("中断", Ending::Game(GameEnding::Abort)),
+        (
+            "入玉勝ち",
+            Ending::Game(GameEnding::Impasse {
+                winner: Some(Color::Gote),
+            }),
+        ),
         ("不詰", Ending::NoMate),
         ("封じ手", Ending::Sealed),
     ];
@@ -144,7 +170,10 @@ fn kif_terminal_words_and_sides() {
     let summary =
         kif::read("手数----指手---------消費時間--\n   1 ７六歩(77)\nまで1手で先手の勝ち\n")
             .expect("reads");
-    assert_eq!(summary.ending, Ending::Resign { loser: Color::Gote });
+    assert_eq!(
+        summary.ending,
+        Ending::Game(GameEnding::Resignation { loser: Color::Gote })
+    );
 }
 
 #[test]
@@ -162,9 +191,9 @@ fn csa_position_statements() {
     assert_eq!(rec.moves[0].time, Some(1));
     assert_eq!(
         rec.ending,
-        Ending::Resign {
+        Ending::Game(GameEnding::Resignation {
             loser: Color::Sente
-        }
+        })
     );
     let placed = csa::read("P-51OU\nP+59OU39HI\n+\n").expect("reads");
     assert_eq!(placed.start.to_sfen(), "4k4/9/9/9/9/9/9/9/4K1R2 b - 1");
@@ -173,35 +202,62 @@ fn csa_position_statements() {
 #[test]
 fn csa_specials() {
     let cases = [
-        ("%TORYO", Ending::Resign { loser: Color::Gote }),
-        ("%CHUDAN", Ending::Abort),
-        ("%SENNICHITE", Ending::Repetition),
+        (
+            "%TORYO",
+            Ending::Game(GameEnding::Resignation { loser: Color::Gote }),
+        ),
+        ("%CHUDAN", Ending::Game(GameEnding::Abort)),
+        ("%SENNICHITE", Ending::Game(GameEnding::Repetition)),
         (
             "%OUTE_SENNICHITE",
-            Ending::PerpetualCheck {
+            Ending::Game(GameEnding::PerpetualCheck {
                 loser: Color::Sente,
-            },
+            }),
         ),
-        ("%ILLEGAL_MOVE", Ending::IllegalMove { loser: Color::Gote }),
+        (
+            "%ILLEGAL_MOVE",
+            Ending::Game(GameEnding::Foul {
+                loser: Color::Gote,
+                foul: Foul::Unspecified,
+            }),
+        ),
         (
             "%+ILLEGAL_ACTION",
-            Ending::IllegalMove {
+            Ending::Game(GameEnding::Foul {
                 loser: Color::Sente,
-            },
+                foul: Foul::Unspecified,
+            }),
         ),
         (
             "%-ILLEGAL_ACTION",
-            Ending::IllegalMove { loser: Color::Gote },
+            Ending::Game(GameEnding::Foul {
+                loser: Color::Gote,
+                foul: Foul::Unspecified,
+            }),
         ),
-        ("%JISHOGI", Ending::Impasse),
-        ("%KACHI", Ending::DeclarationWin),
-        ("%HIKIWAKE", Ending::Draw),
+        (
+            "%JISHOGI",
+            Ending::Game(GameEnding::Impasse { winner: None }),
+        ),
+        (
+            "%KACHI",
+            Ending::Game(GameEnding::Impasse {
+                winner: Some(Color::Gote),
+            }),
+        ),
+        ("%HIKIWAKE", Ending::Game(GameEnding::DrawAgreement)),
         ("%MATTA", Ending::Matta),
-        ("%TSUMI", Ending::Checkmate),
+        (
+            "%TSUMI",
+            Ending::Game(GameEnding::Checkmate { loser: Color::Gote }),
+        ),
         ("%FUZUMI", Ending::NoMate),
         ("%ERROR", Ending::Error),
-        ("%TIME_UP", Ending::Timeout),
-        ("%MAX_MOVES", Ending::MaxMoves),
+        (
+            "%TIME_UP",
+            Ending::Game(GameEnding::Timeout { loser: Color::Gote }),
+        ),
+        ("%MAX_MOVES", Ending::Game(GameEnding::MaxMoves)),
     ];
     for (word, ending) in cases {
         let rec = csa::read(&format!(
@@ -355,7 +411,13 @@ fn usen_moves_branches_and_start() {
     let e = shogi_record::usen::read("~0.7kux.").unwrap_err();
     assert_eq!((e.column, e.token.as_str()), (4, "7kux"));
     let illegal = shogi_record::usen::read("~0.7ku.i9i8").expect("reads");
-    assert_eq!(illegal.ending, Ending::IllegalMove { loser: Color::Gote });
+    assert_eq!(
+        illegal.ending,
+        Ending::Game(GameEnding::Foul {
+            loser: Color::Gote,
+            foul: Foul::Unspecified
+        })
+    );
     assert_eq!(illegal.illegal_move.map(|i| i.ply), Some(2));
 }
 
@@ -397,15 +459,17 @@ fn a_resignation_out_of_turn_keeps_its_loser_where_the_format_can_say_so() {
     // Sente resigns after its own move, while Gote is to move.
     let mut rec = shogi_record::Record::new(Position::startpos());
     rec.push(mv("7g7f"));
-    rec.ending = Ending::Resign {
+    rec.ending = Ending::Game(GameEnding::Resignation {
         loser: Color::Sente,
-    };
+    });
     let kif = kif::write(&rec);
     assert!(kif.contains("まで1手で後手の勝ち"), "{kif}");
     assert_eq!(kif::read(&kif).expect("reads").ending, rec.ending, "{kif}");
     let ki2 = ki2::write(&rec);
     assert_eq!(ki2::read(&ki2).expect("reads").ending, rec.ending, "{ki2}");
-    // CSA cannot: `%TORYO` is the act of the side to move.
+    // CSA cannot (`%TORYO` is the act of the side to move): the resigner's illegal action
+    // keeps who lost.
     let csa = csa::write(&rec);
-    assert!(csa.trim_end().ends_with("%TORYO"), "{csa}");
+    assert!(csa.trim_end().ends_with("%+ILLEGAL_ACTION"), "{csa}");
+    assert_eq!(csa::read(&csa).expect("reads").loser(), Some(Color::Sente));
 }

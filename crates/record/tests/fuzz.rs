@@ -166,9 +166,9 @@ fn random_game(seed: u64, len: usize) -> shogi_record::Record {
             }
         }
     }
-    rec.ending = shogi_record::Ending::Resign {
+    rec.ending = shogi_record::Ending::Game(shogi_core::Ending::Resignation {
         loser: pos.side_to_move(),
-    };
+    });
     rec
 }
 

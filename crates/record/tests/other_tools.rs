@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use shogi_core::Color;
+use shogi_core::{Color, Ending as GameEnding};
 use shogi_record::{Encoding, Ending, Format, Record};
 
 const RECORDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/records");
@@ -68,44 +68,57 @@ fn cshogi_endgame(format: &str, rec: &Record) -> Option<&'static str> {
         return None;
     }
     let stm = rec.side_to_move_at_end();
-    Some(match rec.ending {
-        Ending::None => "",
-        Ending::Resign { .. } => "%TORYO",
-        Ending::Checkmate => "%TSUMI",
-        Ending::Repetition => "%SENNICHITE",
-        Ending::PerpetualCheck { .. } => "%OUTE_SENNICHITE",
-        Ending::Impasse => "%JISHOGI",
-        Ending::DeclarationWin => "%KACHI",
-        Ending::IllegalMove { loser } if loser == stm => "%ILLEGAL_MOVE",
-        Ending::IllegalMove {
+    let game = match rec.ending {
+        Ending::None => return Some(""),
+        Ending::NoMate => return Some("%FUZUMI"),
+        Ending::Matta => return Some("%MATTA"),
+        Ending::Sealed | Ending::Error => return None,
+        Ending::Game(g) => g,
+    };
+    Some(match game {
+        GameEnding::Resignation { loser } if loser == stm => "%TORYO",
+        GameEnding::Checkmate { .. } | GameEnding::NoLegalMoves { .. } => "%TSUMI",
+        GameEnding::Repetition => "%SENNICHITE",
+        GameEnding::PerpetualCheck { .. } => "%OUTE_SENNICHITE",
+        GameEnding::Impasse { winner: None } => "%JISHOGI",
+        GameEnding::Impasse { winner } if winner == Some(stm) => "%KACHI",
+        GameEnding::Foul { loser, .. } if loser == stm => "%ILLEGAL_MOVE",
+        GameEnding::Foul {
+            loser: Color::Sente,
+            ..
+        }
+        | GameEnding::Resignation {
             loser: Color::Sente,
         } => "%+ILLEGAL_ACTION",
-        Ending::IllegalMove { loser: Color::Gote } => "%-ILLEGAL_ACTION",
-        Ending::Timeout => "%TIME_UP",
-        Ending::Abort => "%CHUDAN",
-        Ending::MaxMoves => "%MAX_MOVES",
-        Ending::Draw => "%HIKIWAKE",
-        Ending::NoMate => "%FUZUMI",
-        Ending::Matta => "%MATTA",
-        Ending::Sealed | Ending::Error => return None,
+        GameEnding::Foul {
+            loser: Color::Gote, ..
+        }
+        | GameEnding::Resignation { loser: Color::Gote } => "%-ILLEGAL_ACTION",
+        GameEnding::Timeout { .. } => "%TIME_UP",
+        GameEnding::Abort => "%CHUDAN",
+        GameEnding::MaxMoves => "%MAX_MOVES",
+        GameEnding::DrawAgreement => "%HIKIWAKE",
+        GameEnding::Impasse { .. } | GameEnding::Try { .. } => return None,
     })
 }
 
 /// What cshogi's `win` should be for KIF and KI2 (from our `まで…` line): `Some(None)` for
 /// no result, `Some(Some(n))` with BLACK_WIN 1, WHITE_WIN 2, DRAW 0; `None` where it does
-/// not read our line (詰み, 時間切れ, …) and so is not checked.
+/// not read our line (詰み, 時間切れ, トライ, …) and so is not checked.
 fn cshogi_win(format: &str, rec: &Record) -> Option<Option<i64>> {
     if format == "csa" {
         return None;
     }
-    let stm = rec.side_to_move_at_end();
     let colour = |c: Color| Some(Some(if c == Color::Sente { 1 } else { 2 }));
-    match rec.ending {
-        Ending::None | Ending::Abort => Some(None),
-        Ending::Resign { loser } => colour(loser.opponent()),
-        Ending::DeclarationWin => colour(stm),
-        Ending::IllegalMove { loser } => colour(loser.opponent()),
-        Ending::Repetition | Ending::Impasse => Some(Some(0)),
+    match rec.ending.game() {
+        None if rec.ending == Ending::None => Some(None),
+        Some(GameEnding::Abort) => Some(None),
+        Some(
+            e @ (GameEnding::Resignation { .. }
+            | GameEnding::Impasse { winner: Some(_) }
+            | GameEnding::Foul { .. }),
+        ) => e.winner().and_then(colour),
+        Some(GameEnding::Repetition | GameEnding::Impasse { winner: None }) => Some(Some(0)),
         _ => None,
     }
 }
@@ -114,23 +127,27 @@ fn cshogi_win(format: &str, rec: &Record) -> Option<Option<i64>> {
 /// test does not check it.
 fn tsshogi_end(format: &str, rec: &Record) -> Option<&'static str> {
     let stm = rec.side_to_move_at_end();
-    Some(match rec.ending {
-        Ending::None => "",
-        Ending::Resign { .. } => "resign",
-        Ending::Checkmate => "mate",
-        Ending::Repetition => "repetitionDraw",
-        Ending::Impasse => "impass",
-        Ending::DeclarationWin => "enteringOfKing",
-        Ending::IllegalMove { loser } if loser == stm => "foulLose",
+    let game = match rec.ending {
+        Ending::None => return Some(""),
+        Ending::NoMate => return Some("noMate"),
+        Ending::Sealed | Ending::Matta | Ending::Error => return None,
+        Ending::Game(g) => g,
+    };
+    Some(match game {
+        GameEnding::Resignation { loser } if loser == stm => "resign",
+        GameEnding::Checkmate { .. } => "mate",
+        GameEnding::Repetition => "repetitionDraw",
+        GameEnding::Impasse { winner: None } => "impass",
+        GameEnding::Impasse { winner } if winner == Some(stm) => "enteringOfKing",
+        GameEnding::Foul { loser, .. } if loser == stm => "foulLose",
         // tsshogi 2.2 reads CSA's `%+ILLEGAL_ACTION` ("Sente's foul: Gote wins") as a
         // win for Sente, against the CSA standard, and JKF likewise; KIF and KI2 agree.
-        Ending::IllegalMove { .. } if matches!(format, "csa" | "jkf") => return None,
-        Ending::IllegalMove { .. } => "foulWin",
-        Ending::Timeout => "timeout",
-        Ending::Abort => "interrupt",
-        Ending::MaxMoves => "maxMoves",
-        Ending::Draw => "draw",
-        Ending::NoMate => "noMate",
+        GameEnding::Foul { .. } if matches!(format, "csa" | "jkf") => return None,
+        GameEnding::Foul { .. } => "foulWin",
+        GameEnding::Timeout { .. } => "timeout",
+        GameEnding::Abort => "interrupt",
+        GameEnding::MaxMoves => "maxMoves",
+        GameEnding::DrawAgreement => "draw",
         _ => return None,
     })
 }
@@ -143,12 +160,13 @@ fn cshogi_limit(format: &str, rec: &Record) -> Option<&'static str> {
     }
     let result_line_known = matches!(
         rec.ending,
-        Ending::Resign { .. }
-            | Ending::DeclarationWin
-            | Ending::IllegalMove { .. }
-            | Ending::Repetition
-            | Ending::Impasse
-            | Ending::Abort
+        Ending::Game(
+            GameEnding::Resignation { .. }
+                | GameEnding::Impasse { winner: Some(_) }
+                | GameEnding::Foul { .. }
+        ) | Ending::Game(shogi_core::Ending::Repetition)
+            | Ending::Game(shogi_core::Ending::Impasse { winner: None })
+            | Ending::Game(shogi_core::Ending::Abort)
     );
     if format != "csa" && !result_line_known && has_variations(rec) {
         return Some("cshogi's KIF and KI2 readers read on into 変化 sections unless a result line they know ends the main line");

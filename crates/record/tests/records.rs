@@ -87,23 +87,29 @@ fn expected_ending(entry: &Entry, stm: Color) -> Ending {
     let e = entry.expected_ending.as_str();
     match e {
         _ if e.starts_with("(none") => Ending::None,
-        "投了" | "%TORYO" | "TORYO" | "resign" => Ending::Resign { loser: stm },
-        "中断" | "%CHUDAN" | "CHUDAN" => Ending::Abort,
-        "千日手" | "%SENNICHITE" | "SENNICHITE" => Ending::Repetition,
-        "詰み" | "%TSUMI" => Ending::Checkmate,
-        "反則負け" => Ending::IllegalMove { loser: stm },
-        "反則勝ち" => Ending::IllegalMove {
+        "投了" | "%TORYO" | "TORYO" | "resign" => {
+            Ending::Game(shogi_core::Ending::Resignation { loser: stm })
+        }
+        "中断" | "%CHUDAN" | "CHUDAN" => Ending::Game(shogi_core::Ending::Abort),
+        "千日手" | "%SENNICHITE" | "SENNICHITE" => Ending::Game(shogi_core::Ending::Repetition),
+        "詰み" | "%TSUMI" => Ending::Game(shogi_core::Ending::Checkmate { loser: stm }),
+        "反則負け" => Ending::Game(shogi_core::Ending::Foul {
+            loser: stm,
+            foul: shogi_core::Foul::Unspecified,
+        }),
+        "反則勝ち" => Ending::Game(shogi_core::Ending::Foul {
             loser: stm.opponent(),
-        },
+            foul: shogi_core::Foul::Unspecified,
+        }),
         _ if e.starts_with("まで") && e.ends_with("の勝ち") => {
             let winner = if e.contains("先手") || e.contains("下手") {
                 Color::Sente
             } else {
                 Color::Gote
             };
-            Ending::Resign {
+            Ending::Game(shogi_core::Ending::Resignation {
                 loser: winner.opponent(),
-            }
+            })
         }
         other => panic!("{}: unknown expected ending {other:?}", entry.file),
     }
@@ -114,10 +120,10 @@ fn usen_has(e: Ending) -> bool {
     matches!(
         e,
         Ending::None
-            | Ending::Resign { .. }
-            | Ending::Timeout
-            | Ending::Abort
-            | Ending::DeclarationWin
+            | Ending::Game(shogi_core::Ending::Resignation { .. })
+            | Ending::Game(shogi_core::Ending::Timeout { .. })
+            | Ending::Game(shogi_core::Ending::Abort)
+            | Ending::Game(shogi_core::Ending::Impasse { winner: Some(_) })
     )
 }
 
