@@ -269,6 +269,9 @@ struct Engine<W: Write + Send + 'static> {
     tt_dirty: bool,
     position: Position,
     past: Vec<PastPosition>,
+    /// Why the last `position` command was refused: until a good one comes,
+    /// `go` answers `bestmove resign` instead of searching an old position.
+    position_error: Option<String>,
     credit: ByColor<u32>,
     start: Position,
     running: Option<Running>,
@@ -319,6 +322,7 @@ fn run_loop<R: BufRead, W: Write + Send + 'static>(input: R, output: W) {
         tt_dirty: false,
         position: Position::startpos(),
         past: Vec::new(),
+        position_error: None,
         credit: ByColor::default(),
         start: Position::startpos(),
         running: None,
@@ -343,10 +347,7 @@ fn run_loop<R: BufRead, W: Write + Send + 'static>(input: R, output: W) {
 
 impl<W: Write + Send + 'static> Engine<W> {
     fn info_string(&self, text: &str) {
-        send(
-            &self.out,
-            &format!("info string {}", text.replace('\n', " ")),
-        );
+        send(&self.out, &format!("info string {}", printable(text)));
     }
 
     /// Handles one line; `false` on `quit`.
@@ -484,18 +485,20 @@ impl<W: Write + Send + 'static> Engine<W> {
         ) {
             Ok(c) => c,
             Err(e) => {
-                self.info_string(&format!("bad position: {e}"));
+                let why = format!("bad position: {e}");
+                self.info_string(&why);
+                self.position_error = Some(why);
                 return;
             }
         };
+        self.position_error = None;
         let mut pos = cmd.start.clone();
         let mut past = Vec::with_capacity(cmd.moves.len());
         for (i, &m) in cmd.moves.iter().enumerate() {
             if let Err(e) = pos.check_move(m) {
-                self.info_string(&format!(
-                    "illegal move {} ({m}): {e}; position kept up to it",
-                    i + 1
-                ));
+                let why = format!("illegal move {} ({m}): {e}", i + 1);
+                self.info_string(&format!("{why}; position kept up to it, go answers resign"));
+                self.position_error = Some(why);
                 break;
             }
             past.push(PastPosition {
@@ -528,6 +531,23 @@ impl<W: Write + Send + 'static> Engine<W> {
 
     fn go(&mut self, line: &str) {
         self.finish_search();
+        if let Some(why) = &self.position_error {
+            // Searching the previous (or a truncated) position would answer a
+            // move for a position the GUI does not have on its board.
+            self.info_string(&format!(
+                "not searching: the last position command failed ({why})"
+            ));
+            let mate = line.split_whitespace().nth(1) == Some("mate");
+            send(
+                &self.out,
+                if mate {
+                    "checkmate nomate"
+                } else {
+                    "bestmove resign"
+                },
+            );
+            return;
+        }
         self.ensure_table();
         self.tt_dirty = true;
         let (go, errors) = GoCommand::parse_lenient(line);
@@ -619,4 +639,19 @@ impl<W: Write + Send + 'static> Engine<W> {
             }
         }
     }
+}
+
+/// `text` with every control character (a raw newline, escape or NUL echoed
+/// from the input) written as a `\u{..}` escape, so one `info string` stays
+/// one printable line.
+fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

@@ -505,3 +505,41 @@ fn search_switches_are_options() {
     let lines = run("setoption name NullMove value maybe\n");
     assert!(lines.iter().any(|l| l.contains("bad value")), "{lines:?}");
 }
+
+#[test]
+fn a_position_that_cannot_be_read_is_not_searched_in_the_old_ones_place() {
+    let lines = run_to_eof(
+        "position startpos moves 7g7f\nposition sfen garbage here\ngo depth 3\nposition startpos moves 7g7f 7g7f\ngo depth 3\ngo mate 100\nposition startpos\ngo depth 2\n",
+    );
+    let answers: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("bestmove") || l.starts_with("checkmate"))
+        .collect();
+    assert_eq!(answers.len(), 4, "{lines:?}");
+    // The unreadable SFEN and the illegal second 7g7f: resign, each with the reason.
+    assert_eq!(answers[0], "bestmove resign", "{lines:?}");
+    assert_eq!(answers[1], "bestmove resign", "{lines:?}");
+    assert_eq!(answers[2], "checkmate nomate", "{lines:?}");
+    let reasons: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string not searching"))
+        .collect();
+    assert_eq!(reasons.len(), 3, "{lines:?}");
+    assert!(reasons[0].contains("bad position"), "{lines:?}");
+    assert!(reasons[1].contains("illegal move 2"), "{lines:?}");
+    // A good position afterwards is searched again.
+    assert_ne!(answers[3], "bestmove resign", "{lines:?}");
+    assert_legal("position startpos", answers[3]);
+}
+
+#[test]
+fn control_characters_in_echoed_input_are_escaped() {
+    let lines = run_to_eof("hello\u{1b}[2Jworld\u{7}\n");
+    let info: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string unknown command"))
+        .collect();
+    assert_eq!(info.len(), 1, "{lines:?}");
+    assert!(!info[0].chars().any(char::is_control), "{lines:?}");
+    assert!(info[0].contains("\\u{1b}[2Jworld\\u{7}"), "{lines:?}");
+}
