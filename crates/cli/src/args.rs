@@ -208,8 +208,8 @@ pub struct MateArgs {
 /// Arguments of `shogi bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Search depth.
-    #[arg(long, default_value_t = 8)]
+    /// Search depth (1 to 100).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: u32,
 }
 
@@ -243,8 +243,8 @@ pub struct MatchArgs {
     /// A node limit per move instead of a clock.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// A depth limit per move instead of a clock.
-    #[arg(long)]
+    /// A depth limit per move instead of a clock (1 to 100).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
     /// Openings file: one USI position per line (`startpos moves ...`); default: the built-in set.
     #[arg(long)]
@@ -410,7 +410,8 @@ pub struct PositionArgs {
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Depth in plies.
+    /// Depth in plies (0 to 20; depth 9 already takes hours).
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=20))]
     pub depth: u32,
     #[command(flatten)]
     pub position: PositionArgs,

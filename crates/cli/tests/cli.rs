@@ -150,6 +150,11 @@ fn status_explain_says_why_on_stderr() {
 fn bad_input_is_one_line_on_stderr_and_exit_2() {
     for args in [
         vec!["perft", "x"],
+        vec!["perft", "4000"],
+        vec!["perft", "-1"],
+        vec!["bench", "--depth", "0"],
+        vec!["bench", "--depth", "100000"],
+        vec!["match", "--depth", "500"],
         vec!["perft", "2", "--sfen", "not an sfen"],
         vec!["moves", "--sfen", "startpos", "--moves", "7g7x"],
         vec!["status", "--impasse-rule", "42"],

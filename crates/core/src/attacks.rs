@@ -728,11 +728,11 @@ mod tests {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let a = seed as u128;
+            let a = u128::from(seed);
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let bits = (a << 64 | seed as u128) & (a >> 3);
+            let bits = (a << 64 | u128::from(seed)) & (a >> 3);
             let bb = Bitboard::from_bits(bits);
             let occ = Occupied::from_bitboard(bb);
             for s in Square::all() {

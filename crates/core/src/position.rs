@@ -683,19 +683,16 @@ impl Position {
                 if orig == PieceKind::King {
                     self.kings[ui] = Some(from);
                 }
-                match undo.captured {
-                    Some(cap) => {
-                        self.board[to.index()] = Some(cap);
-                        self.by_color[cap.color.index()].toggle(to);
-                        self.by_kind[cap.kind.index()].toggle(to);
-                        if let Some(hk) = cap.kind.hand_kind() {
-                            self.hands[ui].remove(hk);
-                        }
+                if let Some(cap) = undo.captured {
+                    self.board[to.index()] = Some(cap);
+                    self.by_color[cap.color.index()].toggle(to);
+                    self.by_kind[cap.kind.index()].toggle(to);
+                    if let Some(hk) = cap.kind.hand_kind() {
+                        self.hands[ui].remove(hk);
                     }
-                    None => {
-                        self.board[to.index()] = None;
-                        self.occ.toggle(to);
-                    }
+                } else {
+                    self.board[to.index()] = None;
+                    self.occ.toggle(to);
                 }
             }
             Move::Drop { kind, to } => {

@@ -58,7 +58,7 @@ static HAND: [[[u64; 19]; 7]; 2] = {
     t
 };
 
-/// XORed into the key when Gote is to move.
+/// `XORed` into the key when Gote is to move.
 pub const SIDE: u64 = 0x9d3c_1f5a_77e2_4b61;
 
 /// The key of a piece on a square.

@@ -20,7 +20,7 @@ fn data_dir() -> PathBuf {
     dir
 }
 
-/// file -> expected_ending, from the manifest.
+/// file -> `expected_ending`, from the manifest.
 fn endings() -> HashMap<String, String> {
     let text = std::fs::read_to_string(data_dir().join("manifest.tsv")).unwrap();
     let mut lines = text.lines();
@@ -40,7 +40,7 @@ fn every_record_replays_and_rule_endings_are_reached() {
     let mut replayed = 0;
     let mut rule_endings = 0;
     let mut entries: Vec<_> = std::fs::read_dir(data_dir()).unwrap().flatten().collect();
-    entries.sort_by_key(|e| e.file_name());
+    entries.sort_by_key(std::fs::DirEntry::file_name);
     for entry in entries {
         let name = entry.file_name().to_string_lossy().to_string();
         // Only the expected main lines (`X.usi` next to a record `X` of the manifest);

@@ -459,8 +459,8 @@ fn illegal_move_loses_when_the_game_says_so() {
             loser: shogi_core::Color::Sente,
             foul: shogi_core::Foul::Move {
                 mv: mv("7g7e"),
-                reason: shogi_core::IllegalMove::BadDirection {
-                    kind: shogi_core::PieceKind::Pawn,
+                reason: IllegalMove::BadDirection {
+                    kind: PieceKind::Pawn,
                     from: "7g".parse().unwrap(),
                     to: "7e".parse().unwrap(),
                 },

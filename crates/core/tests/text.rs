@@ -194,10 +194,10 @@ fn usi_position_lines() {
 }
 
 fn mutate(text: &str, edits: &[(u16, u8, u8)]) -> String {
+    const ALPHABET: &[u8] = b" 0123456789+-*/bwlnsgkrpLNSGKRPBabcdefghi";
     let mut bytes = text.as_bytes().to_vec();
     for &(pos, op, b) in edits {
         let i = usize::from(pos) % (bytes.len() + 1);
-        const ALPHABET: &[u8] = b" 0123456789+-*/bwlnsgkrpLNSGKRPBabcdefghi";
         let c = ALPHABET[usize::from(b) % ALPHABET.len()];
         match op % 3 {
             0 if i < bytes.len() => bytes[i] = c,

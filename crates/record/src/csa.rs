@@ -104,11 +104,10 @@ pub(crate) fn special_word(ending: Ending, stm: Color) -> Option<&'static str> {
     };
     Some(match game {
         GameEnding::Resignation { loser } if loser == stm => "TORYO",
-        GameEnding::Resignation { loser } => illegal_action(loser),
         GameEnding::Checkmate { .. } | GameEnding::NoLegalMoves { .. } => "TSUMI",
         GameEnding::Timeout { .. } => "TIME_UP",
         GameEnding::Foul { loser, .. } if loser == stm => "ILLEGAL_MOVE",
-        GameEnding::Foul { loser, .. } => illegal_action(loser),
+        GameEnding::Resignation { loser } | GameEnding::Foul { loser, .. } => illegal_action(loser),
         GameEnding::PerpetualCheck { .. } => "OUTE_SENNICHITE",
         GameEnding::Repetition => "SENNICHITE",
         GameEnding::Impasse { winner } if winner == Some(stm) => "KACHI",
@@ -286,9 +285,7 @@ impl Reader<'_> {
             return Ok(());
         }
         let pos = self.b.position();
-        let resolved = if color != pos.side_to_move() {
-            Err(MoveProblem::NoMatch)
-        } else {
+        let resolved = if color == pos.side_to_move() {
             match from {
                 None => match kind.hand_kind().filter(|_| !kind.is_promoted()) {
                     Some(k) => Ok(Move::Drop { kind: k, to }),
@@ -309,6 +306,8 @@ impl Reader<'_> {
                     None => Err(MoveProblem::Illegal(shogi_core::IllegalMove::NoPiece(from))),
                 },
             }
+        } else {
+            Err(MoveProblem::NoMatch)
         };
         self.b.push(resolved, stmt);
         Ok(())
@@ -371,13 +370,12 @@ impl Reader<'_> {
                     } else {
                         Color::Gote
                     };
-                    match &mut self.setup {
-                        Some(s) => s.side_to_move = side,
-                        None => {
-                            let mut s = Setup::startpos();
-                            s.side_to_move = side;
-                            self.setup = Some(s);
-                        }
+                    if let Some(s) = &mut self.setup {
+                        s.side_to_move = side;
+                    } else {
+                        let mut s = Setup::startpos();
+                        s.side_to_move = side;
+                        self.setup = Some(s);
                     }
                     self.start()?;
                 }

@@ -2,7 +2,7 @@
 //!
 //! Order: a UTF-8 byte-order mark; an encoding declared on the first lines
 //! (`#KIF version=2.0 encoding=UTF-8`, `#KI2 ... encoding=Shift_JIS`, CSA
-//! `'encoding=Shift_JIS`); text that is valid UTF-8; otherwise Shift_JIS
+//! `'encoding=Shift_JIS`); text that is valid UTF-8; otherwise `Shift_JIS`
 //! (Windows code page 932).
 //!
 //! ```
@@ -18,7 +18,7 @@ pub enum Encoding {
     /// UTF-8 (without a byte-order mark when writing).
     #[default]
     Utf8,
-    /// Shift_JIS as Windows writes it (code page 932).
+    /// `Shift_JIS` as Windows writes it (code page 932).
     ShiftJis,
 }
 
@@ -72,7 +72,7 @@ pub fn decode(bytes: &[u8]) -> (String, Encoding) {
     (text, enc)
 }
 
-/// Encodes text; characters Shift_JIS cannot hold become HTML numeric references (`&#NNNN;`).
+/// Encodes text; characters `Shift_JIS` cannot hold become HTML numeric references (`&#NNNN;`).
 #[must_use]
 pub fn encode(text: &str, encoding: Encoding) -> Vec<u8> {
     match encoding {

@@ -298,10 +298,10 @@ pub fn read(text: &str) -> Result<Record, ReadError> {
             "開始日時" => h.start_time = opt,
             "終了日時" => h.end_time = opt,
             "持ち時間" if TimeControl::parse_plus(&v).is_some() => {
-                h.time_control = TimeControl::parse_plus(&v)
+                h.time_control = TimeControl::parse_plus(&v);
             }
             "手合割" if Handicap::from_kif_name(&v).is_some() => {
-                h.handicap = Handicap::from_kif_name(&v)
+                h.handicap = Handicap::from_kif_name(&v);
             }
             _ => h.other.push((k, v)),
         }

@@ -66,15 +66,14 @@ pub fn read(text: &str) -> Result<Record, ReadError> {
 
 /// Splits `key：value` (full-width or ASCII colon).
 fn header(line: &str) -> Option<(&str, &str)> {
-    let (k, v) = match line.find('：') {
-        Some(i) => (&line[..i], &line[i + '：'.len_utf8()..]),
-        None => {
-            let i = line.find(':')?;
-            (&line[..i], &line[i + 1..])
-        }
+    let (k, v) = if let Some(i) = line.find('：') {
+        (&line[..i], &line[i + '：'.len_utf8()..])
+    } else {
+        let i = line.find(':')?;
+        (&line[..i], &line[i + 1..])
     };
     let k = k.trim();
-    if k.is_empty() || k.chars().any(|c| c.is_whitespace()) {
+    if k.is_empty() || k.chars().any(char::is_whitespace) {
         return None;
     }
     Some((k, v.trim_matches([' ', '　', '\t'])))
@@ -245,10 +244,10 @@ impl Reader {
             "開始日時" => h.start_time = opt(value),
             "終了日時" => h.end_time = opt(value),
             "手合割" if Handicap::from_kif_name(value).is_some() => {
-                h.handicap = Handicap::from_kif_name(value)
+                h.handicap = Handicap::from_kif_name(value);
             }
             "持ち時間" if TimeControl::parse_plus(value).is_some() => {
-                h.time_control = TimeControl::parse_plus(value)
+                h.time_control = TimeControl::parse_plus(value);
             }
             _ => h.other.push((key.to_string(), value.to_string())),
         }
@@ -595,7 +594,7 @@ pub fn write_with(rec: &Record, enc: Encoding) -> String {
     out
 }
 
-/// Writes `rec` as KIF bytes in `enc` (Shift_JIS on request, UTF-8 otherwise).
+/// Writes `rec` as KIF bytes in `enc` (`Shift_JIS` on request, UTF-8 otherwise).
 #[must_use]
 pub fn write_bytes(rec: &Record, enc: Encoding) -> Vec<u8> {
     encoding::encode(&write_with(rec, enc), enc)

@@ -24,6 +24,7 @@
 //! ```
 
 use shogi_core::{sfen, Ending as GameEnding, Foul, HandKind, Leniency, Move, Position, Square};
+use std::fmt::Write as _;
 
 use crate::builder::Builder;
 use crate::error::{ReadError, ReadErrorKind};
@@ -214,7 +215,7 @@ pub fn write(rec: &Record) -> String {
     );
     for (i, node) in rec.moves.iter().enumerate() {
         for v in &node.variations {
-            out.push_str(&format!("~{i}.{}.", moves_text(v)));
+            let _ = write!(out, "~{i}.{}.", moves_text(v));
         }
     }
     out

@@ -115,7 +115,7 @@ fn summary_lines_name_the_result_and_read_back() {
         let bare: String = ki2_text
             .lines()
             .filter(|l| !l.starts_with('#'))
-            .map(|l| format!("{l}\n"))
+            .flat_map(|l| [l, "\n"])
             .collect();
         assert_eq!(ki2::read(&bare).unwrap().ending, ending, "{bare}");
     }

@@ -423,9 +423,6 @@ fn usen_moves_branches_and_start() {
 
 #[test]
 fn deeply_nested_variations_are_capped_not_fatal() {
-    let cycle = ["2h3h", "8b7b", "3h2h", "7b8b"];
-    let moves: Vec<Move> = (0..240).map(|i| mv(cycle[i % 4])).collect();
-    // Line d starts at ply d + 1 and holds a variation at its second move, 100 levels deep.
     fn line(moves: &[Move], start: usize, depth: usize) -> Vec<shogi_record::Node> {
         let mut nodes: Vec<shogi_record::Node> = moves[start..start + 20]
             .iter()
@@ -436,10 +433,6 @@ fn deeply_nested_variations_are_capped_not_fatal() {
         }
         nodes
     }
-    let rec = shogi_record::Record {
-        moves: line(&moves, 0, 100),
-        ..Default::default()
-    };
     fn depth(line: &[shogi_record::Node]) -> usize {
         line.iter()
             .flat_map(|n| n.variations.iter())
@@ -447,6 +440,13 @@ fn deeply_nested_variations_are_capped_not_fatal() {
             .max()
             .unwrap_or(0)
     }
+    let cycle = ["2h3h", "8b7b", "3h2h", "7b8b"];
+    let moves: Vec<Move> = (0..240).map(|i| mv(cycle[i % 4])).collect();
+    // Line d starts at ply d + 1 and holds a variation at its second move, 100 levels deep.
+    let rec = shogi_record::Record {
+        moves: line(&moves, 0, 100),
+        ..Default::default()
+    };
     assert_eq!(depth(&rec.moves), 100);
     let again = kif::read(&kif::write(&rec)).expect("reads");
     assert_eq!(again.main_line(), rec.main_line());

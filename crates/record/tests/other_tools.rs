@@ -45,7 +45,9 @@ fn sources() -> Vec<PathBuf> {
         .unwrap_or_default();
     files.retain(|p| {
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        p.is_file() && !name.ends_with(".usi") && !name.starts_with("manifest")
+        p.is_file()
+            && p.extension().is_none_or(|e| !e.eq_ignore_ascii_case("usi"))
+            && !name.starts_with("manifest")
     });
     files.sort();
     files
@@ -103,8 +105,9 @@ fn cshogi_endgame(format: &str, rec: &Record) -> Option<&'static str> {
 }
 
 /// What cshogi's `win` should be for KIF and KI2 (from our `まで…` line): `Some(None)` for
-/// no result, `Some(Some(n))` with BLACK_WIN 1, WHITE_WIN 2, DRAW 0; `None` where it does
+/// no result, `Some(Some(n))` with `BLACK_WIN` 1, `WHITE_WIN` 2, DRAW 0; `None` where it does
 /// not read our line (詰み, 時間切れ, トライ, …) and so is not checked.
+#[allow(clippy::option_option)] // the doc comment above gives the three meanings
 fn cshogi_win(format: &str, rec: &Record) -> Option<Option<i64>> {
     if format == "csa" {
         return None;
@@ -164,9 +167,10 @@ fn cshogi_limit(format: &str, rec: &Record) -> Option<&'static str> {
             GameEnding::Resignation { .. }
                 | GameEnding::Impasse { winner: Some(_) }
                 | GameEnding::Foul { .. }
-        ) | Ending::Game(shogi_core::Ending::Repetition)
-            | Ending::Game(shogi_core::Ending::Impasse { winner: None })
-            | Ending::Game(shogi_core::Ending::Abort)
+                | shogi_core::Ending::Repetition
+                | shogi_core::Ending::Impasse { winner: None }
+                | shogi_core::Ending::Abort
+        )
     );
     if format != "csa" && !result_line_known && has_variations(rec) {
         return Some("cshogi's KIF and KI2 readers read on into 変化 sections unless a result line they know ends the main line");
@@ -222,6 +226,7 @@ struct Tally {
 }
 
 #[test]
+#[allow(clippy::too_many_lines)] // one table of every format each tool reads, checked in one pass
 fn other_tools_read_our_records() {
     let sources = sources();
     if sources.is_empty() {
@@ -344,7 +349,11 @@ fn other_tools_read_our_records() {
                 continue;
             }
             t.accepted += 1;
-            let want_moves: Vec<String> = rec.main_line().iter().map(|m| m.to_string()).collect();
+            let want_moves: Vec<String> = rec
+                .main_line()
+                .iter()
+                .map(ToString::to_string)
+                .collect();
             let got_moves: Vec<String> = got["moves"]
                 .as_array()
                 .map(|a| {
@@ -442,8 +451,10 @@ fn run_tool(tool: &str, dir: &Path, jobs: &[Job]) -> Option<BTreeMap<String, ser
     let text: String = jobs
         .iter()
         .filter(|j| j.tool == tool)
-        .map(|j| format!("{}\t{}\n", j.format, j.path.display()))
-        .collect();
+        .fold(String::new(), |mut s, j| {
+            let _ = writeln!(s, "{}\t{}", j.format, j.path.display());
+            s
+        });
     std::fs::write(&list, text).unwrap();
     let tools = Path::new(TOOLS);
     let mut cmd = if tool == "cshogi" {

@@ -120,10 +120,12 @@ fn usen_has(e: Ending) -> bool {
     matches!(
         e,
         Ending::None
-            | Ending::Game(shogi_core::Ending::Resignation { .. })
-            | Ending::Game(shogi_core::Ending::Timeout { .. })
-            | Ending::Game(shogi_core::Ending::Abort)
-            | Ending::Game(shogi_core::Ending::Impasse { winner: Some(_) })
+            | Ending::Game(
+                shogi_core::Ending::Resignation { .. }
+                    | shogi_core::Ending::Timeout { .. }
+                    | shogi_core::Ending::Abort
+                    | shogi_core::Ending::Impasse { winner: Some(_) }
+            )
     )
 }
 
