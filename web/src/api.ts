@@ -8,7 +8,19 @@ export interface ClockView {
   periods_left: number;
 }
 
-export interface GameState {
+/**
+ * The legal moves of a position, as the server lists them: board moves by
+ * origin square, drops by USI piece letter, and which moves may or must promote
+ * (`POST /api/legal`, and part of every game state).
+ */
+export interface LegalMoves {
+  side_to_move: Side;
+  dests: Record<string, string[]>;
+  drops: Record<string, string[]>;
+  promotions: Record<string, 'may' | 'must'>;
+}
+
+export interface GameState extends LegalMoves {
   type?: 'state';
   id: string;
   mode: 'ai' | 'friend' | 'local';
@@ -16,11 +28,7 @@ export interface GameState {
   start_sfen: string;
   moves: string[];
   last_move: string | null;
-  side_to_move: Side;
   in_check: boolean;
-  dests: Record<string, string[]>;
-  drops: Record<string, string[]>;
-  promotions: Record<string, 'may' | 'must'>;
   seats: { sente: boolean; gote: boolean };
   clocks: {
     sente: ClockView;
@@ -113,6 +121,11 @@ export function joinGame(id: string, invite: string): Promise<{ token: string; s
 
 export function getGame(id: string): Promise<GameState> {
   return call('GET', `/api/games/${id}`);
+}
+
+/** The legal moves of the position `sfen`. */
+export function legalMoves(sfen: string): Promise<LegalMoves> {
+  return call('POST', '/api/legal', { sfen });
 }
 
 // Seat tokens, kept per game in localStorage.

@@ -20,11 +20,13 @@ import {
 } from './api';
 import { clockNow, clockText, type ClockReading } from './clock';
 import { h, option } from './dom';
-import { lang, t, tr, type MsgKey } from './i18n';
-import { formatMove, NOTATIONS, type Notation } from './notation';
+import { dropUsi, groundDests, lastDests, moveUsi } from './ground';
+import { lang, t, type MsgKey } from './i18n';
+import { defaultNotation, lineMoveText } from './movetext';
+import { NOTATIONS, type Notation } from './notation';
+import type { Screen } from './screen';
 import {
   boardSfen,
-  DROP_LETTERS,
   handsSfen,
   inZone,
   opposite,
@@ -46,7 +48,7 @@ interface Prefs {
 
 function loadPrefs(): Prefs {
   const defaults: Prefs = {
-    notation: lang() === 'ja' ? 'japanese' : lang() === 'en' ? 'western' : 'russian',
+    notation: defaultNotation(),
     pieces: 'kanji',
     coords: true,
   };
@@ -76,12 +78,8 @@ const NOTATION_LABEL: Record<Notation, MsgKey> = {
   usi: 'notUsi',
 };
 
-export interface GameScreen {
-  destroy(): void;
-  rerender(): void;
-}
-
-export async function openGame(root: HTMLElement, id: string, join: string | null): Promise<GameScreen> {
+/** Opens the game `id` (taking a seat with the invite `join`, if given), or says it does not exist. */
+export async function openGame(root: HTMLElement, id: string, join: string | null): Promise<Screen> {
   root.replaceChildren(h('p', { class: 'loading' }, t('connecting')));
   let token = savedToken(id);
   let joinError = '';
@@ -106,7 +104,8 @@ export async function openGame(root: HTMLElement, id: string, join: string | nul
   return new Game(root, id, token, joinError);
 }
 
-class Game implements GameScreen {
+/** The game screen of one game, fed by the game's WebSocket. */
+class Game implements Screen {
   private st: GameState | null = null;
   private you: Side | 'both' | null = null;
   private conn: Connection | null = null;
@@ -266,15 +265,15 @@ class Game implements GameScreen {
       movable: {
         showDests: true,
         events: {
-          after: (orig, dest, prom) => this.send({ type: 'move', usi: `${orig}${dest}${prom ? '+' : ''}` }),
+          after: (orig, dest, prom) => this.send({ type: 'move', usi: moveUsi(orig, dest, prom) }),
         },
       },
       droppable: {
         showDests: true,
         events: {
           after: (piece, key) => {
-            const letter = Object.entries(DROP_LETTERS).find(([, r]) => r === piece.role)?.[0];
-            if (letter) this.send({ type: 'move', usi: `${letter}*${key}` });
+            const usi = dropUsi(piece.role, key);
+            if (usi) this.send({ type: 'move', usi });
           },
         },
       },
@@ -321,15 +320,7 @@ class Game implements GameScreen {
     const info = ply > 0 ? this.infos[ply - 1] : undefined;
     const live = this.live() && ply === s.moves.length;
     const act = live && this.canAct();
-    const dests = new Map<sg.Key, sg.Key[]>();
-    const drops = new Map<sg.PieceName, sg.Key[]>();
-    if (act) {
-      for (const [from, tos] of Object.entries(s.dests)) dests.set(from as sg.Key, tos as sg.Key[]);
-      for (const [letter, tos] of Object.entries(s.drops)) {
-        const role = DROP_LETTERS[letter];
-        if (role) drops.set(`${s.side_to_move} ${role}`, tos as sg.Key[]);
-      }
-    }
+    const { dests, drops } = groundDests(act ? s : undefined);
     const useServerSfen = live;
     const sfenParts = s.sfen.split(' ');
     g.set({
@@ -339,7 +330,7 @@ class Game implements GameScreen {
       turnColor: live ? s.side_to_move : pos.turn,
       activeColor: act ? s.side_to_move : undefined,
       checks: live ? s.in_check : false,
-      lastDests: info ? ((info.from ? [info.from, info.to] : [info.to]) as sg.Key[]) : undefined,
+      lastDests: lastDests(info),
       // With "illegal moves lose" any move can be tried; the dots still show the legal ones.
       movable: { dests, free: act && s.rules.illegal === 'lose' },
       droppable: { dests: drops, free: act && s.rules.illegal === 'lose' },
@@ -482,7 +473,7 @@ class Game implements GameScreen {
         { class: 'links' },
         h('a', { href: '/', 'data-link': true, id: 'new-game' }, t('newGame')),
         s?.status.over ? ' · ' : null,
-        s?.status.over ? h('a', { href: `/review/${this.id}`, 'data-link': true, id: 'review-link' }, tr('review')) : null,
+        s?.status.over ? h('a', { href: `/review/${this.id}`, 'data-link': true, id: 'review-link' }, t('review')) : null,
       ),
     );
     this.side.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
@@ -598,7 +589,6 @@ class Game implements GameScreen {
   private renderMoves(): void {
     const list = this.movesPanel?.querySelector<HTMLElement>('#moves');
     if (!list) return;
-    const ukr = lang() === 'uk';
     const current = this.viewPly ?? this.infos.length;
     const items: HTMLElement[] = [];
     const startItem = h('button', { type: 'button', class: 'move', 'data-ply': 0 }, `0. ${t('start')}`);
@@ -607,9 +597,8 @@ class Game implements GameScreen {
     items.push(startItem);
     // Gote moves first in handicap games: keep Sente's moves in the left column.
     if (this.positions[0]?.turn === 'gote') items.push(h('span', { class: 'move-gap' }));
-    this.infos.forEach((info, i) => {
-      const prevTo = i > 0 ? this.infos[i - 1].to : undefined;
-      const text = formatMove(this.prefs.notation, info, prevTo, ukr);
+    this.infos.forEach((_, i) => {
+      const text = lineMoveText(this.infos, i, this.prefs.notation);
       const b = h('button', { type: 'button', class: 'move', 'data-ply': i + 1 }, `${i + 1}. ${text}`);
       b.classList.toggle('current', current === i + 1);
       b.addEventListener('click', () => this.setView(i + 1));

@@ -1,10 +1,14 @@
-// The single-page app: the start screen at `/`, a game at `/g/<id>`.
+// The single-page app: the start screen at `/`, a game at `/g/<id>`, the
+// archive, the import page and the review board; the language picker.
 
 import './style.css';
 import { h, option } from './dom';
-import { openGame, type GameScreen } from './game';
-import { lang, LANGS, LANG_NAMES, setLang, t, tr, type Lang } from './i18n';
-import { openReview, renderArchive, renderImport, type Screen } from './review';
+import { renderArchive } from './archive';
+import { openGame } from './game';
+import { lang, LANGS, LANG_NAMES, setLang, t, type Lang } from './i18n';
+import { renderImport } from './import';
+import { openReview } from './review';
+import type { Screen } from './screen';
 import { renderStart } from './start';
 
 const app = document.getElementById('app')!;
@@ -12,7 +16,7 @@ const header = h('header', { class: 'top' });
 const main = h('main', {});
 app.replaceChildren(header, main);
 
-let screen: GameScreen | Screen | null = null;
+let screen: Screen | null = null;
 
 function renderHeader(): void {
   const picker = h(
@@ -31,8 +35,8 @@ function renderHeader(): void {
     h(
       'nav',
       { class: 'links' },
-      h('a', { href: '/archive', 'data-link': true, id: 'link-archive' }, tr('archive')),
-      h('a', { href: '/import', 'data-link': true, id: 'link-import' }, tr('import')),
+      h('a', { href: '/archive', 'data-link': true, id: 'link-archive' }, t('archive')),
+      h('a', { href: '/import', 'data-link': true, id: 'link-import' }, t('import')),
     ),
     h('label', { class: 'lang' }, h('span', {}, t('language')), picker),
   );

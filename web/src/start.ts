@@ -3,6 +3,7 @@
 import { createGame, saveToken, type CreateRequest, type TimeControl } from './api';
 import { h, option } from './dom';
 import { t, type MsgKey } from './i18n';
+import type { Navigate } from './screen';
 
 export const HANDICAPS = [
   'even',
@@ -90,7 +91,7 @@ export function request(f: Form): CreateRequest {
   return req;
 }
 
-export function renderStart(root: HTMLElement, navigate: (path: string) => void): void {
+export function renderStart(root: HTMLElement, navigate: Navigate): void {
   const error = h('p', { class: 'error', role: 'alert' });
   const field = (label: string, control: HTMLElement, cls = '') =>
     h('label', { class: `field ${cls}` }, h('span', {}, label), control);

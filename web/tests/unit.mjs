@@ -1,11 +1,13 @@
-// Unit tests of the move notations, the position model and the review board's
-// move tree (no browser): bundles src/notation.ts, src/shogi.ts and
-// src/tree.ts with esbuild (vite's) and checks them.
+// Unit tests of the move notations, the position model, the board's legal
+// move destinations and the review board's move tree (no browser): bundles
+// src/notation.ts, src/shogi.ts, src/ground.ts and src/tree.ts with esbuild
+// (vite's) and checks them. The notation cases are the ones the Rust notation
+// module is tested on: crates/record/tests/data/notation-cases.json.
 //
 //   node tests/unit.mjs      (prints `N passed, M failed`)
 
 import { build } from 'esbuild';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -15,7 +17,9 @@ const dir = mkdtempSync(join(tmpdir(), 'shogi-unit-'));
 const entry = join(dir, 'entry.ts');
 writeFileSync(
   entry,
-  `export * from ${JSON.stringify(resolve(here, '../src/notation.ts'))};\nexport * from ${JSON.stringify(resolve(here, '../src/shogi.ts'))};\nexport * from ${JSON.stringify(resolve(here, '../src/tree.ts'))};\n`,
+  ['notation', 'shogi', 'ground', 'tree']
+    .map((f) => `export * from ${JSON.stringify(resolve(here, `../src/${f}.ts`))};\n`)
+    .join(''),
 );
 const out = join(dir, 'bundle.mjs');
 await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'error' });
@@ -34,70 +38,54 @@ function eq(name, got, want) {
   }
 }
 
-/** The text of the last of `moves` from `sfen` in every notation. */
-function texts(sfen, moves) {
-  const { infos } = m.replay(sfen, moves);
+// The notation cases shared with the Rust notation module. The web client
+// writes every style of the file but KIF and Western with numbers.
+const CASES = resolve(here, '../../crates/record/tests/data/notation-cases.json');
+const STYLES = {
+  japanese: (info, prevTo) => m.formatMove('japanese', info, prevTo, false),
+  western: (info, prevTo) => m.formatMove('western', info, prevTo, false),
+  russian: (info, prevTo) => m.formatMove('russian', info, prevTo, false),
+  ukrainian: (info, prevTo) => m.formatMove('russian', info, prevTo, true),
+  usi: (info, prevTo) => m.formatMove('usi', info, prevTo, false),
+};
+const RUST_ONLY = new Set(['kif', 'western_numeric']);
+const { cases } = JSON.parse(readFileSync(CASES, 'utf8'));
+eq('the shared notation cases are there', cases.length > 0, true);
+for (const c of cases) {
+  const { infos } = m.replay(c.sfen, [...c.before, c.move]);
+  eq(`${c.name}: every move replays`, infos.length, c.before.length + 1);
+  if (infos.length !== c.before.length + 1) continue;
   const last = infos[infos.length - 1];
   const prevTo = infos.length > 1 ? infos[infos.length - 2].to : undefined;
-  return {
-    ja: m.formatMove('japanese', last, prevTo, false),
-    we: m.formatMove('western', last, prevTo, false),
-    ru: m.formatMove('russian', last, prevTo, false),
-    uk: m.formatMove('russian', last, prevTo, true),
-    usi: m.formatMove('usi', last, prevTo, false),
-  };
+  for (const [style, want] of Object.entries(c.text)) {
+    if (RUST_ONLY.has(style)) continue;
+    const write = STYLES[style];
+    if (!write) eq(`${c.name}: a known style`, style, 'one of ' + Object.keys(STYLES).join(', '));
+    else eq(`${c.name} (${style})`, write(last, prevTo), want);
+  }
 }
-
-let t = texts(START, ['7g7f']);
-eq('ja 7g7f', t.ja, '▲７六歩');
-eq('western 7g7f', t.we, 'P-7f');
-eq('russian 7g7f', t.ru, '7g-7f');
-eq('usi 7g7f', t.usi, '7g7f');
-t = texts(START, ['4i5h']);
-eq('ja gold right', t.ja, '▲５八金右');
-eq('western ambiguous gold', t.we, 'G4i-5h');
-t = texts(START, ['6i5h']);
-eq('ja gold left', t.ja, '▲５八金左');
-eq('western G6i-5h', t.we, 'G6i-5h');
-t = texts(START, ['9i9h']);
-eq('russian lance', t.ru, 'Кп9i-9h');
-eq('ukrainian lance', t.uk, 'Сп9i-9h');
-t = texts(START, ['7g7f', '3c3d', '8h2b+']);
-eq('ja bishop takes and promotes', t.ja, '▲２二角成');
-eq('western Bx2b+', t.we, 'Bx2b+');
-eq('russian С8hx2b+', t.ru, 'С8hx2b+');
-t = texts(START, ['7g7f', '3c3d', '8h2b+', '3a2b']);
-eq('ja same square', t.ja, '△同　銀');
-eq('western Sx2b', t.we, 'Sx2b');
-t = texts(START, ['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e']);
-eq('ja drop without 打', t.ja, '▲４五角');
-eq('western drop', t.we, 'B*4e');
-eq('russian drop', t.ru, 'С*4e');
-t = texts(START, ['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e', '2b3c']);
-eq('ja gote moves up', t.ja, '△３三銀');
-// A gold in hand dropped where a gold on the board could also go gets 打.
-t = texts('4k4/9/9/9/9/9/9/9/4K4 b G 1', ['G*5h']);
-eq('ja drop next to nothing', t.ja, '▲５八金');
-t = texts('4k4/9/9/9/9/9/9/4G4/4K4 b G 1', ['G*4g']);
-eq('ja drop with 打', t.ja, '▲４七金打');
-// A silver that may promote and does not.
-t = texts('4k4/9/9/4S4/9/9/9/9/4K4 b - 1', ['5d5c']);
-eq('ja declined promotion', t.ja, '▲５三銀不成');
-eq('western declined promotion', t.we, 'S-5c=');
-eq('russian declined promotion', t.ru, 'Ср5d-5c=');
-// Promoted pieces.
-t = texts('4k4/9/9/9/9/9/9/9/+R3K4 b - 1', ['9i9a']);
-eq('ja dragon', t.ja, '▲９一龍');
-eq('western dragon', t.we, '+R-9a');
-eq('russian dragon', t.ru, '+Л9i-9a');
-// Gote, moving down the board.
-t = texts('4k4/9/9/9/9/9/9/9/4K4 w - 1', ['5a5b']);
-eq('ja gote king', t.ja, '△５二玉');
 // SFEN round trip.
 const pos = m.parseSfen('ln1g1g1nl/1r2k2b1/p1sppps1p/2p3p2/1p5p1/2P3P2/PPSPPPS1P/1B1K3R1/LN1G1G1NL b 2Pp 17');
 eq('sfen round trip', m.toSfen(pos), 'ln1g1g1nl/1r2k2b1/p1sppps1p/2p3p2/1p5p1/2P3P2/PPSPPPS1P/1B1K3R1/LN1G1G1NL b 2Pp 17');
 const after = m.replay(START, ['7g7f', '3c3d', '8h2b+', '3a2b']).positions[4];
 eq('captures go to the hand', m.toSfen(after), 'lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5');
+
+// The legal moves as the board's destinations.
+const legal = {
+  side_to_move: 'gote',
+  dests: { '3c': ['3d'], '8b': ['7b', '6b'] },
+  drops: { P: ['5e', '5f'], X: ['1a'] },
+  promotions: {},
+};
+const g = m.groundDests(legal);
+eq('board moves by origin square', JSON.stringify([...g.dests]), '[["3c",["3d"]],["8b",["7b","6b"]]]');
+eq('drops by the piece of the side to move', JSON.stringify([...g.drops]), '[["gote pawn",["5e","5f"]]]');
+eq('nothing moves without legal moves', m.groundDests(undefined).dests.size + m.groundDests(undefined).drops.size, 0);
+eq('a drop made on the board as USI', m.dropUsi('silver', '5e'), 'S*5e');
+eq('a king cannot be dropped', m.dropUsi('king', '5e'), null);
+eq('a promotion made on the board as USI', m.moveUsi('8h', '2b', true), '8h2b+');
+const drop = m.replay(START, ['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e']).infos[4];
+eq('a drop highlights only its square', JSON.stringify(m.lastDests(drop)), '["4e"]');
 
 // The review board's move tree.
 const usis = (line) => line.map((n) => n.usi).join(' ');

@@ -1,6 +1,14 @@
 //! Single-move text in every style, and the JSA relative markers.
+//!
+//! The cases of move text live in `data/notation-cases.json`, which the web
+//! client's unit test (`web/tests/unit.mjs`) reads too, so the two
+//! implementations of the same notations cannot drift apart. Reading text back
+//! (which only this crate does) is tested here.
 
-use shogi_core::{sfen, Move, Position};
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use shogi_core::{sfen, Move, Position, Square};
 use shogi_record::notation::{self, japanese, Style};
 
 fn pos(s: &str) -> Position {
@@ -11,78 +19,137 @@ fn mv(s: &str) -> Move {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
 }
 
-/// Writes `m` in Japanese, checks the text, and reads it back to the same move.
-fn japanese_round_trip(p: &Position, m: &str, text: &str) {
-    let m = mv(m);
-    assert_eq!(japanese::write(p, m, None), text);
-    assert_eq!(japanese::read(p, None, text), Ok(m), "{text} reads back");
+/// One case of `data/notation-cases.json`: the text of `move`, played in `sfen` after `before`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    sfen: String,
+    /// Moves played first; the last one's destination decides "same square" (`同`).
+    before: Vec<String>,
+    #[serde(rename = "move")]
+    mv: String,
+    /// The expected text per style name (see [`style`]).
+    text: BTreeMap<String, String>,
+}
+
+/// The file: what it is for, and the cases.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseFile {
+    /// For people reading the file; declared so that any other field is an error.
+    #[allow(dead_code)]
+    about: String,
+    cases: Vec<Case>,
+}
+
+/// The notation cases shared with the web client.
+const CASES: &str = include_str!("data/notation-cases.json");
+
+fn cases() -> Vec<Case> {
+    let file: CaseFile =
+        serde_json::from_str(CASES).expect("data/notation-cases.json holds `about` and `cases`");
+    file.cases
+}
+
+/// The styles both this crate and the web client write; every case expects a text in each.
+const SHARED_STYLES: [&str; 5] = ["japanese", "western", "russian", "ukrainian", "usi"];
+
+/// The style a key of a case's `text` names.
+fn style(name: &str) -> Style {
+    match name {
+        "japanese" => Style::Japanese,
+        "kif" => Style::Kif,
+        "western" => Style::Western,
+        "western_numeric" => Style::WesternNumeric,
+        "russian" => Style::Russian,
+        "ukrainian" => Style::Ukrainian,
+        "usi" => Style::Usi,
+        other => panic!("unknown style {other:?} in data/notation-cases.json"),
+    }
+}
+
+/// The position of a case, where its move lands before it, and the move.
+fn setup(case: &Case) -> (Position, Option<Square>, Move) {
+    let mut p = pos(&case.sfen);
+    let mut last_to = None;
+    for m in &case.before {
+        let m = mv(m);
+        p.play(m)
+            .unwrap_or_else(|e| panic!("{}: {m} is not legal: {e}", case.name));
+        last_to = Some(m.to());
+    }
+    (p, last_to, mv(&case.mv))
 }
 
 #[test]
-fn three_golds_use_right_straight_left() {
-    let p = pos("4k4/9/9/9/9/9/9/9/3GGG2K b - 1");
-    japanese_round_trip(&p, "6i5h", "▲５八金左");
-    japanese_round_trip(&p, "5i5h", "▲５八金直");
-    japanese_round_trip(&p, "4i5h", "▲５八金右");
+fn every_shared_case_is_written_as_expected() {
+    let mut wrong = Vec::new();
+    for case in cases() {
+        let (p, last_to, m) = setup(&case);
+        assert!(p.is_legal(m), "{}: {m} is not legal", case.name);
+        for (name, want) in &case.text {
+            let got = notation::write(style(name), &p, m, last_to);
+            if &got != want {
+                wrong.push(format!(
+                    "{} ({name}): wrote {got:?}, want {want:?}",
+                    case.name
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 #[test]
-fn movement_markers_come_before_right_and_left() {
-    let p = pos("4k4/9/9/9/9/9/9/3G5/5G2K b - 1");
-    japanese_round_trip(&p, "6h5h", "▲５八金寄");
-    japanese_round_trip(&p, "4i5h", "▲５八金上");
-    let p = pos("4k4/9/9/9/9/9/3S5/9/5S2K b - 1");
-    japanese_round_trip(&p, "6g5h", "▲５八銀引");
-    japanese_round_trip(&p, "4i5h", "▲５八銀上");
+fn every_shared_japanese_and_kif_case_reads_back() {
+    for case in cases() {
+        let (p, last_to, m) = setup(&case);
+        if let Some(text) = case.text.get("japanese") {
+            assert_eq!(
+                japanese::read(&p, last_to, text),
+                Ok(m),
+                "{}: {text}",
+                case.name
+            );
+        }
+        if let Some(text) = case.text.get("kif") {
+            assert_eq!(
+                notation::kif::read(&p, last_to, text),
+                Ok(m),
+                "{}: {text}",
+                case.name
+            );
+        }
+    }
 }
 
 #[test]
-fn gote_right_is_the_high_files() {
-    let p = pos("3g1g2k/9/9/9/9/9/9/9/4K4 w - 1");
-    japanese_round_trip(&p, "6a5b", "△５二金右");
-    japanese_round_trip(&p, "4a5b", "△５二金左");
+fn every_shared_case_expects_text_in_every_shared_style() {
+    for case in cases() {
+        for name in SHARED_STYLES {
+            assert!(
+                case.text.contains_key(name),
+                "{} expects no {name} text",
+                case.name
+            );
+        }
+    }
 }
 
 #[test]
-fn two_dragons_on_one_rank_use_right_and_left() {
-    let p = pos("9/+R7+R/9/9/4k4/9/9/9/4K4 b - 1");
-    japanese_round_trip(&p, "9b5b", "▲５二龍左");
-    japanese_round_trip(&p, "1b5b", "▲５二龍右");
-}
-
-#[test]
-fn drop_is_marked_only_when_a_board_piece_could_go_there() {
-    let p = pos("4k4/9/9/9/9/9/9/9/3GGG2K b G 1");
-    japanese_round_trip(&p, "G*5h", "▲５八金打");
-    japanese_round_trip(&p, "G*5e", "▲５五金");
-}
-
-#[test]
-fn promotion_and_declined_promotion() {
+fn reading_accepts_the_other_ways_of_writing() {
+    // 生 for a declined promotion, the promoted piece for a promotion, 同 without the space.
     let p = pos("4k4/9/9/4S4/9/9/9/9/4K4 b - 1");
-    japanese_round_trip(&p, "5d5c+", "▲５三銀成");
-    japanese_round_trip(&p, "5d5c", "▲５三銀不成");
     assert_eq!(japanese::read(&p, None, "▲５三銀生"), Ok(mv("5d5c")));
-}
-
-#[test]
-fn same_square_and_promoted_piece_names() {
     let mut p = Position::startpos();
     for m in ["7g7f", "3c3d"] {
         p.play(mv(m)).expect("legal");
     }
-    assert_eq!(
-        japanese::write(&p, mv("8h2b+"), Some(mv("3c3d").to())),
-        "▲２二角成"
-    );
-    // The style that writes a promotion as the promoted piece.
     assert_eq!(japanese::read(&p, None, "▲２二馬"), Ok(mv("8h2b+")));
     p.play(mv("8h2b+")).expect("legal");
     let last = Some(mv("8h2b+").to());
-    assert_eq!(japanese::write(&p, mv("3a2b"), last), "△同　銀");
-    assert_eq!(japanese::read(&p, last, "△同　銀"), Ok(mv("3a2b")));
     assert_eq!(japanese::read(&p, last, "△同銀"), Ok(mv("3a2b")));
-    assert_eq!(notation::kif::write(&p, mv("3a2b"), last), "同　銀(31)");
 }
 
 #[test]
@@ -96,89 +163,6 @@ fn ambiguous_text_is_reported_not_guessed() {
         japanese::read(&p, None, "▲１一金"),
         Err(shogi_record::MoveProblem::NoMatch)
     );
-}
-
-#[test]
-fn western_styles() {
-    let mut p = Position::startpos();
-    assert_eq!(
-        notation::write(Style::Western, &p, mv("7g7f"), None),
-        "P-7f"
-    );
-    assert_eq!(
-        notation::write(Style::WesternNumeric, &p, mv("7g7f"), None),
-        "P-76"
-    );
-    assert_eq!(
-        notation::write(Style::Western, &p, mv("6i5h"), None),
-        "G6i-5h"
-    );
-    for m in ["7g7f", "3c3d"] {
-        p.play(mv(m)).expect("legal");
-    }
-    assert_eq!(
-        notation::write(Style::Western, &p, mv("8h2b+"), None),
-        "Bx2b+"
-    );
-    assert_eq!(
-        notation::write(Style::Western, &p, mv("8h2b"), None),
-        "Bx2b="
-    );
-    let s = pos("4k4/9/9/4S4/9/9/9/9/4K4 b P 1");
-    assert_eq!(
-        notation::write(Style::Western, &s, mv("5d5c"), None),
-        "S-5c="
-    );
-    assert_eq!(
-        notation::write(Style::Western, &s, mv("P*5e"), None),
-        "P*5e"
-    );
-    assert_eq!(
-        notation::write(Style::WesternNumeric, &s, mv("P*5e"), None),
-        "P*55"
-    );
-}
-
-#[test]
-fn russian_and_ukrainian_styles() {
-    let mut p = Position::startpos();
-    assert_eq!(
-        notation::write(Style::Russian, &p, mv("7g7f"), None),
-        "7g-7f"
-    );
-    assert_eq!(
-        notation::write(Style::Russian, &p, mv("2h3h"), None),
-        "Л2h-3h"
-    );
-    assert_eq!(
-        notation::write(Style::Ukrainian, &p, mv("2h3h"), None),
-        "Т2h-3h"
-    );
-    assert_eq!(
-        notation::write(Style::Russian, &p, mv("9i9h"), None),
-        "Кп9i-9h"
-    );
-    assert_eq!(
-        notation::write(Style::Ukrainian, &p, mv("9i9h"), None),
-        "Сп9i-9h"
-    );
-    for m in ["7g7f", "3c3d"] {
-        p.play(mv(m)).expect("legal");
-    }
-    assert_eq!(
-        notation::write(Style::Russian, &p, mv("8h2b+"), None),
-        "С8hx2b+"
-    );
-    let s = pos("4k4/9/9/4S4/9/9/9/9/4K4 b P 1");
-    assert_eq!(
-        notation::write(Style::Russian, &s, mv("5d5c"), None),
-        "Ср5d-5c="
-    );
-    assert_eq!(
-        notation::write(Style::Ukrainian, &s, mv("P*5e"), None),
-        "П*5e"
-    );
-    assert_eq!(notation::write(Style::Usi, &s, mv("P*5e"), None), "P*5e");
 }
 
 #[test]

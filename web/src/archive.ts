@@ -1,0 +1,129 @@
+// The archive: every finished or imported game, filtered by player and
+// result, a page at a time, each opening in the review board.
+
+import { request as call } from './api';
+import { h, option } from './dom';
+import { resultText } from './ending';
+import { lang, t, type MsgKey } from './i18n';
+import type { Screen } from './screen';
+
+/** One game of the archive list (`GET /api/archive`). */
+interface Entry {
+  id: string;
+  kind: 'game' | 'import';
+  created_at_ms: number;
+  sente: string | null;
+  gote: string | null;
+  time: { main_ms: number; byoyomi_ms: number; periods: number; increment_ms: number } | null;
+  handicap: string;
+  winner: 'sente' | 'gote' | null;
+  reason: string | null;
+  moves: number;
+}
+
+function timeText(tc: Entry['time']): string {
+  if (!tc) return '—';
+  const m = Math.round(tc.main_ms / 60000);
+  if (tc.increment_ms) return `${m}′ + ${tc.increment_ms / 1000}″/move`;
+  return `${m}′ + ${tc.byoyomi_ms / 1000}″`;
+}
+
+/** Draws the archive list, its filter and pager, from the query of the address. */
+export function renderArchive(root: HTMLElement): Screen {
+  const params = new URLSearchParams(location.search);
+  let player = params.get('player') ?? '';
+  let result = params.get('result') ?? '';
+  let page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  const perPage = 20;
+  const list = h('div', { id: 'archive-list' });
+  const render = () => {
+    const input = h('input', { name: 'player', id: 'archive-player', value: player, placeholder: t('player') });
+    const select = h(
+      'select',
+      { name: 'result', id: 'archive-result' },
+      option('', t('any'), result),
+      option('sente', t('senteWins'), result),
+      option('gote', t('goteWins'), result),
+      option('draw', t('draw'), result),
+    );
+    const form = h(
+      'form',
+      { class: 'archive-filter', id: 'archive-form' },
+      h('label', {}, t('player'), ' ', input),
+      h('label', {}, t('result'), ' ', select),
+      h('button', { type: 'submit' }, t('filter')),
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      player = input.value.trim();
+      result = select.value;
+      page = 1;
+      load();
+    });
+    root.replaceChildren(h('section', { class: 'archive' }, h('h1', {}, t('archive')), form, list));
+    load();
+  };
+  const load = async () => {
+    const q = new URLSearchParams({ page: String(page), per_page: String(perPage) });
+    if (player) q.set('player', player);
+    if (result) q.set('result', result);
+    history.replaceState(null, '', `/archive?${q.toString()}`);
+    try {
+      const data = await call<{ total: number; entries: Entry[] }>('GET', `/api/archive?${q.toString()}`);
+      const pages = Math.max(1, Math.ceil(data.total / perPage));
+      const rows = data.entries.map((e) =>
+        h(
+          'tr',
+          { class: 'archive-row', 'data-id': e.id },
+          h('td', {}, new Date(e.created_at_ms).toLocaleString(lang())),
+          h(
+            'td',
+            {},
+            `☗ ${e.sente ?? t('sente')} — ☖ ${e.gote ?? t('gote')}`,
+            e.kind === 'import' ? h('span', { class: 'tag' }, ` ${t('imported')}`) : null,
+          ),
+          h('td', {}, timeText(e.time)),
+          h('td', {}, e.handicap === 'custom' ? '—' : (t(`hc_${e.handicap}` as MsgKey) ?? e.handicap)),
+          h('td', {}, resultText(e.winner, e.reason)),
+          h('td', {}, String(e.moves)),
+          h('td', {}, h('a', { href: `/review/${e.id}`, 'data-link': true }, t('open'))),
+        ),
+      );
+      const prev = h('button', { type: 'button', id: 'archive-prev', disabled: page <= 1 }, t('pagePrev'));
+      const next = h('button', { type: 'button', id: 'archive-next', disabled: page >= pages }, t('pageNext'));
+      prev.addEventListener('click', () => {
+        page--;
+        load();
+      });
+      next.addEventListener('click', () => {
+        page++;
+        load();
+      });
+      list.replaceChildren(
+        data.entries.length === 0
+          ? h('p', {}, t('noGames'))
+          : h(
+              'table',
+              { class: 'archive-table' },
+              h(
+                'thead',
+                {},
+                h(
+                  'tr',
+                  {},
+                  [t('date'), t('players'), t('timeControl'), t('handicap'), t('result'), t('moveCount'), ''].map((c) =>
+                    h('th', {}, c),
+                  ),
+                ),
+              ),
+              h('tbody', {}, rows),
+            ),
+        h('div', { class: 'pager' }, prev, h('span', {}, `${t('page')} ${page} / ${pages}`), next),
+      );
+    } catch (e) {
+      list.replaceChildren(h('p', { class: 'error' }, e instanceof Error ? e.message : String(e)));
+    }
+  };
+  render();
+  return { destroy() {}, rerender: render };
+}
