@@ -41,6 +41,12 @@ pub enum ReadErrorKind {
     /// A line that the format does not allow.
     #[error("unexpected line")]
     UnexpectedLine,
+    /// The text holds nothing of a record: no move, board, ending or known header.
+    #[error("no game record found")]
+    NoRecord,
+    /// A `手合割` (handicap) name that is not a known handicap, with no board diagram to give the position.
+    #[error("unknown handicap name")]
+    UnknownHandicap,
 }
 
 /// Why a record could not be read.

@@ -110,6 +110,12 @@ struct Reader {
     rows: usize,
     have_board: bool,
     have_side: bool,
+    /// Whether anything a record is made of has been read (a known header, a
+    /// board, a move, an ending); a text with none of these is not a record.
+    found: bool,
+    /// A `手合割` whose name is not a known handicap: an error unless a
+    /// board diagram gives the position (`手合割：詰将棋` above a problem).
+    unknown_handicap: Option<(usize, String, String)>,
 }
 
 impl Reader {
@@ -123,6 +129,8 @@ impl Reader {
             rows: 0,
             have_board: false,
             have_side: false,
+            found: false,
+            unknown_handicap: None,
         }
     }
 
@@ -131,6 +139,14 @@ impl Reader {
             return Ok(());
         }
         self.started = true;
+        if let (Some((at, line, name)), false) = (&self.unknown_handicap, self.have_board) {
+            return Err(ReadError::at(
+                *at,
+                line,
+                name,
+                ReadErrorKind::UnknownHandicap,
+            ));
+        }
         let pos = if self.have_board || (self.have_side && self.headers.handicap.is_none()) {
             if self.rows != 9 && self.have_board {
                 return Err(ReadError::new(line_no, 1, "", ReadErrorKind::BadBoard));
@@ -245,6 +261,11 @@ impl Reader {
             "終了日時" => h.end_time = opt(value),
             "手合割" if Handicap::from_kif_name(value).is_some() => {
                 h.handicap = Handicap::from_kif_name(value);
+            }
+            "手合割" => {
+                self.unknown_handicap = Some((line_no, line.to_string(), value.to_string()));
+                h.other.push((key.to_string(), value.to_string()));
+                return Ok(());
             }
             "持ち時間" if TimeControl::parse_plus(value).is_some() => {
                 h.time_control = TimeControl::parse_plus(value);
@@ -368,6 +389,8 @@ impl Reader {
             let line_no = i + 1;
             let line = raw.trim_end_matches(['\r', ' ', '\t']);
             let trimmed = line.trim_start_matches([' ', '　', '\t']);
+            let free_text = self.classify(trimmed);
+            self.found |= !free_text;
             if trimmed.starts_with(['▲', '△', '☗', '☖', '▼', '▽']) {
                 self.ki2_moves(line_no, trimmed)?;
                 continue;
@@ -461,6 +484,9 @@ impl Reader {
             self.b.comment(trimmed);
         }
         self.flush_ki2();
+        if !self.found {
+            return Err(no_record(text));
+        }
         self.start(0)?;
         let mut rec = self.b.finish();
         rec.headers = self.headers;
@@ -598,4 +624,67 @@ pub fn write_with(rec: &Record, enc: Encoding) -> String {
 #[must_use]
 pub fn write_bytes(rec: &Record, enc: Encoding) -> Vec<u8> {
     encoding::encode(&write_with(rec, enc), enc)
+}
+
+impl Reader {
+    /// Whether a line is free text (kept as a comment) or a header this
+    /// reader does not know, rather than something records are made of.
+    fn classify(&self, trimmed: &str) -> bool {
+        if trimmed.is_empty() || trimmed.starts_with(['#', '&', '*']) {
+            return true;
+        }
+        if trimmed.starts_with(|c: char| c.is_ascii_digit() || digit_value(c).is_some())
+            || trimmed.starts_with(['▲', '△', '☗', '☖', '▼', '▽', '|', '+'])
+            || trimmed.starts_with("まで")
+            || trimmed.starts_with("変化")
+            || trimmed.starts_with("手数")
+            || matches!(trimmed, "先手番" | "下手番" | "後手番" | "上手番")
+        {
+            return false;
+        }
+        match header(trimmed) {
+            Some((k, _)) => !KNOWN_HEADERS.contains(&k) && !k.ends_with("持駒"),
+            None => true,
+        }
+    }
+}
+
+/// The header keys of KIF and KI2 (Kifu for Windows' list and the common extras).
+const KNOWN_HEADERS: [&str; 24] = [
+    "開始日時",
+    "終了日時",
+    "対局日",
+    "棋戦",
+    "戦型",
+    "表題",
+    "持ち時間",
+    "消費時間",
+    "場所",
+    "掲載",
+    "備考",
+    "先手",
+    "後手",
+    "下手",
+    "上手",
+    "手合割",
+    "手合",
+    "作品番号",
+    "作品名",
+    "作者",
+    "発表誌",
+    "発表年月",
+    "手数",
+    "先手省略名",
+];
+
+/// The error for a text with nothing of a record in it, at its first non-blank line.
+fn no_record(text: &str) -> ReadError {
+    let first = text.lines().enumerate().find(|(_, l)| !l.trim().is_empty());
+    match first {
+        Some((i, l)) => {
+            let token: String = l.trim().chars().take(40).collect();
+            ReadError::at(i + 1, l, &token, ReadErrorKind::NoRecord)
+        }
+        None => ReadError::new(0, 0, "", ReadErrorKind::NoRecord),
+    }
 }

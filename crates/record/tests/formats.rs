@@ -81,12 +81,42 @@ fn every_handicap_name_gives_its_start() {
 }
 
 #[test]
-fn unknown_handicap_name_is_kept_as_a_header() {
-    let rec = kif::read("手合割：謎の駒落ち\n手数----指手---------消費時間--\n   1 ７六歩(77)\n")
-        .expect("reads");
-    assert_eq!(rec.start, Position::startpos());
+fn unknown_handicap_name_without_a_board_is_an_error_naming_it() {
+    let err = kif::read("手合割：謎の駒落ち\n手数----指手---------消費時間--\n   1 ７六歩(77)\n")
+        .expect_err("an unknown handicap cannot give the start position");
+    assert_eq!(err.kind, ReadErrorKind::UnknownHandicap);
+    assert_eq!(
+        (err.line, err.column, err.token.as_str()),
+        (1, 5, "謎の駒落ち")
+    );
+    // Above a board diagram the name is only a label (詰将棋, その他): kept as a header.
+    let text = "手合割：謎の駒落ち\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n| ・ ・ ・ ・ ・ ・ ・ ・v玉|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九\n+---------------------------+\n";
+    let rec = kif::read(text).expect("reads");
     assert_eq!(rec.headers.get("手合割"), Some("謎の駒落ち"));
-    assert_eq!(rec.main_line(), [mv("7g7f")]);
+    assert_eq!(rec.start.to_sfen(), "8k/9/9/9/9/9/9/9/4K4 b - 1");
+}
+
+#[test]
+fn text_with_no_record_in_it_is_an_error_at_its_first_line() {
+    for (text, line, token) in [
+        ("hello world\n", 1, "hello world"),
+        (
+            "\nName:\tcat\nUmask:\t0022\nState:\tR (running)\n",
+            2,
+            "Name:\tcat",
+        ),
+        ("# a comment\n* another\n", 1, "# a comment"),
+    ] {
+        let err = shogi_record::read(text.as_bytes()).expect_err(text);
+        assert_eq!(err.kind, ReadErrorKind::NoRecord, "{text:?}");
+        assert_eq!((err.line, err.token.as_str()), (line, token), "{text:?}");
+    }
+    assert_eq!(
+        shogi_record::read(b"").expect_err("empty").kind,
+        ReadErrorKind::NoRecord
+    );
+    // One known header is enough: a record of a game not yet begun.
+    assert!(shogi_record::read("先手：羽生善治\n後手：藤井聡太\n".as_bytes()).is_ok());
 }
 
 #[test]

@@ -349,11 +349,7 @@ fn other_tools_read_our_records() {
                 continue;
             }
             t.accepted += 1;
-            let want_moves: Vec<String> = rec
-                .main_line()
-                .iter()
-                .map(ToString::to_string)
-                .collect();
+            let want_moves: Vec<String> = rec.main_line().iter().map(ToString::to_string).collect();
             let got_moves: Vec<String> = got["moves"]
                 .as_array()
                 .map(|a| {
