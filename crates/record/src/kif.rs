@@ -389,7 +389,7 @@ impl Reader {
             let line_no = i + 1;
             let line = raw.trim_end_matches(['\r', ' ', '\t']);
             let trimmed = line.trim_start_matches([' ', '　', '\t']);
-            let free_text = self.classify(trimmed);
+            let free_text = Reader::classify(trimmed);
             self.found |= !free_text;
             if trimmed.starts_with(['▲', '△', '☗', '☖', '▼', '▽']) {
                 self.ki2_moves(line_no, trimmed)?;
@@ -629,7 +629,7 @@ pub fn write_bytes(rec: &Record, enc: Encoding) -> Vec<u8> {
 impl Reader {
     /// Whether a line is free text (kept as a comment) or a header this
     /// reader does not know, rather than something records are made of.
-    fn classify(&self, trimmed: &str) -> bool {
+    fn classify(trimmed: &str) -> bool {
         if trimmed.is_empty() || trimmed.starts_with(['#', '&', '*']) {
             return true;
         }
