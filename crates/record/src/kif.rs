@@ -559,7 +559,9 @@ fn write_line(
         let _ = write!(out, "{ply:>4} {text}");
         if let Some(t) = node.time {
             totals[side] = totals[side].saturating_add(t);
-            let pad = 14usize.saturating_sub(text.chars().count() * 2);
+            let pad = MOVE_COLUMN_WIDTH
+                .saturating_sub(display_width(&text))
+                .max(1);
             let _ = write!(
                 out,
                 "{:pad$}({:>2}:{:02}/{})",
@@ -581,6 +583,17 @@ fn write_line(
         let _ = writeln!(out, "{:>4} {word}", start_ply + written);
     }
     (written, pos.side_to_move())
+}
+
+/// The display width of the move column before the time, as Kifu for
+/// Windows and most KIF files write it: `７六歩(77)` (width 10) is followed by
+/// three spaces, `５五角打` (width 8) by five.
+const MOVE_COLUMN_WIDTH: usize = 13;
+
+/// Display width in a fixed-width font: full-width text (kanji, `７`, `　`)
+/// counts 2, ASCII 1.
+fn display_width(text: &str) -> usize {
+    text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
 }
 
 /// Writes `rec` as KIF text (declared as UTF-8).

@@ -232,3 +232,78 @@ fn every_record_reads_as_expected_and_round_trips() {
         failures.join("\n\n")
     );
 }
+
+/// Display width in a fixed-width font: full-width text counts 2, ASCII 1.
+fn display_width(text: &str) -> usize {
+    text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
+}
+
+/// The main-line move lines with a time column (`   1 ７六歩(77)   ( 0:01/00:00:01)`),
+/// by ply, up to the first variation.
+fn timed_move_lines(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .take_while(|l| !l.starts_with("変化"))
+        .map(|l| l.trim_end_matches(['\r', ' ']))
+        .filter_map(|l| {
+            let ply: usize = l.split_whitespace().next()?.parse().ok()?;
+            l.contains(":").then(|| (ply, l.to_string()))
+        })
+        .collect()
+}
+
+/// Where the time field `( 0:01/00:00:01)` of a move line starts.
+fn time_column(line: &str) -> Option<usize> {
+    line.match_indices('(')
+        .map(|(i, _)| i)
+        .find(|&i| line[i..].split(')').next().is_some_and(|t| t.contains(':')))
+}
+
+#[test]
+fn written_kif_lays_out_its_columns_as_the_shared_records_do() {
+    // Kifu for Windows' layout, which most shared KIF files use: the move column
+    // padded to display width 13 after `NNNN `, then the time. Files written by
+    // other programs with other widths are left out, but most lines must match.
+    let mut compared = 0;
+    for entry in manifest() {
+        if !entry.file.ends_with(".kif") && !entry.file.ends_with(".kifu") {
+            continue;
+        }
+        let bytes = std::fs::read(data_dir().join(&entry.file)).expect("record readable");
+        let original = shogi_record::encoding::decode(&bytes).0;
+        let theirs = timed_move_lines(&original);
+        let layout_of_kfw = !theirs.is_empty()
+            && theirs.iter().all(|(_, l)| {
+                time_column(l).is_some_and(|i| {
+                    display_width(&l[..i]) == 18
+                        || display_width(&l[..i]) == 19 && l[..i].ends_with(") ")
+                })
+            });
+        if !layout_of_kfw {
+            continue;
+        }
+        let rec = shogi_record::read(&bytes).expect("shared record reads");
+        let ours: std::collections::BTreeMap<usize, String> =
+            timed_move_lines(&shogi_record::kif::write(&rec))
+                .into_iter()
+                .collect();
+        for (ply, line) in &theirs {
+            if rec.illegal_move.as_ref().is_some_and(|i| i.ply <= *ply)
+                || *ply > rec.main_line().len()
+            {
+                break; // the terminal word's own time is not kept
+            }
+            // Where the time field starts, in display columns (its digits, and
+            // whether a move to the last square is written 同, vary between programs).
+            let column = |l: &str| display_width(&l[..time_column(l).unwrap_or(l.len())]);
+            assert_eq!(
+                ours.get(ply).map(|l| column(l)),
+                Some(column(line)),
+                "{} ply {ply}: ours {:?}, theirs {line:?}",
+                entry.file,
+                ours.get(ply)
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 300, "only {compared} lines compared");
+}
