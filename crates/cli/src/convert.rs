@@ -85,33 +85,9 @@ fn parse(bytes: &[u8], from: Option<FormatArg>, name: &str) -> Result<Record, Cl
         Some(f) => shogi_record::read_as(bytes, format(f)),
         None => shogi_record::read(bytes),
     };
-    let rec = result.map_err(|e| CliError(read_error_line(name, &e)))?;
-    if from.is_none() && is_blank(&rec) {
-        // The KIF reader keeps lines it does not know as comments; text that gave
-        // nothing else is not a record.
-        let text = shogi_record::encoding::decode(bytes).0;
-        if !matches!(shogi_record::detect(&text), Format::Kif | Format::Ki2) {
-            return Ok(rec);
-        }
-        let (line, first) = text
-            .lines()
-            .enumerate()
-            .find(|(_, l)| !l.trim().is_empty())
-            .map_or((1, ""), |(i, l)| (i + 1, l.trim()));
-        let e = ReadError::new(line, 1, first, shogi_record::ReadErrorKind::UnknownFormat);
-        return Err(CliError(read_error_line(name, &e)));
-    }
-    Ok(rec)
-}
-
-/// A record with nothing in it but perhaps comments: what the lenient KIF reader makes of
-/// text that is no record at all.
-fn is_blank(rec: &Record) -> bool {
-    rec.moves.is_empty()
-        && rec.headers == shogi_record::Headers::default()
-        && rec.ending == shogi_record::Ending::None
-        && rec.illegal_move.is_none()
-        && rec.start == shogi_core::Position::startpos()
+    // The record crate decides what is a record: text with none of one in it
+    // (no move, board, ending or known header) is an error at its first line.
+    result.map_err(|e| CliError(read_error_line(name, &e)))
 }
 
 /// Runs `shogi convert`.

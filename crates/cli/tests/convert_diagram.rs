@@ -162,7 +162,24 @@ fn convert_unreadable_input_is_one_line_with_file_line_and_column() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         stderr(&o),
-        "shogi: -:1:1: unrecognised record format at \"hello world\"\n"
+        "shogi: -:1:1: no game record found at \"hello world\"\n"
+    );
+    // Nor is a system file, nor a KIF whose handicap name is unknown (it was read as an even game).
+    let o = shogi(&["convert", "--to", "usi", "/proc/self/status"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("shogi: /proc/self/status:1:1: no game record found at \"Name:"),
+        "{}",
+        stderr(&o)
+    );
+    let o = shogi_in(
+        &["convert", "--to", "usi"],
+        Some("手合割：謎\n手数----指手---------消費時間--\n   1 ７六歩(77)\n".as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "shogi: -:1:5: unknown handicap name at \"謎\"\n"
     );
     // A missing file, and a bad option value.
     let o = shogi(&["convert", "--to", "csa", "/no/such/file.kif"]);
