@@ -68,6 +68,44 @@ impl Hand {
         HandKind::ALL.into_iter().filter(|&k| self.count(k) > 0)
     }
 
+    /// Whether this hand holds at least as many of every kind as `other`
+    /// (a superset, counting pieces).
+    ///
+    /// ```
+    /// use shogi_core::{Hand, HandKind};
+    /// let mut big = Hand::default();
+    /// big.set(HandKind::Gold, 2);
+    /// big.set(HandKind::Pawn, 1);
+    /// let mut small = Hand::default();
+    /// small.set(HandKind::Gold, 1);
+    /// assert!(big.covers(&small));
+    /// assert!(!small.covers(&big));
+    /// assert!(small.covers(&Hand::EMPTY));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn covers(&self, other: &Hand) -> bool {
+        self.counts.iter().zip(&other.counts).all(|(a, b)| a >= b)
+    }
+
+    /// The fewer of each kind of the two hands (what both hold).
+    #[inline]
+    #[must_use]
+    pub fn min_per_kind(&self, other: &Hand) -> Hand {
+        Hand {
+            counts: std::array::from_fn(|i| self.counts[i].min(other.counts[i])),
+        }
+    }
+
+    /// The more of each kind of the two hands (what either holds).
+    #[inline]
+    #[must_use]
+    pub fn max_per_kind(&self, other: &Hand) -> Hand {
+        Hand {
+            counts: std::array::from_fn(|i| self.counts[i].max(other.counts[i])),
+        }
+    }
+
     /// This hand's part of an SFEN hand field, in the canonical order R B G S N L P,
     /// upper case for Sente (`upper = true`), lower case for Gote.
     #[must_use]
@@ -85,5 +123,48 @@ impl Hand {
             s.push(if upper { c } else { c.to_ascii_lowercase() });
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand(counts: [(HandKind, u8); 2]) -> Hand {
+        let mut h = Hand::EMPTY;
+        for (k, n) in counts {
+            h.set(k, n);
+        }
+        h
+    }
+
+    #[test]
+    fn covers_needs_every_kind() {
+        let a = hand([(HandKind::Gold, 2), (HandKind::Pawn, 3)]);
+        let b = hand([(HandKind::Gold, 2), (HandKind::Pawn, 1)]);
+        let c = hand([(HandKind::Gold, 1), (HandKind::Rook, 1)]);
+        assert!(a.covers(&b));
+        assert!(!b.covers(&a));
+        assert!(a.covers(&a));
+        // More golds, but no rook.
+        assert!(!a.covers(&c));
+        assert!(c.covers(&Hand::EMPTY));
+        assert!(!Hand::EMPTY.covers(&c));
+    }
+
+    #[test]
+    fn min_and_max_per_kind_bound_both_hands() {
+        let a = hand([(HandKind::Gold, 2), (HandKind::Pawn, 3)]);
+        let b = hand([(HandKind::Gold, 1), (HandKind::Rook, 1)]);
+        let lo = a.min_per_kind(&b);
+        let hi = a.max_per_kind(&b);
+        assert_eq!(lo, hand([(HandKind::Gold, 1), (HandKind::Pawn, 0)]));
+        let mut want = hand([(HandKind::Gold, 2), (HandKind::Pawn, 3)]);
+        want.set(HandKind::Rook, 1);
+        assert_eq!(hi, want);
+        for h in [a, b] {
+            assert!(h.covers(&lo));
+            assert!(hi.covers(&h));
+        }
     }
 }

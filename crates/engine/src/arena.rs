@@ -6,7 +6,10 @@
 //! processes. The referee is [`shogi_core::Game`]: an illegal move, a wrong
 //! `bestmove win` or running out of time loses; checkmate, no legal move,
 //! repetition and perpetual check, the impasse rule and the move limit end
-//! the game as the rules say.
+//! the game as the rules say. Every game ends with a
+//! [`shogi_core::Ending`]; an engine that crashes is the one thing beyond
+//! the rules: the game is an [`Ending::Abort`] with a [`Crash`], scored as
+//! the crashed engine's loss.
 //!
 //! ```no_run
 //! use shogi_engine::arena::{self, MatchConfig, TimeControl};
@@ -28,10 +31,10 @@ use std::time::Duration;
 
 use shogi_core::impasse::{self, ImpasseRule, ImpasseVerdict};
 use shogi_core::usi::PositionCommand;
-use shogi_core::{ByColor, Color, Game, GameRules, GameStatus, Move, Position};
+use shogi_core::{ByColor, Color, Ending, Foul, Game, GameRules, Move, PlayError, Position};
 
 use crate::elo::{Sprt, SprtVerdict, Tally};
-use crate::usi_client::{ClientError, EngineCommand, UsiClient};
+use crate::usi_client::{ClientError, EngineCommand, GoReply, UsiClient};
 
 /// How long each side may think.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,24 +104,21 @@ impl Default for MatchConfig {
     }
 }
 
-/// Why a game ended.
+/// An engine process that failed during a game (it could not be asked for
+/// a move, or it died or hung up while thinking).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Termination {
-    /// The rules ended it (checkmate, repetition, impasse, ...): the status word.
-    Rules(&'static str),
-    /// A player resigned.
-    Resign,
-    /// A player declared impasse (`bestmove win`); whether rightly is in the result.
-    Declaration {
-        /// Whether the declaration was valid.
-        valid: bool,
-    },
-    /// A player played an illegal or unreadable move.
-    IllegalMove(String),
-    /// A player ran out of time.
-    TimeLoss,
-    /// A player's process failed.
-    Crash(String),
+pub struct Crash {
+    /// The side whose engine failed; the game is scored as its loss.
+    pub loser: Color,
+    /// What went wrong.
+    pub error: String,
+}
+
+impl std::fmt::Display for Crash {
+    /// `crash of Sente's engine: <error>`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "crash of {:?}'s engine: {}", self.loser, self.error)
+    }
 }
 
 /// One finished game.
@@ -128,10 +128,16 @@ pub struct GameResult {
     pub index: usize,
     /// Which engine (0 or 1) played Sente.
     pub sente_engine: usize,
-    /// The winner's colour, or `None` for a draw.
-    pub winner: Option<Color>,
-    /// How it ended.
-    pub termination: Termination,
+    /// How it ended: a rules ending ([`Game::ending`]), a resignation, a
+    /// flag fallen ([`Ending::Timeout`]), a foul (an illegal or unreadable
+    /// move, a false `bestmove win`), a valid `bestmove win`
+    /// ([`Ending::Impasse`]); [`Ending::Abort`] when an engine crashed (see
+    /// [`GameResult::crash`]).
+    pub ending: Ending,
+    /// Set when an engine crashed: the game has no result by the rules
+    /// (its ending is [`Ending::Abort`]) but is scored as a loss for the
+    /// side that crashed.
+    pub crash: Option<Crash>,
     /// The start position and moves, as `position` text.
     pub record: PositionCommand,
     /// Per engine, the least time left on its clock after a reply in this
@@ -176,24 +182,39 @@ impl Effort {
 }
 
 impl GameResult {
+    /// The winner's colour, `None` for a draw: the ending's winner, or the
+    /// opponent of an engine that crashed.
+    #[must_use]
+    pub fn winner(&self) -> Option<Color> {
+        match &self.crash {
+            Some(crash) => Some(crash.loser.opponent()),
+            None => self.ending.winner(),
+        }
+    }
+
+    /// Which engine (0 or 1) played `color`.
+    #[must_use]
+    pub fn engine_of(&self, color: Color) -> usize {
+        engine_of(self.sente_engine, color)
+    }
+
     /// The result from engine 0's point of view: 1, ½ or 0.
     #[must_use]
     pub fn score_of_first(&self) -> f64 {
-        match self.winner {
+        match self.winner() {
             None => 0.5,
-            Some(c) => {
-                let first_color = if self.sente_engine == 0 {
-                    Color::Sente
-                } else {
-                    Color::Gote
-                };
-                if c == first_color {
-                    1.0
-                } else {
-                    0.0
-                }
-            }
+            Some(c) if self.engine_of(c) == 0 => 1.0,
+            Some(_) => 0.0,
         }
+    }
+}
+
+/// Which engine (0 or 1) plays `color` when engine `sente_engine` is Sente.
+fn engine_of(sente_engine: usize, color: Color) -> usize {
+    if color == Color::Sente {
+        sente_engine
+    } else {
+        1 - sente_engine
     }
 }
 
@@ -326,19 +347,16 @@ fn record(s: &mut MatchSummary, r: &GameResult) {
         x if x < 0.25 => s.tally.losses += 1,
         _ => s.tally.draws += 1,
     }
-    if let Some(winner) = r.winner {
-        let loser_color = winner.opponent();
-        let loser_engine = if loser_color == Color::Sente {
-            r.sente_engine
-        } else {
-            1 - r.sente_engine
-        };
-        match r.termination {
-            Termination::TimeLoss => s.time_losses[loser_engine] += 1,
-            Termination::IllegalMove(_) => s.illegal_moves[loser_engine] += 1,
-            Termination::Crash(_) => s.crashes[loser_engine] += 1,
-            _ => {}
-        }
+    if let Some(crash) = &r.crash {
+        s.crashes[r.engine_of(crash.loser)] += 1;
+    }
+    match r.ending {
+        Ending::Timeout { loser } => s.time_losses[r.engine_of(loser)] += 1,
+        Ending::Foul {
+            loser,
+            foul: Foul::Move { .. } | Foul::UnreadableMove,
+        } => s.illegal_moves[r.engine_of(loser)] += 1,
+        _ => {}
     }
     for (least, game) in s.least_time_left_ms.iter_mut().zip(r.least_time_left_ms) {
         *least = match (*least, game) {
@@ -399,6 +417,31 @@ fn charge(time: TimeControl, clock: &mut Clock, elapsed: Duration, margin: Durat
     }
 }
 
+/// Why [`Referee::turn`] ended a game: an ending, or a crash.
+enum Stop {
+    /// The game ended.
+    Ending(Ending),
+    /// An engine failed.
+    Crash(Crash),
+}
+
+/// One game under way: the rules' game, the clocks, and what each engine
+/// has done so far.
+struct Referee<'a> {
+    config: &'a MatchConfig,
+    /// Which engine (0 or 1) plays Sente.
+    sente_engine: usize,
+    game: Game,
+    clocks: ByColor<Clock>,
+    /// Per engine, the least time left after a reply.
+    least_left: [Option<i64>; 2],
+    /// Per engine, how much it searched.
+    effort: [Effort; 2],
+}
+
+/// Plays game `index` of the match from `opening`, engine `sente_engine`
+/// as Sente, with the engines `clients` (a client that crashes is dropped,
+/// to be started again for the next game).
 fn play_game(
     config: &MatchConfig,
     index: usize,
@@ -406,187 +449,316 @@ fn play_game(
     opening: &PositionCommand,
     clients: &mut [Option<UsiClient>; 2],
 ) -> GameResult {
-    let rules = GameRules {
-        impasse: config.impasse,
-        max_moves: Some(config.max_moves + opening.moves.len() as u32),
-        illegal_move_loses: true,
-        ..GameRules::default()
-    };
-    let (mut game, _) = opening.replay(rules);
-    let main_ms = match config.time {
-        TimeControl::Byoyomi { main_ms, .. } | TimeControl::Fischer { main_ms, .. } => main_ms,
-        _ => 0,
-    };
-    let mut clocks = ByColor::new(Clock { main_ms }, Clock { main_ms });
+    let mut referee = Referee::new(config, sente_engine, opening);
     // As GUIs do: `isready` (the engine prepares, off the clock), then `usinewgame`.
     for c in clients.iter_mut().flatten() {
         let _ = c.ready(Duration::from_secs(30));
         let _ = c.new_game();
     }
-    let engine_of = |color: Color| {
-        if color == Color::Sente {
-            sente_engine
-        } else {
-            1 - sente_engine
+    let stop = loop {
+        if let Some(ending) = referee.game.ending() {
+            break Stop::Ending(ending);
+        }
+        if let Some(stop) = referee.turn(clients) {
+            break stop;
         }
     };
-    let mut least_left: [Option<i64>; 2] = [None, None];
-    let mut effort = [Effort::default(); 2];
-    let finish =
-        |game: &Game,
-         winner: Option<Color>,
-         termination: Termination,
-         (least_time_left_ms, effort): ([Option<i64>; 2], [Effort; 2])| GameResult {
-            index,
-            sente_engine,
-            winner,
-            termination,
-            record: PositionCommand {
-                start: game.start().clone(),
-                moves: game.moves().to_vec(),
-            },
-            least_time_left_ms,
-            effort,
-        };
-    let result = loop {
-        let status = game.status();
-        if status != GameStatus::Ongoing {
-            let mover = game.position().side_to_move();
-            let winner = status.outcome(mover).and_then(|o| o.winner);
-            break finish(
-                &game,
-                winner,
-                Termination::Rules(status.word()),
-                (least_left, effort),
-            );
-        }
-        let us = game.position().side_to_move();
-        let e = engine_of(us);
-        let position_line = format!(
-            "position {}",
-            PositionCommand {
-                start: game.start().clone(),
-                moves: game.moves().to_vec()
-            }
-            .to_usi()
-        );
-        let go = go_line(config.time, &clocks);
-        let allowance = match config.time {
-            TimeControl::Byoyomi { byoyomi_ms, .. } => clocks[us].main_ms + byoyomi_ms,
-            TimeControl::Fischer { .. } => clocks[us].main_ms,
-            TimeControl::Nodes(_) | TimeControl::Depth(_) => 600_000,
-        };
-        let timeout =
-            Duration::from_millis(allowance) + config.time_margin + Duration::from_secs(1);
-        let Some(client) = clients[e].as_mut() else {
-            break finish(
-                &game,
-                Some(us.opponent()),
-                Termination::Crash("no engine".into()),
-                (least_left, effort),
-            );
-        };
-        let reply = match client.go(&position_line, &go, timeout) {
-            Ok(r) => r,
-            Err(ClientError::Timeout { .. }) => {
-                break finish(
-                    &game,
-                    Some(us.opponent()),
-                    Termination::TimeLoss,
-                    (least_left, effort),
-                )
-            }
-            Err(err) => {
-                clients[e] = None;
-                break finish(
-                    &game,
-                    Some(us.opponent()),
-                    Termination::Crash(err.to_string()),
-                    (least_left, effort),
-                );
-            }
-        };
-        if !matches!(config.time, TimeControl::Nodes(_) | TimeControl::Depth(_)) {
-            let used = i64::try_from(reply.elapsed.as_millis()).unwrap_or(i64::MAX);
-            let left = i64::try_from(allowance).unwrap_or(i64::MAX) - used;
-            least_left[e] = Some(least_left[e].map_or(left, |l| l.min(left)));
-        }
-        effort[e].add(Effort {
-            moves: 1,
-            nodes: reply.last_nodes.unwrap_or(0),
-            think_ms: u64::try_from(reply.elapsed.as_millis()).unwrap_or(u64::MAX),
-        });
-        if !charge(
-            config.time,
-            &mut clocks[us],
-            reply.elapsed,
-            config.time_margin,
-        ) {
-            break finish(
-                &game,
-                Some(us.opponent()),
-                Termination::TimeLoss,
-                (least_left, effort),
-            );
-        }
-        match reply.bestmove.as_str() {
-            "resign" => {
-                break finish(
-                    &game,
-                    Some(us.opponent()),
-                    Termination::Resign,
-                    (least_left, effort),
-                )
-            }
-            "win" => {
-                let verdict =
-                    impasse::judge(game.position(), config.impasse, game.impasse_credit());
-                let valid = verdict == Some(ImpasseVerdict::Win);
-                let winner = if valid { us } else { us.opponent() };
-                break finish(
-                    &game,
-                    Some(winner),
-                    Termination::Declaration { valid },
-                    (least_left, effort),
-                );
-            }
-            text => {
-                let played = text
-                    .parse::<Move>()
-                    .map_err(|e| e.to_string())
-                    .and_then(|m| game.play(m).map_err(|e| e.to_string()));
-                if let Err(why) = played {
-                    break finish(
-                        &game,
-                        Some(us.opponent()),
-                        Termination::IllegalMove(format!("{text}: {why}")),
-                        (least_left, effort),
-                    );
-                }
-            }
-        }
-    };
+    let result = referee.finish(index, stop);
+    tell_result(clients, &result);
+    result
+}
+
+/// Sends each engine still running `gameover win`, `lose` or `draw`.
+fn tell_result(clients: &mut [Option<UsiClient>; 2], result: &GameResult) {
+    let winner = result.winner().map(|c| result.engine_of(c));
     for (i, c) in clients.iter_mut().enumerate() {
         if let Some(c) = c {
-            let color = if i == sente_engine {
-                Color::Sente
-            } else {
-                Color::Gote
-            };
-            let word = match result.winner {
+            let word = match winner {
                 None => "draw",
-                Some(w) if w == color => "win",
+                Some(w) if w == i => "win",
                 Some(_) => "lose",
             };
             let _ = c.game_over(word);
         }
     }
-    result
+}
+
+impl<'a> Referee<'a> {
+    /// The game from `opening` under the match's rules, both clocks full.
+    fn new(config: &'a MatchConfig, sente_engine: usize, opening: &PositionCommand) -> Self {
+        let rules = GameRules {
+            impasse: config.impasse,
+            max_moves: Some(config.max_moves + opening.moves.len() as u32),
+            illegal_move_loses: true,
+            ..GameRules::default()
+        };
+        let (game, _) = opening.replay(rules);
+        let main_ms = match config.time {
+            TimeControl::Byoyomi { main_ms, .. } | TimeControl::Fischer { main_ms, .. } => main_ms,
+            _ => 0,
+        };
+        Referee {
+            config,
+            sente_engine,
+            game,
+            clocks: ByColor::new(Clock { main_ms }, Clock { main_ms }),
+            least_left: [None, None],
+            effort: [Effort::default(); 2],
+        }
+    }
+
+    /// One move: asks the engine to move for the side to move, charges its
+    /// clock and plays its reply; `Some` if that ended the game.
+    fn turn(&mut self, clients: &mut [Option<UsiClient>; 2]) -> Option<Stop> {
+        let us = self.game.position().side_to_move();
+        let e = engine_of(self.sente_engine, us);
+        let crash = |error: String| Some(Stop::Crash(Crash { loser: us, error }));
+        let allowance = self.allowance(us);
+        let timeout =
+            Duration::from_millis(allowance) + self.config.time_margin + Duration::from_secs(1);
+        let Some(client) = clients[e].as_mut() else {
+            return crash("no engine".into());
+        };
+        let position = format!("position {}", self.record().to_usi());
+        let go = go_line(self.config.time, &self.clocks);
+        let reply = match client.go(&position, &go, timeout) {
+            Ok(r) => r,
+            Err(ClientError::Timeout { .. }) => {
+                return Some(Stop::Ending(Ending::Timeout { loser: us }))
+            }
+            Err(err) => {
+                clients[e] = None;
+                return crash(err.to_string());
+            }
+        };
+        self.account(e, allowance, &reply);
+        if !charge(
+            self.config.time,
+            &mut self.clocks[us],
+            reply.elapsed,
+            self.config.time_margin,
+        ) {
+            return Some(Stop::Ending(Ending::Timeout { loser: us }));
+        }
+        self.judge(&reply.bestmove).map(Stop::Ending)
+    }
+
+    /// The most time the side to move `us` may take for its move, in ms
+    /// (ten minutes without a clock).
+    fn allowance(&self, us: Color) -> u64 {
+        match self.config.time {
+            TimeControl::Byoyomi { byoyomi_ms, .. } => self.clocks[us].main_ms + byoyomi_ms,
+            TimeControl::Fischer { .. } => self.clocks[us].main_ms,
+            TimeControl::Nodes(_) | TimeControl::Depth(_) => 600_000,
+        }
+    }
+
+    /// Notes engine `e`'s reply: the time it had left of `allowance`, and
+    /// its effort.
+    fn account(&mut self, e: usize, allowance: u64, reply: &GoReply) {
+        if !matches!(
+            self.config.time,
+            TimeControl::Nodes(_) | TimeControl::Depth(_)
+        ) {
+            let used = i64::try_from(reply.elapsed.as_millis()).unwrap_or(i64::MAX);
+            let left = i64::try_from(allowance).unwrap_or(i64::MAX) - used;
+            self.least_left[e] = Some(self.least_left[e].map_or(left, |l| l.min(left)));
+        }
+        self.effort[e].add(Effort {
+            moves: 1,
+            nodes: reply.last_nodes.unwrap_or(0),
+            think_ms: u64::try_from(reply.elapsed.as_millis()).unwrap_or(u64::MAX),
+        });
+    }
+
+    /// Plays the side to move's `bestmove`: `resign`, `win` (an impasse
+    /// declaration, judged by the match's rule) or a move, which must be
+    /// readable and legal; `Some` if that ended the game.
+    fn judge(&mut self, bestmove: &str) -> Option<Ending> {
+        let us = self.game.position().side_to_move();
+        let foul = |foul| Some(Ending::Foul { loser: us, foul });
+        match bestmove {
+            "resign" => Some(Ending::Resignation { loser: us }),
+            "win" => {
+                let verdict = impasse::judge(
+                    self.game.position(),
+                    self.config.impasse,
+                    self.game.impasse_credit(),
+                );
+                if verdict == Some(ImpasseVerdict::Win) {
+                    Some(Ending::Impasse { winner: Some(us) })
+                } else {
+                    foul(Foul::FalseDeclaration)
+                }
+            }
+            text => {
+                let Ok(mv) = text.parse::<Move>() else {
+                    return foul(Foul::UnreadableMove);
+                };
+                match self.game.play(mv) {
+                    Ok(()) => None,
+                    Err(PlayError::Illegal { mv, reason }) => foul(Foul::Move { mv, reason }),
+                    // Not reached: the game is asked for a move only while it goes on.
+                    Err(PlayError::GameOver(_)) => self.game.ending(),
+                }
+            }
+        }
+    }
+
+    /// The game so far as `position` text.
+    fn record(&self) -> PositionCommand {
+        PositionCommand {
+            start: self.game.start().clone(),
+            moves: self.game.moves().to_vec(),
+        }
+    }
+
+    /// The result of the game, game `index` of the match, ended by `stop`.
+    fn finish(self, index: usize, stop: Stop) -> GameResult {
+        let (ending, crash) = match stop {
+            Stop::Ending(ending) => (ending, None),
+            Stop::Crash(crash) => (Ending::Abort, Some(crash)),
+        };
+        GameResult {
+            index,
+            sente_engine: self.sente_engine,
+            ending,
+            crash,
+            record: self.record(),
+            least_time_left_ms: self.least_left,
+            effort: self.effort,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use shogi_core::{GameStatus, IllegalMove};
+
     use super::*;
+
+    fn start() -> PositionCommand {
+        PositionCommand {
+            start: Position::startpos(),
+            moves: Vec::new(),
+        }
+    }
+
+    fn result(sente_engine: usize, ending: Ending, crash: Option<Crash>) -> GameResult {
+        GameResult {
+            index: 0,
+            sente_engine,
+            ending,
+            crash,
+            record: start(),
+            least_time_left_ms: [None, None],
+            effort: [Effort::default(); 2],
+        }
+    }
+
+    #[test]
+    fn replies_become_endings_for_the_side_to_move() {
+        let config = MatchConfig::default();
+        let mut r = Referee::new(&config, 0, &start());
+        assert_eq!(r.judge("7g7f"), None);
+        // Gote to move now.
+        assert_eq!(
+            r.judge("resign"),
+            Some(Ending::Resignation { loser: Color::Gote })
+        );
+        assert_eq!(
+            r.judge("win"),
+            Some(Ending::Foul {
+                loser: Color::Gote,
+                foul: Foul::FalseDeclaration
+            })
+        );
+        assert_eq!(
+            r.judge("7x7y"),
+            Some(Ending::Foul {
+                loser: Color::Gote,
+                foul: Foul::UnreadableMove
+            })
+        );
+        let Some(Ending::Foul {
+            loser: Color::Gote,
+            foul: Foul::Move { mv, reason },
+        }) = r.judge("5a5c")
+        else {
+            panic!("an illegal king move is a foul");
+        };
+        assert_eq!(mv, "5a5c".parse().unwrap());
+        assert!(
+            matches!(reason, IllegalMove::OwnPieceOnTarget(_)),
+            "{reason:?}"
+        );
+        // The referee's game now says the same.
+        assert_eq!(
+            r.game.ending(),
+            Some(Ending::Foul {
+                loser: Color::Gote,
+                foul: Foul::Move { mv, reason }
+            })
+        );
+    }
+
+    #[test]
+    fn a_valid_declaration_wins_by_impasse() {
+        // Sente's king in camp with enough points (CSA 27-point rule).
+        let pos = shogi_core::sfen::parse_position(
+            "+R+B2K4/+P+P+P+P+P+P+P+P+P/9/9/9/9/9/9/4k4 b RB4G4S4N4L9p 1",
+        )
+        .unwrap();
+        let opening = PositionCommand {
+            start: pos,
+            moves: Vec::new(),
+        };
+        let config = MatchConfig::default();
+        let mut r = Referee::new(&config, 1, &opening);
+        assert_eq!(
+            r.judge("win"),
+            Some(Ending::Impasse {
+                winner: Some(Color::Sente)
+            })
+        );
+    }
+
+    #[test]
+    fn summary_counts_losses_by_cause_and_engine() {
+        let mut s = MatchSummary::default();
+        // Engine 1 (Sente) loses on time; engine 0 (Gote) plays an illegal move.
+        record(
+            &mut s,
+            &result(
+                1,
+                Ending::Timeout {
+                    loser: Color::Sente,
+                },
+                None,
+            ),
+        );
+        let foul = |foul| Ending::Foul {
+            loser: Color::Gote,
+            foul,
+        };
+        record(&mut s, &result(1, foul(Foul::UnreadableMove), None));
+        // A false declaration loses but is not an illegal move.
+        record(&mut s, &result(1, foul(Foul::FalseDeclaration), None));
+        // Engine 0 (Sente) crashes: an abort by the rules, a loss in the tally.
+        let crash = Crash {
+            loser: Color::Sente,
+            error: "gone".into(),
+        };
+        let crashed = result(0, Ending::Abort, Some(crash));
+        assert_eq!(crashed.winner(), Some(Color::Gote));
+        assert_eq!(crashed.score_of_first(), 0.0);
+        record(&mut s, &crashed);
+        record(&mut s, &result(0, Ending::Repetition, None));
+        assert_eq!(s.time_losses, [0, 1]);
+        assert_eq!(s.illegal_moves, [1, 0]);
+        assert_eq!(s.crashes, [1, 0]);
+        assert_eq!((s.tally.wins, s.tally.losses, s.tally.draws), (1, 3, 1));
+    }
 
     #[test]
     fn shipped_openings_are_legal_and_balanced_in_number() {

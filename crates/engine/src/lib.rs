@@ -23,6 +23,7 @@
 pub mod arena;
 pub mod bench;
 pub mod checks;
+pub mod control;
 pub mod dfpn;
 pub mod elo;
 pub mod eval;

@@ -28,11 +28,15 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
+mod root;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use shogi_core::{impasse, Bitboard, ByColor, ImpasseRule, ImpasseVerdict, Move, Position};
+
+pub use crate::control::SearchControl;
 
 use crate::checks::gives_check;
 use crate::eval::{capture_value, Evaluator, LinearEval};
@@ -114,139 +118,6 @@ impl std::fmt::Debug for SearchOptions {
             .field("late_move_reductions", &self.late_move_reductions)
             .field("aspiration", &self.aspiration)
             .finish_non_exhaustive()
-    }
-}
-
-/// Asked now and then during a search: while it answers `true`, the search
-/// waits (see [`SearchControl::with_pause`]).
-type PauseHook = Box<dyn Fn() -> bool + Send + Sync>;
-
-/// Signals shared between the protocol thread and the search: stop, ponder
-/// and, for background work, pause.
-pub struct SearchControl {
-    stop: AtomicBool,
-    ponder: AtomicBool,
-    start: Instant,
-    /// Milliseconds after `start` at which the clock started (ponderhit),
-    /// moved later by the time spent paused.
-    clock_start_ms: AtomicU64,
-    pause: Option<PauseHook>,
-}
-
-impl std::fmt::Debug for SearchControl {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SearchControl")
-            .field("stop", &self.stop)
-            .field("ponder", &self.ponder)
-            .field("start", &self.start)
-            .field("clock_start_ms", &self.clock_start_ms)
-            .field("pause", &self.pause.is_some())
-            .finish()
-    }
-}
-
-impl SearchControl {
-    /// A control for a search starting now; `ponder` if it starts as a ponder search.
-    #[must_use]
-    pub fn new(ponder: bool) -> SearchControl {
-        SearchControl {
-            stop: AtomicBool::new(false),
-            ponder: AtomicBool::new(ponder),
-            start: Instant::now(),
-            clock_start_ms: AtomicU64::new(0),
-            pause: None,
-        }
-    }
-
-    /// This control, with a search that waits whenever `paused()` is true:
-    /// `paused` is asked about every thousand nodes, and while it holds the
-    /// search sleeps (2 ms at a time) instead of searching. Time spent waiting
-    /// does not count against a time limit, so a paused `MoveTime(200)`
-    /// still searches for 200 ms. The server uses this to let background
-    /// analysis give way to live games.
-    ///
-    /// ```
-    /// use std::sync::atomic::{AtomicBool, Ordering};
-    /// use std::sync::Arc;
-    /// use shogi_engine::limits::SearchLimit;
-    /// use shogi_engine::search::{search, SearchControl, SearchOptions};
-    /// use shogi_engine::tt::TranspositionTable;
-    /// let busy = Arc::new(AtomicBool::new(false));
-    /// let flag = Arc::clone(&busy);
-    /// let control = SearchControl::new(false).with_pause(move || flag.load(Ordering::Relaxed));
-    /// let pos = shogi_core::Position::startpos();
-    /// let tt = TranspositionTable::new(1);
-    /// let r = search(&pos, &[], &SearchLimit::Nodes(5_000), &SearchOptions::default(),
-    ///                &tt, &control, &mut |_: &str| {});
-    /// assert!(r.best_move.is_some());
-    /// ```
-    #[must_use]
-    pub fn with_pause(mut self, paused: impl Fn() -> bool + Send + Sync + 'static) -> Self {
-        self.pause = Some(Box::new(paused));
-        self
-    }
-
-    /// Waits while the pause hook says so (or until a stop). Only the
-    /// `main` thread moves the clock on by the time waited, so that helper
-    /// threads waiting at the same time do not count it twice.
-    fn wait_while_paused(&self, main: bool) {
-        let Some(paused) = &self.pause else {
-            return;
-        };
-        if !paused() {
-            return;
-        }
-        let from = Instant::now();
-        while paused() && !self.stopped() {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        if main {
-            let waited = from.elapsed().as_millis() as u64;
-            self.clock_start_ms.fetch_add(waited, Ordering::SeqCst);
-        }
-    }
-
-    /// Asks the search to stop as soon as possible.
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
-    }
-
-    /// Whether a stop was asked for.
-    #[must_use]
-    pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// The opponent played the expected move: the clock starts now.
-    pub fn ponderhit(&self) {
-        let ms = self.start.elapsed().as_millis() as u64;
-        self.clock_start_ms.store(ms, Ordering::SeqCst);
-        self.ponder.store(false, Ordering::SeqCst);
-    }
-
-    /// Whether the search is (still) pondering.
-    #[must_use]
-    pub fn pondering(&self) -> bool {
-        self.ponder.load(Ordering::Relaxed)
-    }
-
-    /// Milliseconds since the search started.
-    #[must_use]
-    pub fn elapsed_ms(&self) -> u64 {
-        self.start.elapsed().as_millis() as u64
-    }
-
-    /// Milliseconds on our clock: since the start, or since ponderhit.
-    #[must_use]
-    pub fn clock_ms(&self) -> u64 {
-        self.elapsed_ms()
-            .saturating_sub(self.clock_start_ms.load(Ordering::Relaxed))
-    }
-}
-
-impl Default for SearchControl {
-    fn default() -> Self {
-        SearchControl::new(false)
     }
 }
 
@@ -572,186 +443,9 @@ impl<'a> Worker<'a> {
                 self.stopped = true;
             }
         }
-        if let Some(b) = s.budget {
-            if !s.control.pondering() && s.control.clock_ms() >= b.maximum_ms {
-                self.stopped = true;
-            }
+        if s.control.past_maximum(s.budget) {
+            self.stopped = true;
         }
-    }
-
-    fn iterate(&mut self, info: &mut (dyn FnMut(&str) + Send)) -> SearchResult {
-        let shared = self.shared;
-        if self.root_moves.is_empty() {
-            return SearchResult {
-                best_move: None,
-                ponder_move: None,
-                score: -MATE,
-                depth: 0,
-                nodes: 0,
-                pv: Vec::new(),
-                lines: Vec::new(),
-            };
-        }
-        let multipv = shared.options.multipv.clamp(1, self.root_moves.len());
-        let mut completed = 0;
-        let mut last_completed: Option<Vec<RootMove>> = None;
-        let mut last_best = None;
-        let mut stable = 0;
-        for depth in 1..=shared.max_depth {
-            // Helpers skip some depths so that threads spread over depths.
-            if self.id != 0 && depth > 1 && (depth as usize + self.id) % 3 == 0 {
-                continue;
-            }
-            self.root_depth = depth as i32;
-            for rm in &mut self.root_moves {
-                rm.prev_score = rm.score;
-            }
-            for pv_idx in 0..multipv {
-                self.pv_idx = pv_idx;
-                self.seldepth = 0;
-                let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = 40;
-                let aspire = shared.options.aspiration && depth >= 4;
-                let (mut alpha, mut beta) = if aspire && prev.abs() < MATE_IN_MAX_PLY {
-                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
-                } else {
-                    (-INFINITE, INFINITE)
-                };
-                loop {
-                    let v = self.root_search(depth as i32, alpha, beta);
-                    self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                    if self.stopped {
-                        break;
-                    }
-                    if v <= alpha {
-                        beta = (alpha + beta) / 2;
-                        alpha = (v - delta).max(-INFINITE);
-                    } else if v >= beta {
-                        beta = (v + delta).min(INFINITE);
-                    } else {
-                        break;
-                    }
-                    delta += delta / 2;
-                    if delta > 1000 {
-                        alpha = -INFINITE;
-                        beta = INFINITE;
-                    }
-                }
-                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                if self.stopped {
-                    break;
-                }
-            }
-            self.flush_nodes();
-            if self.stopped && depth > 1 {
-                // An interrupted iteration's scores are partial: answer with
-                // the last completed iteration's moves and order.
-                if let Some(done) = last_completed.take() {
-                    self.root_moves = done;
-                }
-                break;
-            }
-            completed = depth;
-            last_completed = Some(self.root_moves.clone());
-            if self.id == 0 {
-                for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
-                    let line = self.info_line(depth, i, multipv, rm);
-                    info(&line);
-                }
-            }
-            let best = self.root_moves[0].mv;
-            if last_best == Some(best) {
-                stable += 1;
-            } else {
-                stable = 0;
-            }
-            last_best = Some(best);
-            if self.stopped {
-                break;
-            }
-            if self.id == 0 {
-                let score = self.root_moves[0].score;
-                // A mate found with room to spare will not change.
-                if score.abs() >= MATE_IN_MAX_PLY && (MATE - score.abs()) < depth as i32 {
-                    break;
-                }
-                if let Some(b) = shared.budget {
-                    if !b.use_all && !shared.control.pondering() {
-                        let factor = match stable {
-                            0 => 1.3,
-                            1 => 0.9,
-                            2 => 0.7,
-                            _ => 0.5,
-                        };
-                        if shared.control.clock_ms() as f64 >= b.optimum_ms as f64 * factor {
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        let best_mv = self.root_moves[0].mv;
-        let ponder_move = match self.root_moves[0].pv.get(1).copied() {
-            Some(m) => Some(m),
-            None => self.ponder_from_tt(best_mv),
-        };
-        let best = &self.root_moves[0];
-        SearchResult {
-            best_move: Some(best.mv),
-            ponder_move,
-            score: if completed == 0 {
-                0
-            } else {
-                best.score.max(-INFINITE + 1)
-            },
-            depth: completed,
-            nodes: self.total_nodes(),
-            pv: best.pv.clone(),
-            lines: self
-                .root_moves
-                .iter()
-                .take(multipv)
-                .map(|rm| PvLine {
-                    score: rm.score,
-                    pv: rm.pv.clone(),
-                })
-                .collect(),
-        }
-    }
-
-    fn ponder_from_tt(&mut self, best: Move) -> Option<Move> {
-        let undo = self.pos.make_move(best);
-        let m = self
-            .shared
-            .tt
-            .probe(self.pos.hash())
-            .and_then(|e| e.mv)
-            .filter(|m| self.pos.legal_moves().contains(m));
-        self.pos.unmake_move(best, undo);
-        m
-    }
-
-    fn info_line(&self, depth: u32, i: usize, multipv: usize, rm: &RootMove) -> String {
-        let elapsed = self.shared.control.elapsed_ms();
-        let nodes = self.total_nodes();
-        let nps = nodes * 1000 / elapsed.max(1);
-        let mut s = format!(
-            "info depth {depth} seldepth {}",
-            self.seldepth.max(depth as usize)
-        );
-        if multipv > 1 {
-            s.push_str(&format!(" multipv {}", i + 1));
-        }
-        s.push_str(&format!(
-            " score {} nodes {nodes} nps {nps} hashfull {} time {elapsed} pv",
-            usi_score(rm.score),
-            self.shared.tt.hashfull()
-        ));
-        for m in &rm.pv {
-            s.push(' ');
-            s.push_str(&m.to_string());
-        }
-        s
     }
 
     fn push_move(&mut self, m: Move, check: bool) -> shogi_core::Undo {
@@ -764,55 +458,6 @@ impl<'a> Worker<'a> {
         self.pos.unmake_move(m, undo);
         self.keys.pop();
         self.checks.pop();
-    }
-
-    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
-        let mut best = -INFINITE;
-        self.visit();
-        for i in self.pv_idx..self.root_moves.len() {
-            let m = self.root_moves[i].mv;
-            let noise = self.root_moves[i].noise;
-            let check = gives_check(&self.pos, m);
-            let new_depth = depth - 1 + i32::from(check);
-            let undo = self.push_move(m, check);
-            let mut v;
-            if i == self.pv_idx {
-                v = -self.search(new_depth, -beta, -alpha, 1, true, true);
-            } else {
-                v = -self.search(new_depth, -alpha - 1, -alpha, 1, false, true);
-                if v > alpha && v < beta && !self.stopped {
-                    v = -self.search(new_depth, -beta, -alpha, 1, true, true);
-                }
-            }
-            self.pop_move(m, undo);
-            if self.stopped {
-                break;
-            }
-            let v = if v.abs() < MATE_IN_MAX_PLY {
-                v + noise
-            } else {
-                v
-            };
-            let rm = &mut self.root_moves[i];
-            if i == self.pv_idx || v > alpha {
-                rm.score = v;
-                rm.pv.clear();
-                rm.pv.push(m);
-                rm.pv.extend_from_slice(&self.pv[1]);
-            } else {
-                rm.score = -INFINITE;
-            }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
     }
 
     /// Draw or perpetual-check result if the current position repeats one on the path.
@@ -868,6 +513,18 @@ impl<'a> Worker<'a> {
             .clamp(-MATE_IN_MAX_PLY + 1, MATE_IN_MAX_PLY - 1)
     }
 
+    /// The principal variation search of an inner node: `depth` plies left,
+    /// window (`alpha`, `beta`), `ply` from the root.
+    ///
+    /// One piece on purpose: this is the search core, run at every node.
+    /// Its steps (repetition and rule endings, mate distance pruning, the
+    /// table cut, reverse futility and null move pruning, then the move
+    /// loop with late move pruning, reductions, re-searches and the history
+    /// update at a cutoff) share the node's locals (static eval, check,
+    /// table entry, window) and return early from the middle; their order
+    /// *is* the algorithm and is read best top to bottom. Split into
+    /// functions it would pass half a dozen values around on the hottest
+    /// path for no gain in clarity.
     #[allow(clippy::too_many_lines)]
     fn search(
         &mut self,

@@ -91,6 +91,19 @@ pub fn allocate(
     })
 }
 
+/// The share of [`TimeBudget::optimum_ms`] after which no new iteration
+/// starts, given for how many iterations the best move has not changed:
+/// more while it still changes, less once it has held for a while.
+#[must_use]
+pub fn stability_factor(stable: u32) -> f64 {
+    match stable {
+        0 => 1.3,
+        1 => 0.9,
+        2 => 0.7,
+        _ => 0.5,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,5 +134,12 @@ mod tests {
         // Absurd clocks do not overflow.
         let huge = allocate(&c(u64::MAX, u64::MAX, u64::MAX), Color::Sente, 0, u64::MAX).unwrap();
         assert!(huge.optimum_ms <= huge.maximum_ms);
+    }
+
+    #[test]
+    fn a_stable_best_move_uses_less_of_the_optimum() {
+        let f: Vec<f64> = (0..5).map(stability_factor).collect();
+        assert!(f.windows(2).all(|w| w[0] >= w[1]), "{f:?}");
+        assert!(f[0] > 1.0 && f[4] < 1.0);
     }
 }
