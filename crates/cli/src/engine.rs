@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use shogi_core::{Color, ImpasseRule};
-use shogi_engine::arena::{self, GameResult, MatchConfig, MatchSummary, Termination, TimeControl};
+use shogi_engine::arena::{self, GameResult, MatchConfig, MatchSummary, TimeControl};
 use shogi_engine::dfpn::{self, MateResult};
 use shogi_engine::elo::{Sprt, SprtVerdict};
 use shogi_engine::usi_client::EngineCommand;
@@ -110,15 +110,24 @@ fn parse_sprt(text: &str) -> Result<Sprt, CliError> {
     })
 }
 
+/// How a game ended, for the per-game line: the ending's reason word (a
+/// false declaration and a crash said in words).
 fn termination_text(r: &GameResult) -> String {
-    match &r.termination {
-        Termination::Rules(word) => (*word).to_string(),
-        Termination::Resign => "resign".into(),
-        Termination::Declaration { valid: true } => "declaration".into(),
-        Termination::Declaration { valid: false } => "wrong declaration".into(),
-        Termination::IllegalMove(m) => format!("illegal move {m}"),
-        Termination::TimeLoss => "time".into(),
-        Termination::Crash(e) => format!("crash: {e}"),
+    match (&r.crash, r.ending) {
+        (Some(c), _) => c.to_string(),
+        (
+            None,
+            shogi_core::Ending::Foul {
+                foul: shogi_core::Foul::FalseDeclaration,
+                ..
+            },
+        ) => "wrong declaration".into(),
+        (None, shogi_core::Ending::Impasse { winner: Some(_) }) => "declaration".into(),
+        (None, e) => {
+            let text = e.to_string();
+            // The winner is said by the line itself ("engine1 won").
+            text.split(", ").next().unwrap_or(&text).to_string()
+        }
     }
 }
 
@@ -130,30 +139,8 @@ fn record_of(r: &GameResult, names: [&str; 2]) -> Record {
     let sente = r.sente_engine;
     rec.headers.sente = Some(names[sente].to_string());
     rec.headers.gote = Some(names[1 - sente].to_string());
-    let loser = r.winner.map(Color::opponent);
-    let stm = rec.side_to_move_at_end();
-    rec.ending = match (&r.termination, loser) {
-        (Termination::Resign, _) => Ending::Resign {
-            loser: loser.unwrap_or(stm),
-        },
-        (Termination::TimeLoss, _) => Ending::Timeout,
-        (Termination::Crash(_), _) => Ending::Abort,
-        (Termination::Declaration { valid: true }, _) => Ending::DeclarationWin,
-        (Termination::Declaration { valid: false } | Termination::IllegalMove(_), Some(loser)) => {
-            Ending::IllegalMove { loser }
-        }
-        (Termination::Rules("checkmate" | "no_legal_moves"), _) => Ending::Checkmate,
-        (Termination::Rules("repetition_draw"), _) => Ending::Repetition,
-        (Termination::Rules("perpetual_check_loss" | "perpetual_check_win"), Some(loser)) => {
-            Ending::PerpetualCheck { loser }
-        }
-        (Termination::Rules("max_moves_draw"), _) => Ending::MaxMoves,
-        (Termination::Rules("illegal_move"), Some(loser)) => Ending::IllegalMove { loser },
-        (Termination::Rules(w), _) if w.starts_with("impasse") || *w == "try_loss" => {
-            Ending::Impasse
-        }
-        _ => Ending::None,
-    };
+    // A crash is an abort in the record (the match still scores it as a loss).
+    rec.ending = Ending::Game(r.ending);
     rec
 }
 

@@ -191,15 +191,12 @@ impl GoCommand {
         while let Some(tok) = it.next() {
             let mut num = |name: &str| -> Option<u64> {
                 // Some GUIs send negative clocks when a player is in byoyomi.
-                match it.peek().map(|v| v.parse::<i64>()) {
-                    Some(Ok(n)) => {
-                        it.next();
-                        Some(n.max(0) as u64)
-                    }
-                    _ => {
-                        errors.push(GoParseError::BadNumber(name.to_string()));
-                        None
-                    }
+                if let Some(Ok(n)) = it.peek().map(|v| v.parse::<i64>()) {
+                    it.next();
+                    Some(n.max(0) as u64)
+                } else {
+                    errors.push(GoParseError::BadNumber(name.to_string()));
+                    None
                 }
             };
             match tok {

@@ -155,7 +155,7 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The principal variation.
     pub pv: Vec<Move>,
-    /// With MultiPV, the best lines, best first.
+    /// With `MultiPV`, the best lines, best first.
     pub lines: Vec<PvLine>,
 }
 
@@ -935,9 +935,9 @@ mod tests {
         // MoveTime(100) allows 80 ms of search; had the wait counted, the
         // search would have stopped as soon as the pause ended.
         assert!(
-            total - paused >= Duration::from_millis(75),
+            total.checked_sub(paused).unwrap() >= Duration::from_millis(75),
             "searched {:?} besides the pause",
-            total - paused
+            total.checked_sub(paused).unwrap()
         );
     }
 

@@ -44,7 +44,7 @@ use crate::search::{
 };
 use crate::tt::TranspositionTable;
 
-/// A small deterministic generator (SplitMix64).
+/// A small deterministic generator (`SplitMix64`).
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
@@ -398,7 +398,7 @@ pub fn fit_k(samples: &[&Sample], w: &[f64]) -> f64 {
             a = c;
         }
     }
-    (a + b) / 2.0
+    f64::midpoint(a, b)
 }
 
 /// Fits the weights from `initial` on `samples`; `progress(epoch, train_loss)`
@@ -430,7 +430,7 @@ pub fn fit<F: FnMut(usize, f64)>(
     let mut grad = vec![0.0f64; NUM_FEATURES];
     let n = train.len().max(1) as f64;
     for epoch in 1..=config.epochs {
-        grad.iter_mut().for_each(|g| *g = 0.0);
+        grad.fill(0.0);
         for s in &train {
             let p = sigmoid(dot(&w, &s.features) / k);
             let d = 2.0 * (p - target(s, k, lambda)) * p * (1.0 - p) / k / n;

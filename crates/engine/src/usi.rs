@@ -624,7 +624,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                     control,
                     mate_stop,
                     handle,
-                })
+                });
             }
             Err(e) => {
                 self.info_string(&format!("cannot start the search thread: {e}"));

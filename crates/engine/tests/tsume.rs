@@ -176,7 +176,7 @@ fn microcosmos() {
 
 /// 寿 (Kotobuki), 伊藤看寿『将棋図巧』第100番 (1755, public domain), the
 /// 611-ply classic. The position is not in the shared collection; it is
-/// taken from the Open Tsume dataset (tokoroten/edo_era_tsume_shogi,
+/// taken from the Open Tsume dataset (`tokoroten/edo_era_tsume_shogi`,
 /// `collections/edo/zukou/problems/100.json`, CC0), whose line cshogi
 /// replays as a mate. The solver needs about ten seconds of CPU.
 #[test]

@@ -103,7 +103,7 @@ impl Session {
                     pos: 0,
                 },
                 writer,
-            )
+            );
         });
         Session {
             tx: Some(tx),

@@ -479,6 +479,6 @@ mod tests {
 
     #[test]
     fn table_entries_are_32_bytes() {
-        assert_eq!(std::mem::size_of::<Entry>(), 32);
+        assert_eq!(size_of::<Entry>(), 32);
     }
 }

@@ -1,5 +1,5 @@
 //! The root of the search: iterative deepening over the root moves, an
-//! aspiration window around each line's last score, MultiPV, the decision
+//! aspiration window around each line's last score, `MultiPV`, the decision
 //! when to stop (a mate found with room to spare, the soft time limit scaled
 //! by the best move's stability), the USI `info` lines, and the result.
 //!
@@ -46,7 +46,7 @@ impl Progress {
 
 impl Worker<'_> {
     /// Iterative deepening from depth 1 to the limit: each iteration
-    /// searches every line of MultiPV with an aspiration window, then
+    /// searches every line of `MultiPV` with an aspiration window, then
     /// reports (main thread) and decides whether to go on.
     pub(super) fn iterate(&mut self, info: &mut (dyn FnMut(&str) + Send)) -> SearchResult {
         if self.root_moves.is_empty() {
@@ -95,7 +95,7 @@ impl Worker<'_> {
         self.id != 0 && depth > 1 && (depth as usize + self.id) % 3 == 0
     }
 
-    /// One iteration: every line of MultiPV to `depth`, best first, until
+    /// One iteration: every line of `MultiPV` to `depth`, best first, until
     /// stopped.
     fn search_iteration(&mut self, depth: u32, multipv: usize) {
         self.root_depth = depth as i32;
