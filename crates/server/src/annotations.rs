@@ -13,18 +13,12 @@
 
 use std::str::FromStr;
 
-use axum::extract::{Path, State};
-use axum::Json;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use shogi_core::{Move, Position};
 use shogi_record::{Node, Record};
-use sqlx::Row;
 
-use crate::app::{AppState, JsonBody};
+use crate::db::Store;
 use crate::error::Error;
-use crate::review::{load_record, record_json};
-use crate::time::unix_ms;
+pub use crate::protocol::{AnnotatedNode, Annotations};
 use crate::token;
 
 /// The largest `PUT /api/games/{id}/annotations` body.
@@ -33,43 +27,6 @@ pub const MAX_ANNOTATIONS_BYTES: usize = 1024 * 1024;
 pub const MAX_VARIATION_MOVES: usize = 10_000;
 /// The longest comment line, in characters.
 pub const MAX_COMMENT_CHARS: usize = 2000;
-
-/// One move of the annotated tree, as the record JSON writes it (`time` and
-/// other fields are ignored: times come from the stored record).
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
-pub struct AnnotatedNode {
-    /// The move in USI.
-    pub usi: String,
-    /// Its comments, one line each.
-    #[serde(default)]
-    pub comments: Vec<String>,
-    /// Lines replacing this move.
-    #[serde(default)]
-    pub variations: Vec<Vec<AnnotatedNode>>,
-}
-
-/// The annotations of a record, as stored.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
-pub struct Annotations {
-    /// Comments before the first move.
-    #[serde(default)]
-    pub start_comments: Vec<String>,
-    /// One entry per main-line move, in order.
-    pub nodes: Vec<AnnotatedNode>,
-}
-
-/// `PUT /api/games/{id}/annotations` body.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AnnotationsRequest {
-    /// A seat token of the game, or the owner token of the imported record.
-    pub token: String,
-    /// Comments before the first move.
-    #[serde(default)]
-    pub start_comments: Vec<String>,
-    /// The main line with its comments and variations.
-    pub nodes: Vec<AnnotatedNode>,
-}
 
 fn check_comments(comments: &[String], at: &str) -> Result<(), String> {
     for (i, c) in comments.iter().enumerate() {
@@ -174,85 +131,31 @@ pub fn apply(rec: &Record, ann: &Annotations) -> Result<Record, String> {
     Ok(out)
 }
 
-/// The stored annotations of `id`, if any.
-pub(crate) async fn stored(app: &AppState, id: &str) -> Result<Option<Annotations>, Error> {
-    let row = sqlx::query("SELECT tree FROM annotations WHERE id = ?")
-        .bind(id)
-        .fetch_optional(app.store().reader())
-        .await?;
-    let Some(row) = row else { return Ok(None) };
-    let tree: String = row.try_get("tree")?;
-    serde_json::from_str(&tree)
-        .map(Some)
-        .map_err(|e| Error::Internal(format!("annotations of {id}: {e}")))
-}
-
-/// Whether `token` may annotate `id`.
+/// Whether `token` may annotate `id`: a seat token of a finished game, or
+/// the owner token of an imported record.
 ///
 /// # Errors
 /// [`Error::NotFound`] for an unknown id; [`Error::Forbidden`] for a wrong
 /// token; [`Error::Conflict`] for a game in progress.
-async fn authorize(app: &AppState, id: &str, token: &str) -> Result<(), Error> {
-    let pool = app.store().pool();
+pub async fn authorize(store: &Store, id: &str, token: &str) -> Result<(), Error> {
     let forbidden = |why: &str| Error::Forbidden(why.to_string());
-    if let Some(r) = sqlx::query("SELECT sente_token, gote_token, over FROM games WHERE id = ?")
-        .bind(id)
-        .fetch_optional(pool)
-        .await?
-    {
-        let seats: [Option<String>; 2] = [r.try_get("sente_token")?, r.try_get("gote_token")?];
-        if !seats.iter().flatten().any(|t| token::same(t, token)) {
+    if let Some(game) = store.game_seats(id).await? {
+        let seats = [&game.tokens.sente, &game.tokens.gote];
+        if !seats.iter().copied().flatten().any(|t| token::same(t, token)) {
             return Err(forbidden("only the game's players may annotate it (token)"));
         }
-        if !r.try_get::<bool, _>("over")? {
+        if !game.over {
             return Err(Error::Conflict("the game is still in progress".into()));
         }
         return Ok(());
     }
-    let row = sqlx::query("SELECT owner_token FROM records WHERE id = ?")
-        .bind(id)
-        .fetch_optional(pool)
-        .await?
-        .ok_or(Error::NotFound)?;
-    let owner: Option<String> = row.try_get("owner_token")?;
-    match owner {
+    match store.record_owner(id).await?.ok_or(Error::NotFound)? {
         Some(t) if token::same(&t, token) => Ok(()),
         Some(_) => Err(forbidden(
             "only whoever imported the record may annotate it (token)",
         )),
         None => Err(forbidden("this record was imported without an owner token")),
     }
-}
-
-/// `PUT /api/games/{id}/annotations`: stores the comments and variations;
-/// answers the record JSON with them.
-pub(crate) async fn put(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    JsonBody(req): JsonBody<AnnotationsRequest>,
-) -> Result<Json<Value>, Error> {
-    if !token::is_game_id(&id) {
-        return Err(Error::NotFound);
-    }
-    authorize(&app, &id, &req.token).await?;
-    let rec = load_record(&app, &id).await?;
-    let ann = Annotations {
-        start_comments: req.start_comments,
-        nodes: req.nodes,
-    };
-    let annotated = apply(&rec, &ann).map_err(Error::BadRequest)?;
-    let tree =
-        serde_json::to_string(&ann).map_err(|e| Error::Internal(format!("annotations: {e}")))?;
-    sqlx::query(
-        "INSERT INTO annotations (id, updated_at, tree) VALUES (?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, tree = excluded.tree",
-    )
-    .bind(&id)
-    .bind(i64::try_from(unix_ms()).unwrap_or(i64::MAX))
-    .bind(tree)
-    .execute(app.store().pool())
-    .await?;
-    Ok(Json(record_json(&annotated)))
 }
 
 #[cfg(test)]

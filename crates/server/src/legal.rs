@@ -1,15 +1,13 @@
 //! The legal moves of a position in the shape the board UI needs
-//! (destinations per square, drop squares per piece, promotion choices), and
-//! `POST /api/legal`, which the review board asks before letting a move be
-//! played on it.
+//! (destinations per square, drop squares per piece, promotion choices): the
+//! rooms send them with every state, and the review board asks for them
+//! before letting a move be played on it.
 
 use std::collections::{BTreeMap, HashSet};
 
-use axum::Json;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use shogi_core::{Move, Position};
 
-use crate::app::JsonBody;
 use crate::error::Error;
 
 /// The legal moves of a position, grouped as shogiground wants them.
@@ -65,24 +63,20 @@ impl LegalMoves {
     }
 }
 
-/// `POST /api/legal` body.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LegalRequest {
-    /// The position.
-    pub sfen: String,
-}
+/// The longest SFEN accepted.
+pub const MAX_SFEN_BYTES: usize = 200;
 
-/// `POST /api/legal`: the legal moves of a position.
-pub(crate) async fn legal(
-    JsonBody(req): JsonBody<LegalRequest>,
-) -> Result<Json<LegalMoves>, Error> {
-    if req.sfen.len() > 200 {
+/// The legal moves of the position `sfen`.
+///
+/// # Errors
+/// [`Error::BadRequest`] for a bad or too long SFEN.
+pub fn of_sfen(sfen: &str) -> Result<LegalMoves, Error> {
+    if sfen.len() > MAX_SFEN_BYTES {
         return Err(Error::BadRequest("sfen too long".into()));
     }
-    let pos = shogi_core::sfen::parse_position(&req.sfen)
+    let pos = shogi_core::sfen::parse_position(sfen)
         .map_err(|e| Error::BadRequest(format!("sfen: {e}")))?;
-    Ok(Json(LegalMoves::of(&pos)))
+    Ok(LegalMoves::of(&pos))
 }
 
 #[cfg(test)]

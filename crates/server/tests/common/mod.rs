@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use shogi_server::{Config, Greedy, ManualTime, Server, TimeSource};
+use shogi_server::{ActivityGate, Config, Greedy, ManualTime, Server, TimeSource};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -57,6 +57,7 @@ impl TestServer {
             db_path: db.to_path_buf(),
             time: source,
             opponent: Arc::new(Greedy),
+            activity: ActivityGate::default(),
         };
         let server = Server::start(config).await.expect("server starts");
         TestServer { server, time }
