@@ -30,8 +30,8 @@ use shogi_engine::tt::TranspositionTable;
 use crate::activity::ActivityGate;
 use crate::db::Store;
 use crate::error::Error;
-pub use crate::protocol::Eval;
 use crate::protocol::AnalysisStatus;
+pub use crate::protocol::Eval;
 use crate::records;
 use crate::time::unix_ms;
 
@@ -168,12 +168,7 @@ fn lower_priority() {
 #[cfg(not(target_os = "linux"))]
 fn lower_priority() {}
 
-fn worker(
-    rx: &Receiver<Job>,
-    store: &Store,
-    rt: &tokio::runtime::Handle,
-    gate: &ActivityGate,
-) {
+fn worker(rx: &Receiver<Job>, store: &Store, rt: &tokio::runtime::Handle, gate: &ActivityGate) {
     lower_priority();
     // One table for the worker's life, cleared per game (allocating one per
     // position cost page faults and unmaps that live games felt).

@@ -141,7 +141,12 @@ pub async fn authorize(store: &Store, id: &str, token: &str) -> Result<(), Error
     let forbidden = |why: &str| Error::Forbidden(why.to_string());
     if let Some(game) = store.game_seats(id).await? {
         let seats = [&game.tokens.sente, &game.tokens.gote];
-        if !seats.iter().copied().flatten().any(|t| token::same(t, token)) {
+        if !seats
+            .iter()
+            .copied()
+            .flatten()
+            .any(|t| token::same(t, token))
+        {
             return Err(forbidden("only the game's players may annotate it (token)"));
         }
         if !game.over {

@@ -57,8 +57,8 @@ use tokio::task::JoinHandle;
 pub use activity::{ActivityGate, ManualGate};
 pub use api::MAX_BODY_BYTES;
 pub use error::Error;
-pub use state::AppState;
 pub use opponent::{EngineOpponent, Greedy, Limits, Opponent};
+pub use state::AppState;
 pub use time::{ManualTime, TimeSource};
 
 /// How long a shutdown waits for open connections before dropping them.

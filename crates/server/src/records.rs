@@ -5,14 +5,14 @@
 //! JSON (`format=json`, `POST /api/import`), the import itself and the
 //! positions that board pictures show.
 
+use serde_json::{json, Value};
 use shogi_core::{Color, Ending, Handicap, Move, Position};
 use shogi_record::{Node, Record};
-use serde_json::{json, Value};
 
 use crate::annotations;
 use crate::clock::TimeControl;
 use crate::db::records::NewRecord;
-use crate::db::{StoredGame, Store};
+use crate::db::{Store, StoredGame};
 use crate::error::Error;
 use crate::protocol::{reason_word, Side, StartChoice};
 use crate::time::unix_ms;
@@ -258,7 +258,9 @@ pub async fn import(store: &Store, bytes: &[u8], save: bool) -> Result<Imported,
         source: bytes,
         sente: rec.headers.sente.as_deref(),
         gote: rec.headers.gote.as_deref(),
-        handicap: rec.handicap().map_or(StartChoice::Custom, StartChoice::Handicap),
+        handicap: rec
+            .handicap()
+            .map_or(StartChoice::Custom, StartChoice::Handicap),
         time: rec.headers.time_control.map(|t| TimeControl {
             main_ms: u64::from(t.main) * 1000,
             byoyomi_ms: u64::from(t.byoyomi) * 1000,

@@ -21,8 +21,8 @@ use crate::error::Error;
 use crate::legal::LegalMoves;
 use crate::opponent::{Limits, Opponent};
 use crate::protocol::{
-    reason_word, AiSeat, ClockView, ClocksView, GameView, IllegalPolicy, ImpasseView, Joined,
-    Mode, Seat, SeatsView, Settings, Side, StatusView,
+    reason_word, AiSeat, ClockView, ClocksView, GameView, IllegalPolicy, ImpasseView, Joined, Mode,
+    Seat, SeatsView, Settings, Side, StatusView,
 };
 use crate::time::{unix_ms, TimeSource};
 use crate::token;

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use common::{local, raw, TempDir, TestServer};
-use shogi_server::ActivityGate;
 use serde_json::{json, Value};
+use shogi_server::ActivityGate;
 
 async fn import(ts: &TestServer, bytes: &[u8], save: bool) -> (u16, Value) {
     let path = if save {
@@ -300,10 +300,7 @@ async fn analysis_waits_while_the_activity_gate_is_held() {
     // A live move touches the gate.
     let created = ts.create(local(json!({}))).await;
     let mut ws = ts
-        .connect(
-            created["id"].as_str().unwrap(),
-            created["token"].as_str(),
-        )
+        .connect(created["id"].as_str().unwrap(), created["token"].as_str())
         .await;
     ws.play("7g7f").await;
     assert!(manual.touches() >= 1);

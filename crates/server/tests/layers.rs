@@ -67,7 +67,10 @@ fn edges(known: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>>
         };
         let code = code(text);
         let uses = out.entry(module.clone()).or_default();
-        for (prefix, base) in [("crate::", vec![]), ("super::", here[..here.len().saturating_sub(1)].to_vec())] {
+        for (prefix, base) in [
+            ("crate::", vec![]),
+            ("super::", here[..here.len().saturating_sub(1)].to_vec()),
+        ] {
             for (i, _) in code.match_indices(prefix) {
                 let before = code[..i].chars().last();
                 if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {

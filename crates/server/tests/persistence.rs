@@ -50,7 +50,7 @@ async fn finished_games_and_unused_invites_survive_a_restart() {
     let done_id = done["id"].as_str().unwrap().to_string();
     let mut ws = s.connect(&done_id, done["token"].as_str()).await;
     ws.send(json!({"type": "move", "usi": "7g7e"})).await;
-    ws.state_where(|v| v["status"]["over"] == true).await;
+    let before = ws.state_where(|v| v["status"]["over"] == true).await;
     let friend = s.create(json!({"mode": "friend", "side": "sente"})).await;
     let friend_id = friend["id"].as_str().unwrap().to_string();
     s.shutdown().await;
@@ -58,10 +58,11 @@ async fn finished_games_and_unused_invites_survive_a_restart() {
     let s = TestServer::start(&dir.db()).await;
     let st = s.state(&done_id).await;
     assert_eq!(st["moves"], json!(["7g7e"]));
-    assert_eq!(
-        st["status"],
-        json!({"over": true, "winner": "gote", "reason": "illegal_move"})
-    );
+    assert_eq!(st["status"]["winner"], "gote");
+    assert_eq!(st["status"]["reason"], "illegal_move");
+    // The ending is rebuilt exactly, the rule the move broke included.
+    assert_eq!(st["status"]["foul"]["move"], "7g7e");
+    assert_eq!(st["status"], before["status"]);
     let code = friend["invite"]
         .as_str()
         .unwrap()

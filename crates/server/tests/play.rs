@@ -258,7 +258,10 @@ async fn resignation_ends_the_game_for_either_player() {
     let (_, rec) = s
         .request("GET", &format!("/api/games/{id}/record?format=json"), None)
         .await;
-    assert_eq!(rec["ending"], json!({"reason": "resign", "winner": "sente"}));
+    assert_eq!(
+        rec["ending"],
+        json!({"reason": "resign", "winner": "sente"})
+    );
     s.shutdown().await;
 }
 

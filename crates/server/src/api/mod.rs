@@ -47,8 +47,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/legal", post(legal::legal))
         .route(
             "/api/import",
-            post(review::import)
-                .layer(DefaultBodyLimit::max(crate::records::MAX_IMPORT_BYTES)),
+            post(review::import).layer(DefaultBodyLimit::max(crate::records::MAX_IMPORT_BYTES)),
         )
         .route("/api/mate", post(review::mate))
         .merge(web::routes())

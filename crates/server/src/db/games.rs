@@ -208,8 +208,8 @@ impl Store {
         created_at_ms: u64,
     ) -> Result<(), sqlx::Error> {
         let [sm, sp, gm, gp] = clock_values(g.clocks);
-        let settings = serde_json::to_string(g.settings)
-            .map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+        let settings =
+            serde_json::to_string(g.settings).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
         sqlx::query(
             "INSERT INTO games (id, created_at, mode, start_sfen, settings, sente_token, gote_token,
                 invite, sente_main_ms, sente_periods, gote_main_ms, gote_periods, clock_started)
@@ -461,10 +461,16 @@ mod tests {
         let moves = [bad];
         for e in [
             Ending::Checkmate { loser: Color::Gote },
-            Ending::NoLegalMoves { loser: Color::Sente },
+            Ending::NoLegalMoves {
+                loser: Color::Sente,
+            },
             Ending::Resignation { loser: Color::Gote },
-            Ending::Resignation { loser: Color::Sente },
-            Ending::Timeout { loser: Color::Sente },
+            Ending::Resignation {
+                loser: Color::Sente,
+            },
+            Ending::Timeout {
+                loser: Color::Sente,
+            },
             Ending::PerpetualCheck { loser: Color::Gote },
             Ending::Repetition,
             Ending::Impasse { winner: None },
@@ -492,13 +498,7 @@ mod tests {
         ] {
             let c = ending_columns(Some(e));
             assert!(c.over);
-            let back = ending_of(
-                side_of(c.winner),
-                c.reason.unwrap(),
-                c.foul,
-                &start,
-                &moves,
-            );
+            let back = ending_of(side_of(c.winner), c.reason.unwrap(), c.foul, &start, &moves);
             assert_eq!(back, Some(e), "{e}");
         }
     }
@@ -506,7 +506,10 @@ mod tests {
     #[test]
     fn a_foul_stored_before_the_foul_column_is_the_illegal_move() {
         let start = Position::startpos();
-        let moves: Vec<Move> = ["7g7f", "3c3e"].iter().map(|m| m.parse().unwrap()).collect();
+        let moves: Vec<Move> = ["7g7f", "3c3e"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
         let e = ending_of(Some(Color::Sente), "illegal_move", None, &start, &moves).unwrap();
         let Ending::Foul {
             loser: Color::Gote,

@@ -26,7 +26,11 @@ pub use games::{MoveRecord, NewGame, StoredGame};
 /// The migrations, in order.
 const MIGRATIONS: [(i64, &str, &str); 4] = [
     (1, "games", include_str!("../../migrations/0001_games.sql")),
-    (2, "archive", include_str!("../../migrations/0002_archive.sql")),
+    (
+        2,
+        "archive",
+        include_str!("../../migrations/0002_archive.sql"),
+    ),
     (
         3,
         "annotations",
