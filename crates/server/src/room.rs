@@ -28,7 +28,7 @@ use crate::time::{unix_ms, TimeSource};
 use crate::token;
 
 /// How many state updates a slow connection may fall behind before it skips some.
-const UPDATE_BUFFER: usize = 16;
+const BROADCAST_BUFFER: usize = 16;
 /// How many commands may wait for a room.
 const COMMAND_BUFFER: usize = 64;
 
@@ -289,7 +289,7 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         let _ = game.play(m);
     }
     let (tx, rx) = mpsc::channel(COMMAND_BUFFER);
-    let (updates, _) = broadcast::channel(UPDATE_BUFFER);
+    let (updates, _) = broadcast::channel(BROADCAST_BUFFER);
     let room = Room {
         id: init.id,
         mode: init.mode,

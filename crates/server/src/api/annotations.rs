@@ -4,14 +4,11 @@ use axum::extract::{Path, State};
 use axum::Json;
 use serde_json::Value;
 
-use super::JsonBody;
+use super::body::JsonBody;
 use crate::db::Store;
 use crate::error::Error;
 use crate::protocol::AnnotationsRequest;
 use crate::records;
-
-/// The largest `PUT /api/games/{id}/annotations` body.
-pub(super) const MAX_BODY_BYTES: usize = crate::annotations::MAX_ANNOTATIONS_BYTES;
 
 /// `PUT /api/games/{id}/annotations`: stores the comments and variations;
 /// answers the record JSON with them.

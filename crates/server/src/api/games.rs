@@ -4,7 +4,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 
-use super::JsonBody;
+use super::body::JsonBody;
 use crate::error::Error;
 use crate::protocol::{CreateGame, Created, GameView, JoinRequest, Joined};
 use crate::rooms::Rooms;

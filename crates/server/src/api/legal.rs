@@ -4,7 +4,7 @@
 use axum::Json;
 use serde::Deserialize;
 
-use super::JsonBody;
+use super::body::JsonBody;
 use crate::error::Error;
 use crate::legal::{self, LegalMoves};
 

@@ -6,18 +6,18 @@
 mod analysis;
 mod annotations;
 mod archive;
+mod body;
 mod games;
 mod legal;
 mod review;
 mod web;
 pub mod ws;
 
-use axum::extract::{DefaultBodyLimit, FromRequest, Request};
+use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
-use serde::de::DeserializeOwned;
 
 use crate::error::Error;
 use crate::state::AppState;
@@ -37,7 +37,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/diagram.png", get(review::diagram_png))
         .route(
             "/api/games/{id}/annotations",
-            put(annotations::put).layer(DefaultBodyLimit::max(annotations::MAX_BODY_BYTES)),
+            put(annotations::put).layer(DefaultBodyLimit::max(
+                crate::annotations::MAX_ANNOTATIONS_BYTES,
+            )),
         )
         .route(
             "/api/games/{id}/analysis",
@@ -53,20 +55,6 @@ pub fn router(state: AppState) -> Router {
         .merge(web::routes())
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state)
-}
-
-/// A JSON body whose rejection is an [`Error::BadRequest`] like every other client error.
-pub(crate) struct JsonBody<T>(pub T);
-
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
-    type Rejection = Error;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, Error> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(value)) => Ok(JsonBody(value)),
-            Err(rejection) => Err(Error::BadRequest(rejection.body_text())),
-        }
-    }
 }
 
 impl IntoResponse for Error {

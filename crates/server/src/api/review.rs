@@ -13,7 +13,7 @@ use shogi_engine::dfpn::MateResult;
 use shogi_record::diagram::{Coords, Options, PieceStyle};
 use shogi_record::Format;
 
-use super::JsonBody;
+use super::body::JsonBody;
 use crate::db::Store;
 use crate::error::Error;
 use crate::records::{self, PlyChoice};

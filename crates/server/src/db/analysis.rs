@@ -3,7 +3,7 @@
 
 use sqlx::Row;
 
-use super::{corrupt, ms, to_u64, Store};
+use super::store::{corrupt, ms, to_u64, Store};
 use crate::protocol::{AnalysisStatus, Eval};
 
 /// An analysis as stored.

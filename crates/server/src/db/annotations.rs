@@ -3,7 +3,7 @@
 
 use sqlx::Row;
 
-use super::{corrupt, ms, Store};
+use super::store::{corrupt, ms, Store};
 use crate::protocol::Annotations;
 
 impl Store {

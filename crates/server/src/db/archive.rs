@@ -11,7 +11,7 @@ use serde::Serialize;
 use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 
-use super::{to_u64, Store};
+use super::store::{to_u64, Store};
 use crate::clock::TimeControl;
 use crate::protocol::Side;
 

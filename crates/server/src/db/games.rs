@@ -10,7 +10,7 @@
 use shogi_core::{ByColor, Color, Ending, Foul, Move, Position};
 use sqlx::Row;
 
-use super::{corrupt, ms, to_u64, Store};
+use super::store::{corrupt, ms, to_u64, Store};
 use crate::clock::Clock;
 use crate::protocol::{reason_word, Mode, Settings, Side};
 

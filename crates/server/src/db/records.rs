@@ -3,7 +3,7 @@
 
 use sqlx::Row;
 
-use super::{ms, Store};
+use super::store::{ms, Store};
 use crate::clock::TimeControl;
 use crate::protocol::{Side, StartChoice};
 
