@@ -649,3 +649,70 @@ impl FromStr for AnalysisStatus {
         .ok_or(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn status(e: Option<Ending>) -> serde_json::Value {
+        serde_json::to_value(StatusView::of(e)).unwrap()
+    }
+
+    #[test]
+    fn endings_become_the_documented_status() {
+        assert_eq!(
+            status(None),
+            json!({"over": false, "winner": null, "reason": null})
+        );
+        // A resignation names the resigner as loser, whoever was to move.
+        assert_eq!(
+            status(Some(Ending::Resignation { loser: Color::Gote })),
+            json!({"over": true, "winner": "sente", "reason": "resign"})
+        );
+        assert_eq!(
+            status(Some(Ending::Try {
+                winner: Color::Gote
+            })),
+            json!({"over": true, "winner": "gote", "reason": "try"})
+        );
+        assert_eq!(
+            status(Some(Ending::Repetition)),
+            json!({"over": true, "winner": null, "reason": "repetition"})
+        );
+        assert_eq!(
+            status(Some(Ending::Foul {
+                loser: Color::Sente,
+                foul: Foul::FalseDeclaration
+            })),
+            json!({"over": true, "winner": "gote", "reason": "impasse",
+                   "foul": {"kind": "false_declaration"}})
+        );
+    }
+
+    #[test]
+    fn settings_keep_their_stored_json_words() {
+        let stored = r#"{"rules":{"impasse":"27","illegal":"lose","max_moves":null},
+            "time":null,"ai":{"side":"gote","level":3},"handicap":"rook"}"#;
+        let s: Settings = serde_json::from_str(stored).unwrap();
+        assert_eq!(s.rules.impasse, ImpasseRule::Csa27);
+        assert_eq!(s.handicap, StartChoice::Handicap(Handicap::Rook));
+        let back = serde_json::to_value(&s).unwrap();
+        assert_eq!(back["rules"]["impasse"], "27");
+        assert_eq!(back["handicap"], "rook");
+        let custom: StartChoice = "custom".parse().unwrap();
+        assert_eq!(custom.to_string(), "custom");
+    }
+
+    #[test]
+    fn a_move_message_carries_a_parsed_move() {
+        let m: ClientMessage = serde_json::from_str(r#"{"type":"move","usi":"7g7f"}"#).unwrap();
+        assert_eq!(
+            m,
+            ClientMessage::Move {
+                usi: "7g7f".parse().unwrap()
+            }
+        );
+        assert!(serde_json::from_str::<ClientMessage>(r#"{"type":"move","usi":"x"}"#).is_err());
+    }
+}

@@ -788,3 +788,77 @@ impl Room {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sente's king and 17 pieces in the enemy camp, two rooks and bishops in hand.
+    const DECLARABLE: &str = "4K4/GGGG1SSSS/PPPPPPPPP/9/9/9/9/9/4k4 b 2R2B 1";
+
+    fn pos(sfen: &str) -> Position {
+        shogi_core::sfen::parse_position(sfen).unwrap()
+    }
+
+    #[test]
+    fn a_declaration_with_the_conditions_met_wins_under_27() {
+        let e = declaration_ending(&pos(DECLARABLE), Color::Sente, ImpasseRule::Csa27);
+        assert_eq!(
+            e,
+            Some(Ending::Impasse {
+                winner: Some(Color::Sente)
+            })
+        );
+    }
+
+    #[test]
+    fn a_declaration_without_the_conditions_is_a_foul_by_the_declarer() {
+        let start = Position::startpos();
+        for rule in [ImpasseRule::Csa27, ImpasseRule::Jsa24] {
+            let e = declaration_ending(&start, Color::Sente, rule).unwrap();
+            assert_eq!(
+                e,
+                Ending::Foul {
+                    loser: Color::Sente,
+                    foul: Foul::FalseDeclaration
+                },
+                "{rule}"
+            );
+            assert_eq!(e.winner(), Some(Color::Gote));
+        }
+    }
+
+    #[test]
+    fn under_24_points_between_24_and_30_draw() {
+        let e = declaration_ending(
+            &pos("4K4/GGGG1SSSS/PPPPPPPPP/9/9/9/9/9/4k4 b 2R 1"),
+            Color::Sente,
+            ImpasseRule::Jsa24,
+        );
+        assert_eq!(e, Some(Ending::Impasse { winner: None }));
+    }
+
+    #[test]
+    fn rules_without_a_declaration_have_none() {
+        for rule in [ImpasseRule::Count24, ImpasseRule::Try, ImpasseRule::None] {
+            assert_eq!(
+                declaration_ending(&pos(DECLARABLE), Color::Sente, rule),
+                None
+            );
+        }
+    }
+
+    #[test]
+    fn refusals_read_as_the_protocol_documents_them() {
+        assert_eq!(
+            RoomError::Over("resign").to_string(),
+            "the game is over (resign)"
+        );
+        let mv: Move = "5e5d".parse().unwrap();
+        let e = RoomError::NoPieceOfYours {
+            mv,
+            from: "5e".parse().unwrap(),
+        };
+        assert_eq!(e.to_string(), "5e5d: no piece of yours on 5e");
+    }
+}
