@@ -9,12 +9,13 @@ use serde::Serialize;
 use shogi_core::{Move, Position};
 
 use crate::error::Error;
+use crate::protocol::Side;
 
 /// The legal moves of a position, grouped as shogiground wants them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct LegalMoves {
-    /// The side to move (`sente` or `gote`).
-    pub side_to_move: &'static str,
+    /// The side to move (`sente` or `gote`; `None` only for [`LegalMoves::default`]).
+    pub side_to_move: Option<Side>,
     /// Board moves: origin square → destination squares (USI squares).
     pub dests: BTreeMap<String, Vec<String>>,
     /// Drops: piece letter (`P`, `L`, ...) → squares.
@@ -30,7 +31,7 @@ impl LegalMoves {
         let legal = pos.legal_moves();
         let plain: HashSet<Move> = legal.iter().copied().collect();
         let mut out = LegalMoves {
-            side_to_move: crate::protocol::Side::from(pos.side_to_move()).name(),
+            side_to_move: Some(Side::from(pos.side_to_move())),
             ..LegalMoves::default()
         };
         for &m in &legal {
@@ -86,7 +87,7 @@ mod tests {
     #[test]
     fn start_position_has_thirty_moves_and_no_drops() {
         let m = LegalMoves::of(&Position::startpos());
-        assert_eq!(m.side_to_move, "sente");
+        assert_eq!(m.side_to_move, Some(Side::Sente));
         assert_eq!(m.dests.values().map(Vec::len).sum::<usize>(), 30);
         assert!(m.drops.is_empty());
         assert!(m.promotions.is_empty());

@@ -110,7 +110,7 @@ impl FromStr for Side {
 }
 
 /// Who a connection or token plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Seat {
     /// Sente.
@@ -264,7 +264,7 @@ pub struct Created {
     /// The creator's token.
     pub token: String,
     /// The creator's seat: `sente`, `gote` or `both`.
-    pub side: String,
+    pub side: Seat,
     /// The invite link (friend games).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invite: Option<String>,
@@ -477,8 +477,9 @@ impl StatusView {
 /// Impasse facts as shown.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ImpasseView {
-    /// The game's impasse rule.
-    pub rule: String,
+    /// The game's impasse rule (its name in JSON).
+    #[serde(with = "as_text")]
+    pub rule: ImpasseRule,
     /// Sente's points under that rule.
     pub sente_points: u32,
     /// Gote's points.

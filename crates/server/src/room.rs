@@ -756,7 +756,7 @@ impl Room {
             _ => total_points(pos, c),
         };
         let impasse = ImpasseView {
-            rule: rule.name().to_string(),
+            rule,
             sente_points: points(Color::Sente),
             gote_points: points(Color::Gote),
             can_declare: playing

@@ -13,7 +13,7 @@ use crate::clock::{Clock, TimeControl};
 use crate::db::{NewGame, StoredGame};
 use crate::error::Error;
 use crate::protocol::{
-    AiSeat, CreateGame, Created, Mode, RulesRequest, RulesView, Settings, Side, SideChoice,
+    AiSeat, CreateGame, Created, Mode, RulesRequest, RulesView, Seat, Settings, SideChoice,
     StartChoice,
 };
 use crate::room::{self, RoomDeps, RoomHandle, RoomInit};
@@ -105,20 +105,20 @@ fn creator_of(choice: SideChoice) -> Color {
 /// The seats of a new game: the tokens, the creator's seat as shown, the invite.
 struct Seats {
     tokens: ByColor<Option<String>>,
-    side: String,
+    side: Seat,
     invite: Option<String>,
 }
 
 fn seats_of(mode: Mode, creator: Color, seat_token: &str) -> Seats {
     let mut tokens: ByColor<Option<String>> = ByColor::default();
-    let creator_side = Side::from(creator).name().to_string();
+    let creator_side = Seat::from(creator);
     match mode {
         Mode::Local => {
             tokens[Color::Sente] = Some(seat_token.to_string());
             tokens[Color::Gote] = Some(seat_token.to_string());
             Seats {
                 tokens,
-                side: "both".to_string(),
+                side: Seat::Both,
                 invite: None,
             }
         }
