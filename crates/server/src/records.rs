@@ -84,6 +84,10 @@ fn record_ending(e: Option<Ending>, side_to_move: Color) -> shogi_record::Ending
 }
 
 /// The winner and the protocol's word for a record's own ending.
+///
+/// TODO(merge): once `shogi_record::Ending` wraps core's, `Game(e)` is
+/// `(e.winner(), reason_word(e))` and only the record-only endings keep a
+/// word of their own here.
 fn record_summary(rec: &Record) -> (Option<Side>, Option<&'static str>) {
     use shogi_record::Ending as R;
     let reason = match rec.ending {
@@ -299,7 +303,8 @@ pub async fn annotate(
         start_comments: req.start_comments,
         nodes: req.nodes,
     };
-    let record = annotations::apply(&review.record, &ann).map_err(Error::BadRequest)?;
+    let record =
+        annotations::apply(&review.record, &ann).map_err(|e| Error::BadRequest(e.to_string()))?;
     store.save_annotations(id, &ann, unix_ms()).await?;
     Ok(Review { record, ..review })
 }
