@@ -4,8 +4,8 @@
 //! `analyses` table after every position.
 //!
 //! Live play comes first. The worker runs in the idle scheduling class, and
-//! its search pauses whenever a live move came in the last
-//! [`QUIET_MS`](crate::activity::QUIET_MS) (see [`crate::activity`]); the
+//! its search pauses whenever the [`ActivityGate`] shows live play (a live
+//! move in the last [`QUIET_MS`](crate::activity::QUIET_MS)); the
 //! pause does not count against the 200 ms per position. Under continuous
 //! live traffic analyses therefore wait (their progress shows it) rather
 //! than slow the games.
@@ -18,25 +18,21 @@
 //! 800 a blunder, when the engine preferred another move (`better`).
 
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
-use axum::extract::{Path, State};
-use axum::http::StatusCode;
-use axum::Json;
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use shogi_core::{Color, Move, Position};
 use shogi_engine::limits::SearchLimit;
 use shogi_engine::search::{search, SearchControl, SearchOptions, MATE, MATE_IN_MAX_PLY};
 use shogi_engine::tt::TranspositionTable;
-use sqlx::Row;
 
-use crate::activity::{LiveActivity, QUIET_MS};
-use crate::app::AppState;
+use crate::activity::ActivityGate;
 use crate::db::Store;
 use crate::error::Error;
-use crate::review::load_record;
+use crate::protocol::AnalysisStatus;
+pub use crate::protocol::Eval;
+use crate::records;
 use crate::time::unix_ms;
 
 /// Search time per position, in milliseconds.
@@ -50,19 +46,6 @@ pub const MATE_CP: i32 = 10_000;
 /// Evaluations are capped at this for the mistake classification.
 const CAP_CP: i32 = 3000;
 
-/// The evaluation of one position.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Eval {
-    /// The position after this many moves.
-    pub ply: usize,
-    /// Sente's view, centipawns (±10000 for a mate).
-    pub score_cp: i32,
-    /// Plies to mate, positive when Sente mates.
-    pub mate: Option<i32>,
-    /// The engine's move in USI (`null` when there is no legal move).
-    pub best_move: Option<String>,
-}
-
 struct Job {
     id: String,
     start: Position,
@@ -72,17 +55,23 @@ struct Job {
 /// The queue to the analysis worker (started on first use).
 pub struct Analyzer {
     queue: Mutex<Option<SyncSender<Job>>>,
-    live: Arc<LiveActivity>,
+    gate: ActivityGate,
 }
 
 impl Analyzer {
-    /// An analyser whose searches wait while `live` shows live play.
+    /// An analyser whose searches wait while `gate` shows live play.
     #[must_use]
-    pub fn new(live: Arc<LiveActivity>) -> Analyzer {
+    pub fn new(gate: ActivityGate) -> Analyzer {
         Analyzer {
             queue: Mutex::new(None),
-            live,
+            gate,
         }
+    }
+
+    /// Whether the analyses wait for live play now.
+    #[must_use]
+    pub fn waiting_for_live_play(&self) -> bool {
+        !self.gate.is_quiet()
     }
 
     fn submit(&self, job: Job, store: &Store) -> Result<(), Error> {
@@ -94,10 +83,10 @@ impl Analyzer {
             let (tx, rx) = sync_channel(QUEUE_LEN);
             let store = store.clone();
             let rt = tokio::runtime::Handle::current();
-            let live = Arc::clone(&self.live);
+            let gate = self.gate.clone();
             std::thread::Builder::new()
                 .name("analysis".into())
-                .spawn(move || worker(&rx, &store, &rt, &live))?;
+                .spawn(move || worker(&rx, &store, &rt, &gate))?;
             *queue = Some(tx);
         }
         let Some(tx) = queue.as_ref() else {
@@ -116,11 +105,11 @@ impl Analyzer {
     }
 }
 
-fn eval_of(pos: &Position, ply: usize, tt: &TranspositionTable, live: &Arc<LiveActivity>) -> Eval {
+fn eval_of(pos: &Position, ply: usize, tt: &TranspositionTable, gate: &ActivityGate) -> Eval {
     // Live play first: the search waits while moves are arriving, and the
     // wait does not count against its time.
-    let live = Arc::clone(live);
-    let control = SearchControl::new(false).with_pause(move || !live.quiet_for(QUIET_MS));
+    let gate = gate.clone();
+    let control = SearchControl::new(false).with_pause(move || !gate.is_quiet());
     let r = search(
         pos,
         &[],
@@ -151,20 +140,8 @@ fn eval_of(pos: &Position, ply: usize, tt: &TranspositionTable, live: &Arc<LiveA
     }
 }
 
-async fn save(store: &Store, id: &str, status: &str, evals: &[Eval]) {
-    let text = serde_json::to_string(evals).unwrap_or_else(|_| "[]".into());
-    let done = i64::try_from(evals.len().saturating_sub(1)).unwrap_or(0);
-    let r = sqlx::query(
-        "UPDATE analyses SET status = ?, done_plies = ?, evals = ?, updated_at = ? WHERE id = ?",
-    )
-    .bind(status)
-    .bind(done)
-    .bind(text)
-    .bind(i64::try_from(unix_ms()).unwrap_or(0))
-    .bind(id)
-    .execute(store.pool())
-    .await;
-    if let Err(e) = r {
+async fn save(store: &Store, id: &str, status: AnalysisStatus, evals: &[Eval]) {
+    if let Err(e) = store.save_analysis(id, status, evals, unix_ms()).await {
         tracing::warn!("analysis {id}: {e}");
     }
 }
@@ -191,12 +168,7 @@ fn lower_priority() {
 #[cfg(not(target_os = "linux"))]
 fn lower_priority() {}
 
-fn worker(
-    rx: &Receiver<Job>,
-    store: &Store,
-    rt: &tokio::runtime::Handle,
-    live: &Arc<LiveActivity>,
-) {
+fn worker(rx: &Receiver<Job>, store: &Store, rt: &tokio::runtime::Handle, gate: &ActivityGate) {
     lower_priority();
     // One table for the worker's life, cleared per game (allocating one per
     // position cost page faults and unmaps that live games felt).
@@ -204,18 +176,18 @@ fn worker(
     while let Ok(job) = rx.recv() {
         tt.clear();
         let mut evals = Vec::with_capacity(job.moves.len() + 1);
-        rt.block_on(save(store, &job.id, "running", &evals));
+        rt.block_on(save(store, &job.id, AnalysisStatus::Running, &evals));
         let mut pos = job.start.clone();
         for ply in 0..=job.moves.len() {
             // Wait for a lull before the search and its progress write too.
-            while !live.quiet_for(QUIET_MS) {
+            while !gate.is_quiet() {
                 std::thread::sleep(Duration::from_millis(5));
             }
-            evals.push(eval_of(&pos, ply, &tt, live));
+            evals.push(eval_of(&pos, ply, &tt, gate));
             let status = if ply == job.moves.len() {
-                "done"
+                AnalysisStatus::Done
             } else {
-                "running"
+                AnalysisStatus::Running
             };
             rt.block_on(save(store, &job.id, status, &evals));
             if let Some(&mv) = job.moves.get(ply) {
@@ -230,10 +202,7 @@ fn worker(
 /// # Errors
 /// Database errors.
 pub async fn reset_unfinished(store: &Store) -> Result<(), Error> {
-    sqlx::query("DELETE FROM analyses WHERE status <> 'done'")
-        .execute(store.pool())
-        .await?;
-    Ok(())
+    Ok(store.reset_unfinished_analyses().await?)
 }
 
 /// The flagged moves: `(ply, kind, better move)`.
@@ -277,91 +246,53 @@ fn legal_line(start: &Position, moves: &[Move]) -> Vec<Move> {
     out
 }
 
-async fn view(app: &AppState, id: &str) -> Result<Value, Error> {
-    let rec = load_record(app, id).await?;
+/// The analysis of `id` as the JSON of `GET /api/games/{id}/analysis`.
+///
+/// # Errors
+/// [`Error::NotFound`] for an unknown id; database errors.
+pub async fn view(store: &Store, analyzer: &Analyzer, id: &str) -> Result<Value, Error> {
+    let rec = records::load(store, id).await?.record;
     let moves = legal_line(&rec.start, &rec.main_line());
-    let row =
-        sqlx::query("SELECT status, total_plies, done_plies, evals FROM analyses WHERE id = ?")
-            .bind(id)
-            .fetch_optional(app.store().reader())
-            .await?;
-    let Some(row) = row else {
+    let Some(row) = store.analysis(id).await? else {
         return Ok(json!({
-            "status": "none", "done_plies": 0, "total_plies": moves.len(),
+            "status": AnalysisStatus::None, "done_plies": 0, "total_plies": moves.len(),
             "evals": [], "mistakes": [],
         }));
     };
-    let evals: String = row.try_get("evals")?;
-    let evals: Vec<Eval> = serde_json::from_str(&evals).unwrap_or_default();
-    let status: String = row.try_get("status")?;
-    let mistakes = mistakes(&rec.start, &moves, &evals);
-    let waiting = status != "done" && !app.analyzer().live.quiet_for(QUIET_MS);
+    let mistakes = mistakes(&rec.start, &moves, &row.evals);
+    let waiting = row.status != AnalysisStatus::Done && analyzer.waiting_for_live_play();
     Ok(json!({
-        "status": status,
+        "status": row.status,
         "waiting_for_live_play": waiting,
-        "done_plies": row.try_get::<i64, _>("done_plies")?,
-        "total_plies": row.try_get::<i64, _>("total_plies")?,
-        "evals": evals,
+        "done_plies": row.done_plies,
+        "total_plies": row.total_plies,
+        "evals": row.evals,
         "mistakes": mistakes,
     }))
 }
 
-/// `GET /api/games/{id}/analysis`.
-pub(crate) async fn get(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, Error> {
-    Ok(Json(view(&app, &id).await?))
-}
-
-/// `POST /api/games/{id}/analysis`: queues an analysis (once per game).
-pub(crate) async fn start(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<(StatusCode, Json<Value>), Error> {
-    let rec = load_record(&app, &id).await?;
+/// Queues the analysis of `id` (once per game; again for a game that has
+/// grown since); says whether it was queued now, and the analysis as it stands.
+///
+/// # Errors
+/// [`Error::NotFound`] for an unknown id; [`Error::Unavailable`] when the
+/// queue is full; database errors.
+pub async fn start(store: &Store, analyzer: &Analyzer, id: &str) -> Result<(bool, Value), Error> {
+    let rec = records::load(store, id).await?.record;
     let moves = legal_line(&rec.start, &rec.main_line());
-    let inserted = sqlx::query(
-        "INSERT OR IGNORE INTO analyses (id, status, total_plies, done_plies, evals, updated_at)
-         VALUES (?, 'queued', ?, 0, '[]', ?)",
-    )
-    .bind(&id)
-    .bind(i64::try_from(moves.len()).unwrap_or(0))
-    .bind(i64::try_from(unix_ms()).unwrap_or(0))
-    .execute(app.store().pool())
-    .await?
-    .rows_affected();
-    if inserted == 0 {
-        // Already queued, running or done; a finished analysis of a game that has
-        // grown since (a game in progress) is done again.
-        let restarted = sqlx::query(
-            "UPDATE analyses SET status = 'queued', total_plies = ?, done_plies = 0, evals = '[]',
-                updated_at = ? WHERE id = ? AND status = 'done' AND total_plies <> ?",
-        )
-        .bind(i64::try_from(moves.len()).unwrap_or(0))
-        .bind(i64::try_from(unix_ms()).unwrap_or(0))
-        .bind(&id)
-        .bind(i64::try_from(moves.len()).unwrap_or(0))
-        .execute(app.store().pool())
-        .await?
-        .rows_affected();
-        if restarted == 0 {
-            return Ok((StatusCode::OK, Json(view(&app, &id).await?)));
-        }
+    if !store.queue_analysis(id, moves.len(), unix_ms()).await? {
+        return Ok((false, view(store, analyzer, id).await?));
     }
     let job = Job {
-        id: id.clone(),
+        id: id.to_string(),
         start: rec.start.clone(),
         moves,
     };
-    if let Err(e) = app.analyzer().submit(job, app.store()) {
-        sqlx::query("DELETE FROM analyses WHERE id = ?")
-            .bind(&id)
-            .execute(app.store().pool())
-            .await?;
+    if let Err(e) = analyzer.submit(job, store) {
+        store.forget_analysis(id).await?;
         return Err(e);
     }
-    Ok((StatusCode::ACCEPTED, Json(view(&app, &id).await?)))
+    Ok((true, view(store, analyzer, id).await?))
 }
 
 #[cfg(test)]

@@ -13,18 +13,12 @@
 
 use std::str::FromStr;
 
-use axum::extract::{Path, State};
-use axum::Json;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use shogi_core::{Move, Position};
+use shogi_core::{IllegalMove, Move, Position, UsiMoveError};
 use shogi_record::{Node, Record};
-use sqlx::Row;
 
-use crate::app::{AppState, JsonBody};
+use crate::db::Store;
 use crate::error::Error;
-use crate::review::{load_record, record_json};
-use crate::time::unix_ms;
+pub use crate::protocol::{AnnotatedNode, Annotations};
 use crate::token;
 
 /// The largest `PUT /api/games/{id}/annotations` body.
@@ -34,52 +28,86 @@ pub const MAX_VARIATION_MOVES: usize = 10_000;
 /// The longest comment line, in characters.
 pub const MAX_COMMENT_CHARS: usize = 2000;
 
-/// One move of the annotated tree, as the record JSON writes it (`time` and
-/// other fields are ignored: times come from the stored record).
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
-pub struct AnnotatedNode {
-    /// The move in USI.
-    pub usi: String,
-    /// Its comments, one line each.
-    #[serde(default)]
-    pub comments: Vec<String>,
-    /// Lines replacing this move.
-    #[serde(default)]
-    pub variations: Vec<Vec<AnnotatedNode>>,
+/// What is wrong with an annotation, and where (`at`: `nodes[3].variations[0][2]`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AnnotationError {
+    /// The main line has a different length from the record's.
+    #[error("nodes: the main line has {sent} moves, the record {record}")]
+    MainLineLength {
+        /// Moves sent.
+        sent: usize,
+        /// Moves in the record.
+        record: usize,
+    },
+    /// A main-line move differs from the record's.
+    #[error("{at}: the main line has {record} here, not {sent:?} (the main line cannot change)")]
+    MainLineChanged {
+        /// Where.
+        at: String,
+        /// The record's move.
+        record: Move,
+        /// The text sent.
+        sent: String,
+    },
+    /// A comment with a line break.
+    #[error("{at}: one line per entry")]
+    LineBreak {
+        /// Where.
+        at: String,
+    },
+    /// A comment over [`MAX_COMMENT_CHARS`].
+    #[error("{at}: longer than {MAX_COMMENT_CHARS} characters")]
+    TooLong {
+        /// Where.
+        at: String,
+    },
+    /// A variation without moves.
+    #[error("{at}: an empty variation")]
+    EmptyVariation {
+        /// Where.
+        at: String,
+    },
+    /// A variation that starts with the move it replaces.
+    #[error("{at}: repeats the move {mv} it replaces")]
+    RepeatsMove {
+        /// Where.
+        at: String,
+        /// The move.
+        mv: Move,
+    },
+    /// Text that is not a USI move.
+    #[error("{at}: bad move {text:?}: {error}")]
+    Unreadable {
+        /// Where.
+        at: String,
+        /// The text.
+        text: String,
+        /// Why it is not a move.
+        error: UsiMoveError,
+    },
+    /// A move that is illegal where it is played.
+    #[error("{at}: {mv} is not legal here: {reason}")]
+    Illegal {
+        /// Where.
+        at: String,
+        /// The move.
+        mv: Move,
+        /// The rule it breaks.
+        reason: IllegalMove,
+    },
+    /// More than [`MAX_VARIATION_MOVES`] variation moves in all.
+    #[error("more than {MAX_VARIATION_MOVES} variation moves")]
+    TooManyMoves,
 }
 
-/// The annotations of a record, as stored.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
-pub struct Annotations {
-    /// Comments before the first move.
-    #[serde(default)]
-    pub start_comments: Vec<String>,
-    /// One entry per main-line move, in order.
-    pub nodes: Vec<AnnotatedNode>,
-}
-
-/// `PUT /api/games/{id}/annotations` body.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AnnotationsRequest {
-    /// A seat token of the game, or the owner token of the imported record.
-    pub token: String,
-    /// Comments before the first move.
-    #[serde(default)]
-    pub start_comments: Vec<String>,
-    /// The main line with its comments and variations.
-    pub nodes: Vec<AnnotatedNode>,
-}
-
-fn check_comments(comments: &[String], at: &str) -> Result<(), String> {
+fn check_comments(comments: &[String], at: &str) -> Result<(), AnnotationError> {
     for (i, c) in comments.iter().enumerate() {
+        let at = || format!("{at}.comments[{i}]");
         if c.contains(['\n', '\r']) {
-            return Err(format!("{at}.comments[{i}]: one line per entry"));
+            return Err(AnnotationError::LineBreak { at: at() });
         }
         if c.chars().count() > MAX_COMMENT_CHARS {
-            return Err(format!(
-                "{at}.comments[{i}]: longer than {MAX_COMMENT_CHARS} characters"
-            ));
+            return Err(AnnotationError::TooLong { at: at() });
         }
     }
     Ok(())
@@ -92,18 +120,18 @@ fn variations(
     lines: &[Vec<AnnotatedNode>],
     at: &str,
     budget: &mut usize,
-) -> Result<Vec<Vec<Node>>, String> {
+) -> Result<Vec<Vec<Node>>, AnnotationError> {
     let mut out = Vec::with_capacity(lines.len());
     for (v, line_nodes) in lines.iter().enumerate() {
         let here = format!("{at}.variations[{v}]");
-        let first = line_nodes
-            .first()
-            .ok_or_else(|| format!("{here}: an empty variation"))?;
+        let Some(first) = line_nodes.first() else {
+            return Err(AnnotationError::EmptyVariation { at: here });
+        };
         if first.usi == replaced.to_string() {
-            return Err(format!(
-                "{here}: repeats the move {} it replaces",
-                first.usi
-            ));
+            return Err(AnnotationError::RepeatsMove {
+                at: here,
+                mv: replaced,
+            });
         }
         out.push(line(pos, line_nodes, &here, budget)?);
     }
@@ -116,18 +144,23 @@ fn line(
     nodes: &[AnnotatedNode],
     at: &str,
     budget: &mut usize,
-) -> Result<Vec<Node>, String> {
+) -> Result<Vec<Node>, AnnotationError> {
     let mut pos = pos.clone();
     let mut out = Vec::with_capacity(nodes.len());
     for (i, n) in nodes.iter().enumerate() {
         let here = format!("{at}[{i}]");
-        *budget = budget
-            .checked_sub(1)
-            .ok_or_else(|| format!("more than {MAX_VARIATION_MOVES} variation moves"))?;
-        let mv =
-            Move::from_str(&n.usi).map_err(|e| format!("{here}: bad move {:?}: {e}", n.usi))?;
+        *budget = budget.checked_sub(1).ok_or(AnnotationError::TooManyMoves)?;
+        let mv = Move::from_str(&n.usi).map_err(|error| AnnotationError::Unreadable {
+            at: here.clone(),
+            text: n.usi.clone(),
+            error,
+        })?;
         pos.check_move(mv)
-            .map_err(|e| format!("{here}: {} is not legal here: {e}", n.usi))?;
+            .map_err(|reason| AnnotationError::Illegal {
+                at: here.clone(),
+                mv,
+                reason,
+            })?;
         check_comments(&n.comments, &here)?;
         let mut node = Node::new(mv);
         node.comments.clone_from(&n.comments);
@@ -144,13 +177,12 @@ fn line(
 /// What is wrong with `ann`, naming the place (`nodes[3].variations[0][2]`):
 /// a main line that differs from the record's, an illegal or unreadable move,
 /// an empty variation, a comment with a line break.
-pub fn apply(rec: &Record, ann: &Annotations) -> Result<Record, String> {
+pub fn apply(rec: &Record, ann: &Annotations) -> Result<Record, AnnotationError> {
     if ann.nodes.len() != rec.moves.len() {
-        return Err(format!(
-            "nodes: the main line has {} moves, the record {}",
-            ann.nodes.len(),
-            rec.moves.len()
-        ));
+        return Err(AnnotationError::MainLineLength {
+            sent: ann.nodes.len(),
+            record: rec.moves.len(),
+        });
     }
     check_comments(&ann.start_comments, "start")?;
     let mut out = rec.clone();
@@ -159,12 +191,12 @@ pub fn apply(rec: &Record, ann: &Annotations) -> Result<Record, String> {
     let mut budget = MAX_VARIATION_MOVES;
     for (i, (node, a)) in out.moves.iter_mut().zip(&ann.nodes).enumerate() {
         let here = format!("nodes[{i}]");
-        let usi = node.mv.to_string();
-        if a.usi != usi {
-            return Err(format!(
-                "{here}: the main line has {usi} here, not {:?} (the main line cannot change)",
-                a.usi
-            ));
+        if a.usi != node.mv.to_string() {
+            return Err(AnnotationError::MainLineChanged {
+                at: here,
+                record: node.mv,
+                sent: a.usi.clone(),
+            });
         }
         check_comments(&a.comments, &here)?;
         node.comments.clone_from(&a.comments);
@@ -174,85 +206,36 @@ pub fn apply(rec: &Record, ann: &Annotations) -> Result<Record, String> {
     Ok(out)
 }
 
-/// The stored annotations of `id`, if any.
-pub(crate) async fn stored(app: &AppState, id: &str) -> Result<Option<Annotations>, Error> {
-    let row = sqlx::query("SELECT tree FROM annotations WHERE id = ?")
-        .bind(id)
-        .fetch_optional(app.store().reader())
-        .await?;
-    let Some(row) = row else { return Ok(None) };
-    let tree: String = row.try_get("tree")?;
-    serde_json::from_str(&tree)
-        .map(Some)
-        .map_err(|e| Error::Internal(format!("annotations of {id}: {e}")))
-}
-
-/// Whether `token` may annotate `id`.
+/// Whether `token` may annotate `id`: a seat token of a finished game, or
+/// the owner token of an imported record.
 ///
 /// # Errors
 /// [`Error::NotFound`] for an unknown id; [`Error::Forbidden`] for a wrong
 /// token; [`Error::Conflict`] for a game in progress.
-async fn authorize(app: &AppState, id: &str, token: &str) -> Result<(), Error> {
-    let pool = app.store().pool();
+pub async fn authorize(store: &Store, id: &str, token: &str) -> Result<(), Error> {
     let forbidden = |why: &str| Error::Forbidden(why.to_string());
-    if let Some(r) = sqlx::query("SELECT sente_token, gote_token, over FROM games WHERE id = ?")
-        .bind(id)
-        .fetch_optional(pool)
-        .await?
-    {
-        let seats: [Option<String>; 2] = [r.try_get("sente_token")?, r.try_get("gote_token")?];
-        if !seats.iter().flatten().any(|t| token::same(t, token)) {
+    if let Some(game) = store.game_seats(id).await? {
+        let seats = [&game.tokens.sente, &game.tokens.gote];
+        if !seats
+            .iter()
+            .copied()
+            .flatten()
+            .any(|t| token::same(t, token))
+        {
             return Err(forbidden("only the game's players may annotate it (token)"));
         }
-        if !r.try_get::<bool, _>("over")? {
+        if !game.over {
             return Err(Error::Conflict("the game is still in progress".into()));
         }
         return Ok(());
     }
-    let row = sqlx::query("SELECT owner_token FROM records WHERE id = ?")
-        .bind(id)
-        .fetch_optional(pool)
-        .await?
-        .ok_or(Error::NotFound)?;
-    let owner: Option<String> = row.try_get("owner_token")?;
-    match owner {
+    match store.record_owner(id).await?.ok_or(Error::NotFound)? {
         Some(t) if token::same(&t, token) => Ok(()),
         Some(_) => Err(forbidden(
             "only whoever imported the record may annotate it (token)",
         )),
         None => Err(forbidden("this record was imported without an owner token")),
     }
-}
-
-/// `PUT /api/games/{id}/annotations`: stores the comments and variations;
-/// answers the record JSON with them.
-pub(crate) async fn put(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    JsonBody(req): JsonBody<AnnotationsRequest>,
-) -> Result<Json<Value>, Error> {
-    if !token::is_game_id(&id) {
-        return Err(Error::NotFound);
-    }
-    authorize(&app, &id, &req.token).await?;
-    let rec = load_record(&app, &id).await?;
-    let ann = Annotations {
-        start_comments: req.start_comments,
-        nodes: req.nodes,
-    };
-    let annotated = apply(&rec, &ann).map_err(Error::BadRequest)?;
-    let tree =
-        serde_json::to_string(&ann).map_err(|e| Error::Internal(format!("annotations: {e}")))?;
-    sqlx::query(
-        "INSERT INTO annotations (id, updated_at, tree) VALUES (?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, tree = excluded.tree",
-    )
-    .bind(&id)
-    .bind(i64::try_from(unix_ms()).unwrap_or(i64::MAX))
-    .bind(tree)
-    .execute(app.store().pool())
-    .await?;
-    Ok(Json(record_json(&annotated)))
 }
 
 #[cfg(test)]
@@ -297,7 +280,14 @@ mod tests {
             nodes: vec![node("7g7f"), second, node("2g2f")],
         };
         let e = apply(&record(), &ann).unwrap_err();
-        assert!(e.starts_with("nodes[1].variations[0][1]: 2g2e"), "{e}");
+        assert!(
+            matches!(&e, AnnotationError::Illegal { at, .. } if at == "nodes[1].variations[0][1]"),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string().starts_with("nodes[1].variations[0][1]: 2g2e"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -306,7 +296,10 @@ mod tests {
             start_comments: vec![],
             nodes: vec![node("7g7f"), node("8c8d"), node("2g2f")],
         };
-        assert!(apply(&record(), &ann).unwrap_err().contains("main line"));
+        assert!(apply(&record(), &ann)
+            .unwrap_err()
+            .to_string()
+            .contains("main line"));
         let short = Annotations {
             start_comments: vec![],
             nodes: vec![node("7g7f")],
@@ -322,8 +315,11 @@ mod tests {
             start_comments: vec![],
             nodes: vec![first, node("3c3d"), node("2g2f")],
         };
-        assert!(apply(&record(), &ann)
-            .unwrap_err()
-            .contains("nodes[0].comments[0]"));
+        assert_eq!(
+            apply(&record(), &ann).unwrap_err(),
+            AnnotationError::LineBreak {
+                at: "nodes[0].comments[0]".into()
+            }
+        );
     }
 }

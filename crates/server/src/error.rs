@@ -1,9 +1,7 @@
-//! The one error type of the HTTP layer and how it becomes a response:
-//! the client's mistakes are 4xx with a message; the server's are 500, logged.
-
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::Json;
+//! The one error type of the server's requests: the client's mistakes (a
+//! bad request, an unknown game, a wrong token, a conflict) apart from the
+//! server's own failures. How each becomes an HTTP response is decided in
+//! one place, `api` (4xx with a message; 500, logged).
 
 /// An error answering a request.
 #[derive(Debug, thiserror::Error)]
@@ -43,26 +41,5 @@ impl From<sqlx::migrate::MigrateError> for Error {
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Error {
         Error::Internal(format!("i/o: {e}"))
-    }
-}
-
-impl IntoResponse for Error {
-    fn into_response(self) -> Response {
-        let status = match &self {
-            Error::BadRequest(_) => StatusCode::BAD_REQUEST,
-            Error::NotFound => StatusCode::NOT_FOUND,
-            Error::Forbidden(_) => StatusCode::FORBIDDEN,
-            Error::Conflict(_) => StatusCode::CONFLICT,
-            Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            Error::Internal(e) => {
-                tracing::error!("{e}");
-                return (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    Json(serde_json::json!({"error": "internal error"})),
-                )
-                    .into_response();
-            }
-        };
-        (status, Json(serde_json::json!({"error": self.to_string()}))).into_response()
     }
 }

@@ -1,22 +1,21 @@
 //! The legal moves of a position in the shape the board UI needs
-//! (destinations per square, drop squares per piece, promotion choices), and
-//! `POST /api/legal`, which the review board asks before letting a move be
-//! played on it.
+//! (destinations per square, drop squares per piece, promotion choices): the
+//! rooms send them with every state, and the review board asks for them
+//! before letting a move be played on it.
 
 use std::collections::{BTreeMap, HashSet};
 
-use axum::Json;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use shogi_core::{Move, Position};
 
-use crate::app::JsonBody;
 use crate::error::Error;
+use crate::protocol::Side;
 
 /// The legal moves of a position, grouped as shogiground wants them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct LegalMoves {
-    /// The side to move (`sente` or `gote`).
-    pub side_to_move: &'static str,
+    /// The side to move (`sente` or `gote`; `None` only for [`LegalMoves::default`]).
+    pub side_to_move: Option<Side>,
     /// Board moves: origin square → destination squares (USI squares).
     pub dests: BTreeMap<String, Vec<String>>,
     /// Drops: piece letter (`P`, `L`, ...) → squares.
@@ -32,7 +31,7 @@ impl LegalMoves {
         let legal = pos.legal_moves();
         let plain: HashSet<Move> = legal.iter().copied().collect();
         let mut out = LegalMoves {
-            side_to_move: crate::protocol::Side::from(pos.side_to_move()).name(),
+            side_to_move: Some(Side::from(pos.side_to_move())),
             ..LegalMoves::default()
         };
         for &m in &legal {
@@ -65,24 +64,20 @@ impl LegalMoves {
     }
 }
 
-/// `POST /api/legal` body.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LegalRequest {
-    /// The position.
-    pub sfen: String,
-}
+/// The longest SFEN accepted.
+pub const MAX_SFEN_BYTES: usize = 200;
 
-/// `POST /api/legal`: the legal moves of a position.
-pub(crate) async fn legal(
-    JsonBody(req): JsonBody<LegalRequest>,
-) -> Result<Json<LegalMoves>, Error> {
-    if req.sfen.len() > 200 {
+/// The legal moves of the position `sfen`.
+///
+/// # Errors
+/// [`Error::BadRequest`] for a bad or too long SFEN.
+pub fn of_sfen(sfen: &str) -> Result<LegalMoves, Error> {
+    if sfen.len() > MAX_SFEN_BYTES {
         return Err(Error::BadRequest("sfen too long".into()));
     }
-    let pos = shogi_core::sfen::parse_position(&req.sfen)
+    let pos = shogi_core::sfen::parse_position(sfen)
         .map_err(|e| Error::BadRequest(format!("sfen: {e}")))?;
-    Ok(Json(LegalMoves::of(&pos)))
+    Ok(LegalMoves::of(&pos))
 }
 
 #[cfg(test)]
@@ -92,7 +87,7 @@ mod tests {
     #[test]
     fn start_position_has_thirty_moves_and_no_drops() {
         let m = LegalMoves::of(&Position::startpos());
-        assert_eq!(m.side_to_move, "sente");
+        assert_eq!(m.side_to_move, Some(Side::Sente));
         assert_eq!(m.dests.values().map(Vec::len).sum::<usize>(), 30);
         assert!(m.drops.is_empty());
         assert!(m.promotions.is_empty());

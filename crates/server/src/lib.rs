@@ -7,6 +7,14 @@
 //! the state after every change. The map from game id to room is locked only
 //! to create, open or restore a game.
 //!
+//! Three layers, arrows pointing down only: the handlers in `api` (HTTP and
+//! WebSocket → typed calls, through the registries of [`AppState`]); the
+//! domain modules ([`rooms`], [`room`], [`records`], [`annotations`],
+//! [`analysis`], [`archive`], [`legal`], [`mate`], [`opponent`],
+//! [`picture`]), which know nothing of HTTP; and the storage, [`db`], the
+//! only module that speaks SQL. Value types ([`protocol`], [`clock`],
+//! [`time`], [`activity`], [`Error`]) sit at the bottom.
+//!
 //! ```no_run
 //! # async fn run() -> Result<(), shogi_server::Error> {
 //! use std::path::Path;
@@ -19,21 +27,22 @@
 pub mod activity;
 pub mod analysis;
 pub mod annotations;
-mod app;
+mod api;
 pub mod archive;
 pub mod clock;
 pub mod db;
 mod error;
 pub mod legal;
+pub mod mate;
 pub mod opponent;
 pub mod picture;
 pub mod protocol;
-pub mod review;
+pub mod records;
 pub mod room;
+pub mod rooms;
+mod state;
 pub mod time;
 mod token;
-mod web;
-mod ws;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -41,50 +50,23 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post, put};
 use axum::Router;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use app::AppState;
+pub use activity::{ActivityGate, ManualGate};
+pub use api::MAX_BODY_BYTES;
 pub use error::Error;
 pub use opponent::{EngineOpponent, Greedy, Limits, Opponent};
+pub use state::AppState;
 pub use time::{ManualTime, TimeSource};
 
-/// The largest HTTP request body accepted.
-pub const MAX_BODY_BYTES: usize = 16 * 1024;
 /// How long a shutdown waits for open connections before dropping them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// The router: the API under `/api` and the browser client's pages.
 pub fn app(state: AppState) -> Router {
-    Router::new()
-        .route("/api/games", post(app::create_game))
-        .route("/api/games/{id}", get(app::get_game))
-        .route("/api/games/{id}/join", post(app::join_game))
-        .route("/api/games/{id}/ws", get(ws::upgrade))
-        .route("/api/games/{id}/record", get(review::record))
-        .route("/api/games/{id}/diagram.svg", get(review::diagram))
-        .route("/api/games/{id}/diagram.png", get(review::diagram_png))
-        .route(
-            "/api/games/{id}/annotations",
-            put(annotations::put).layer(DefaultBodyLimit::max(annotations::MAX_ANNOTATIONS_BYTES)),
-        )
-        .route(
-            "/api/games/{id}/analysis",
-            get(analysis::get).post(analysis::start),
-        )
-        .route("/api/archive", get(archive::archive))
-        .route("/api/legal", post(legal::legal))
-        .route(
-            "/api/import",
-            post(review::import).layer(DefaultBodyLimit::max(review::MAX_IMPORT_BYTES)),
-        )
-        .route("/api/mate", post(review::mate))
-        .merge(web::routes())
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .with_state(state)
+    api::router(state)
 }
 
 /// How to start a [`Server`].
@@ -98,6 +80,8 @@ pub struct Config {
     pub time: TimeSource,
     /// The computer player.
     pub opponent: Arc<dyn Opponent>,
+    /// The gate background analysis waits at while live games are played.
+    pub activity: ActivityGate,
 }
 
 impl Config {
@@ -109,6 +93,7 @@ impl Config {
             db_path: db_path.to_path_buf(),
             time: TimeSource::default(),
             opponent: Arc::new(EngineOpponent),
+            activity: ActivityGate::default(),
         }
     }
 }
@@ -130,9 +115,9 @@ impl Server {
     pub async fn start(config: Config) -> Result<Server, Error> {
         let store = db::Store::open(&config.db_path).await?;
         analysis::reset_unfinished(&store).await?;
-        archive::fill_search_names(&store).await?;
-        let state = AppState::new(store, config.time, config.opponent);
-        let restored = state.restore_unfinished().await?;
+        store.fill_search_names().await?;
+        let state = AppState::new(store, config.time, config.opponent, config.activity);
+        let restored = state.rooms().restore_unfinished().await?;
         let listener = tokio::net::TcpListener::bind(config.bind).await?;
         let addr = listener.local_addr()?;
         tracing::info!("listening on http://{addr}, {restored} games restored");
@@ -168,7 +153,7 @@ impl Server {
     /// Stops: saves the clocks of the games in progress, closes the
     /// WebSockets, stops listening and closes the database.
     pub async fn shutdown(self) {
-        self.state.shutdown_rooms().await;
+        self.state.rooms().shutdown().await;
         let _ = self.stop.send(());
         let mut task = self.task;
         if tokio::time::timeout(SHUTDOWN_GRACE, &mut task)

@@ -6,9 +6,58 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
-use shogi_core::Color;
+use shogi_core::{Color, Ending, Foul, Handicap, ImpasseRule, Move};
 
 use crate::clock::TimeControl;
+
+/// serde through `Display` and `FromStr`: the protocol's text form of a core
+/// value (a USI move, an impasse rule's name, a handicap's name) is read and
+/// written here, at the edge, and nowhere else.
+pub(crate) mod as_text {
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes `v` as its `Display` text.
+    pub fn serialize<T: Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(v)
+    }
+
+    /// Reads a `T` from text with its `FromStr`.
+    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(D::Error::custom)
+    }
+}
+
+/// [`as_text`] for an optional value in a request (`null` or absent is `None`).
+pub(crate) mod opt_text {
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer};
+
+    /// Reads an optional `T` from text with its `FromStr`.
+    pub fn deserialize<'de, T, D>(d: D) -> Result<Option<T>, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        match Option::<String>::deserialize(d)? {
+            Some(text) => text.parse().map(Some).map_err(D::Error::custom),
+            None => Ok(None),
+        }
+    }
+}
 
 /// A colour as JSON text: `"sente"` or `"gote"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,7 +110,7 @@ impl FromStr for Side {
 }
 
 /// Who a connection or token plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Seat {
     /// Sente.
@@ -162,9 +211,9 @@ pub struct CreateGame {
     /// The creator's seat.
     #[serde(default)]
     pub side: SideChoice,
-    /// The handicap name (`even` if absent).
-    #[serde(default)]
-    pub handicap: Option<String>,
+    /// The handicap (`even` if absent).
+    #[serde(default, deserialize_with = "opt_text::deserialize")]
+    pub handicap: Option<Handicap>,
     /// A start position in SFEN instead of a handicap (set-up positions, problems).
     #[serde(default)]
     pub sfen: Option<String>,
@@ -184,8 +233,8 @@ pub struct CreateGame {
 #[serde(deny_unknown_fields)]
 pub struct RulesRequest {
     /// `count24`, `27`, `24`, `try` or `none`.
-    #[serde(default)]
-    pub impasse: Option<String>,
+    #[serde(default, deserialize_with = "opt_text::deserialize")]
+    pub impasse: Option<ImpasseRule>,
     /// The illegal-move policy.
     #[serde(default)]
     pub illegal: Option<IllegalPolicy>,
@@ -215,7 +264,7 @@ pub struct Created {
     /// The creator's token.
     pub token: String,
     /// The creator's seat: `sente`, `gote` or `both`.
-    pub side: String,
+    pub side: Seat,
     /// The invite link (friend games).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invite: Option<String>,
@@ -241,8 +290,9 @@ pub struct Joined {
 /// The rules of a game as stored and shown.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RulesView {
-    /// The impasse rule's name.
-    pub impasse: String,
+    /// The impasse rule (its name in JSON).
+    #[serde(with = "as_text")]
+    pub impasse: ImpasseRule,
     /// The illegal-move policy.
     pub illegal: IllegalPolicy,
     /// The move limit.
@@ -258,8 +308,37 @@ pub struct Settings {
     pub time: Option<TimeControl>,
     /// The computer's seat and level.
     pub ai: Option<AiSeat>,
-    /// The handicap's name.
-    pub handicap: String,
+    /// The handicap, or `custom` for a start position given as SFEN.
+    #[serde(with = "as_text")]
+    pub handicap: StartChoice,
+}
+
+/// Where a game started: a handicap's position or a custom one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartChoice {
+    /// A handicap (`even` included).
+    Handicap(Handicap),
+    /// A position given as SFEN (`custom`).
+    Custom,
+}
+
+impl fmt::Display for StartChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartChoice::Handicap(h) => f.write_str(h.name()),
+            StartChoice::Custom => f.write_str("custom"),
+        }
+    }
+}
+
+impl FromStr for StartChoice {
+    type Err = shogi_core::UnknownHandicap;
+    fn from_str(s: &str) -> Result<StartChoice, Self::Err> {
+        if s == "custom" {
+            return Ok(StartChoice::Custom);
+        }
+        s.parse().map(StartChoice::Handicap)
+    }
 }
 
 /// The computer's seat.
@@ -277,8 +356,9 @@ pub struct AiSeat {
 pub enum ClientMessage {
     /// Play a move.
     Move {
-        /// The move in USI.
-        usi: String,
+        /// The move (USI in JSON).
+        #[serde(with = "as_text")]
+        usi: Move,
     },
     /// Resign.
     Resign,
@@ -292,77 +372,6 @@ pub enum ClientMessage {
     DeclineCount,
     /// Keep-alive.
     Ping,
-}
-
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Reason {
-    /// Checkmate.
-    Checkmate,
-    /// Resignation.
-    Resign,
-    /// Out of time.
-    Timeout,
-    /// Fourfold repetition (a draw).
-    Repetition,
-    /// Fourfold repetition with perpetual check (the checker loses).
-    PerpetualCheck,
-    /// Declaration or count.
-    Impasse,
-    /// The try rule.
-    Try,
-    /// An illegal move under the "lose" policy.
-    IllegalMove,
-    /// The move limit (a draw).
-    MaxMoves,
-    /// No legal move without being in check.
-    NoLegalMoves,
-}
-
-impl Reason {
-    const ALL: [Reason; 10] = [
-        Reason::Checkmate,
-        Reason::Resign,
-        Reason::Timeout,
-        Reason::Repetition,
-        Reason::PerpetualCheck,
-        Reason::Impasse,
-        Reason::Try,
-        Reason::IllegalMove,
-        Reason::MaxMoves,
-        Reason::NoLegalMoves,
-    ];
-
-    /// The JSON word.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Reason::Checkmate => "checkmate",
-            Reason::Resign => "resign",
-            Reason::Timeout => "timeout",
-            Reason::Repetition => "repetition",
-            Reason::PerpetualCheck => "perpetual_check",
-            Reason::Impasse => "impasse",
-            Reason::Try => "try",
-            Reason::IllegalMove => "illegal_move",
-            Reason::MaxMoves => "max_moves",
-            Reason::NoLegalMoves => "no_legal_moves",
-        }
-    }
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Reason {
-    type Err = ();
-    fn from_str(s: &str) -> Result<Reason, ()> {
-        Reason::ALL.into_iter().find(|r| r.name() == s).ok_or(())
-    }
 }
 
 /// One side's clock as shown.
@@ -390,21 +399,87 @@ pub struct ClocksView {
 }
 
 /// The game's status as shown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct StatusView {
     /// Whether the game is over.
     pub over: bool,
     /// The winner (`None` for a draw or a game not over).
     pub winner: Option<Side>,
-    /// Why it ended.
-    pub reason: Option<Reason>,
+    /// Why it ended ([`reason_word`]).
+    pub reason: Option<&'static str>,
+    /// The broken rule, for a game lost by a foul (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub foul: Option<FoulView>,
+}
+
+/// A foul that lost the game, as shown.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FoulView {
+    /// `illegal_move`, `unreadable_move` or `false_declaration`.
+    pub kind: &'static str,
+    /// The illegal move in USI (`illegal_move` only).
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub mv: Option<String>,
+    /// The rule it broke, in words (`illegal_move` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+/// The protocol's word for how a game ended (`status.reason`, the archive's
+/// `reason`): the core's [`Ending::reason_word`], except that a false
+/// impasse declaration stays `impasse`, as the protocol has always said of a
+/// declaration the declarer loses.
+#[must_use]
+pub fn reason_word(ending: Ending) -> &'static str {
+    match ending {
+        Ending::Foul {
+            foul: Foul::FalseDeclaration,
+            ..
+        } => "impasse",
+        e => e.reason_word(),
+    }
+}
+
+impl StatusView {
+    /// The status of a game with `ending` (`None`: in progress): the one
+    /// translation of an [`Ending`] to the protocol's JSON.
+    #[must_use]
+    pub fn of(ending: Option<Ending>) -> StatusView {
+        let foul = match ending {
+            Some(Ending::Foul { foul, .. }) => Some(match foul {
+                Foul::Move { mv, reason } => FoulView {
+                    kind: "illegal_move",
+                    mv: Some(mv.to_string()),
+                    rule: Some(reason.to_string()),
+                },
+                Foul::UnreadableMove => FoulView {
+                    kind: "unreadable_move",
+                    mv: None,
+                    rule: None,
+                },
+                Foul::FalseDeclaration => FoulView {
+                    kind: "false_declaration",
+                    mv: None,
+                    rule: None,
+                },
+            }),
+            _ => None,
+        };
+        StatusView {
+            over: ending.is_some(),
+            winner: ending.and_then(Ending::winner).map(Side::from),
+            reason: ending.map(reason_word),
+            foul,
+        }
+    }
 }
 
 /// Impasse facts as shown.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ImpasseView {
-    /// The game's impasse rule.
-    pub rule: String,
+    /// The game's impasse rule (its name in JSON).
+    #[serde(with = "as_text")]
+    pub rule: ImpasseRule,
     /// Sente's points under that rule.
     pub sente_points: u32,
     /// Gote's points.
@@ -482,4 +557,163 @@ pub enum ServerMessage<'a> {
     },
     /// The answer to a ping.
     Pong,
+}
+
+/// One move of an annotated tree, as the record JSON writes it (`time` and
+/// other fields are ignored: times come from the stored record).
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+pub struct AnnotatedNode {
+    /// The move in USI (checked against the record, so kept as sent).
+    pub usi: String,
+    /// Its comments, one line each.
+    #[serde(default)]
+    pub comments: Vec<String>,
+    /// Lines replacing this move.
+    #[serde(default)]
+    pub variations: Vec<Vec<AnnotatedNode>>,
+}
+
+/// The annotations of a record, as stored.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+pub struct Annotations {
+    /// Comments before the first move.
+    #[serde(default)]
+    pub start_comments: Vec<String>,
+    /// One entry per main-line move, in order.
+    pub nodes: Vec<AnnotatedNode>,
+}
+
+/// `PUT /api/games/{id}/annotations` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnnotationsRequest {
+    /// A seat token of the game, or the owner token of the imported record.
+    pub token: String,
+    /// Comments before the first move.
+    #[serde(default)]
+    pub start_comments: Vec<String>,
+    /// The main line with its comments and variations.
+    pub nodes: Vec<AnnotatedNode>,
+}
+
+/// The evaluation of one position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Eval {
+    /// The position after this many moves.
+    pub ply: usize,
+    /// Sente's view, centipawns (±10000 for a mate).
+    pub score_cp: i32,
+    /// Plies to mate, positive when Sente mates.
+    pub mate: Option<i32>,
+    /// The engine's move in USI (`null` when there is no legal move).
+    pub best_move: Option<String>,
+}
+
+/// Where an analysis stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AnalysisStatus {
+    /// Never asked for.
+    None,
+    /// Waiting for the worker.
+    Queued,
+    /// Being evaluated.
+    Running,
+    /// Every position evaluated.
+    Done,
+}
+
+impl AnalysisStatus {
+    /// The JSON word.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            AnalysisStatus::None => "none",
+            AnalysisStatus::Queued => "queued",
+            AnalysisStatus::Running => "running",
+            AnalysisStatus::Done => "done",
+        }
+    }
+}
+
+impl FromStr for AnalysisStatus {
+    type Err = ();
+    fn from_str(s: &str) -> Result<AnalysisStatus, ()> {
+        [
+            AnalysisStatus::None,
+            AnalysisStatus::Queued,
+            AnalysisStatus::Running,
+            AnalysisStatus::Done,
+        ]
+        .into_iter()
+        .find(|a| a.name() == s)
+        .ok_or(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn status(e: Option<Ending>) -> serde_json::Value {
+        serde_json::to_value(StatusView::of(e)).unwrap()
+    }
+
+    #[test]
+    fn endings_become_the_documented_status() {
+        assert_eq!(
+            status(None),
+            json!({"over": false, "winner": null, "reason": null})
+        );
+        // A resignation names the resigner as loser, whoever was to move.
+        assert_eq!(
+            status(Some(Ending::Resignation { loser: Color::Gote })),
+            json!({"over": true, "winner": "sente", "reason": "resign"})
+        );
+        assert_eq!(
+            status(Some(Ending::Try {
+                winner: Color::Gote
+            })),
+            json!({"over": true, "winner": "gote", "reason": "try"})
+        );
+        assert_eq!(
+            status(Some(Ending::Repetition)),
+            json!({"over": true, "winner": null, "reason": "repetition"})
+        );
+        assert_eq!(
+            status(Some(Ending::Foul {
+                loser: Color::Sente,
+                foul: Foul::FalseDeclaration
+            })),
+            json!({"over": true, "winner": "gote", "reason": "impasse",
+                   "foul": {"kind": "false_declaration"}})
+        );
+    }
+
+    #[test]
+    fn settings_keep_their_stored_json_words() {
+        let stored = r#"{"rules":{"impasse":"27","illegal":"lose","max_moves":null},
+            "time":null,"ai":{"side":"gote","level":3},"handicap":"rook"}"#;
+        let s: Settings = serde_json::from_str(stored).unwrap();
+        assert_eq!(s.rules.impasse, ImpasseRule::Csa27);
+        assert_eq!(s.handicap, StartChoice::Handicap(Handicap::Rook));
+        let back = serde_json::to_value(&s).unwrap();
+        assert_eq!(back["rules"]["impasse"], "27");
+        assert_eq!(back["handicap"], "rook");
+        let custom: StartChoice = "custom".parse().unwrap();
+        assert_eq!(custom.to_string(), "custom");
+    }
+
+    #[test]
+    fn a_move_message_carries_a_parsed_move() {
+        let m: ClientMessage = serde_json::from_str(r#"{"type":"move","usi":"7g7f"}"#).unwrap();
+        assert_eq!(
+            m,
+            ClientMessage::Move {
+                usi: "7g7f".parse().unwrap()
+            }
+        );
+        assert!(serde_json::from_str::<ClientMessage>(r#"{"type":"move","usi":"x"}"#).is_err());
+    }
 }

@@ -1,5 +1,5 @@
 //! One live game: a task that owns the game, its seats and clocks, fed by a
-//! channel of [`Command`]s, and a broadcast of the state after every change.
+//! channel of commands, and a broadcast of the state after every change.
 //!
 //! Every change is written to SQLite before it is answered or broadcast; a
 //! change the database refuses leaves the game as it was. The room ends the
@@ -9,33 +9,34 @@ use std::sync::Arc;
 
 use shogi_core::impasse::{self, declaration, total_points};
 use shogi_core::{
-    ByColor, Color, Game, GameRules, GameStatus, ImpasseRule, ImpasseVerdict, Move, PlayError,
-    Position,
+    ByColor, Color, Ending, Foul, Game, GameRules, HandKind, ImpasseRule, ImpasseVerdict, Move,
+    PlayError, Position, Square,
 };
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use crate::activity::LiveActivity;
+use crate::activity::ActivityGate;
 use crate::clock::Clock;
 use crate::db::{MoveRecord, Store};
 use crate::error::Error;
+use crate::legal::LegalMoves;
 use crate::opponent::{Limits, Opponent};
 use crate::protocol::{
-    AiSeat, ClockView, ClocksView, GameView, IllegalPolicy, ImpasseView, Joined, Mode, Reason,
+    reason_word, AiSeat, ClockView, ClocksView, GameView, IllegalPolicy, ImpasseView, Joined, Mode,
     Seat, SeatsView, Settings, Side, StatusView,
 };
 use crate::time::{unix_ms, TimeSource};
 use crate::token;
 
 /// How many state updates a slow connection may fall behind before it skips some.
-const UPDATE_BUFFER: usize = 16;
+const BROADCAST_BUFFER: usize = 16;
 /// How many commands may wait for a room.
 const COMMAND_BUFFER: usize = 64;
 
 /// Something a seated player does.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Play a move given in USI.
-    Move(String),
+    /// Play a move.
+    Move(Move),
     /// Resign.
     Resign,
     /// Declare (27 / 24 rules).
@@ -48,13 +49,76 @@ pub enum Action {
     DeclineCount,
 }
 
+/// Why a room refused an action; the game is then unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RoomError {
+    /// The game has ended (the protocol's word for why).
+    #[error("the game is over ({0})")]
+    Over(&'static str),
+    /// A seat is still free.
+    #[error("waiting for the opponent to join")]
+    WaitingForOpponent,
+    /// A move by the side not to move.
+    #[error("it is not your turn")]
+    NotYourTurn,
+    /// A declaration by the side not to move.
+    #[error("only the player to move may declare")]
+    NotYourDeclaration,
+    /// A declaration under a rule without one.
+    #[error("there is no declaration under the {0} rule")]
+    NoDeclaration(ImpasseRule),
+    /// A count proposed under a rule without one.
+    #[error("there is no count under the {0} rule")]
+    NoCount(ImpasseRule),
+    /// A count proposed before both kings entered.
+    #[error("the count needs both kings in the enemy camps")]
+    CountNotPossible,
+    /// A second proposal.
+    #[error("a count has already been proposed")]
+    CountAlreadyProposed,
+    /// An answer to no proposal.
+    #[error("no count has been proposed")]
+    NoCountProposed,
+    /// The proposer answering its own proposal.
+    #[error("the other player answers a proposal")]
+    OwnProposal,
+    /// A board move from a square without a piece of the mover's.
+    #[error("{mv}: no piece of yours on {from}")]
+    NoPieceOfYours {
+        /// The move.
+        mv: Move,
+        /// Its origin.
+        from: Square,
+    },
+    /// A drop of a piece not in hand.
+    #[error("{mv}: no {} in hand", .kind.piece_kind().sfen())]
+    NotInHand {
+        /// The move.
+        mv: Move,
+        /// The piece.
+        kind: HandKind,
+    },
+    /// An illegal move under the `prevent` policy, with the rule it breaks.
+    #[error(transparent)]
+    Illegal(PlayError),
+    /// The database refused the move.
+    #[error("the move could not be stored; try again")]
+    MoveNotStored,
+    /// The database refused the ending.
+    #[error("the game could not be stored; try again")]
+    EndingNotStored,
+    /// The room has stopped.
+    #[error("the game is not available")]
+    Gone,
+}
+
 /// A request to a room.
 #[derive(Debug)]
 enum Command {
     Act {
         seat: Seat,
         action: Action,
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<(), RoomError>>,
     },
     Authorize {
         token: String,
@@ -85,10 +149,6 @@ pub struct RoomHandle {
     tx: mpsc::Sender<Command>,
 }
 
-fn gone() -> String {
-    "the game is not available".to_string()
-}
-
 impl RoomHandle {
     async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Command) -> Option<T> {
         let (reply, rx) = oneshot::channel();
@@ -100,14 +160,14 @@ impl RoomHandle {
     ///
     /// # Errors
     /// Why the action was refused; the game is then unchanged.
-    pub async fn act(&self, seat: Seat, action: Action) -> Result<(), String> {
+    pub async fn act(&self, seat: Seat, action: Action) -> Result<(), RoomError> {
         self.ask(|reply| Command::Act {
             seat,
             action,
             reply,
         })
         .await
-        .unwrap_or_else(|| Err(gone()))
+        .unwrap_or(Err(RoomError::Gone))
     }
 
     /// The seat `token` holds in this game, if any.
@@ -154,8 +214,8 @@ pub struct RoomInit {
     pub settings: Settings,
     /// The start position.
     pub start: Position,
-    /// The moves played so far, in USI.
-    pub moves: Vec<String>,
+    /// The moves played so far.
+    pub moves: Vec<Move>,
     /// The seats' tokens.
     pub tokens: ByColor<Option<String>>,
     /// The unused invite code.
@@ -167,7 +227,7 @@ pub struct RoomInit {
     /// Time already used on the current turn (restored games).
     pub turn_used_ms: u64,
     /// The ending, if the game is over.
-    pub ending: Option<(Option<Color>, Reason)>,
+    pub ending: Option<Ending>,
 }
 
 /// What every room shares.
@@ -180,14 +240,13 @@ pub struct RoomDeps {
     /// The computer player.
     pub opponent: Arc<dyn Opponent>,
     /// Touched by every move, so that background analysis waits.
-    pub activity: Arc<LiveActivity>,
+    pub activity: ActivityGate,
 }
 
 struct Room {
     id: String,
     mode: Mode,
     settings: Settings,
-    impasse_rule: ImpasseRule,
     start_sfen: String,
     game: Game,
     usi_moves: Vec<String>,
@@ -199,7 +258,7 @@ struct Room {
     turn_start_ms: u64,
     /// Time used on the current turn before `turn_start_ms` (a restored turn).
     turn_base_ms: u64,
-    ending: Option<(Option<Color>, Reason)>,
+    ending: Option<Ending>,
     count_proposed_by: Option<Color>,
     thinking: bool,
     deps: RoomDeps,
@@ -208,16 +267,9 @@ struct Room {
 }
 
 /// Starts the task of a room.
-///
-/// # Errors
-/// A stored move does not parse (a corrupt database).
-pub fn spawn(init: RoomInit, deps: RoomDeps) -> Result<RoomHandle, Error> {
-    let impasse_rule: ImpasseRule = init
-        .settings
-        .rules
-        .impasse
-        .parse()
-        .map_err(|e| Error::Internal(format!("game {}: {e}", init.id)))?;
+#[must_use]
+pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
+    let impasse_rule = init.settings.rules.impasse;
     // The core judges declarations and counts as soon as they are possible;
     // here they wait for the players, so only the try rule is left to it.
     let rules = GameRules {
@@ -232,23 +284,19 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> Result<RoomHandle, Error> {
     };
     let start_sfen = init.start.to_sfen();
     let mut game = Game::with_rules(init.start, rules);
-    for usi in &init.moves {
-        let m: Move = usi
-            .parse()
-            .map_err(|e| Error::Internal(format!("game {}: stored move {usi}: {e}", init.id)))?;
+    for &m in &init.moves {
         // An illegal move is stored only when it lost the game; replaying it records that again.
         let _ = game.play(m);
     }
     let (tx, rx) = mpsc::channel(COMMAND_BUFFER);
-    let (updates, _) = broadcast::channel(UPDATE_BUFFER);
+    let (updates, _) = broadcast::channel(BROADCAST_BUFFER);
     let room = Room {
         id: init.id,
         mode: init.mode,
         settings: init.settings,
-        impasse_rule,
         start_sfen,
         game,
-        usi_moves: init.moves,
+        usi_moves: init.moves.iter().map(ToString::to_string).collect(),
         tokens: init.tokens,
         invite: init.invite,
         clocks: init.clocks,
@@ -263,25 +311,38 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> Result<RoomHandle, Error> {
         tx: tx.clone(),
     };
     tokio::spawn(room.run(rx));
-    Ok(RoomHandle { tx })
+    RoomHandle { tx }
 }
 
-/// The ending the rules core sees in `game`, if any.
-fn rule_ending(game: &Game) -> Option<(Option<Color>, Reason)> {
-    let status = game.status();
-    let outcome = status.outcome(game.position().side_to_move())?;
-    let reason = match status {
-        GameStatus::Ongoing => return None,
-        GameStatus::IllegalMove { .. } => Reason::IllegalMove,
-        GameStatus::Checkmate => Reason::Checkmate,
-        GameStatus::NoLegalMoves => Reason::NoLegalMoves,
-        GameStatus::PerpetualCheckLoss | GameStatus::PerpetualCheckWin => Reason::PerpetualCheck,
-        GameStatus::RepetitionDraw => Reason::Repetition,
-        GameStatus::Impasse(_) => Reason::Impasse,
-        GameStatus::TryLoss => Reason::Try,
-        GameStatus::MaxMovesDraw => Reason::MaxMoves,
+/// The verdict of an impasse declaration by `us` in `pos` under `rule`
+/// (`None`: the rule has no declaration). A declaration whose conditions are
+/// not met is a foul; under the 24-point rule a declaration with the
+/// conditions met is won, drawn or lost by the points.
+fn declaration_ending(pos: &Position, us: Color, rule: ImpasseRule) -> Option<Ending> {
+    let d = declaration(pos, us, 0);
+    let false_declaration = Ending::Foul {
+        loser: us,
+        foul: Foul::FalseDeclaration,
     };
-    Some((outcome.winner, reason))
+    Some(match rule {
+        ImpasseRule::Csa27 => {
+            let need = if us == Color::Sente { 28 } else { 27 };
+            if d.conditions_met() && d.points >= need {
+                Ending::Impasse { winner: Some(us) }
+            } else {
+                false_declaration
+            }
+        }
+        ImpasseRule::Jsa24 => match d.points {
+            _ if !d.conditions_met() => false_declaration,
+            31.. => Ending::Impasse { winner: Some(us) },
+            24..=30 => Ending::Impasse { winner: None },
+            _ => Ending::Impasse {
+                winner: Some(us.opponent()),
+            },
+        },
+        _ => return None,
+    })
 }
 
 impl Room {
@@ -400,7 +461,7 @@ impl Room {
             clocks[loser].main_ms = 0;
             clocks[loser].periods_left = 0;
         }
-        let ending = (Some(loser.opponent()), Reason::Timeout);
+        let ending = Ending::Timeout { loser };
         // The flag fell whatever the database says; a failed write is logged.
         if let Err(e) = self.deps.store.finish(&self.id, ending, self.clocks).await {
             tracing::error!(game = %self.id, "storing a timeout: {e}");
@@ -410,17 +471,21 @@ impl Room {
         true
     }
 
-    async fn act(&mut self, seat: Seat, action: Action) -> Result<(), String> {
+    fn impasse_rule(&self) -> ImpasseRule {
+        self.settings.rules.impasse
+    }
+
+    async fn act(&mut self, seat: Seat, action: Action) -> Result<(), RoomError> {
         self.deps.activity.touch();
-        if let Some((_, reason)) = self.ending {
-            return Err(format!("the game is over ({reason})"));
+        if let Some(ending) = self.ending {
+            return Err(RoomError::Over(reason_word(ending)));
         }
         let now = self.deps.time.now_ms();
         if self.flag_if_out_of_time(now).await {
-            return Err("the game is over (timeout)".into());
+            return Err(RoomError::Over("timeout"));
         }
         if !self.seats_full() {
-            return Err("waiting for the opponent to join".into());
+            return Err(RoomError::WaitingForOpponent);
         }
         let to_move = self.game.position().side_to_move();
         // The side a seat acts for: its own, or the side to move for a local game's token.
@@ -430,31 +495,32 @@ impl Room {
             Seat::Gote => Color::Gote,
         };
         match action {
-            Action::Move(usi) => {
+            Action::Move(m) => {
                 if acting != to_move {
-                    return Err("it is not your turn".into());
+                    return Err(RoomError::NotYourTurn);
                 }
-                self.play(&usi, now).await
+                self.play(m, now).await
             }
-            Action::Resign => self.end((Some(acting.opponent()), Reason::Resign)).await,
+            // Either player may resign at any time: the resigner loses, whoever is to move.
+            Action::Resign => self.end(Ending::Resignation { loser: acting }).await,
             Action::Declare => {
                 if acting != to_move {
-                    return Err("only the player to move may declare".into());
+                    return Err(RoomError::NotYourDeclaration);
                 }
-                self.declare().await
+                let rule = self.impasse_rule();
+                let ending = declaration_ending(self.game.position(), to_move, rule)
+                    .ok_or(RoomError::NoDeclaration(rule))?;
+                self.end(ending).await
             }
             Action::ProposeCount => {
-                if self.impasse_rule != ImpasseRule::Count24 {
-                    return Err(format!(
-                        "there is no count under the {} rule",
-                        self.impasse_rule
-                    ));
+                if self.impasse_rule() != ImpasseRule::Count24 {
+                    return Err(RoomError::NoCount(self.impasse_rule()));
                 }
                 if !self.count_possible() {
-                    return Err("the count needs both kings in the enemy camps".into());
+                    return Err(RoomError::CountNotPossible);
                 }
                 if self.count_proposed_by.is_some() {
-                    return Err("a count has already been proposed".into());
+                    return Err(RoomError::CountAlreadyProposed);
                 }
                 if self.computer_side() == Some(acting.opponent()) {
                     // The computer accepts at once: the count is the rules' verdict.
@@ -466,10 +532,10 @@ impl Room {
             }
             Action::AcceptCount | Action::DeclineCount => {
                 let Some(proposer) = self.count_proposed_by else {
-                    return Err("no count has been proposed".into());
+                    return Err(RoomError::NoCountProposed);
                 };
                 if seat != Seat::Both && acting == proposer {
-                    return Err("the other player answers a proposal".into());
+                    return Err(RoomError::OwnProposal);
                 }
                 if action == Action::DeclineCount {
                     self.count_proposed_by = None;
@@ -482,17 +548,17 @@ impl Room {
     }
 
     /// Ends the game by the count24 verdict.
-    async fn count(&mut self) -> Result<(), String> {
+    async fn count(&mut self) -> Result<(), RoomError> {
         let pos = self.game.position();
         let to_move = pos.side_to_move();
         let verdict = impasse::judge(pos, ImpasseRule::Count24, ByColor::default())
-            .ok_or("the count needs both kings in the enemy camps")?;
+            .ok_or(RoomError::CountNotPossible)?;
         let winner = match verdict {
             ImpasseVerdict::Win => Some(to_move),
             ImpasseVerdict::Loss => Some(to_move.opponent()),
             ImpasseVerdict::Draw => None,
         };
-        self.end((winner, Reason::Impasse)).await
+        self.end(Ending::Impasse { winner }).await
     }
 
     fn count_possible(&self) -> bool {
@@ -504,23 +570,19 @@ impl Room {
         .is_some()
     }
 
-    async fn play(&mut self, usi: &str, now: u64) -> Result<(), String> {
-        if usi.len() > 8 {
-            return Err("not a USI move".into());
-        }
-        let m: Move = usi.parse().map_err(|e| format!("{e}"))?;
+    async fn play(&mut self, m: Move, now: u64) -> Result<(), RoomError> {
         let pos = self.game.position();
         let mover = pos.side_to_move();
         // A move no one could make on a real board is refused even when illegal moves lose.
         match m {
             Move::Board { from, .. } => {
                 if pos.piece_at(from).is_none_or(|p| p.color != mover) {
-                    return Err(format!("{m}: no piece of yours on {from}"));
+                    return Err(RoomError::NoPieceOfYours { mv: m, from });
                 }
             }
             Move::Drop { kind, .. } => {
                 if pos.hand(mover).count(kind) == 0 {
-                    return Err(format!("{m}: no {} in hand", kind.piece_kind().sfen()));
+                    return Err(RoomError::NotInHand { mv: m, kind });
                 }
             }
         }
@@ -528,7 +590,7 @@ impl Room {
         match next.play(m) {
             Ok(()) => {}
             Err(PlayError::Illegal { .. }) if next.illegal_move().is_some() => {}
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(RoomError::Illegal(e)),
         }
         let used = self.turn_used(now);
         let mut clocks = self.clocks;
@@ -537,25 +599,24 @@ impl Room {
             if c[mover].charge(used).is_err() {
                 drop(next);
                 self.flag_if_out_of_time(now).await;
-                return Err("the game is over (timeout)".into());
+                return Err(RoomError::Over("timeout"));
             }
         }
-        let ending = rule_ending(&next);
-        let usi = m.to_string();
+        let ending = next.ending();
         let record = MoveRecord {
             ply: u32::try_from(self.usi_moves.len() + 1).unwrap_or(u32::MAX),
-            usi: &usi,
+            mv: m,
             used_ms: used,
             mover,
             clocks,
             ending,
         };
         if let Err(e) = self.deps.store.record_move(&self.id, &record).await {
-            tracing::error!(game = %self.id, "storing move {usi}: {e}");
-            return Err("the move could not be stored; try again".into());
+            tracing::error!(game = %self.id, "storing move {m}: {e}");
+            return Err(RoomError::MoveNotStored);
         }
         self.game = next;
-        self.usi_moves.push(usi);
+        self.usi_moves.push(m.to_string());
         self.clocks = clocks;
         self.turn_start_ms = now;
         self.turn_base_ms = 0;
@@ -566,32 +627,8 @@ impl Room {
         Ok(())
     }
 
-    async fn declare(&mut self) -> Result<(), String> {
-        let pos = self.game.position();
-        let us = pos.side_to_move();
-        let d = declaration(pos, us, 0);
-        let winner = match self.impasse_rule {
-            ImpasseRule::Csa27 => {
-                let need = if us == Color::Sente { 28 } else { 27 };
-                if d.conditions_met() && d.points >= need {
-                    Some(us)
-                } else {
-                    Some(us.opponent())
-                }
-            }
-            ImpasseRule::Jsa24 => match d.points {
-                _ if !d.conditions_met() => Some(us.opponent()),
-                31.. => Some(us),
-                24..=30 => None,
-                _ => Some(us.opponent()),
-            },
-            rule => return Err(format!("there is no declaration under the {rule} rule")),
-        };
-        self.end((winner, Reason::Impasse)).await
-    }
-
     /// Ends the game for a reason no move caused; stored first.
-    async fn end(&mut self, ending: (Option<Color>, Reason)) -> Result<(), String> {
+    async fn end(&mut self, ending: Ending) -> Result<(), RoomError> {
         let mut clocks = self.clocks;
         if let (Some(c), Some(_)) = (clocks.as_mut(), self.flag_deadline()) {
             // The running clock stops where it stands.
@@ -603,7 +640,7 @@ impl Room {
         }
         if let Err(e) = self.deps.store.finish(&self.id, ending, clocks).await {
             tracing::error!(game = %self.id, "storing the ending: {e}");
-            return Err("the game could not be stored; try again".into());
+            return Err(RoomError::EndingNotStored);
         }
         self.clocks = clocks;
         self.ending = Some(ending);
@@ -672,7 +709,7 @@ impl Room {
             return;
         }
         let action = match mv {
-            Some(m) => Action::Move(m.to_string()),
+            Some(m) => Action::Move(m),
             None => Action::Resign,
         };
         if let Err(e) = self.act(side.into(), action).await {
@@ -690,9 +727,9 @@ impl Room {
         let to_move = pos.side_to_move();
         let playing = self.ending.is_none() && self.seats_full();
         let legal = if playing {
-            crate::legal::LegalMoves::of(pos)
+            LegalMoves::of(pos)
         } else {
-            crate::legal::LegalMoves::default()
+            LegalMoves::default()
         };
         let running = self.flag_deadline().map(|_| to_move);
         let clocks = self.clocks.map(|c| {
@@ -713,13 +750,13 @@ impl Room {
                 server_time_ms: unix_ms(),
             }
         });
-        let rule = self.impasse_rule;
+        let rule = self.impasse_rule();
         let points = |c: Color| match rule {
             ImpasseRule::Csa27 | ImpasseRule::Jsa24 => declaration(pos, c, 0).points,
             _ => total_points(pos, c),
         };
         let impasse = ImpasseView {
-            rule: rule.name().to_string(),
+            rule,
             sente_points: points(Color::Sente),
             gote_points: points(Color::Gote),
             can_declare: playing
@@ -745,13 +782,83 @@ impl Room {
                 gote: self.seat_taken(Color::Gote),
             },
             clocks,
-            status: StatusView {
-                over: self.ending.is_some(),
-                winner: self.ending.and_then(|(w, _)| w).map(Side::from),
-                reason: self.ending.map(|(_, r)| r),
-            },
+            status: StatusView::of(self.ending),
             impasse,
             rules: self.settings.rules.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sente's king and 17 pieces in the enemy camp, two rooks and bishops in hand.
+    const DECLARABLE: &str = "4K4/GGGG1SSSS/PPPPPPPPP/9/9/9/9/9/4k4 b 2R2B 1";
+
+    fn pos(sfen: &str) -> Position {
+        shogi_core::sfen::parse_position(sfen).unwrap()
+    }
+
+    #[test]
+    fn a_declaration_with_the_conditions_met_wins_under_27() {
+        let e = declaration_ending(&pos(DECLARABLE), Color::Sente, ImpasseRule::Csa27);
+        assert_eq!(
+            e,
+            Some(Ending::Impasse {
+                winner: Some(Color::Sente)
+            })
+        );
+    }
+
+    #[test]
+    fn a_declaration_without_the_conditions_is_a_foul_by_the_declarer() {
+        let start = Position::startpos();
+        for rule in [ImpasseRule::Csa27, ImpasseRule::Jsa24] {
+            let e = declaration_ending(&start, Color::Sente, rule).unwrap();
+            assert_eq!(
+                e,
+                Ending::Foul {
+                    loser: Color::Sente,
+                    foul: Foul::FalseDeclaration
+                },
+                "{rule}"
+            );
+            assert_eq!(e.winner(), Some(Color::Gote));
+        }
+    }
+
+    #[test]
+    fn under_24_points_between_24_and_30_draw() {
+        let e = declaration_ending(
+            &pos("4K4/GGGG1SSSS/PPPPPPPPP/9/9/9/9/9/4k4 b 2R 1"),
+            Color::Sente,
+            ImpasseRule::Jsa24,
+        );
+        assert_eq!(e, Some(Ending::Impasse { winner: None }));
+    }
+
+    #[test]
+    fn rules_without_a_declaration_have_none() {
+        for rule in [ImpasseRule::Count24, ImpasseRule::Try, ImpasseRule::None] {
+            assert_eq!(
+                declaration_ending(&pos(DECLARABLE), Color::Sente, rule),
+                None
+            );
+        }
+    }
+
+    #[test]
+    fn refusals_read_as_the_protocol_documents_them() {
+        assert_eq!(
+            RoomError::Over("resign").to_string(),
+            "the game is over (resign)"
+        );
+        let mv: Move = "5e5d".parse().unwrap();
+        let e = RoomError::NoPieceOfYours {
+            mv,
+            from: "5e".parse().unwrap(),
+        };
+        assert_eq!(e.to_string(), "5e5d: no piece of yours on 5e");
     }
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use common::{local, raw, TempDir, TestServer};
 use serde_json::{json, Value};
+use shogi_server::ActivityGate;
 
 async fn import(ts: &TestServer, bytes: &[u8], save: bool) -> (u16, Value) {
     let path = if save {
@@ -269,42 +270,13 @@ async fn analysed(ts: &TestServer, id: &str) -> Value {
     panic!("analysis of {id} did not finish");
 }
 
-/// Plays random legal moves in a local game, one every 60 ms (the server
-/// allows 20 messages a second), for `length` (a new game replaces one that
-/// ends).
-async fn live_play(ts: &TestServer, length: Duration, mut seed: u64) -> usize {
-    let until = std::time::Instant::now() + length;
-    let mut played = 0;
-    while std::time::Instant::now() < until {
-        let created = ts.create(local(json!({}))).await;
-        let id = created["id"].as_str().unwrap().to_string();
-        let mut ws = ts
-            .connect(&id, Some(created["token"].as_str().unwrap()))
-            .await;
-        let mut state = ws.state_where(|_| true).await;
-        while std::time::Instant::now() < until && state["status"]["over"] == false {
-            let pos = shogi_core::sfen::parse_position(state["sfen"].as_str().unwrap()).unwrap();
-            let moves = pos.legal_moves();
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let mv = moves[(seed % moves.len() as u64) as usize].to_string();
-            let n = state["moves"].as_array().unwrap().len();
-            ws.send(json!({"type": "move", "usi": mv})).await;
-            state = ws
-                .state_where(|s| s["moves"].as_array().is_some_and(|m| m.len() == n + 1))
-                .await;
-            played += 1;
-            tokio::time::sleep(Duration::from_millis(60)).await;
-        }
-    }
-    played
-}
-
 #[tokio::test]
-async fn analysis_waits_while_live_moves_arrive() {
+async fn analysis_waits_while_the_activity_gate_is_held() {
     let tmp = TempDir::new("archive-lull");
-    let ts = TestServer::start(&tmp.db()).await;
+    let (gate, manual) = ActivityGate::manual();
+    let ts = TestServer::start_with_gate(&tmp.db(), gate).await;
+    // Live play holds the gate: nothing may be analysed while it is held.
+    manual.hold();
     let game = b"position startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d";
     let (status, imported) = import(&ts, game, true).await;
     assert_eq!(status, 201, "{imported}");
@@ -313,32 +285,36 @@ async fn analysis_waits_while_live_moves_arrive() {
         .request("POST", &format!("/api/games/{id}/analysis"), None)
         .await;
     assert_eq!(status, 202);
-    // Two seconds of live play in four games, a move every 15 ms or so:
-    // at 200 ms per position the analysis would otherwise be nearly done.
-    let length = Duration::from_secs(2);
-    let (a, b, c, d) = tokio::join!(
-        live_play(&ts, length, 1),
-        live_play(&ts, length, 2),
-        live_play(&ts, length, 3),
-        live_play(&ts, length, 4)
-    );
-    let played = a + b + c + d;
-    assert!(played > 50, "only {played} live moves");
+    // Wait until the worker has reached the gate and been turned back.
+    let mut waited = 0;
+    while manual.refusals() == 0 {
+        assert!(waited < 3000, "the analysis never reached the gate");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        waited += 1;
+    }
     let (_, during) = ts
         .request("GET", &format!("/api/games/{id}/analysis"), None)
         .await;
-    let evaluated = during["evals"].as_array().unwrap().len();
-    // Quiet machines give 0-2 of the 11 positions. A loaded machine starves
-    // this test's own players too: their moves then really do pause for
-    // more than the 50 ms the analysis waits for, and it goes on (5 were
-    // seen with both cores busy). Without the gate nearly all 11 are done.
-    assert!(
-        evaluated <= 5,
-        "{evaluated} positions were analysed during live play"
+    assert_eq!(during["evals"], json!([]), "{during}");
+    assert_eq!(during["waiting_for_live_play"], true, "{during}");
+    // A live move touches the gate.
+    let created = ts.create(local(json!({}))).await;
+    let mut ws = ts
+        .connect(created["id"].as_str().unwrap(), created["token"].as_str())
+        .await;
+    ws.play("7g7f").await;
+    assert!(manual.touches() >= 1);
+    assert_eq!(
+        ts.request("GET", &format!("/api/games/{id}/analysis"), None)
+            .await
+            .1["evals"],
+        json!([])
     );
-    // Once the moves stop, the analysis goes on and finishes.
+    // Released, the analysis goes on and finishes.
+    manual.release();
     let done = analysed(&ts, &id).await;
     assert_eq!(done["evals"].as_array().unwrap().len(), 11, "{done}");
+    assert_eq!(done["waiting_for_live_play"], false, "{done}");
     ts.shutdown().await;
 }
 

@@ -50,7 +50,7 @@ async fn finished_games_and_unused_invites_survive_a_restart() {
     let done_id = done["id"].as_str().unwrap().to_string();
     let mut ws = s.connect(&done_id, done["token"].as_str()).await;
     ws.send(json!({"type": "move", "usi": "7g7e"})).await;
-    ws.state_where(|v| v["status"]["over"] == true).await;
+    let before = ws.state_where(|v| v["status"]["over"] == true).await;
     let friend = s.create(json!({"mode": "friend", "side": "sente"})).await;
     let friend_id = friend["id"].as_str().unwrap().to_string();
     s.shutdown().await;
@@ -58,10 +58,11 @@ async fn finished_games_and_unused_invites_survive_a_restart() {
     let s = TestServer::start(&dir.db()).await;
     let st = s.state(&done_id).await;
     assert_eq!(st["moves"], json!(["7g7e"]));
-    assert_eq!(
-        st["status"],
-        json!({"over": true, "winner": "gote", "reason": "illegal_move"})
-    );
+    assert_eq!(st["status"]["winner"], "gote");
+    assert_eq!(st["status"]["reason"], "illegal_move");
+    // The ending is rebuilt exactly, the rule the move broke included.
+    assert_eq!(st["status"]["foul"]["move"], "7g7e");
+    assert_eq!(st["status"], before["status"]);
     let code = friend["invite"]
         .as_str()
         .unwrap()
@@ -97,5 +98,42 @@ async fn an_ai_game_resumes_with_the_computer_to_move() {
     let st = s.state(&id).await;
     assert_eq!(st["moves"].as_array().unwrap().len(), 2);
     assert_eq!(st["you"], json!(null));
+    s.shutdown().await;
+}
+
+/// A database written before the `foul` column (migration 4) opens, and its
+/// games lost by an illegal move read back with the rule the move broke.
+#[tokio::test]
+async fn a_database_from_before_the_foul_column_still_reads() {
+    let dir = TempDir::new("restart-old-schema");
+    let s = TestServer::start(&dir.db()).await;
+    let g = s.create(local(json!({"rules": {"illegal": "lose"}}))).await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let mut ws = s.connect(&id, g["token"].as_str()).await;
+    ws.send(json!({"type": "move", "usi": "7g7e"})).await;
+    let before = ws.state_where(|v| v["status"]["over"] == true).await;
+    s.shutdown().await;
+
+    // Undo migration 4, as a database of the previous version would be.
+    {
+        use sqlx::sqlite::SqliteConnectOptions;
+        use sqlx::ConnectOptions;
+        let mut conn = SqliteConnectOptions::new()
+            .filename(dir.db())
+            .connect()
+            .await
+            .unwrap();
+        for sql in [
+            "ALTER TABLE games DROP COLUMN foul",
+            "DELETE FROM _sqlx_migrations WHERE version = 4",
+        ] {
+            sqlx::query(sql).execute(&mut conn).await.unwrap();
+        }
+    }
+
+    let s = TestServer::start(&dir.db()).await;
+    let st = s.state(&id).await;
+    assert_eq!(st["status"], before["status"]);
+    assert_eq!(st["status"]["foul"]["move"], "7g7e");
     s.shutdown().await;
 }

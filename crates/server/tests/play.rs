@@ -244,6 +244,24 @@ async fn resignation_ends_the_game_for_either_player() {
         end["status"],
         json!({"over": true, "winner": "sente", "reason": "resign"})
     );
+    // The record says so too: Sente won, though Sente was to move.
+    let (status, head, body) = common::raw(
+        &s.addr(),
+        "GET",
+        &format!("/api/games/{id}/record?format=kif"),
+        b"",
+    )
+    .await;
+    assert_eq!(status, 200, "{head}");
+    let kif = String::from_utf8(body).unwrap();
+    assert!(kif.contains("まで0手で先手の勝ち"), "{kif}");
+    let (_, rec) = s
+        .request("GET", &format!("/api/games/{id}/record?format=json"), None)
+        .await;
+    assert_eq!(
+        rec["ending"],
+        json!({"reason": "resign", "winner": "sente"})
+    );
     s.shutdown().await;
 }
 
@@ -275,10 +293,12 @@ async fn illegal_move_loses_when_the_rules_say_so() {
     ws.play("7g7f").await;
     ws.send(json!({"type": "move", "usi": "3c3e"})).await;
     let end = ws.state_where(|v| v["status"]["over"] == true).await;
-    assert_eq!(
-        end["status"],
-        json!({"over": true, "winner": "sente", "reason": "illegal_move"})
-    );
+    assert_eq!(end["status"]["over"], true);
+    assert_eq!(end["status"]["winner"], "sente");
+    assert_eq!(end["status"]["reason"], "illegal_move");
+    assert_eq!(end["status"]["foul"]["kind"], "illegal_move");
+    assert_eq!(end["status"]["foul"]["move"], "3c3e");
+    assert!(end["status"]["foul"]["rule"].is_string(), "{end}");
     assert_eq!(end["moves"], json!(["7g7f", "3c3e"]));
     s.shutdown().await;
 }
@@ -337,7 +357,8 @@ async fn failed_declaration_under_27_loses() {
     let end = ws.state_where(|v| v["status"]["over"] == true).await;
     assert_eq!(
         end["status"],
-        json!({"over": true, "winner": "gote", "reason": "impasse"})
+        json!({"over": true, "winner": "gote", "reason": "impasse",
+               "foul": {"kind": "false_declaration"}})
     );
     s.shutdown().await;
 }
@@ -449,6 +470,14 @@ async fn try_rule_king_on_the_enemy_king_square_wins() {
         end["status"],
         json!({"over": true, "winner": "sente", "reason": "try"})
     );
+    // A try, not a foul, in the record's JSON and in the archive.
+    let id = g["id"].as_str().unwrap();
+    let (_, rec) = s
+        .request("GET", &format!("/api/games/{id}/record?format=json"), None)
+        .await;
+    assert_eq!(rec["ending"], json!({"reason": "try", "winner": "sente"}));
+    let (_, list) = s.request("GET", "/api/archive", None).await;
+    assert_eq!(list["entries"][0]["reason"], "try", "{list}");
     s.shutdown().await;
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use shogi_server::{Config, Greedy, ManualTime, Server, TimeSource};
+use shogi_server::{ActivityGate, Config, Greedy, ManualTime, Server, TimeSource};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -51,12 +51,18 @@ pub struct TestServer {
 
 impl TestServer {
     pub async fn start(db: &Path) -> TestServer {
+        TestServer::start_with_gate(db, ActivityGate::default()).await
+    }
+
+    /// A server whose background analysis waits at `activity`.
+    pub async fn start_with_gate(db: &Path, activity: ActivityGate) -> TestServer {
         let (source, time) = TimeSource::manual();
         let config = Config {
             bind: "127.0.0.1:0".parse().unwrap(),
             db_path: db.to_path_buf(),
             time: source,
             opponent: Arc::new(Greedy),
+            activity,
         };
         let server = Server::start(config).await.expect("server starts");
         TestServer { server, time }

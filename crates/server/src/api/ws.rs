@@ -10,10 +10,10 @@ use axum::response::Response;
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::app::AppState;
 use crate::error::Error;
 use crate::protocol::{ClientMessage, GameView, Seat, ServerMessage};
 use crate::room::{Action, RoomHandle};
+use crate::rooms::Rooms;
 
 /// The largest message a client may send.
 pub const MAX_MESSAGE_BYTES: usize = 4096;
@@ -28,12 +28,12 @@ pub(crate) struct WsQuery {
 
 /// `GET /api/games/{id}/ws[?token=...]`.
 pub(crate) async fn upgrade(
-    State(app): State<AppState>,
+    State(rooms): State<Rooms>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, Error> {
-    let room = app.room(&id).await?;
+    let room = rooms.room(&id).await?;
     let seat = match q.token {
         None => None,
         Some(token) => Some(
@@ -150,7 +150,7 @@ async fn answer(room: &RoomHandle, seat: Option<Seat>, text: &str) -> Option<Mes
     };
     match room.act(seat, action).await {
         Ok(()) => None,
-        Err(e) => Some(error(&e)),
+        Err(e) => Some(error(&e.to_string())),
     }
 }
 

@@ -17,7 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
-use crate::app::AppState;
+use crate::state::AppState;
 
 /// One embedded file.
 struct Asset {
@@ -32,17 +32,17 @@ static ASSETS: [Asset; 3] = [
     Asset {
         path: "index.html",
         content_type: "text/html; charset=utf-8",
-        body: include_bytes!("../../../web/dist/index.html"),
+        body: include_bytes!("../../../../web/dist/index.html"),
     },
     Asset {
         path: "assets/app.js",
         content_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("../../../web/dist/assets/app.js"),
+        body: include_bytes!("../../../../web/dist/assets/app.js"),
     },
     Asset {
         path: "assets/app.css",
         content_type: "text/css; charset=utf-8",
-        body: include_bytes!("../../../web/dist/assets/app.css"),
+        body: include_bytes!("../../../../web/dist/assets/app.css"),
     },
 ];
 

@@ -1,0 +1,36 @@
+//! `GET` and `POST /api/games/{id}/analysis`.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde_json::Value;
+
+use crate::analysis::{self, Analyzer};
+use crate::db::Store;
+use crate::error::Error;
+
+/// `GET /api/games/{id}/analysis`.
+pub(super) async fn get(
+    State(store): State<Store>,
+    State(analyzer): State<Arc<Analyzer>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, Error> {
+    Ok(Json(analysis::view(&store, &analyzer, &id).await?))
+}
+
+/// `POST /api/games/{id}/analysis`: queues an analysis (once per game).
+pub(super) async fn start(
+    State(store): State<Store>,
+    State(analyzer): State<Arc<Analyzer>>,
+    Path(id): Path<String>,
+) -> Result<(StatusCode, Json<Value>), Error> {
+    let (queued, view) = analysis::start(&store, &analyzer, &id).await?;
+    let status = if queued {
+        StatusCode::ACCEPTED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(view)))
+}

@@ -1,0 +1,22 @@
+//! `PUT /api/games/{id}/annotations`.
+
+use axum::extract::{Path, State};
+use axum::Json;
+use serde_json::Value;
+
+use super::body::JsonBody;
+use crate::db::Store;
+use crate::error::Error;
+use crate::protocol::AnnotationsRequest;
+use crate::records;
+
+/// `PUT /api/games/{id}/annotations`: stores the comments and variations;
+/// answers the record JSON with them.
+pub(super) async fn put(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<AnnotationsRequest>,
+) -> Result<Json<Value>, Error> {
+    let review = records::annotate(&store, &id, req).await?;
+    Ok(Json(records::record_json(&review)))
+}

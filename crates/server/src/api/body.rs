@@ -1,0 +1,21 @@
+//! Request bodies: JSON whose rejection is answered like every other client error.
+
+use axum::extract::{FromRequest, Request};
+use axum::Json;
+use serde::de::DeserializeOwned;
+
+use crate::error::Error;
+
+/// A JSON body whose rejection is an [`Error::BadRequest`] like every other client error.
+pub(crate) struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = Error;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Error> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(JsonBody(value)),
+            Err(rejection) => Err(Error::BadRequest(rejection.body_text())),
+        }
+    }
+}

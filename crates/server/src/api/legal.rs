@@ -1,0 +1,24 @@
+//! `POST /api/legal`: the legal moves of a position, which the review board
+//! asks before letting a move be played on it.
+
+use axum::Json;
+use serde::Deserialize;
+
+use super::body::JsonBody;
+use crate::error::Error;
+use crate::legal::{self, LegalMoves};
+
+/// `POST /api/legal` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct LegalRequest {
+    /// The position.
+    sfen: String,
+}
+
+/// `POST /api/legal`.
+pub(super) async fn legal(
+    JsonBody(req): JsonBody<LegalRequest>,
+) -> Result<Json<LegalMoves>, Error> {
+    Ok(Json(legal::of_sfen(&req.sfen)?))
+}

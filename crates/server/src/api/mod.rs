@@ -1,0 +1,79 @@
+//! The HTTP and WebSocket handlers: each translates a request into a typed
+//! call of a domain module and its result into a response, and takes from
+//! the [`AppState`] only what it needs (`FromRef`). How an [`Error`] becomes
+//! a response is decided here, once.
+
+mod analysis;
+mod annotations;
+mod archive;
+mod body;
+mod games;
+mod legal;
+mod review;
+mod web;
+pub mod ws;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, put};
+use axum::{Json, Router};
+
+use crate::error::Error;
+use crate::state::AppState;
+
+/// The largest HTTP request body accepted.
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
+
+/// The router: the API under `/api` and the browser client's pages.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/api/games", post(games::create))
+        .route("/api/games/{id}", get(games::get))
+        .route("/api/games/{id}/join", post(games::join))
+        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api/games/{id}/record", get(review::record))
+        .route("/api/games/{id}/diagram.svg", get(review::diagram_svg))
+        .route("/api/games/{id}/diagram.png", get(review::diagram_png))
+        .route(
+            "/api/games/{id}/annotations",
+            put(annotations::put).layer(DefaultBodyLimit::max(
+                crate::annotations::MAX_ANNOTATIONS_BYTES,
+            )),
+        )
+        .route(
+            "/api/games/{id}/analysis",
+            get(analysis::get).post(analysis::start),
+        )
+        .route("/api/archive", get(archive::archive))
+        .route("/api/legal", post(legal::legal))
+        .route(
+            "/api/import",
+            post(review::import).layer(DefaultBodyLimit::max(crate::records::MAX_IMPORT_BYTES)),
+        )
+        .route("/api/mate", post(review::mate))
+        .merge(web::routes())
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+impl IntoResponse for Error {
+    fn into_response(self) -> Response {
+        let status = match &self {
+            Error::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Error::NotFound => StatusCode::NOT_FOUND,
+            Error::Forbidden(_) => StatusCode::FORBIDDEN,
+            Error::Conflict(_) => StatusCode::CONFLICT,
+            Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Internal(e) => {
+                tracing::error!("{e}");
+                return (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    Json(serde_json::json!({"error": "internal error"})),
+                )
+                    .into_response();
+            }
+        };
+        (status, Json(serde_json::json!({"error": self.to_string()}))).into_response()
+    }
+}

@@ -1,0 +1,220 @@
+//! The review's requests: record downloads, board pictures (SVG, PNG),
+//! record import and the mate search.
+
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use shogi_core::Move;
+use shogi_engine::dfpn::MateResult;
+use shogi_record::diagram::{Coords, Options, PieceStyle};
+use shogi_record::Format;
+
+use super::body::JsonBody;
+use crate::db::Store;
+use crate::error::Error;
+use crate::records::{self, PlyChoice};
+use crate::{mate, picture};
+
+fn bad(msg: impl Into<String>) -> Error {
+    Error::BadRequest(msg.into())
+}
+
+/// The `record` query.
+#[derive(Debug, Deserialize)]
+pub(super) struct RecordQuery {
+    /// `kif`, `ki2`, `csa`, `jkf`, `sfen` (the USI `position` line), `usen` or `json`.
+    format: Option<String>,
+}
+
+/// `GET /api/games/{id}/record?format=`.
+pub(super) async fn record(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    Query(q): Query<RecordQuery>,
+) -> Result<Response, Error> {
+    let review = records::load(&store, &id).await?;
+    let name = q.format.as_deref().unwrap_or("kif");
+    let (format, ext, mime) = match name {
+        "json" => return Ok(Json(records::record_json(&review)).into_response()),
+        "kif" => (Format::Kif, "kif", "text/plain; charset=utf-8"),
+        "ki2" => (Format::Ki2, "ki2", "text/plain; charset=utf-8"),
+        "csa" => (Format::Csa, "csa", "text/plain; charset=utf-8"),
+        "jkf" => (Format::Jkf, "jkf", "application/json; charset=utf-8"),
+        "sfen" | "usi" => (Format::Usi, "usi", "text/plain; charset=utf-8"),
+        "usen" => (Format::Usen, "usen", "text/plain; charset=utf-8"),
+        other => return Err(bad(format!("unknown format {other:?}"))),
+    };
+    let text = shogi_record::write(&review.record, format);
+    let disposition = format!("attachment; filename=\"{id}.{ext}\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(mime)),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(&disposition).map_err(|e| Error::Internal(e.to_string()))?,
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// The `diagram.svg` and `diagram.png` query.
+#[derive(Debug, Deserialize)]
+pub(super) struct DiagramQuery {
+    /// The position after this many moves (default: the last).
+    ply: Option<usize>,
+    /// Instead of `ply`: the position after these moves from the record's
+    /// start, USI separated by commas or spaces (a variation's line).
+    moves: Option<String>,
+    /// `kanji` (default) or `international`.
+    pieces: Option<String>,
+    /// PNG width in pixels (default 600, at most 2000).
+    width: Option<u32>,
+}
+
+impl DiagramQuery {
+    /// The position asked for.
+    fn choice(&self) -> Result<PlyChoice, Error> {
+        let Some(text) = self.moves.as_deref().filter(|m| !m.trim().is_empty()) else {
+            return Ok(self.ply.map_or(PlyChoice::Last, PlyChoice::Ply));
+        };
+        if self.ply.is_some() {
+            return Err(bad("give ply or moves, not both"));
+        }
+        let words: Vec<&str> = text.split([',', ' ']).filter(|w| !w.is_empty()).collect();
+        if words.len() > records::MAX_DIAGRAM_MOVES {
+            return Err(bad(format!(
+                "more than {} moves",
+                records::MAX_DIAGRAM_MOVES
+            )));
+        }
+        let moves = words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                w.parse::<Move>()
+                    .map_err(|e| bad(format!("moves[{i}]: {w:?}: {e}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(PlyChoice::Line(moves))
+    }
+
+    /// The picture options asked for.
+    fn options(&self, last_move: Option<Move>) -> Options {
+        let mut opts = Options {
+            last_move,
+            ..Options::default()
+        };
+        if self.pieces.as_deref() == Some("international") {
+            opts.pieces = PieceStyle::International;
+            opts.coords = Coords::Letters;
+        }
+        opts
+    }
+}
+
+/// The position a diagram query asks for, and the picture options.
+async fn diagram(
+    store: &Store,
+    id: &str,
+    q: &DiagramQuery,
+) -> Result<(shogi_core::Position, Options), Error> {
+    let choice = q.choice()?;
+    let review = records::load(store, id).await?;
+    let (pos, last) = records::position_at(&review.record, &choice)?;
+    Ok((pos, q.options(last)))
+}
+
+/// `GET /api/games/{id}/diagram.svg?ply=N`.
+pub(super) async fn diagram_svg(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    Query(q): Query<DiagramQuery>,
+) -> Result<Response, Error> {
+    let (pos, opts) = diagram(&store, &id, &q).await?;
+    let svg = shogi_record::diagram::svg(&pos, &opts);
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("image/svg+xml; charset=utf-8"),
+        )],
+        svg,
+    )
+        .into_response())
+}
+
+/// `GET /api/games/{id}/diagram.png?ply=N[&width=W]`.
+pub(super) async fn diagram_png(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    Query(q): Query<DiagramQuery>,
+) -> Result<Response, Error> {
+    let width = q.width.unwrap_or(picture::DEFAULT_WIDTH);
+    if !(100..=picture::MAX_WIDTH).contains(&width) {
+        return Err(bad(format!("width must be 100..={}", picture::MAX_WIDTH)));
+    }
+    let (pos, opts) = diagram(&store, &id, &q).await?;
+    let png = tokio::task::spawn_blocking(move || picture::png(&pos, &opts, width))
+        .await
+        .map_err(|e| Error::Internal(format!("diagram: {e}")))?
+        .map_err(|e| Error::Internal(format!("diagram: {e}")))?;
+    Ok((
+        [(header::CONTENT_TYPE, HeaderValue::from_static("image/png"))],
+        png,
+    )
+        .into_response())
+}
+
+/// The `import` query.
+#[derive(Debug, Deserialize)]
+pub(super) struct ImportQuery {
+    /// `1` (or `true`): store the record in the archive.
+    save: Option<String>,
+}
+
+/// `POST /api/import[?save=1]`: the body is the record file.
+pub(super) async fn import(
+    State(store): State<Store>,
+    Query(q): Query<ImportQuery>,
+    body: Bytes,
+) -> Result<(StatusCode, Json<Value>), Error> {
+    let save = matches!(q.save.as_deref(), Some("1" | "true"));
+    let imported = records::import(&store, &body, save).await?;
+    let mut out = imported.json;
+    let Some((id, owner)) = imported.saved else {
+        return Ok((StatusCode::OK, Json(out)));
+    };
+    if let Some(obj) = out.as_object_mut() {
+        obj.insert("id".into(), Value::String(id));
+        obj.insert("token".into(), Value::String(owner));
+    }
+    Ok((StatusCode::CREATED, Json(out)))
+}
+
+/// `POST /api/mate` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct MateRequest {
+    /// The position (an SFEN; the attacker is the side to move).
+    sfen: String,
+    /// The time limit (default 3000, at most 10000).
+    time_ms: Option<u64>,
+}
+
+/// `POST /api/mate`.
+pub(super) async fn mate(JsonBody(req): JsonBody<MateRequest>) -> Result<Json<Value>, Error> {
+    let time_ms = req.time_ms.unwrap_or(mate::DEFAULT_MATE_MS);
+    Ok(Json(match mate::solve(req.sfen, time_ms).await? {
+        MateResult::Mate(line) => json!({
+            "result": "mate",
+            "moves": line.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        }),
+        MateResult::NoMate => json!({"result": "nomate", "moves": []}),
+        MateResult::Timeout => json!({"result": "timeout", "moves": []}),
+    }))
+}

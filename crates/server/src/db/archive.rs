@@ -1,0 +1,165 @@
+//! The archive list: finished games and imported records in one list,
+//! filtered by player and result and paged by SQLite.
+//!
+//! Games and records are two tables; one `UNION ALL` view over both gives the
+//! columns the list shows. A game's player names come from its settings (the
+//! computer's seat is `AI <level>`); a record's from its headers, with a
+//! Unicode lower-case copy for the case-insensitive player filter (SQLite's
+//! `lower()` folds ASCII only).
+
+use serde::Serialize;
+use sqlx::sqlite::SqliteRow;
+use sqlx::Row;
+
+use super::store::{to_u64, Store};
+use crate::clock::TimeControl;
+use crate::protocol::Side;
+
+/// Which results the list keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultFilter {
+    /// Won by this side.
+    Won(Side),
+    /// Finished without a winner.
+    Draw,
+}
+
+/// A page of the archive, filtered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArchiveFilter {
+    /// A part of either player's name, in lower case.
+    pub player: Option<String>,
+    /// The result.
+    pub result: Option<ResultFilter>,
+    /// Entries to skip.
+    pub offset: usize,
+    /// Entries on the page.
+    pub limit: usize,
+}
+
+/// Played here or imported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EntryKind {
+    /// A game played here.
+    Game,
+    /// An imported record.
+    Import,
+}
+
+/// One entry of the archive list.
+#[derive(Clone, Debug, Serialize)]
+pub struct ArchiveEntry {
+    /// The game or record id.
+    pub id: String,
+    /// `game` (played here) or `import`.
+    pub kind: EntryKind,
+    /// When it was created (Unix milliseconds).
+    pub created_at_ms: u64,
+    /// Sente's name, if known (the computer's seat is named `AI N`).
+    pub sente: Option<String>,
+    /// Gote's name, if known.
+    pub gote: Option<String>,
+    /// The time control, if any.
+    pub time: Option<TimeControl>,
+    /// The handicap's name or `custom`.
+    pub handicap: String,
+    /// The winner, `null` for a draw or an unfinished record.
+    pub winner: Option<Side>,
+    /// Why it ended (`null`: the record just stops).
+    pub reason: Option<String>,
+    /// The number of moves.
+    pub moves: usize,
+}
+
+/// Every archive entry as rows of `id, kind, created_at, sente, gote, sente_lc,
+/// gote_lc, time_json, handicap, winner, reason, plies`.
+const ENTRIES: &str = "
+    SELECT g.id AS id, 'game' AS kind, g.created_at AS created_at,
+        CASE WHEN json_extract(g.settings, '$.ai.side') = 'sente'
+            THEN 'AI ' || json_extract(g.settings, '$.ai.level') END AS sente,
+        CASE WHEN json_extract(g.settings, '$.ai.side') = 'gote'
+            THEN 'AI ' || json_extract(g.settings, '$.ai.level') END AS gote,
+        CASE WHEN json_extract(g.settings, '$.ai.side') = 'sente'
+            THEN 'ai ' || json_extract(g.settings, '$.ai.level') END AS sente_lc,
+        CASE WHEN json_extract(g.settings, '$.ai.side') = 'gote'
+            THEN 'ai ' || json_extract(g.settings, '$.ai.level') END AS gote_lc,
+        json_extract(g.settings, '$.time') AS time_json,
+        coalesce(json_extract(g.settings, '$.handicap'), 'even') AS handicap,
+        g.winner AS winner, g.reason AS reason,
+        (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies
+    FROM games g WHERE g.over = 1
+    UNION ALL
+    SELECT id, 'import', created_at, sente, gote, sente_lc, gote_lc, time_json, handicap,
+        winner, reason, plies
+    FROM records";
+
+/// The filter over [`ENTRIES`]: `?1` a lower-case part of a name or NULL,
+/// `?2` `sente`, `gote`, `draw` or NULL.
+const FILTER: &str = "
+    WHERE (?1 IS NULL OR instr(coalesce(sente_lc, ''), ?1) > 0
+                      OR instr(coalesce(gote_lc, ''), ?1) > 0)
+      AND (?2 IS NULL
+           OR (?2 = 'draw' AND (winner IS NULL OR winner NOT IN ('sente', 'gote'))
+               AND reason IS NOT NULL)
+           OR (?2 <> 'draw' AND winner = ?2))";
+
+fn entry(r: &SqliteRow) -> Result<ArchiveEntry, sqlx::Error> {
+    let time: Option<String> = r.try_get("time_json")?;
+    let winner: Option<String> = r.try_get("winner")?;
+    let kind: String = r.try_get("kind")?;
+    Ok(ArchiveEntry {
+        id: r.try_get("id")?,
+        kind: if kind == "game" {
+            EntryKind::Game
+        } else {
+            EntryKind::Import
+        },
+        created_at_ms: to_u64(r.try_get("created_at")?),
+        sente: r.try_get("sente")?,
+        gote: r.try_get("gote")?,
+        time: time.and_then(|t| serde_json::from_str(&t).ok()),
+        handicap: r.try_get("handicap")?,
+        winner: winner.and_then(|w| w.parse().ok()),
+        reason: r.try_get("reason")?,
+        moves: usize::try_from(r.try_get::<i64, _>("plies")?).unwrap_or(0),
+    })
+}
+
+fn result_word(r: Option<ResultFilter>) -> Option<&'static str> {
+    r.map(|r| match r {
+        ResultFilter::Won(side) => side.name(),
+        ResultFilter::Draw => "draw",
+    })
+}
+
+impl Store {
+    /// The entries that pass `filter` (all of them, not only the page's) and
+    /// the page's entries, newest first.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn archive(
+        &self,
+        filter: &ArchiveFilter,
+    ) -> Result<(u64, Vec<ArchiveEntry>), sqlx::Error> {
+        let result = result_word(filter.result);
+        let total: i64 = sqlx::query(&format!("SELECT COUNT(*) AS n FROM ({ENTRIES}) {FILTER}"))
+            .bind(filter.player.as_deref())
+            .bind(result)
+            .fetch_one(&self.reader)
+            .await?
+            .try_get("n")?;
+        let rows = sqlx::query(&format!(
+            "SELECT * FROM ({ENTRIES}) {FILTER} ORDER BY created_at DESC, id DESC LIMIT ?3 OFFSET ?4"
+        ))
+        .bind(filter.player.as_deref())
+        .bind(result)
+        .bind(i64::try_from(filter.limit).unwrap_or(i64::MAX))
+        .bind(i64::try_from(filter.offset).unwrap_or(i64::MAX))
+        .fetch_all(&self.reader)
+        .await?;
+        let entries = rows.iter().map(entry).collect::<Result<Vec<_>, _>>()?;
+        Ok((to_u64(total), entries))
+    }
+}

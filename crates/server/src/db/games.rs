@@ -1,0 +1,523 @@
+//! Games played here and their moves: created, moved, finished, joined,
+//! loaded back as typed rows.
+//!
+//! An ending is stored as the columns the archive lists (`winner`, `reason`
+//! in the protocol's words) plus `foul`, the kind of foul that lost the game,
+//! so that [`StoredGame::ending`] is the [`Ending`] the room had: a foul by an
+//! illegal move is rebuilt by replaying the stored moves, which names the rule
+//! the last one broke.
+
+use shogi_core::{ByColor, Color, Ending, Foul, Move, Position};
+use sqlx::Row;
+
+use super::store::{corrupt, ms, to_u64, Store};
+use crate::clock::Clock;
+use crate::protocol::{reason_word, Mode, Settings, Side};
+
+/// A game as created.
+#[derive(Debug)]
+pub struct NewGame<'a> {
+    /// The game id.
+    pub id: &'a str,
+    /// The mode.
+    pub mode: Mode,
+    /// The start position.
+    pub start: &'a Position,
+    /// The settings (stored as JSON).
+    pub settings: &'a Settings,
+    /// The seats' tokens.
+    pub tokens: ByColor<Option<&'a str>>,
+    /// The invite code, if any.
+    pub invite: Option<&'a str>,
+    /// The full clocks, if any.
+    pub clocks: Option<ByColor<Clock>>,
+    /// Whether the clock runs from the start (both seats taken).
+    pub clock_started: bool,
+}
+
+/// A game as stored.
+#[derive(Debug)]
+pub struct StoredGame {
+    /// When it was created (Unix milliseconds).
+    pub created_at_ms: u64,
+    /// The mode.
+    pub mode: Mode,
+    /// The start position.
+    pub start: Position,
+    /// The settings.
+    pub settings: Settings,
+    /// The seats' tokens.
+    pub tokens: ByColor<Option<String>>,
+    /// The unused invite code.
+    pub invite: Option<String>,
+    /// Main time and periods left per side.
+    pub clock_values: ByColor<(u64, u32)>,
+    /// Whether the clock runs.
+    pub clock_started: bool,
+    /// Time used on the current turn when the server stopped.
+    pub turn_used_ms: u64,
+    /// The ending, if the game is over.
+    pub ending: Option<Ending>,
+    /// The moves, in order (an illegal last move when a foul lost the game).
+    pub moves: Vec<Move>,
+    /// The time used on each move, in milliseconds.
+    pub used_ms: Vec<u64>,
+}
+
+/// What one move changes.
+#[derive(Debug)]
+pub struct MoveRecord {
+    /// 1 for the first move.
+    pub ply: u32,
+    /// The move.
+    pub mv: Move,
+    /// Time used on it.
+    pub used_ms: u64,
+    /// Who made it.
+    pub mover: Color,
+    /// Both clocks after it.
+    pub clocks: Option<ByColor<Clock>>,
+    /// The ending it caused.
+    pub ending: Option<Ending>,
+}
+
+/// The seats and state of a game, for deciding who may annotate it.
+#[derive(Debug)]
+pub struct GameSeats {
+    /// The seats' tokens.
+    pub tokens: ByColor<Option<String>>,
+    /// Whether the game is over.
+    pub over: bool,
+}
+
+fn clock_values(clocks: Option<ByColor<Clock>>) -> [i64; 4] {
+    clocks.map_or([0; 4], |c| {
+        [
+            ms(c[Color::Sente].main_ms),
+            i64::from(c[Color::Sente].periods_left),
+            ms(c[Color::Gote].main_ms),
+            i64::from(c[Color::Gote].periods_left),
+        ]
+    })
+}
+
+/// The `over`, `winner`, `reason` and `foul` columns of an ending.
+struct EndingColumns {
+    over: bool,
+    winner: Option<&'static str>,
+    reason: Option<&'static str>,
+    foul: Option<&'static str>,
+}
+
+const FOUL_MOVE: &str = "move";
+const FOUL_UNREADABLE: &str = "unreadable_move";
+const FOUL_DECLARATION: &str = "false_declaration";
+
+fn ending_columns(ending: Option<Ending>) -> EndingColumns {
+    let Some(e) = ending else {
+        return EndingColumns {
+            over: false,
+            winner: None,
+            reason: None,
+            foul: None,
+        };
+    };
+    let foul = match e {
+        Ending::Foul { foul, .. } => Some(match foul {
+            Foul::Move { .. } => FOUL_MOVE,
+            Foul::UnreadableMove => FOUL_UNREADABLE,
+            Foul::FalseDeclaration => FOUL_DECLARATION,
+        }),
+        _ => None,
+    };
+    EndingColumns {
+        over: true,
+        winner: e.winner().map(|c| Side::from(c).name()),
+        reason: Some(reason_word(e)),
+        foul,
+    }
+}
+
+/// The first illegal move of `moves` from `start` and the rule it broke.
+fn illegal_move(start: &Position, moves: &[Move]) -> Option<Foul> {
+    let mut pos = start.clone();
+    for &mv in moves {
+        if let Err(reason) = pos.check_move(mv) {
+            return Some(Foul::Move { mv, reason });
+        }
+        pos.make_move(mv);
+    }
+    None
+}
+
+/// The ending stored as `winner`, `reason`, `foul` (the inverse of
+/// [`ending_columns`]); `None` for a reason this server never wrote.
+fn ending_of(
+    winner: Option<Color>,
+    reason: &str,
+    foul: Option<&str>,
+    start: &Position,
+    moves: &[Move],
+) -> Option<Ending> {
+    let loser = winner.map(Color::opponent);
+    Some(match (reason, foul) {
+        ("checkmate", _) => Ending::Checkmate { loser: loser? },
+        ("no_legal_moves", _) => Ending::NoLegalMoves { loser: loser? },
+        ("resign", _) => Ending::Resignation { loser: loser? },
+        ("timeout", _) => Ending::Timeout { loser: loser? },
+        ("perpetual_check", _) => Ending::PerpetualCheck { loser: loser? },
+        ("repetition", _) => Ending::Repetition,
+        ("impasse", Some(FOUL_DECLARATION)) => Ending::Foul {
+            loser: loser?,
+            foul: Foul::FalseDeclaration,
+        },
+        ("impasse", _) => Ending::Impasse { winner },
+        ("try", _) => Ending::Try { winner: winner? },
+        ("illegal_move", Some(FOUL_UNREADABLE)) => Ending::Foul {
+            loser: loser?,
+            foul: Foul::UnreadableMove,
+        },
+        // Before migration 4 every foul was an illegal move, as it is with `move`.
+        ("illegal_move", _) => Ending::Foul {
+            loser: loser?,
+            foul: illegal_move(start, moves)?,
+        },
+        ("max_moves", _) => Ending::MaxMoves,
+        ("draw", _) => Ending::DrawAgreement,
+        ("abort", _) => Ending::Abort,
+        _ => return None,
+    })
+}
+
+fn side_of(name: Option<&str>) -> Option<Color> {
+    match name {
+        Some("sente") => Some(Color::Sente),
+        Some("gote") => Some(Color::Gote),
+        _ => None,
+    }
+}
+
+impl Store {
+    /// Stores a new game.
+    ///
+    /// # Errors
+    /// The database refused it.
+    pub async fn insert_game(
+        &self,
+        g: &NewGame<'_>,
+        created_at_ms: u64,
+    ) -> Result<(), sqlx::Error> {
+        let [sm, sp, gm, gp] = clock_values(g.clocks);
+        let settings =
+            serde_json::to_string(g.settings).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+        sqlx::query(
+            "INSERT INTO games (id, created_at, mode, start_sfen, settings, sente_token, gote_token,
+                invite, sente_main_ms, sente_periods, gote_main_ms, gote_periods, clock_started)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(g.id)
+        .bind(ms(created_at_ms))
+        .bind(g.mode.name())
+        .bind(g.start.to_sfen())
+        .bind(settings)
+        .bind(g.tokens[Color::Sente])
+        .bind(g.tokens[Color::Gote])
+        .bind(g.invite)
+        .bind(sm)
+        .bind(sp)
+        .bind(gm)
+        .bind(gp)
+        .bind(g.clock_started)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Stores a move, the clocks after it and the ending it caused, in one transaction.
+    ///
+    /// # Errors
+    /// The database refused it; nothing is stored then.
+    pub async fn record_move(&self, id: &str, m: &MoveRecord) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        let (main_after, periods_after) = m.clocks.map_or((0, 0), |c| {
+            (ms(c[m.mover].main_ms), i64::from(c[m.mover].periods_left))
+        });
+        sqlx::query(
+            "INSERT INTO moves (game_id, ply, usi, used_ms, main_ms_after, periods_after)
+             VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(id)
+        .bind(i64::from(m.ply))
+        .bind(m.mv.to_string())
+        .bind(ms(m.used_ms))
+        .bind(main_after)
+        .bind(periods_after)
+        .execute(&mut *tx)
+        .await?;
+        let [sm, sp, gm, gp] = clock_values(m.clocks);
+        let e = ending_columns(m.ending);
+        sqlx::query(
+            "UPDATE games SET sente_main_ms = ?, sente_periods = ?, gote_main_ms = ?,
+                gote_periods = ?, turn_used_ms = 0, over = ?, winner = ?, reason = ?, foul = ?
+             WHERE id = ?",
+        )
+        .bind(sm)
+        .bind(sp)
+        .bind(gm)
+        .bind(gp)
+        .bind(e.over)
+        .bind(e.winner)
+        .bind(e.reason)
+        .bind(e.foul)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await
+    }
+
+    /// Stores an ending that no move caused (resignation, time, declaration, count).
+    ///
+    /// # Errors
+    /// The database refused it.
+    pub async fn finish(
+        &self,
+        id: &str,
+        ending: Ending,
+        clocks: Option<ByColor<Clock>>,
+    ) -> Result<(), sqlx::Error> {
+        let [sm, sp, gm, gp] = clock_values(clocks);
+        let e = ending_columns(Some(ending));
+        sqlx::query(
+            "UPDATE games SET sente_main_ms = ?, sente_periods = ?, gote_main_ms = ?,
+                gote_periods = ?, over = ?, winner = ?, reason = ?, foul = ? WHERE id = ?",
+        )
+        .bind(sm)
+        .bind(sp)
+        .bind(gm)
+        .bind(gp)
+        .bind(e.over)
+        .bind(e.winner)
+        .bind(e.reason)
+        .bind(e.foul)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Seats the invitee: stores its token, spends the invite and starts the clock.
+    ///
+    /// # Errors
+    /// The database refused it.
+    pub async fn join(&self, id: &str, side: Color, token: &str) -> Result<(), sqlx::Error> {
+        let sql = match side {
+            Color::Sente => {
+                "UPDATE games SET sente_token = ?, invite = NULL, clock_started = 1 WHERE id = ?"
+            }
+            Color::Gote => {
+                "UPDATE games SET gote_token = ?, invite = NULL, clock_started = 1 WHERE id = ?"
+            }
+        };
+        sqlx::query(sql)
+            .bind(token)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Stores the time used so far on the current turn (at shutdown).
+    ///
+    /// # Errors
+    /// The database refused it.
+    pub async fn save_turn_used(&self, id: &str, used_ms: u64) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE games SET turn_used_ms = ? WHERE id = ?")
+            .bind(ms(used_ms))
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The ids of the games not over.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn unfinished(&self) -> Result<Vec<String>, sqlx::Error> {
+        let rows = sqlx::query("SELECT id FROM games WHERE over = 0 ORDER BY created_at")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| r.try_get::<String, _>("id")).collect()
+    }
+
+    /// The seat tokens of game `id` and whether it is over, if it exists.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn game_seats(&self, id: &str) -> Result<Option<GameSeats>, sqlx::Error> {
+        let Some(r) = sqlx::query("SELECT sente_token, gote_token, over FROM games WHERE id = ?")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+        else {
+            return Ok(None);
+        };
+        Ok(Some(GameSeats {
+            tokens: ByColor::new(r.try_get("sente_token")?, r.try_get("gote_token")?),
+            over: r.try_get("over")?,
+        }))
+    }
+
+    /// A stored game with its moves, if it exists.
+    ///
+    /// # Errors
+    /// The database refused the query, or a stored value does not read back.
+    pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, sqlx::Error> {
+        // On a reader, so that loading never waits behind moves being written;
+        // one read transaction, so that the game row and its moves are of the
+        // same moment (every move is committed before it is shown).
+        let mut tx = self.reader.begin().await?;
+        let Some(r) = sqlx::query("SELECT * FROM games WHERE id = ?")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let rows = sqlx::query("SELECT usi, used_ms FROM moves WHERE game_id = ? ORDER BY ply")
+            .bind(id)
+            .fetch_all(&mut *tx)
+            .await?;
+        let mut moves = Vec::with_capacity(rows.len());
+        let mut used_ms = Vec::with_capacity(rows.len());
+        for m in &rows {
+            let usi: String = m.try_get("usi")?;
+            let mv = usi
+                .parse::<Move>()
+                .map_err(|e| corrupt(format!("game {id}: stored move {usi}: {e}")))?;
+            moves.push(mv);
+            used_ms.push(to_u64(m.try_get("used_ms")?));
+        }
+        let mode: String = r.try_get("mode")?;
+        let mode = mode
+            .parse::<Mode>()
+            .map_err(|e| corrupt(format!("game {id}: {e}")))?;
+        let settings: String = r.try_get("settings")?;
+        let settings: Settings = serde_json::from_str(&settings)
+            .map_err(|e| corrupt(format!("game {id}: stored settings: {e}")))?;
+        let start: String = r.try_get("start_sfen")?;
+        let start = shogi_core::sfen::parse_position(&start)
+            .map_err(|e| corrupt(format!("game {id}: stored start: {e}")))?;
+        let ending = if r.try_get::<bool, _>("over")? {
+            let winner: Option<String> = r.try_get("winner")?;
+            let reason: Option<String> = r.try_get("reason")?;
+            let foul: Option<String> = r.try_get("foul")?;
+            let winner = side_of(winner.as_deref());
+            let ending = reason
+                .as_deref()
+                .and_then(|reason| ending_of(winner, reason, foul.as_deref(), &start, &moves));
+            // A game over for a reason this server never wrote: stopped without a result.
+            Some(ending.unwrap_or(Ending::Abort))
+        } else {
+            None
+        };
+        let periods = |name: &str| -> Result<u32, sqlx::Error> {
+            Ok(u32::try_from(r.try_get::<i64, _>(name)?).unwrap_or(0))
+        };
+        Ok(Some(StoredGame {
+            created_at_ms: to_u64(r.try_get("created_at")?),
+            mode,
+            start,
+            settings,
+            tokens: ByColor::new(r.try_get("sente_token")?, r.try_get("gote_token")?),
+            invite: r.try_get("invite")?,
+            clock_values: ByColor::new(
+                (
+                    to_u64(r.try_get("sente_main_ms")?),
+                    periods("sente_periods")?,
+                ),
+                (to_u64(r.try_get("gote_main_ms")?), periods("gote_periods")?),
+            ),
+            clock_started: r.try_get("clock_started")?,
+            turn_used_ms: to_u64(r.try_get("turn_used_ms")?),
+            ending,
+            moves,
+            used_ms,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shogi_core::IllegalMove;
+
+    /// Every ending the server makes is stored and read back as it was.
+    #[test]
+    fn every_ending_survives_its_columns() {
+        let start = Position::startpos();
+        let bad: Move = "7g7e".parse().unwrap();
+        let reason: IllegalMove = start.check_move(bad).unwrap_err();
+        let moves = [bad];
+        for e in [
+            Ending::Checkmate { loser: Color::Gote },
+            Ending::NoLegalMoves {
+                loser: Color::Sente,
+            },
+            Ending::Resignation { loser: Color::Gote },
+            Ending::Resignation {
+                loser: Color::Sente,
+            },
+            Ending::Timeout {
+                loser: Color::Sente,
+            },
+            Ending::PerpetualCheck { loser: Color::Gote },
+            Ending::Repetition,
+            Ending::Impasse { winner: None },
+            Ending::Impasse {
+                winner: Some(Color::Gote),
+            },
+            Ending::Try {
+                winner: Color::Sente,
+            },
+            Ending::Foul {
+                loser: Color::Sente,
+                foul: Foul::Move { mv: bad, reason },
+            },
+            Ending::Foul {
+                loser: Color::Gote,
+                foul: Foul::FalseDeclaration,
+            },
+            Ending::Foul {
+                loser: Color::Gote,
+                foul: Foul::UnreadableMove,
+            },
+            Ending::MaxMoves,
+            Ending::DrawAgreement,
+            Ending::Abort,
+        ] {
+            let c = ending_columns(Some(e));
+            assert!(c.over);
+            let back = ending_of(side_of(c.winner), c.reason.unwrap(), c.foul, &start, &moves);
+            assert_eq!(back, Some(e), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_foul_stored_before_the_foul_column_is_the_illegal_move() {
+        let start = Position::startpos();
+        let moves: Vec<Move> = ["7g7f", "3c3e"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let e = ending_of(Some(Color::Sente), "illegal_move", None, &start, &moves).unwrap();
+        let Ending::Foul {
+            loser: Color::Gote,
+            foul: Foul::Move { mv, .. },
+        } = e
+        else {
+            panic!("{e:?}");
+        };
+        assert_eq!(mv.to_string(), "3c3e");
+    }
+}

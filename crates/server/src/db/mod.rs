@@ -1,0 +1,20 @@
+//! SQLite storage, the only place that speaks SQL: games and their moves
+//! ([`games`]), imported records ([`records`]), analyses ([`analysis`]),
+//! review annotations ([`annotations`]) and the archive list ([`archive`]).
+//! Every statement binds its values; no SQL is built from text. Rows come
+//! back typed: moves as [`shogi_core::Move`], endings as
+//! [`shogi_core::Ending`], settings as [`crate::protocol::Settings`].
+//!
+//! The schema lives in `migrations/`, embedded at build time and applied by
+//! [`Store::open`] (sqlx's migrator, without its compile-time macros).
+
+pub mod analysis;
+pub mod annotations;
+pub mod archive;
+pub mod games;
+pub mod records;
+
+mod store;
+
+pub use games::{MoveRecord, NewGame, StoredGame};
+pub use store::Store;

@@ -1,0 +1,331 @@
+//! The room registry: the live room of every game in play, started when a
+//! game is created, or loaded from the store the first time it is asked
+//! for. The map from game id to room is locked only to create, open or
+//! restore a game.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use shogi_core::{ByColor, Color, Handicap, ImpasseRule, Position};
+use tokio::sync::RwLock;
+
+use crate::clock::{Clock, TimeControl};
+use crate::db::{NewGame, StoredGame};
+use crate::error::Error;
+use crate::protocol::{
+    AiSeat, CreateGame, Created, Mode, RulesRequest, RulesView, Seat, Settings, SideChoice,
+    StartChoice,
+};
+use crate::room::{self, RoomDeps, RoomHandle, RoomInit};
+use crate::time::unix_ms;
+use crate::token;
+
+/// The longest game limit accepted for `max_moves`.
+pub const MAX_MOVES_LIMIT: u32 = 10_000;
+/// The highest computer level.
+pub const MAX_LEVEL: u8 = 10;
+/// The longest start SFEN accepted.
+pub const MAX_SFEN_BYTES: usize = 200;
+
+/// The live rooms and what they share (cheap to clone).
+#[derive(Clone)]
+pub struct Rooms {
+    deps: RoomDeps,
+    map: Arc<RwLock<HashMap<String, RoomHandle>>>,
+}
+
+fn bad(msg: impl Into<String>) -> Error {
+    Error::BadRequest(msg.into())
+}
+
+/// The start position a creation asks for, and how it is named.
+fn start_of(req: &CreateGame) -> Result<(Position, StartChoice), Error> {
+    let (start, choice) = match (req.handicap, req.sfen.as_deref()) {
+        (Some(_), Some(_)) => return Err(bad("give a handicap or an sfen, not both")),
+        (None, Some(text)) if text.len() > MAX_SFEN_BYTES => return Err(bad("sfen too long")),
+        (None, Some(text)) => (
+            shogi_core::sfen::parse_position(text).map_err(|e| bad(format!("sfen: {e}")))?,
+            StartChoice::Custom,
+        ),
+        (h, None) => {
+            let h = h.unwrap_or(Handicap::Even);
+            (h.position(), StartChoice::Handicap(h))
+        }
+    };
+    if !start.has_legal_move() {
+        return Err(bad("the side to move has no legal move"));
+    }
+    Ok((start, choice))
+}
+
+/// The rules a creation asks for, with each mode's default impasse rule.
+fn rules_of(mode: Mode, rules: Option<&RulesRequest>) -> Result<RulesView, Error> {
+    let rules = rules.cloned().unwrap_or_default();
+    if let Some(n) = rules.max_moves {
+        if !(1..=MAX_MOVES_LIMIT).contains(&n) {
+            return Err(bad(format!(
+                "rules.max_moves must be 1..={MAX_MOVES_LIMIT}"
+            )));
+        }
+    }
+    Ok(RulesView {
+        impasse: rules.impasse.unwrap_or(match mode {
+            Mode::Ai => ImpasseRule::Csa27,
+            Mode::Friend | Mode::Local => ImpasseRule::Count24,
+        }),
+        illegal: rules.illegal.unwrap_or_default(),
+        max_moves: rules.max_moves,
+    })
+}
+
+/// The computer's level, for an AI game only.
+fn level_of(req: &CreateGame) -> Result<Option<u8>, Error> {
+    match (req.mode, req.ai) {
+        (Mode::Ai, ai) => {
+            let level = ai.map_or(1, |a| a.level);
+            if !(1..=MAX_LEVEL).contains(&level) {
+                return Err(bad(format!("ai.level must be 1..={MAX_LEVEL}")));
+            }
+            Ok(Some(level))
+        }
+        (_, Some(_)) => Err(bad("ai settings are only for ai games")),
+        (_, None) => Ok(None),
+    }
+}
+
+fn creator_of(choice: SideChoice) -> Color {
+    match choice {
+        SideChoice::Sente => Color::Sente,
+        SideChoice::Gote => Color::Gote,
+        SideChoice::Random if token::coin() => Color::Sente,
+        SideChoice::Random => Color::Gote,
+    }
+}
+
+/// The seats of a new game: the tokens, the creator's seat as shown, the invite.
+struct Seats {
+    tokens: ByColor<Option<String>>,
+    side: Seat,
+    invite: Option<String>,
+}
+
+fn seats_of(mode: Mode, creator: Color, seat_token: &str) -> Seats {
+    let mut tokens: ByColor<Option<String>> = ByColor::default();
+    let creator_side = Seat::from(creator);
+    match mode {
+        Mode::Local => {
+            tokens[Color::Sente] = Some(seat_token.to_string());
+            tokens[Color::Gote] = Some(seat_token.to_string());
+            Seats {
+                tokens,
+                side: Seat::Both,
+                invite: None,
+            }
+        }
+        Mode::Ai => {
+            tokens[creator] = Some(seat_token.to_string());
+            Seats {
+                tokens,
+                side: creator_side,
+                invite: None,
+            }
+        }
+        Mode::Friend => {
+            tokens[creator] = Some(seat_token.to_string());
+            Seats {
+                tokens,
+                side: creator_side,
+                invite: Some(token::new_token()),
+            }
+        }
+    }
+}
+
+/// The clocks of a stored game.
+fn stored_clocks(g: &StoredGame, tc: TimeControl) -> ByColor<Clock> {
+    let clock = |(main_ms, periods_left): (u64, u32)| Clock {
+        control: tc,
+        main_ms,
+        periods_left,
+    };
+    ByColor::new(
+        clock(g.clock_values[Color::Sente]),
+        clock(g.clock_values[Color::Gote]),
+    )
+}
+
+impl Rooms {
+    /// No rooms yet; every room will share `deps`.
+    #[must_use]
+    pub fn new(deps: RoomDeps) -> Rooms {
+        Rooms {
+            deps,
+            map: Arc::default(),
+        }
+    }
+
+    /// The live room of game `id`, loading it from the store if needed.
+    ///
+    /// # Errors
+    /// [`Error::NotFound`] for an unknown game; database errors.
+    pub async fn room(&self, id: &str) -> Result<RoomHandle, Error> {
+        if !token::is_game_id(id) {
+            return Err(Error::NotFound);
+        }
+        if let Some(room) = self.map.read().await.get(id) {
+            return Ok(room.clone());
+        }
+        // Rare (a game not touched since the server started): load under the write lock
+        // so that two requests cannot start two rooms for one game.
+        let mut map = self.map.write().await;
+        if let Some(room) = map.get(id) {
+            return Ok(room.clone());
+        }
+        let room = self.load(id).await?.ok_or(Error::NotFound)?;
+        map.insert(id.to_string(), room.clone());
+        Ok(room)
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<RoomHandle>, Error> {
+        let Some(g) = self.deps.store.load(id).await? else {
+            return Ok(None);
+        };
+        let clocks = g.settings.time.map(|tc| stored_clocks(&g, tc));
+        let init = RoomInit {
+            id: id.to_string(),
+            mode: g.mode,
+            settings: g.settings,
+            start: g.start,
+            moves: g.moves,
+            tokens: g.tokens,
+            invite: g.invite,
+            clocks,
+            clock_started: g.clock_started,
+            turn_used_ms: g.turn_used_ms,
+            ending: g.ending,
+        };
+        Ok(Some(room::spawn(init, self.deps.clone())))
+    }
+
+    /// Starts the rooms of every unfinished game; returns how many.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn restore_unfinished(&self) -> Result<usize, Error> {
+        let ids = self.deps.store.unfinished().await?;
+        for id in &ids {
+            self.room(id).await?;
+        }
+        Ok(ids.len())
+    }
+
+    /// Stops every room, saving the time used on turns in progress.
+    pub async fn shutdown(&self) {
+        let rooms: Vec<RoomHandle> = self.map.write().await.drain().map(|(_, r)| r).collect();
+        for room in rooms {
+            room.shutdown().await;
+        }
+    }
+
+    /// Creates a game: checks the request, stores the game and starts its room.
+    ///
+    /// # Errors
+    /// [`Error::BadRequest`] for invalid settings; database errors.
+    pub async fn create(&self, req: CreateGame) -> Result<Created, Error> {
+        let (start, handicap) = start_of(&req)?;
+        let rules = rules_of(req.mode, req.rules.as_ref())?;
+        if let Some(tc) = &req.time {
+            tc.validate().map_err(bad)?;
+        }
+        let level = level_of(&req)?;
+        let creator = creator_of(req.side);
+        let settings = Settings {
+            rules,
+            time: req.time,
+            ai: level.map(|level| AiSeat {
+                side: creator.opponent().into(),
+                level,
+            }),
+            handicap,
+        };
+        let id = token::new_game_id();
+        let seat_token = token::new_token();
+        let seats = seats_of(req.mode, creator, &seat_token);
+        let clocks = req
+            .time
+            .map(|tc| ByColor::new(Clock::new(tc), Clock::new(tc)));
+        let clock_started = req.mode != Mode::Friend;
+        let new = NewGame {
+            id: &id,
+            mode: req.mode,
+            start: &start,
+            settings: &settings,
+            tokens: ByColor::new(
+                seats.tokens[Color::Sente].as_deref(),
+                seats.tokens[Color::Gote].as_deref(),
+            ),
+            invite: seats.invite.as_deref(),
+            clocks,
+            clock_started,
+        };
+        self.deps.store.insert_game(&new, unix_ms()).await?;
+        let init = RoomInit {
+            id: id.clone(),
+            mode: req.mode,
+            settings,
+            start,
+            moves: Vec::new(),
+            tokens: seats.tokens,
+            invite: seats.invite.clone(),
+            clocks,
+            clock_started,
+            turn_used_ms: 0,
+            ending: None,
+        };
+        let room = room::spawn(init, self.deps.clone());
+        self.map.write().await.insert(id.clone(), room);
+        Ok(Created {
+            invite: seats.invite.map(|code| format!("/g/{id}?join={code}")),
+            id,
+            token: seat_token,
+            side: seats.side,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(json: serde_json::Value) -> CreateGame {
+        serde_json::from_value(json).unwrap()
+    }
+
+    #[test]
+    fn each_mode_has_its_default_impasse_rule() {
+        let ai = rules_of(Mode::Ai, None).unwrap();
+        assert_eq!(ai.impasse, ImpasseRule::Csa27);
+        let local = rules_of(Mode::Local, None).unwrap();
+        assert_eq!(local.impasse, ImpasseRule::Count24);
+    }
+
+    #[test]
+    fn a_handicap_and_an_sfen_together_are_refused() {
+        let req = request(serde_json::json!({
+            "mode": "local", "handicap": "rook", "sfen": "4k4/9/9/9/9/9/9/9/4K4 b - 1"
+        }));
+        assert!(matches!(start_of(&req), Err(Error::BadRequest(_))));
+        let req = request(serde_json::json!({"mode": "local", "handicap": "rook"}));
+        let (pos, choice) = start_of(&req).unwrap();
+        assert_eq!(choice, StartChoice::Handicap(Handicap::Rook));
+        assert_eq!(pos.to_sfen(), Handicap::Rook.position().to_sfen());
+    }
+
+    #[test]
+    fn only_ai_games_take_a_level() {
+        let req = request(serde_json::json!({"mode": "friend", "ai": {"level": 3}}));
+        assert!(level_of(&req).is_err());
+        let req = request(serde_json::json!({"mode": "ai"}));
+        assert_eq!(level_of(&req).unwrap(), Some(1));
+    }
+}
