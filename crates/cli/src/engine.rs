@@ -5,7 +5,7 @@ use std::io::{BufReader, IsTerminal};
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use shogi_core::{Color, ImpasseRule};
+use shogi_core::ImpasseRule;
 use shogi_engine::arena::{self, GameResult, MatchConfig, MatchSummary, TimeControl};
 use shogi_engine::dfpn::{self, MateResult};
 use shogi_engine::elo::{Sprt, SprtVerdict};
@@ -16,6 +16,7 @@ use crate::args::{BenchArgs, MatchArgs, MateArgs, ServeArgs};
 use crate::CliError;
 
 /// The USI protocol on stdin/stdout until `quit`.
+#[allow(clippy::unnecessary_wraps)] // every subcommand returns a Result, so main dispatches them alike
 pub fn usi() -> Result<(), CliError> {
     shogi_engine::run_usi(BufReader::new(std::io::stdin()), std::io::stdout());
     Ok(())
@@ -36,6 +37,7 @@ pub fn mate(a: &MateArgs) -> Result<(), CliError> {
 }
 
 /// Per-position node counts, then `N nodes M nps`.
+#[allow(clippy::unnecessary_wraps)] // every subcommand returns a Result, so main dispatches them alike
 pub fn bench(a: &BenchArgs) -> Result<(), CliError> {
     let r = shogi_engine::bench::bench(a.depth);
     for (i, n) in r.per_position.iter().enumerate() {
@@ -294,11 +296,22 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         .build()
         .map_err(|e| CliError(format!("cannot start the runtime: {e}")))?;
     let addr = SocketAddr::new(a.bind, a.port);
-    eprintln!(
-        "shogi: serving http://{addr}/ (database {})",
-        a.db.display()
-    );
-    runtime
-        .block_on(shogi_server::serve(addr, &a.db))
-        .map_err(|e| CliError(e.to_string()))
+    runtime.block_on(async {
+        // Said only once the database is open and the port is bound.
+        let server = shogi_server::Server::start(shogi_server::Config::new(addr, &a.db))
+            .await
+            .map_err(|e| {
+                CliError(format!(
+                    "cannot serve on http://{addr}/ with database {}: {e}",
+                    a.db.display()
+                ))
+            })?;
+        eprintln!(
+            "shogi: serving http://{}/ (database {})",
+            server.local_addr(),
+            a.db.display()
+        );
+        server.run_until(shogi_server::stop_signal()).await;
+        Ok(())
+    })
 }

@@ -1,5 +1,7 @@
 //! The `shogi` command: every subcommand is a thin call into a library crate.
 
+// The doc comments of args.rs are clap's --help text, read in a terminal, not rustdoc.
+#[allow(clippy::doc_markdown)]
 mod args;
 mod convert;
 mod diagram;

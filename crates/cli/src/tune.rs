@@ -39,6 +39,7 @@ fn command_line() -> String {
 }
 
 fn gen(a: &TuneGenArgs) -> Result<(), CliError> {
+    use std::io::Write;
     let config = GenConfig {
         games: a.games,
         nodes: a.nodes,
@@ -53,7 +54,6 @@ fn gen(a: &TuneGenArgs) -> Result<(), CliError> {
         std::fs::File::create(&a.out).map_err(|e| CliError(format!("{}: {e}", a.out.display())))?;
     let mut out = BufWriter::new(file);
     let io = |e: std::io::Error| CliError(format!("{}: {e}", a.out.display()));
-    use std::io::Write;
     writeln!(out, "# shogi {}", command_line()).map_err(io)?;
     writeln!(
         out,
@@ -161,7 +161,7 @@ fn openings(a: &TuneOpeningsArgs) -> Result<(), CliError> {
     }
     match &a.out {
         Some(p) => {
-            std::fs::write(p, text).map_err(|e| CliError(format!("{}: {e}", p.display())))?
+            std::fs::write(p, text).map_err(|e| CliError(format!("{}: {e}", p.display())))?;
         }
         None => print!("{text}"),
     }

@@ -355,3 +355,44 @@ fn tune_gen_fit_and_openings_round_trip() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `shogi` and waits at most 30 s (a server that did start is killed).
+fn shogi_bounded(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shogi"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run shogi");
+    for _ in 0..300 {
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    child.wait_with_output().expect("output")
+}
+
+#[test]
+fn serve_says_what_failed_and_never_that_it_serves_when_it_cannot() {
+    let dir = std::env::temp_dir().join(format!("shogi-serve-fail-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("games.db");
+    // A port already taken.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let o = shogi_bounded(&["serve", "--port", &port, "--db", db.to_str().unwrap()]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(!e.contains("serving"), "{e}");
+    assert!(e.contains("cannot serve") && e.contains(&port), "{e}");
+    // A database that cannot be opened (its folder does not exist).
+    let o = shogi_bounded(&["serve", "--port", "0", "--db", "/no/such/folder/games.db"]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(!e.contains("serving"), "{e}");
+    assert!(e.contains("/no/such/folder/games.db"), "{e}");
+    drop(taken);
+    let _ = std::fs::remove_dir_all(&dir);
+}

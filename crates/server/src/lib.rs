@@ -1,6 +1,6 @@
 //! The shogi web server: games in the browser over HTTP and WebSocket (JSON,
 //! see `docs/PROTOCOL.md`), clocks kept by the server, every move stored in
-//! SQLite before it is acknowledged.
+//! `SQLite` before it is acknowledged.
 //!
 //! Each live game is a *room*: one task that owns the game and is fed by a
 //! channel; WebSocket connections send it commands and receive a broadcast of
@@ -74,7 +74,7 @@ pub fn app(state: AppState) -> Router {
 pub struct Config {
     /// Where to listen (port 0 picks a free port).
     pub bind: SocketAddr,
-    /// The SQLite file, created if missing.
+    /// The `SQLite` file, created if missing.
     pub db_path: PathBuf,
     /// The clock the rooms read.
     pub time: TimeSource,
@@ -151,7 +151,7 @@ impl Server {
     }
 
     /// Stops: saves the clocks of the games in progress, closes the
-    /// WebSockets, stops listening and closes the database.
+    /// `WebSockets`, stops listening and closes the database.
     pub async fn shutdown(self) {
         self.state.rooms().shutdown().await;
         let _ = self.stop.send(());
@@ -173,7 +173,7 @@ impl Server {
 }
 
 /// Completes on Ctrl-C, or on SIGTERM where there are signals.
-async fn stop_signal() {
+pub async fn stop_signal() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};

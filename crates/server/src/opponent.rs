@@ -43,7 +43,7 @@ impl Opponent for Greedy {
         let moves = position.legal_moves();
         let mut best: Vec<Move> = Vec::new();
         let mut best_score = 0u32;
-        for &m in moves.iter() {
+        for &m in &moves {
             let mut after = position.clone();
             after.make_move(m);
             let score = if after.in_check() && !after.has_legal_move() {

@@ -462,6 +462,11 @@ impl StatusView {
                     mv: None,
                     rule: None,
                 },
+                Foul::Unspecified => FoulView {
+                    kind: "unspecified",
+                    mv: None,
+                    rule: None,
+                },
             }),
             _ => None,
         };

@@ -6,7 +6,7 @@
 //! positions that board pictures show.
 
 use serde_json::{json, Value};
-use shogi_core::{Color, Ending, Handicap, Move, Position};
+use shogi_core::{Ending, Handicap, Move, Position};
 use shogi_record::{Node, Record};
 
 use crate::annotations;
@@ -55,53 +55,19 @@ fn date_text(ms: u64) -> String {
     )
 }
 
-/// The record's ending of a game's ending; `side_to_move` is the side to
-/// move after the recorded moves (today's record endings are told from it).
-///
-/// TODO(merge): once `shogi_record::Ending` wraps core's, this is
-/// `e.map_or(shogi_record::Ending::None, shogi_record::Ending::Game)`; until
-/// then a try, and an impasse won by the side not to move, have no word of
-/// their own in the record and are written as that side's foul win.
-fn record_ending(e: Option<Ending>, side_to_move: Color) -> shogi_record::Ending {
-    use shogi_record::Ending as R;
-    let Some(e) = e else { return R::None };
-    match e {
-        Ending::Checkmate { .. } | Ending::NoLegalMoves { .. } => R::Checkmate,
-        Ending::Resignation { loser } => R::Resign { loser },
-        Ending::Timeout { .. } => R::Timeout,
-        Ending::Foul { loser, .. } => R::IllegalMove { loser },
-        Ending::PerpetualCheck { loser } => R::PerpetualCheck { loser },
-        Ending::Repetition => R::Repetition,
-        Ending::Impasse { winner: None } => R::Impasse,
-        Ending::Impasse { winner: Some(w) } if w == side_to_move => R::DeclarationWin,
-        Ending::Impasse { winner: Some(w) } | Ending::Try { winner: w } => R::IllegalMove {
-            loser: w.opponent(),
-        },
-        Ending::MaxMoves => R::MaxMoves,
-        Ending::DrawAgreement => R::Draw,
-        Ending::Abort => R::Abort,
-    }
+/// The record's ending for a game that ended (or not) with `e`.
+fn record_ending(e: Option<Ending>) -> shogi_record::Ending {
+    e.map_or(shogi_record::Ending::None, shogi_record::Ending::Game)
 }
 
-/// The winner and the protocol's word for a record's own ending.
-///
-/// TODO(merge): once `shogi_record::Ending` wraps core's, `Game(e)` is
-/// `(e.winner(), reason_word(e))` and only the record-only endings keep a
-/// word of their own here.
+/// The winner and the protocol's word for a record's own ending: a game
+/// ending speaks for itself; the record-only states have words of their own.
 fn record_summary(rec: &Record) -> (Option<Side>, Option<&'static str>) {
     use shogi_record::Ending as R;
     let reason = match rec.ending {
         R::None => None,
-        R::Resign { .. } => Some("resign"),
-        R::Checkmate => Some("checkmate"),
-        R::Repetition => Some("repetition"),
-        R::PerpetualCheck { .. } => Some("perpetual_check"),
-        R::Impasse | R::DeclarationWin => Some("impasse"),
-        R::IllegalMove { .. } | R::Matta => Some("illegal_move"),
-        R::Timeout => Some("timeout"),
-        R::Abort => Some("abort"),
-        R::MaxMoves => Some("max_moves"),
-        R::Draw => Some("draw"),
+        R::Game(e) => Some(reason_word(e)),
+        R::Matta => Some("illegal_move"),
         R::NoMate => Some("nomate"),
         R::Sealed => Some("sealed"),
         R::Error => Some("error"),
@@ -153,7 +119,7 @@ fn game_record(g: &StoredGame) -> Record {
             .map(|&ms| u32::try_from(ms / 1000).unwrap_or(u32::MAX));
         rec.moves.push(node);
     }
-    rec.ending = record_ending(g.ending, pos.side_to_move());
+    rec.ending = record_ending(g.ending);
     rec
 }
 
@@ -166,14 +132,13 @@ pub async fn load(store: &Store, id: &str) -> Result<Review, Error> {
     if !token::is_game_id(id) {
         return Err(Error::NotFound);
     }
-    let (rec, ending) = match store.load(id).await? {
-        Some(g) => (game_record(&g), g.ending),
-        None => {
-            let bytes = store.record_source(id).await?.ok_or(Error::NotFound)?;
-            let rec = shogi_record::read(&bytes)
-                .map_err(|e| Error::Internal(format!("record {id}: {e}")))?;
-            (rec, None)
-        }
+    let (rec, ending) = if let Some(g) = store.load(id).await? {
+        (game_record(&g), g.ending)
+    } else {
+        let bytes = store.record_source(id).await?.ok_or(Error::NotFound)?;
+        let rec =
+            shogi_record::read(&bytes).map_err(|e| Error::Internal(format!("record {id}: {e}")))?;
+        (rec, None)
     };
     let Some(ann) = store.annotations(id).await? else {
         return Ok(Review {
@@ -363,6 +328,7 @@ pub fn position_at(rec: &Record, at: &PlyChoice) -> Result<(Position, Option<Mov
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shogi_core::Color;
 
     #[test]
     fn dates() {
@@ -376,8 +342,8 @@ mod tests {
         let e = Ending::Resignation {
             loser: Color::Sente,
         };
-        let rec = record_ending(Some(e), Color::Gote);
-        assert_eq!(rec.loser(Color::Gote), Some(Color::Sente));
+        let rec = record_ending(Some(e));
+        assert_eq!(rec.loser(), Some(Color::Sente));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! One live game: a task that owns the game, its seats and clocks, fed by a
 //! channel of commands, and a broadcast of the state after every change.
 //!
-//! Every change is written to SQLite before it is answered or broadcast; a
+//! Every change is written to `SQLite` before it is answered or broadcast; a
 //! change the database refuses leaves the game as it was. The room ends the
 //! game on time by itself: it sleeps until the running side's flag would fall.
 

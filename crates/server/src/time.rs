@@ -1,8 +1,8 @@
 //! Where the rooms read the time: the tokio clock, or a manual clock that
 //! tests move by hand.
 //!
-//! Tests over real sockets and SQLite cannot use `tokio::time::pause()`: a
-//! paused runtime that waits on the network or on SQLite's worker thread
+//! Tests over real sockets and `SQLite` cannot use `tokio::time::pause()`: a
+//! paused runtime that waits on the network or on `SQLite`'s worker thread
 //! looks idle, and tokio then jumps its clock to the next timer, which would
 //! make flags fall while a move is being stored. [`ManualTime`] only moves
 //! when the test says so.

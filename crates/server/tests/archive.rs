@@ -175,7 +175,10 @@ async fn a_finished_game_is_archived_downloadable_and_analysed() {
     let rec = shogi_record::read(kif.as_bytes()).unwrap();
     assert_eq!(rec.main_line().len(), 4, "{kif}");
     assert!(
-        matches!(rec.ending, shogi_record::Ending::Resign { .. }),
+        matches!(
+            rec.ending,
+            shogi_record::Ending::Game(shogi_core::Ending::Resignation { .. })
+        ),
         "{kif}"
     );
     let (_, _, usi) = text(&ts, &format!("/api/games/{id}/record?format=sfen")).await;
@@ -516,9 +519,9 @@ async fn a_resignation_out_of_turn_is_recorded_with_the_resigner_as_loser() {
         let rec = shogi_record::read(text.as_bytes()).unwrap();
         assert_eq!(
             rec.ending,
-            shogi_record::Ending::Resign {
+            shogi_record::Ending::Game(shogi_core::Ending::Resignation {
                 loser: shogi_core::Color::Sente
-            },
+            }),
             "{text}"
         );
         assert!(text.contains("後手の勝ち"), "{text}");

@@ -1,4 +1,4 @@
-//! Restarting the server on the same SQLite file: games continue with their
+//! Restarting the server on the same `SQLite` file: games continue with their
 //! moves, seats and clocks; the downtime is not charged.
 
 mod common;

@@ -201,7 +201,10 @@ async fn a_played_game_is_annotated_by_its_players_once_it_is_over() {
     let rec = shogi_record::read(kif.as_bytes()).unwrap();
     assert_eq!(rec.main_line().len(), 2);
     assert!(
-        matches!(rec.ending, shogi_record::Ending::Resign { .. }),
+        matches!(
+            rec.ending,
+            shogi_record::Ending::Game(shogi_core::Ending::Resignation { .. })
+        ),
         "{kif}"
     );
     assert_eq!(rec.moves[0].variations[0].len(), 2);

@@ -56,7 +56,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The ETag of each asset, computed once.
+/// The `ETag` of each asset, computed once.
 fn etags() -> &'static [String] {
     static ETAGS: OnceLock<Vec<String>> = OnceLock::new();
     ETAGS.get_or_init(|| {

@@ -103,7 +103,7 @@ async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>)
     loop {
         let out = tokio::select! {
             incoming = socket.recv() => match incoming {
-                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                None | Some(Err(_) | Ok(Message::Close(_))) => break,
                 Some(Ok(Message::Text(t))) => {
                     if limit.allow() {
                         answer(&room, seat, t.as_str()).await

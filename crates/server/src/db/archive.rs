@@ -1,10 +1,10 @@
 //! The archive list: finished games and imported records in one list,
-//! filtered by player and result and paged by SQLite.
+//! filtered by player and result and paged by `SQLite`.
 //!
 //! Games and records are two tables; one `UNION ALL` view over both gives the
 //! columns the list shows. A game's player names come from its settings (the
 //! computer's seat is `AI <level>`); a record's from its headers, with a
-//! Unicode lower-case copy for the case-insensitive player filter (SQLite's
+//! Unicode lower-case copy for the case-insensitive player filter (`SQLite`'s
 //! `lower()` folds ASCII only).
 
 use serde::Serialize;

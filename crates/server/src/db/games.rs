@@ -111,6 +111,8 @@ struct EndingColumns {
 
 const FOUL_MOVE: &str = "move";
 const FOUL_UNREADABLE: &str = "unreadable_move";
+/// A foul whose rule is not known (never written by play on this server today).
+const FOUL_UNSPECIFIED: &str = "unspecified";
 const FOUL_DECLARATION: &str = "false_declaration";
 
 fn ending_columns(ending: Option<Ending>) -> EndingColumns {
@@ -127,6 +129,7 @@ fn ending_columns(ending: Option<Ending>) -> EndingColumns {
             Foul::Move { .. } => FOUL_MOVE,
             Foul::UnreadableMove => FOUL_UNREADABLE,
             Foul::FalseDeclaration => FOUL_DECLARATION,
+            Foul::Unspecified => FOUL_UNSPECIFIED,
         }),
         _ => None,
     };
@@ -176,6 +179,10 @@ fn ending_of(
         ("illegal_move", Some(FOUL_UNREADABLE)) => Ending::Foul {
             loser: loser?,
             foul: Foul::UnreadableMove,
+        },
+        ("illegal_move", Some(FOUL_UNSPECIFIED)) => Ending::Foul {
+            loser: loser?,
+            foul: Foul::Unspecified,
         },
         // Before migration 4 every foul was an illegal move, as it is with `move`.
         ("illegal_move", _) => Ending::Foul {

@@ -1,4 +1,4 @@
-//! SQLite storage, the only place that speaks SQL: games and their moves
+//! `SQLite` storage, the only place that speaks SQL: games and their moves
 //! ([`games`]), imported records ([`records`]), analyses ([`analysis`]),
 //! review annotations ([`annotations`]) and the archive list ([`archive`]).
 //! Every statement binds its values; no SQL is built from text. Rows come

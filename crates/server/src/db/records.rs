@@ -35,7 +35,7 @@ pub struct NewRecord<'a> {
 }
 
 /// The lower-case name the archive's player filter searches (Unicode, as
-/// SQLite's `lower()` folds ASCII only).
+/// `SQLite`'s `lower()` folds ASCII only).
 #[must_use]
 pub fn search_name(name: Option<&str>) -> Option<String> {
     name.map(str::to_lowercase)

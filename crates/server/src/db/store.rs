@@ -35,12 +35,12 @@ pub struct Store {
     pub(super) reader: SqlitePool,
 }
 
-/// Milliseconds (or any count) as SQLite's integer.
+/// Milliseconds (or any count) as `SQLite`'s integer.
 pub(super) fn ms(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
-/// SQLite's integer as a count (negative reads as 0).
+/// `SQLite`'s integer as a count (negative reads as 0).
 pub(super) fn to_u64(v: i64) -> u64 {
     u64::try_from(v).unwrap_or(0)
 }

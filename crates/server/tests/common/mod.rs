@@ -164,9 +164,7 @@ pub async fn raw(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, Str
 }
 
 pub struct Ws {
-    pub stream: tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
+    pub stream: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>,
     /// The state received on connect, handed out again by the next read: a
     /// change (such as the computer's first move) may already be in it.
     pending: Option<Value>,
@@ -209,7 +207,7 @@ impl Ws {
         loop {
             match tokio::time::timeout(WAIT, self.stream.next()).await {
                 Err(_) => return false,
-                Ok(None | Some(Err(_)) | Some(Ok(Message::Close(_)))) => return true,
+                Ok(None | Some(Err(_) | Ok(Message::Close(_)))) => return true,
                 Ok(Some(Ok(_))) => {}
             }
         }
