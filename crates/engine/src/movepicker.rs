@@ -111,6 +111,8 @@ impl MovePicker {
     }
 
     /// The best remaining move and its ordering score.
+    // Not an Iterator: the picker also hands back the ordering score, and the
+    // search drives it by hand (skipping quiets, reading the stage).
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Option<(Move, i32)> {
         let n = self.moves.len();

@@ -116,9 +116,7 @@ pub fn render(pos: &Position, opts: &Options, width: u32) -> Result<Rendered, St
     };
     let tree = usvg::Tree::from_str(&svg, &usvg_opts).map_err(|e| format!("SVG: {e}"))?;
     let size = tree.size();
-    #[allow(clippy::cast_precision_loss)]
     let scale = width as f32 / size.width();
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let height = (size.height() * scale).round().max(1.0) as u32;
     let mut pixmap = tiny_skia::Pixmap::new(width, height)
         .ok_or_else(|| format!("cannot make a {width}x{height} picture"))?;
