@@ -37,6 +37,7 @@ pub mod mate;
 pub mod opponent;
 pub mod picture;
 pub mod protocol;
+pub mod ratings;
 pub mod records;
 pub mod room;
 pub mod rooms;
