@@ -29,7 +29,8 @@ fn check(p: &Position, m: &str) -> Result<(), IllegalMove> {
     result
 }
 
-fn status(start: &str, moves: &str, impasse: ImpasseRule) -> GameStatus {
+/// The game after `moves` from `start`, judged at its end only.
+fn game(start: &str, moves: &str, impasse: ImpasseRule) -> Game {
     let rules = GameRules {
         impasse,
         ..GameRules::default()
@@ -39,7 +40,11 @@ fn status(start: &str, moves: &str, impasse: ImpasseRule) -> GameStatus {
         game.play_ignoring_endings(mv(m))
             .unwrap_or_else(|e| panic!("{m}: {e}"));
     }
-    game.status()
+    game
+}
+
+fn status(start: &str, moves: &str, impasse: ImpasseRule) -> GameStatus {
+    game(start, moves, impasse).status()
 }
 
 // --- Drops -----------------------------------------------------------------
@@ -518,16 +523,7 @@ fn handicap_starts_have_gote_to_move_and_the_right_pieces() {
 // --- Endings: the rules' verdicts told as who won and why ------------------
 
 fn ending(start: &str, moves: &str, impasse: ImpasseRule) -> Option<shogi_core::Ending> {
-    let rules = GameRules {
-        impasse,
-        ..GameRules::default()
-    };
-    let mut game = Game::with_rules(pos(start), rules);
-    for m in moves.split_whitespace() {
-        game.play_ignoring_endings(mv(m))
-            .unwrap_or_else(|e| panic!("{m}: {e}"));
-    }
-    game.ending()
+    game(start, moves, impasse).ending()
 }
 
 #[test]
