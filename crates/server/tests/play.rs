@@ -478,6 +478,31 @@ async fn try_rule_king_on_the_enemy_king_square_wins() {
     assert_eq!(rec["ending"], json!({"reason": "try", "winner": "sente"}));
     let (_, list) = s.request("GET", "/api/archive", None).await;
     assert_eq!(list["entries"][0]["reason"], "try", "{list}");
+    // And in the records we write: KIF's トライ (read back as the try), CSA's %TRY.
+    for (format, word) in [("kif", "トライ"), ("csa", "%TRY")] {
+        let (status, head, body) = common::raw(
+            &s.addr(),
+            "GET",
+            &format!("/api/games/{id}/record?format={format}"),
+            b"",
+        )
+        .await;
+        assert_eq!(status, 200, "{head}");
+        let text = String::from_utf8(body).unwrap();
+        assert!(text.contains(word), "{text}");
+        assert!(
+            !text.contains("反則") && !text.contains("ILLEGAL"),
+            "{text}"
+        );
+        let read = shogi_record::read(text.as_bytes()).unwrap();
+        assert_eq!(
+            read.ending,
+            shogi_record::Ending::Game(shogi_core::Ending::Try {
+                winner: shogi_core::Color::Sente
+            }),
+            "{text}"
+        );
+    }
     s.shutdown().await;
 }
 
