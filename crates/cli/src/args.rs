@@ -105,8 +105,8 @@ pub enum TuneCommand {
 /// Arguments of `shogi tune gen`.
 #[derive(Args, Debug)]
 pub struct TuneGenArgs {
-    /// Games to play.
-    #[arg(long, default_value_t = 100)]
+    /// Games to play (at least 1).
+    #[arg(long, default_value_t = 100, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub games: usize,
     /// Nodes searched per move (the search plays the move and scores the position).
     #[arg(long, default_value_t = 5000)]
@@ -163,8 +163,8 @@ pub struct TuneFitArgs {
 /// Arguments of `shogi tune openings`.
 #[derive(Args, Debug)]
 pub struct TuneOpeningsArgs {
-    /// How many openings.
-    #[arg(long, default_value_t = 300)]
+    /// How many openings (at least 1).
+    #[arg(long, default_value_t = 300, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub count: usize,
     /// Plies in each opening.
     #[arg(long, default_value_t = 8)]
@@ -225,11 +225,11 @@ pub struct MatchArgs {
     /// A USI option for the second engine, `Name=Value` (repeatable).
     #[arg(long)]
     pub option2: Vec<String>,
-    /// Number of games (rounded up to an even number: each opening twice).
-    #[arg(long, default_value_t = 2)]
+    /// Number of games, at least 1 (rounded up to an even number: each opening twice).
+    #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub games: usize,
-    /// Games played at the same time.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at the same time (1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub concurrency: usize,
     /// Byoyomi per move in ms (after the main time of --time).
     #[arg(long)]
