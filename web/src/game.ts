@@ -25,6 +25,7 @@ import { lang, t, type MsgKey } from './i18n';
 import { defaultNotation, lineMoveText } from './movetext';
 import { NOTATIONS, type Notation } from './notation';
 import type { Screen } from './screen';
+import { renderNotFound } from './notfound';
 import {
   boardSfen,
   handsSfen,
@@ -96,10 +97,7 @@ export async function openGame(root: HTMLElement, id: string, join: string | nul
   try {
     await getGame(id);
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) {
-      root.replaceChildren(h('p', { class: 'error' }, t('notFound')), h('a', { href: '/', 'data-link': true }, t('newGame')));
-      return { destroy() {}, rerender() {} };
-    }
+    if (e instanceof ApiError && e.status === 404) return renderNotFound(root, 'game');
   }
   return new Game(root, id, token, joinError);
 }

@@ -6,6 +6,7 @@ import { h, option } from './dom';
 import { renderArchive } from './archive';
 import { openGame } from './game';
 import { lang, LANGS, LANG_NAMES, setLang, t, type Lang } from './i18n';
+import { renderNotFound } from './notfound';
 import { renderImport } from './import';
 import { openReview } from './review';
 import type { Screen } from './screen';
@@ -62,8 +63,10 @@ async function route(): Promise<void> {
   } else if (m) {
     const join = new URLSearchParams(location.search).get('join');
     screen = await openGame(main, m[1], join);
-  } else {
+  } else if (/^\/?$/.test(location.pathname)) {
     renderStart(main, navigate);
+  } else {
+    screen = renderNotFound(main, 'page');
   }
 }
 

@@ -10,6 +10,7 @@ import type { DrawShape } from 'shogiground/draw';
 
 import { GameAnalysis } from './analysis';
 import {
+  ApiError,
   createGame,
   legalMoves,
   request as call,
@@ -23,6 +24,7 @@ import { resultText } from './ending';
 import { dropUsi, groundDests, lastDests, moveShape, moveUsi } from './ground';
 import { t } from './i18n';
 import { MateSearch } from './mate';
+import { renderNotFound } from './notfound';
 import { moveText } from './movetext';
 import type { Navigate, Screen } from './screen';
 import {
@@ -72,6 +74,7 @@ export async function openReview(root: HTMLElement, id: string, navigate: Naviga
   try {
     rec = await call<RecordJson>('GET', `/api/games/${id}/record?format=json`);
   } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return renderNotFound(root, 'game');
     root.replaceChildren(h('p', { class: 'error' }, e instanceof Error ? e.message : String(e)));
     return { destroy() {}, rerender() {} };
   }

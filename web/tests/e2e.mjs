@@ -229,6 +229,27 @@ async function main() {
   BASE = server.url;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
   try {
+    await test('an unknown page or game: a page in the UI language with a link home', async () => {
+      const { context, page } = await newPage(browser, 'ru-RU');
+      const res = await page.goto(BASE + '/games');
+      check(res.status() === 404, `status of /games: ${res.status()}`);
+      await page.waitForSelector('#not-found');
+      const pageText = await page.textContent('#not-found h2');
+      check(pageText.includes('Такой страницы нет'), `Russian page text: ${pageText}`);
+      await page.screenshot({ path: join(shots, 'not-found-page.png') });
+      await page.goto(BASE + '/review/0123456789abcdef');
+      await page.waitForSelector('#not-found');
+      const gameText = await page.textContent('#not-found h2');
+      check(gameText.includes('Такой партии нет'), `Russian game text: ${gameText}`);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: join(shots, 'not-found-game-390.png') });
+      await page.click('#go-home');
+      await page.waitForSelector('#start-form');
+      const api = await fetchRetry(BASE + '/api/no-such-route');
+      check(api.status === 404 && typeof (await api.json()).error === 'string', `API 404 is the JSON error: ${api.status}`);
+      await context.close();
+    });
+
     await test('the start screen offers the game settings', async () => {
       const { context, page } = await newPage(browser);
       await page.goto(BASE + '/');

@@ -572,3 +572,20 @@ async fn declaration_under_24_wins_draws_by_points() {
         s.shutdown().await;
     }
 }
+
+#[tokio::test]
+async fn unknown_pages_get_the_client_with_404_and_unknown_api_routes_the_json_error() {
+    let dir = TempDir::new("not-found");
+    let s = TestServer::start(&dir.db()).await;
+    let (status, head, body) = common::raw(&s.addr(), "GET", "/games", b"").await;
+    assert_eq!(status, 404, "{head}");
+    assert!(head.to_ascii_lowercase().contains("text/html"), "{head}");
+    assert!(String::from_utf8_lossy(&body).contains("/assets/app.js"));
+    let (status, body) = s.request("GET", "/api/no-such-route", None).await;
+    assert_eq!(status, 404);
+    assert_eq!(body, json!({"error": "no such API route"}));
+    // Known pages are still 200.
+    let (status, head, _) = common::raw(&s.addr(), "GET", "/archive", b"").await;
+    assert_eq!(status, 200, "{head}");
+    s.shutdown().await;
+}

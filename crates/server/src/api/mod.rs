@@ -53,6 +53,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/mate", post(review::mate))
         .merge(web::routes())
+        .fallback(web::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state)
 }

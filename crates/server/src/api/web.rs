@@ -117,6 +117,24 @@ async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
     }
 }
 
+/// Any other path: under `/api/` the documented JSON error, elsewhere the
+/// client's page with status 404 (it shows "page not found" in the user's
+/// language with a link to the start page).
+pub(crate) async fn not_found(uri: axum::http::Uri, headers: HeaderMap) -> Response {
+    if uri.path() == "/api" || uri.path().starts_with("/api/") {
+        return (
+            StatusCode::NOT_FOUND,
+            axum::Json(serde_json::json!({"error": "no such API route"})),
+        )
+            .into_response();
+    }
+    let mut page = serve(0, &headers);
+    if page.status() == StatusCode::OK {
+        *page.status_mut() = StatusCode::NOT_FOUND;
+    }
+    page
+}
+
 /// The routes of the browser client.
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
