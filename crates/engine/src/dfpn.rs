@@ -226,7 +226,8 @@ impl Solver {
 mod tests {
     use super::*;
 
-    fn lenient(s: &str) -> Position {
+    /// A problem position: the attacker's king may be absent.
+    pub(super) fn lenient(s: &str) -> Position {
         shogi_core::sfen::parse_position_with(
             s,
             shogi_core::Leniency {

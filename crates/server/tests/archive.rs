@@ -19,11 +19,6 @@ async fn import(ts: &TestServer, bytes: &[u8], save: bool) -> (u16, Value) {
     (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
 }
 
-async fn text(ts: &TestServer, path: &str) -> (u16, String, String) {
-    let (status, head, body) = raw(&ts.addr(), "GET", path, b"").await;
-    (status, head, String::from_utf8(body).unwrap())
-}
-
 fn records_dir() -> PathBuf {
     let dir = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -100,8 +95,9 @@ async fn every_shared_record_imports_and_reads_back() {
         }
         // The KIF and CSA downloads read back to the same main line.
         for format in ["kif", "csa"] {
-            let (status, head, body) =
-                text(&ts, &format!("/api/games/{id}/record?format={format}")).await;
+            let (status, head, body) = ts
+                .get_text(&format!("/api/games/{id}/record?format={format}"))
+                .await;
             assert_eq!(status, 200, "{file} {format}");
             assert!(head.contains("attachment"), "{head}");
             let again = shogi_record::read(body.as_bytes())
@@ -170,7 +166,9 @@ async fn a_finished_game_is_archived_downloadable_and_analysed() {
     let (status, _) = ts.request("GET", "/api/archive?result=x", None).await;
     assert_eq!(status, 400);
 
-    let (status, _, kif) = text(&ts, &format!("/api/games/{id}/record?format=kif")).await;
+    let (status, _, kif) = ts
+        .get_text(&format!("/api/games/{id}/record?format=kif"))
+        .await;
     assert_eq!(status, 200);
     let rec = shogi_record::read(kif.as_bytes()).unwrap();
     assert_eq!(rec.main_line().len(), 4, "{kif}");
@@ -181,13 +179,19 @@ async fn a_finished_game_is_archived_downloadable_and_analysed() {
         ),
         "{kif}"
     );
-    let (_, _, usi) = text(&ts, &format!("/api/games/{id}/record?format=sfen")).await;
+    let (_, _, usi) = ts
+        .get_text(&format!("/api/games/{id}/record?format=sfen"))
+        .await;
     assert_eq!(usi, "position startpos moves 7g7f 3c3d 8h2b+ 3a2b resign");
-    let (status, head, svg) = text(&ts, &format!("/api/games/{id}/diagram.svg?ply=2")).await;
+    let (status, head, svg) = ts
+        .get_text(&format!("/api/games/{id}/diagram.svg?ply=2"))
+        .await;
     assert_eq!(status, 200);
     assert!(head.contains("image/svg+xml"), "{head}");
     assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"), "{svg}");
-    let (status, _, _) = text(&ts, &format!("/api/games/{id}/diagram.svg?ply=9")).await;
+    let (status, _, _) = ts
+        .get_text(&format!("/api/games/{id}/diagram.svg?ply=9"))
+        .await;
     assert_eq!(status, 400);
 
     let (status, queued) = ts
@@ -514,7 +518,9 @@ async fn a_resignation_out_of_turn_is_recorded_with_the_resigner_as_loser() {
     assert_eq!(end["status"]["winner"], "gote", "{end}");
 
     for format in ["kif", "ki2"] {
-        let (status, _, text) = text(&ts, &format!("/api/games/{id}/record?format={format}")).await;
+        let (status, _, text) = ts
+            .get_text(&format!("/api/games/{id}/record?format={format}"))
+            .await;
         assert_eq!(status, 200);
         let rec = shogi_record::read(text.as_bytes()).unwrap();
         assert_eq!(

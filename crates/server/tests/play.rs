@@ -245,15 +245,10 @@ async fn resignation_ends_the_game_for_either_player() {
         json!({"over": true, "winner": "sente", "reason": "resign"})
     );
     // The record says so too: Sente won, though Sente was to move.
-    let (status, head, body) = common::raw(
-        &s.addr(),
-        "GET",
-        &format!("/api/games/{id}/record?format=kif"),
-        b"",
-    )
-    .await;
+    let (status, head, kif) = s
+        .get_text(&format!("/api/games/{id}/record?format=kif"))
+        .await;
     assert_eq!(status, 200, "{head}");
-    let kif = String::from_utf8(body).unwrap();
     assert!(kif.contains("まで0手で先手の勝ち"), "{kif}");
     let (_, rec) = s
         .request("GET", &format!("/api/games/{id}/record?format=json"), None)
@@ -480,15 +475,10 @@ async fn try_rule_king_on_the_enemy_king_square_wins() {
     assert_eq!(list["entries"][0]["reason"], "try", "{list}");
     // And in the records we write: KIF's トライ (read back as the try), CSA's %TRY.
     for (format, word) in [("kif", "トライ"), ("csa", "%TRY")] {
-        let (status, head, body) = common::raw(
-            &s.addr(),
-            "GET",
-            &format!("/api/games/{id}/record?format={format}"),
-            b"",
-        )
-        .await;
+        let (status, head, text) = s
+            .get_text(&format!("/api/games/{id}/record?format={format}"))
+            .await;
         assert_eq!(status, 200, "{head}");
-        let text = String::from_utf8(body).unwrap();
         assert!(text.contains(word), "{text}");
         assert!(
             !text.contains("反則") && !text.contains("ILLEGAL"),
@@ -577,15 +567,15 @@ async fn declaration_under_24_wins_draws_by_points() {
 async fn unknown_pages_get_the_client_with_404_and_unknown_api_routes_the_json_error() {
     let dir = TempDir::new("not-found");
     let s = TestServer::start(&dir.db()).await;
-    let (status, head, body) = common::raw(&s.addr(), "GET", "/games", b"").await;
+    let (status, head, body) = s.get_text("/games").await;
     assert_eq!(status, 404, "{head}");
     assert!(head.to_ascii_lowercase().contains("text/html"), "{head}");
-    assert!(String::from_utf8_lossy(&body).contains("/assets/app.js"));
+    assert!(body.contains("/assets/app.js"));
     let (status, body) = s.request("GET", "/api/no-such-route", None).await;
     assert_eq!(status, 404);
     assert_eq!(body, json!({"error": "no such API route"}));
     // Known pages are still 200.
-    let (status, head, _) = common::raw(&s.addr(), "GET", "/archive", b"").await;
+    let (status, head, _) = s.get_text("/archive").await;
     assert_eq!(status, 200, "{head}");
     s.shutdown().await;
 }

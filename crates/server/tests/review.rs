@@ -20,11 +20,6 @@ async fn import(ts: &TestServer) -> (String, String) {
     )
 }
 
-async fn text(ts: &TestServer, path: &str) -> (u16, String) {
-    let (status, _, body) = raw(&ts.addr(), "GET", path, b"").await;
-    (status, String::from_utf8(body).unwrap())
-}
-
 async fn record(ts: &TestServer, id: &str) -> Value {
     let (status, rec) = ts
         .request("GET", &format!("/api/games/{id}/record?format=json"), None)
@@ -69,13 +64,17 @@ async fn a_variation_and_comments_are_saved_and_downloaded_in_kif_ki2_and_jkf() 
     );
     assert_eq!(back["ending"]["reason"], "resign", "the ending is kept");
 
-    let (status, kif) = text(&ts, &format!("/api/games/{id}/record?format=kif")).await;
+    let (status, _, kif) = ts
+        .get_text(&format!("/api/games/{id}/record?format=kif"))
+        .await;
     assert_eq!(status, 200);
     assert!(kif.contains("*A good start"), "{kif}");
     assert!(kif.contains("変化：2手"), "{kif}");
     assert!(kif.contains("*The other plan"), "{kif}");
     for format in ["kif", "ki2", "jkf"] {
-        let (status, body) = text(&ts, &format!("/api/games/{id}/record?format={format}")).await;
+        let (status, _, body) = ts
+            .get_text(&format!("/api/games/{id}/record?format={format}"))
+            .await;
         assert_eq!(status, 200, "{format}");
         let rec = shogi_record::read(body.as_bytes()).unwrap_or_else(|e| panic!("{format}: {e}"));
         assert_eq!(rec.moves.len(), 3, "{format}");
@@ -196,7 +195,9 @@ async fn a_played_game_is_annotated_by_its_players_once_it_is_over() {
     assert_eq!(status, 403, "{answer}");
     let (status, answer) = ts.request("PUT", &path, Some(&body)).await;
     assert_eq!(status, 200, "{answer}");
-    let (_, kif) = text(&ts, &format!("/api/games/{id}/record?format=kif")).await;
+    let (_, _, kif) = ts
+        .get_text(&format!("/api/games/{id}/record?format=kif"))
+        .await;
     assert!(kif.contains("変化：1手"), "{kif}");
     let rec = shogi_record::read(kif.as_bytes()).unwrap();
     assert_eq!(rec.main_line().len(), 2);
@@ -293,7 +294,9 @@ async fn png_and_svg_diagrams_of_main_line_and_variation_positions() {
         assert_eq!(status, 400, "{bad}");
     }
     // A variation's position by its moves.
-    let (status, svg) = text(&ts, &format!("/api/games/{id}/diagram.svg?moves=7g7f,8c8d")).await;
+    let (status, _, svg) = ts
+        .get_text(&format!("/api/games/{id}/diagram.svg?moves=7g7f,8c8d"))
+        .await;
     assert_eq!(status, 200, "{svg}");
     assert!(svg.contains("<svg"), "{svg}");
     ts.shutdown().await;

@@ -436,16 +436,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-
-    fn lenient(s: &str) -> Position {
-        shogi_core::sfen::parse_position_with(
-            s,
-            shogi_core::Leniency {
-                allow_missing_kings: true,
-            },
-        )
-        .unwrap()
-    }
+    use crate::dfpn::tests::lenient;
 
     #[test]
     fn proof_hand_keeps_only_what_mates() {

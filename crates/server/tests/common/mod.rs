@@ -81,6 +81,12 @@ impl TestServer {
         http(&self.addr(), method, path, body).await
     }
 
+    /// GETs `path` as text: the status, the response head and the body.
+    pub async fn get_text(&self, path: &str) -> (u16, String, String) {
+        let (status, head, body) = raw(&self.addr(), "GET", path, b"").await;
+        (status, head, String::from_utf8(body).expect("UTF-8 body"))
+    }
+
     /// Creates a game; panics unless the server answers 201.
     pub async fn create(&self, body: Value) -> Value {
         let (status, created) = self.request("POST", "/api/games", Some(&body)).await;
