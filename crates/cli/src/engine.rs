@@ -125,11 +125,8 @@ fn termination_text(r: &GameResult) -> String {
             },
         ) => "wrong declaration".into(),
         (None, shogi_core::Ending::Impasse { winner: Some(_) }) => "declaration".into(),
-        (None, e) => {
-            let text = e.to_string();
-            // The winner is said by the line itself ("engine1 won").
-            text.split(", ").next().unwrap_or(&text).to_string()
-        }
+        // The winner is said by the line itself ("engine1 won").
+        (None, e) => e.cause(),
     }
 }
 

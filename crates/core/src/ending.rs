@@ -163,17 +163,25 @@ impl Ending {
     }
 }
 
+impl Ending {
+    /// Why the game ended, without who won: the reason word, and for an
+    /// illegal move the move and the rule it broke (`illegal_move 7g7e (…)`).
+    #[must_use]
+    pub fn cause(self) -> String {
+        match self {
+            Ending::Foul {
+                foul: Foul::Move { mv, reason },
+                ..
+            } => format!("{} {mv} ({reason})", self.reason_word()),
+            e => e.reason_word().to_string(),
+        }
+    }
+}
+
 impl std::fmt::Display for Ending {
     /// `checkmate, Sente wins`, `repetition, draw`, `abort`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.reason_word())?;
-        if let Ending::Foul {
-            foul: Foul::Move { mv, reason },
-            ..
-        } = self
-        {
-            write!(f, " {mv} ({reason})")?;
-        }
+        f.write_str(&self.cause())?;
         match (self.outcome(), self.winner()) {
             (None, _) => Ok(()),
             (Some(_), Some(w)) => write!(f, ", {w:?} wins"),
