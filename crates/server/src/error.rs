@@ -12,6 +12,21 @@ pub enum Error {
     /// No such game.
     #[error("no such game")]
     NotFound,
+    /// No such thing (a player, a challenge): `no such <what>`.
+    #[error("no such {0}")]
+    NoSuch(&'static str),
+    /// The request needs a logged-in player, or the name or password is wrong.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// The client has made too many requests of this kind; it may try again
+    /// after `retry_after_s` seconds.
+    #[error("{message}")]
+    TooManyRequests {
+        /// What was refused, in words.
+        message: String,
+        /// Seconds until a request of this kind is accepted again.
+        retry_after_s: u64,
+    },
     /// The token or invite code is not the right one.
     #[error("{0}")]
     Forbidden(String),

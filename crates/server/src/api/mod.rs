@@ -62,7 +62,17 @@ impl IntoResponse for Error {
     fn into_response(self) -> Response {
         let status = match &self {
             Error::BadRequest(_) => StatusCode::BAD_REQUEST,
-            Error::NotFound => StatusCode::NOT_FOUND,
+            Error::NotFound | Error::NoSuch(_) => StatusCode::NOT_FOUND,
+            Error::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Error::TooManyRequests { retry_after_s, .. } => {
+                let retry = retry_after_s.to_string();
+                return (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    [(axum::http::header::RETRY_AFTER, retry)],
+                    Json(serde_json::json!({"error": self.to_string()})),
+                )
+                    .into_response();
+            }
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::Conflict(_) => StatusCode::CONFLICT,
             Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
