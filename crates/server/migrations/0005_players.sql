@@ -61,6 +61,7 @@ ALTER TABLE games ADD COLUMN gote_lc TEXT;
 ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN sente_rating REAL;
 ALTER TABLE games ADD COLUMN gote_rating REAL;
-ALTER TABLE games ADD COLUMN finished_at INTEGER;
+ALTER TABLE games ADD COLUMN sente_rd REAL;
+ALTER TABLE games ADD COLUMN gote_rd REAL;
 CREATE INDEX games_sente_user ON games (sente_user) WHERE sente_user IS NOT NULL;
 CREATE INDEX games_gote_user ON games (gote_user) WHERE gote_user IS NOT NULL;

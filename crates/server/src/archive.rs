@@ -58,6 +58,7 @@ impl ArchiveQuery {
         Ok(ArchiveFilter {
             player,
             result,
+            user: None,
             offset: (page - 1).saturating_mul(per_page),
             limit: per_page,
         })
@@ -96,6 +97,7 @@ mod tests {
             ArchiveFilter {
                 player: Some("алиса".into()),
                 result: Some(ResultFilter::Won(Side::Gote)),
+                user: None,
                 offset: 20,
                 limit: 10,
             }

@@ -9,9 +9,9 @@
 //!
 //! Three layers, arrows pointing down only: the handlers in `api` (HTTP and
 //! WebSocket → typed calls, through the registries of [`AppState`]); the
-//! domain modules ([`rooms`], [`room`], [`records`], [`annotations`],
-//! [`analysis`], [`archive`], [`legal`], [`mate`], [`opponent`],
-//! [`picture`]), which know nothing of HTTP; and the storage, [`db`], the
+//! domain modules ([`rooms`], [`room`], [`players`], [`lobby`], [`records`],
+//! [`annotations`], [`analysis`], [`archive`], [`legal`], [`mate`],
+//! [`opponent`], [`picture`]), which know nothing of HTTP; and the storage, [`db`], the
 //! only module that speaks SQL. Value types ([`protocol`], [`clock`],
 //! [`time`], [`activity`], [`Error`]) sit at the bottom.
 //!
@@ -33,9 +33,11 @@ pub mod clock;
 pub mod db;
 mod error;
 pub mod legal;
+pub mod lobby;
 pub mod mate;
 pub mod opponent;
 pub mod picture;
+pub mod players;
 pub mod protocol;
 pub mod ratings;
 pub mod records;
@@ -119,13 +121,24 @@ impl Server {
         store.fill_search_names().await?;
         let state = AppState::new(store, config.time, config.opponent, config.activity);
         let restored = state.rooms().restore_unfinished().await?;
+        let lobby = state.lobby().clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(lobby::LIVE_REFRESH);
+            loop {
+                tick.tick().await;
+                lobby.refresh();
+            }
+        });
         let listener = tokio::net::TcpListener::bind(config.bind).await?;
         let addr = listener.local_addr()?;
         tracing::info!("listening on http://{addr}, {restored} games restored");
         let (stop, stopped) = oneshot::channel::<()>();
         let router = app(state.clone());
         let task = tokio::spawn(async move {
-            axum::serve(listener, router)
+            axum::serve(
+                listener,
+                router.into_make_service_with_connect_info::<SocketAddr>(),
+            )
                 .with_graceful_shutdown(async {
                     let _ = stopped.await;
                 })

@@ -226,6 +226,9 @@ pub struct CreateGame {
     /// The computer's settings.
     #[serde(default)]
     pub ai: Option<AiRequest>,
+    /// A guest's display name (ignored for a logged-in creator).
+    #[serde(default)]
+    pub name: Option<String>,
 }
 
 /// The `rules` of [`CreateGame`].
@@ -276,6 +279,9 @@ pub struct Created {
 pub struct JoinRequest {
     /// The invite code.
     pub invite: String,
+    /// A guest's display name (ignored for a logged-in player).
+    #[serde(default)]
+    pub name: Option<String>,
 }
 
 /// The answer to a join.
@@ -370,6 +376,19 @@ pub enum ClientMessage {
     AcceptCount,
     /// Decline it.
     DeclineCount,
+    /// End the game without a result (before each side has moved).
+    Abort,
+    /// Propose a takeback.
+    Takeback,
+    /// Accept the opponent's takeback proposal.
+    AcceptTakeback,
+    /// Decline it.
+    DeclineTakeback,
+    /// A chat message to the other player.
+    Chat {
+        /// The text (1 to 200 characters).
+        text: String,
+    },
     /// Keep-alive.
     Ping,
 }
@@ -506,6 +525,62 @@ pub struct SeatsView {
     pub gote: bool,
 }
 
+/// A player as shown beside the board, in the lobby and in lists.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerView {
+    /// The name.
+    pub name: String,
+    /// A guest's seat.
+    pub guest: bool,
+    /// The computer's seat.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub computer: bool,
+    /// The rating (rounded), for accounts in games with a clock.
+    pub rating: Option<i64>,
+    /// Whether the rating is still provisional.
+    pub provisional: bool,
+    /// The amateur rank of the rating (`3k`, `1d`).
+    pub rank: Option<String>,
+}
+
+impl Eq for PlayerView {}
+
+/// Wins, losses and draws.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Results {
+    /// Games won.
+    pub wins: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Games drawn.
+    pub draws: u32,
+}
+
+/// Who plays each side (`None`: an unnamed guest or a free seat).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayersView {
+    /// Sente's player.
+    pub sente: Option<PlayerView>,
+    /// Gote's player.
+    pub gote: Option<PlayerView>,
+}
+
+/// Which seats have a connection open now (the computer's always).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ConnectedView {
+    /// Sente's player is connected.
+    pub sente: bool,
+    /// Gote's player is connected.
+    pub gote: bool,
+}
+
+/// A takeback proposal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TakebackView {
+    /// Who proposed it, if a proposal stands.
+    pub proposed_by: Option<Side>,
+}
+
 /// The state of a game, the same for every viewer (`you` is added per connection).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameView {
@@ -541,6 +616,14 @@ pub struct GameView {
     pub impasse: ImpasseView,
     /// The rules.
     pub rules: RulesView,
+    /// Who plays.
+    pub players: PlayersView,
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// Which players are connected.
+    pub connected: ConnectedView,
+    /// A standing takeback proposal.
+    pub takeback: TakebackView,
 }
 
 /// A message from the server.

@@ -284,6 +284,23 @@ impl PartialOrd for Rank {
     }
 }
 
+impl Rank {
+    /// The short form players write: `3k`, `1d`.
+    ///
+    /// ```
+    /// use shogi_server::ratings::Rank;
+    /// assert_eq!(Rank::Kyu(3).short(), "3k");
+    /// assert_eq!(Rank::Dan(1).short(), "1d");
+    /// ```
+    #[must_use]
+    pub fn short(self) -> String {
+        match self {
+            Rank::Kyu(n) => format!("{n}k"),
+            Rank::Dan(n) => format!("{n}d"),
+        }
+    }
+}
+
 impl std::fmt::Display for Rank {
     /// `3 kyu`, `1 dan`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -308,6 +325,37 @@ pub enum TimeClass {
 }
 
 impl TimeClass {
+    /// Every class, fastest first.
+    pub const ALL: [TimeClass; 4] = [
+        TimeClass::Bullet,
+        TimeClass::Blitz,
+        TimeClass::Rapid,
+        TimeClass::Classical,
+    ];
+
+    /// The word used in JSON and in the database: `bullet`, `blitz`, `rapid`, `classical`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeClass::Bullet => "bullet",
+            TimeClass::Blitz => "blitz",
+            TimeClass::Rapid => "rapid",
+            TimeClass::Classical => "classical",
+        }
+    }
+
+    /// The class of a word of [`TimeClass::name`].
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<TimeClass> {
+        TimeClass::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// The class of a game's clock settings.
+    #[must_use]
+    pub fn of_control(tc: &crate::clock::TimeControl) -> TimeClass {
+        TimeClass::of(tc.main_ms, tc.byoyomi_ms, tc.periods, tc.increment_ms)
+    }
+
     /// The class of a time control from its estimated length per side:
     /// the main time plus 40 moves at the byoyomi (the further periods
     /// of a multi-period byoyomi add one byoyomi each) and the increment.

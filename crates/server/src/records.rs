@@ -90,6 +90,18 @@ fn game_record(g: &StoredGame) -> Record {
     let mut rec = Record::new(g.start.clone());
     rec.headers.start_time = Some(date_text(g.created_at_ms));
     rec.headers.handicap = Handicap::from_position(&g.start);
+    // A guest is written with "(guest)" after the typed name.
+    let name = |i: usize| {
+        g.players.names[i].as_ref().map(|n| {
+            if g.players.guests[i] {
+                format!("{n} (guest)")
+            } else {
+                n.clone()
+            }
+        })
+    };
+    rec.headers.sente = name(0);
+    rec.headers.gote = name(1);
     if let Some(ai) = g.settings.ai {
         let name = Some(format!("AI {}", ai.level));
         match ai.side {

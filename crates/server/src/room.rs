@@ -5,6 +5,7 @@
 //! change the database refuses leaves the game as it was. The room ends the
 //! game on time by itself: it sleeps until the running side's flag would fall.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use shogi_core::impasse::{self, declaration, total_points};
@@ -19,11 +20,15 @@ use crate::clock::Clock;
 use crate::db::{MoveRecord, Store};
 use crate::error::Error;
 use crate::legal::LegalMoves;
+use crate::lobby::{LiveGame, LivePlayers, Lobby};
 use crate::opponent::{Limits, Opponent};
+use crate::players::{self, Identity, SeatPlayer};
 use crate::protocol::{
-    reason_word, AiSeat, ClockView, ClocksView, GameView, IllegalPolicy, ImpasseView, Joined, Mode,
-    Seat, SeatsView, Settings, Side, StatusView,
+    reason_word, AiSeat, ClockView, ClocksView, ConnectedView, GameView, IllegalPolicy, PlayerView,
+    ImpasseView, Joined, Mode, PlayersView, Seat, SeatsView, Settings, Side, StartChoice,
+    StatusView, TakebackView,
 };
+use crate::ratings::TimeClass;
 use crate::time::{unix_ms, TimeSource};
 use crate::token;
 
@@ -31,6 +36,12 @@ use crate::token;
 const BROADCAST_BUFFER: usize = 16;
 /// How many commands may wait for a room.
 const COMMAND_BUFFER: usize = 64;
+/// The longest chat message, in characters.
+pub const MAX_CHAT_CHARS: usize = 200;
+/// Chat messages a game keeps (and sends to a player who connects).
+pub const CHAT_HISTORY: usize = 50;
+/// Chat messages a player may send at once; one more each second.
+pub const CHAT_BURST: u32 = 3;
 
 /// Something a seated player does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +58,14 @@ pub enum Action {
     AcceptCount,
     /// Decline it.
     DeclineCount,
+    /// End the game without a result (before each side has moved).
+    Abort,
+    /// Propose taking back moves to the proposer's last turn.
+    Takeback,
+    /// Accept the proposed takeback.
+    AcceptTakeback,
+    /// Decline it.
+    DeclineTakeback,
 }
 
 /// Why a room refused an action; the game is then unchanged.
@@ -107,9 +126,45 @@ pub enum RoomError {
     /// The database refused the ending.
     #[error("the game could not be stored; try again")]
     EndingNotStored,
+    /// An abort after both sides have moved.
+    #[error("a game can be aborted only before each side has made a move")]
+    TooLateToAbort,
+    /// A takeback in a rated game.
+    #[error("there are no takebacks in rated games")]
+    RatedTakeback,
+    /// A takeback with no move of the proposer's to take back.
+    #[error("there is no move of yours to take back")]
+    NothingToTakeBack,
+    /// A second takeback proposal.
+    #[error("a takeback has already been proposed")]
+    TakebackAlreadyProposed,
+    /// An answer to no takeback proposal.
+    #[error("no takeback has been proposed")]
+    NoTakebackProposed,
+    /// Chat from a seat that is not one player's.
+    #[error("chat is between the two players")]
+    NoChat,
+    /// An empty or too long chat message.
+    #[error("a chat message has 1 to {MAX_CHAT_CHARS} characters")]
+    ChatLength,
+    /// Chat faster than allowed.
+    #[error("too many chat messages; wait a moment")]
+    ChatTooFast,
     /// The room has stopped.
     #[error("the game is not available")]
     Gone,
+}
+
+/// What a connection receives: the state updates, the state now, and for
+/// a seated player the chat (updates and history).
+#[derive(Debug)]
+pub struct Subscription {
+    /// Every state after a change.
+    pub updates: broadcast::Receiver<Arc<GameView>>,
+    /// The state now.
+    pub now: Arc<GameView>,
+    /// Chat messages as JSON text (seated players only).
+    pub chat: Option<(broadcast::Receiver<Arc<str>>, Vec<Arc<str>>)>,
 }
 
 /// A request to a room.
@@ -126,10 +181,24 @@ enum Command {
     },
     Join {
         invite: String,
+        who: Identity,
         reply: oneshot::Sender<Result<Joined, Error>>,
     },
+    AuthorizeUser {
+        user: i64,
+        reply: oneshot::Sender<Option<Seat>>,
+    },
     Subscribe {
-        reply: oneshot::Sender<(broadcast::Receiver<Arc<GameView>>, Arc<GameView>)>,
+        seat: Option<Seat>,
+        reply: oneshot::Sender<Subscription>,
+    },
+    Leave {
+        seat: Seat,
+    },
+    Chat {
+        seat: Seat,
+        text: String,
+        reply: oneshot::Sender<Result<(), RoomError>>,
     },
     Snapshot {
         reply: oneshot::Sender<Arc<GameView>>,
@@ -177,19 +246,43 @@ impl RoomHandle {
             .flatten()
     }
 
-    /// Takes the free seat with `invite`.
+    /// The seat account `user` holds in this game, if any.
+    pub async fn authorize_user(&self, user: i64) -> Option<Seat> {
+        self.ask(|reply| Command::AuthorizeUser { user, reply })
+            .await
+            .flatten()
+    }
+
+    /// Takes the free seat with `invite`, as `who`.
     ///
     /// # Errors
     /// A wrong code, no free seat, or the database refused it.
-    pub async fn join(&self, invite: String) -> Result<Joined, Error> {
-        self.ask(|reply| Command::Join { invite, reply })
+    pub async fn join(&self, invite: String, who: Identity) -> Result<Joined, Error> {
+        self.ask(|reply| Command::Join { invite, who, reply })
             .await
             .unwrap_or(Err(Error::NotFound))
     }
 
-    /// The updates from now on, and the state now.
-    pub async fn subscribe(&self) -> Option<(broadcast::Receiver<Arc<GameView>>, Arc<GameView>)> {
-        self.ask(|reply| Command::Subscribe { reply }).await
+    /// The updates from now on and the state now, for a connection of
+    /// `seat` (`None`: a spectator). A seated connection counts as
+    /// connected until [`RoomHandle::leave`].
+    pub async fn subscribe(&self, seat: Option<Seat>) -> Option<Subscription> {
+        self.ask(|reply| Command::Subscribe { seat, reply }).await
+    }
+
+    /// A seated connection of `seat` closed.
+    pub async fn leave(&self, seat: Seat) {
+        let _ = self.tx.send(Command::Leave { seat }).await;
+    }
+
+    /// Sends a chat message from `seat` to both players.
+    ///
+    /// # Errors
+    /// Why it was refused.
+    pub async fn chat(&self, seat: Seat, text: String) -> Result<(), RoomError> {
+        self.ask(|reply| Command::Chat { seat, text, reply })
+            .await
+            .unwrap_or(Err(RoomError::Gone))
     }
 
     /// The state now.
@@ -228,6 +321,10 @@ pub struct RoomInit {
     pub turn_used_ms: u64,
     /// The ending, if the game is over.
     pub ending: Option<Ending>,
+    /// Who sits where (`None`: an unnamed guest, a free seat, the computer).
+    pub players: ByColor<Option<SeatPlayer>>,
+    /// Whether the game is rated.
+    pub rated: bool,
 }
 
 /// What every room shares.
@@ -241,6 +338,33 @@ pub struct RoomDeps {
     pub opponent: Arc<dyn Opponent>,
     /// Touched by every move, so that background analysis waits.
     pub activity: ActivityGate,
+    /// Told when games between people start, move and end.
+    pub lobby: Lobby,
+}
+
+/// A chat sender's allowance: up to [`CHAT_BURST`] messages, one more a second.
+#[derive(Clone, Copy, Debug, Default)]
+struct ChatAllowance {
+    used: u32,
+    since_ms: u64,
+}
+
+impl ChatAllowance {
+    fn allow(&mut self, now_ms: u64) -> bool {
+        let refilled = u32::try_from(now_ms.saturating_sub(self.since_ms) / 1000).unwrap_or(u32::MAX);
+        if refilled > 0 {
+            self.used = self.used.saturating_sub(refilled);
+            self.since_ms = now_ms;
+        }
+        if self.used >= CHAT_BURST {
+            return false;
+        }
+        if self.used == 0 {
+            self.since_ms = now_ms;
+        }
+        self.used += 1;
+        true
+    }
 }
 
 struct Room {
@@ -260,7 +384,14 @@ struct Room {
     turn_base_ms: u64,
     ending: Option<Ending>,
     count_proposed_by: Option<Color>,
+    takeback_by: Option<Color>,
     thinking: bool,
+    players: ByColor<Option<SeatPlayer>>,
+    rated: bool,
+    connected: ByColor<u32>,
+    chat: VecDeque<Arc<str>>,
+    chat_updates: broadcast::Sender<Arc<str>>,
+    chat_allowance: ByColor<ChatAllowance>,
     deps: RoomDeps,
     updates: broadcast::Sender<Arc<GameView>>,
     tx: mpsc::Sender<Command>,
@@ -290,6 +421,7 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
     }
     let (tx, rx) = mpsc::channel(COMMAND_BUFFER);
     let (updates, _) = broadcast::channel(BROADCAST_BUFFER);
+    let (chat_updates, _) = broadcast::channel(BROADCAST_BUFFER);
     let room = Room {
         id: init.id,
         mode: init.mode,
@@ -305,7 +437,14 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         turn_base_ms: init.turn_used_ms,
         ending: init.ending,
         count_proposed_by: None,
+        takeback_by: None,
         thinking: false,
+        players: init.players,
+        rated: init.rated,
+        connected: ByColor::default(),
+        chat: VecDeque::new(),
+        chat_updates,
+        chat_allowance: ByColor::default(),
         deps,
         updates,
         tx: tx.clone(),
@@ -347,6 +486,7 @@ fn declaration_ending(pos: &Position, us: Color, rule: ImpasseRule) -> Option<En
 
 impl Room {
     async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+        self.announce_if_live();
         self.maybe_start_computer();
         loop {
             let deadline = self.flag_deadline();
@@ -386,12 +526,32 @@ impl Room {
             Command::Authorize { token, reply } => {
                 let _ = reply.send(self.seat_of(&token));
             }
-            Command::Join { invite, reply } => {
-                let r = self.join(&invite).await;
+            Command::Join { invite, who, reply } => {
+                let r = self.join(&invite, &who).await;
                 let _ = reply.send(r);
             }
-            Command::Subscribe { reply } => {
-                let _ = reply.send((self.updates.subscribe(), Arc::new(self.view())));
+            Command::AuthorizeUser { user, reply } => {
+                let _ = reply.send(self.seat_of_user(user));
+            }
+            Command::Subscribe { seat, reply } => {
+                let chat = seat.map(|_| {
+                    (
+                        self.chat_updates.subscribe(),
+                        self.chat.iter().cloned().collect(),
+                    )
+                });
+                if let Some(seat) = seat {
+                    self.connect(seat, true);
+                }
+                let _ = reply.send(Subscription {
+                    updates: self.updates.subscribe(),
+                    now: Arc::new(self.view()),
+                    chat,
+                });
+            }
+            Command::Leave { seat } => self.connect(seat, false),
+            Command::Chat { seat, text, reply } => {
+                let _ = reply.send(self.chat(seat, &text));
             }
             Command::Snapshot { reply } => {
                 let _ = reply.send(Arc::new(self.view()));
@@ -422,6 +582,130 @@ impl Room {
             (true, false) => Some(Seat::Sente),
             (false, true) => Some(Seat::Gote),
             (false, false) => None,
+        }
+    }
+
+    fn seat_of_user(&self, user: i64) -> Option<Seat> {
+        let holds = |c: Color| {
+            self.players[c]
+                .as_ref()
+                .is_some_and(|p| p.user == Some(user))
+        };
+        match (holds(Color::Sente), holds(Color::Gote)) {
+            (true, true) => Some(Seat::Both),
+            (true, false) => Some(Seat::Sente),
+            (false, true) => Some(Seat::Gote),
+            (false, false) => None,
+        }
+    }
+
+    fn sides_of(seat: Seat) -> &'static [Color] {
+        match seat {
+            Seat::Both => &[Color::Sente, Color::Gote],
+            Seat::Sente => &[Color::Sente],
+            Seat::Gote => &[Color::Gote],
+        }
+    }
+
+    /// Counts a seated connection in (`true`) or out; the state is sent
+    /// when a side's presence changes.
+    fn connect(&mut self, seat: Seat, open: bool) {
+        let mut changed = false;
+        for &c in Room::sides_of(seat) {
+            let before = self.connected[c] > 0;
+            self.connected[c] = if open {
+                self.connected[c].saturating_add(1)
+            } else {
+                self.connected[c].saturating_sub(1)
+            };
+            changed |= before != (self.connected[c] > 0);
+        }
+        if changed {
+            self.publish();
+        }
+    }
+
+    fn chat(&mut self, seat: Seat, text: &str) -> Result<(), RoomError> {
+        let from = match seat {
+            Seat::Sente => Color::Sente,
+            Seat::Gote => Color::Gote,
+            Seat::Both => return Err(RoomError::NoChat),
+        };
+        let text = text.trim();
+        if text.is_empty() || text.chars().count() > MAX_CHAT_CHARS {
+            return Err(RoomError::ChatLength);
+        }
+        let now = self.deps.time.now_ms();
+        if !self.chat_allowance[from].allow(now) {
+            return Err(RoomError::ChatTooFast);
+        }
+        let name = self.players[from].as_ref().map(|p| p.name.as_str());
+        let msg: Arc<str> = Arc::from(
+            serde_json::json!({
+                "type": "chat", "from": Side::from(from), "name": name,
+                "text": text, "at_ms": unix_ms(),
+            })
+            .to_string(),
+        );
+        if self.chat.len() == CHAT_HISTORY {
+            self.chat.pop_front();
+        }
+        self.chat.push_back(Arc::clone(&msg));
+        // No player connected is not an error.
+        let _ = self.chat_updates.send(msg);
+        Ok(())
+    }
+
+    /// Whether this is a game between two people in progress (listed in the lobby).
+    fn is_live(&self) -> bool {
+        self.mode == Mode::Friend && self.ending.is_none() && self.seats_full()
+    }
+
+    fn time_class(&self) -> Option<TimeClass> {
+        self.settings.time.as_ref().map(TimeClass::of_control)
+    }
+
+    fn player_view(&self, c: Color) -> Option<PlayerView> {
+        if self.computer_side() == Some(c) {
+            return self.settings.ai.map(|ai| players::computer_view(ai.level));
+        }
+        self.players[c].as_ref().map(players::view)
+    }
+
+    fn announce_if_live(&self) {
+        if !self.is_live() {
+            return;
+        }
+        self.deps.lobby.game_started(LiveGame {
+            id: self.id.clone(),
+            players: LivePlayers {
+                sente: self.player_view(Color::Sente),
+                gote: self.player_view(Color::Gote),
+            },
+            time: self.settings.time,
+            class: self.time_class().map(TimeClass::name),
+            rated: self.rated,
+            handicap: match self.settings.handicap {
+                StartChoice::Handicap(h) => h.to_string(),
+                StartChoice::Custom => "custom".into(),
+            },
+            moves: self.usi_moves.len(),
+        });
+    }
+
+    /// What follows every ending: the lobby is told, a rated game is rated.
+    async fn finished(&mut self) {
+        self.deps.lobby.game_ended(&self.id);
+        let (Some(ending), true, Some(class)) = (self.ending, self.rated, self.time_class()) else {
+            return;
+        };
+        let users = ByColor::new(
+            self.players[Color::Sente].as_ref().and_then(|p| p.user),
+            self.players[Color::Gote].as_ref().and_then(|p| p.user),
+        );
+        let now = self.deps.time.now_ms().max(unix_ms());
+        if let Err(e) = players::settle(&self.deps.store, &self.id, class, users, ending, now).await {
+            tracing::error!(game = %self.id, "rating the game: {e}");
         }
     }
 
@@ -467,6 +751,7 @@ impl Room {
             tracing::error!(game = %self.id, "storing a timeout: {e}");
         }
         self.ending = Some(ending);
+        self.finished().await;
         self.publish();
         true
     }
@@ -544,7 +829,121 @@ impl Room {
                 }
                 self.count().await
             }
+            Action::Abort => {
+                if self.usi_moves.len() >= 2 {
+                    return Err(RoomError::TooLateToAbort);
+                }
+                self.end(Ending::Abort).await
+            }
+            Action::Takeback => self.propose_takeback(seat, acting, now).await,
+            Action::AcceptTakeback | Action::DeclineTakeback => {
+                let Some(proposer) = self.takeback_by else {
+                    return Err(RoomError::NoTakebackProposed);
+                };
+                if acting == proposer {
+                    return Err(RoomError::OwnProposal);
+                }
+                self.takeback_by = None;
+                if action == Action::DeclineTakeback {
+                    self.publish();
+                    return Ok(());
+                }
+                self.take_back_to(proposer, now).await
+            }
         }
+    }
+
+    /// The moves to take back so that it is `side`'s turn again before its
+    /// last move (`None`: `side` has not moved).
+    fn plies_back_to(&self, side: Color) -> Option<usize> {
+        let n = self.usi_moves.len();
+        let to_move = self.game.position().side_to_move();
+        // The last move was by the side not to move.
+        let back = if to_move == side { 2 } else { 1 };
+        (n >= back).then_some(back)
+    }
+
+    async fn propose_takeback(
+        &mut self,
+        seat: Seat,
+        acting: Color,
+        now: u64,
+    ) -> Result<(), RoomError> {
+        if self.rated {
+            return Err(RoomError::RatedTakeback);
+        }
+        if seat == Seat::Both {
+            // Two people at one device: the last move goes back at once.
+            if self.usi_moves.is_empty() {
+                return Err(RoomError::NothingToTakeBack);
+            }
+            return self.take_back(1, now).await;
+        }
+        let back = self
+            .plies_back_to(acting)
+            .ok_or(RoomError::NothingToTakeBack)?;
+        if self.computer_side() == Some(acting.opponent()) {
+            // The computer grants it at once.
+            return self.take_back(back, now).await;
+        }
+        if self.takeback_by.is_some() {
+            return Err(RoomError::TakebackAlreadyProposed);
+        }
+        self.takeback_by = Some(acting);
+        self.publish();
+        Ok(())
+    }
+
+    async fn take_back_to(&mut self, proposer: Color, now: u64) -> Result<(), RoomError> {
+        let back = self
+            .plies_back_to(proposer)
+            .ok_or(RoomError::NothingToTakeBack)?;
+        self.take_back(back, now).await
+    }
+
+    /// Takes back the last `plies` moves; each clock keeps the time it shows.
+    async fn take_back(&mut self, plies: usize, now: u64) -> Result<(), RoomError> {
+        let keep = self.usi_moves.len().saturating_sub(plies);
+        let clocks = self.stopped_clocks(now);
+        let mut game = Game::with_rules(self.game.start().clone(), *self.game.rules());
+        for &m in &self.game.moves()[..keep] {
+            // Every kept move was played on this board before.
+            let _ = game.play(m);
+        }
+        if let Err(e) = self
+            .deps
+            .store
+            .take_back(&self.id, u32::try_from(keep).unwrap_or(u32::MAX), clocks)
+            .await
+        {
+            tracing::error!(game = %self.id, "storing a takeback: {e}");
+            return Err(RoomError::MoveNotStored);
+        }
+        self.game = game;
+        self.usi_moves.truncate(keep);
+        self.clocks = clocks;
+        self.turn_start_ms = now;
+        self.turn_base_ms = 0;
+        self.count_proposed_by = None;
+        self.takeback_by = None;
+        if self.is_live() {
+            self.deps.lobby.game_moved(&self.id, keep);
+        }
+        self.publish();
+        self.maybe_start_computer();
+        Ok(())
+    }
+
+    /// The clocks with the running side's time used so far taken off.
+    fn stopped_clocks(&self, now: u64) -> Option<ByColor<Clock>> {
+        let mut clocks = self.clocks;
+        if let (Some(c), Some(_)) = (clocks.as_mut(), self.flag_deadline()) {
+            let side = self.game.position().side_to_move();
+            let (main, _, periods) = c[side].reading(self.turn_used(now));
+            c[side].main_ms = main;
+            c[side].periods_left = periods;
+        }
+        clocks
     }
 
     /// Ends the game by the count24 verdict.
@@ -622,6 +1021,12 @@ impl Room {
         self.turn_base_ms = 0;
         self.ending = ending;
         self.count_proposed_by = None;
+        self.takeback_by = None;
+        if self.ending.is_some() {
+            self.finished().await;
+        } else if self.is_live() {
+            self.deps.lobby.game_moved(&self.id, self.usi_moves.len());
+        }
         self.publish();
         self.maybe_start_computer();
         Ok(())
@@ -629,26 +1034,20 @@ impl Room {
 
     /// Ends the game for a reason no move caused; stored first.
     async fn end(&mut self, ending: Ending) -> Result<(), RoomError> {
-        let mut clocks = self.clocks;
-        if let (Some(c), Some(_)) = (clocks.as_mut(), self.flag_deadline()) {
-            // The running clock stops where it stands.
-            let now = self.deps.time.now_ms();
-            let side = self.game.position().side_to_move();
-            let (main, _, periods) = c[side].reading(self.turn_used(now));
-            c[side].main_ms = main;
-            c[side].periods_left = periods;
-        }
+        // The running clock stops where it stands.
+        let clocks = self.stopped_clocks(self.deps.time.now_ms());
         if let Err(e) = self.deps.store.finish(&self.id, ending, clocks).await {
             tracing::error!(game = %self.id, "storing the ending: {e}");
             return Err(RoomError::EndingNotStored);
         }
         self.clocks = clocks;
         self.ending = Some(ending);
+        self.finished().await;
         self.publish();
         Ok(())
     }
 
-    async fn join(&mut self, invite: &str) -> Result<Joined, Error> {
+    async fn join(&mut self, invite: &str, who: &Identity) -> Result<Joined, Error> {
         let Some(code) = self.invite.as_deref() else {
             return Err(Error::Conflict("this game has no free seat".into()));
         };
@@ -661,12 +1060,28 @@ impl Room {
             Color::Gote
         };
         let new_token = token::new_token();
+        let player = SeatPlayer::of(&self.deps.store, who, self.time_class()).await?;
         self.deps.store.join(&self.id, side, &new_token).await?;
+        if let Some(p) = &player {
+            self.deps
+                .store
+                .set_game_player(
+                    &self.id,
+                    side,
+                    p.user,
+                    Some(&p.name),
+                    p.guest,
+                    p.rating.map(|r| (r.rating, r.deviation)),
+                )
+                .await?;
+        }
+        self.players[side] = player;
         self.tokens[side] = Some(new_token.clone());
         self.invite = None;
         self.clock_started = true;
         self.turn_start_ms = self.deps.time.now_ms();
         self.turn_base_ms = 0;
+        self.announce_if_live();
         self.publish();
         Ok(Joined {
             token: new_token,
@@ -785,6 +1200,18 @@ impl Room {
             status: StatusView::of(self.ending),
             impasse,
             rules: self.settings.rules.clone(),
+            players: PlayersView {
+                sente: self.player_view(Color::Sente),
+                gote: self.player_view(Color::Gote),
+            },
+            rated: self.rated,
+            connected: ConnectedView {
+                sente: self.connected[Color::Sente] > 0 || self.computer_side() == Some(Color::Sente),
+                gote: self.connected[Color::Gote] > 0 || self.computer_side() == Some(Color::Gote),
+            },
+            takeback: TakebackView {
+                proposed_by: self.takeback_by.map(Side::from),
+            },
         }
     }
 }

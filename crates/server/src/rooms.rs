@@ -10,12 +10,16 @@ use shogi_core::{ByColor, Color, Handicap, ImpasseRule, Position};
 use tokio::sync::RwLock;
 
 use crate::clock::{Clock, TimeControl};
+use crate::db::players::GamePlayers;
 use crate::db::{NewGame, StoredGame};
 use crate::error::Error;
 use crate::protocol::{
     AiSeat, CreateGame, Created, Mode, RulesRequest, RulesView, Seat, Settings, SideChoice,
     StartChoice,
 };
+use crate::lobby::Seek;
+use crate::players::{Identity, SeatPlayer};
+use crate::ratings::TimeClass;
 use crate::room::{self, RoomDeps, RoomHandle, RoomInit};
 use crate::time::unix_ms;
 use crate::token;
@@ -141,6 +145,41 @@ fn seats_of(mode: Mode, creator: Color, seat_token: &str) -> Seats {
     }
 }
 
+/// The stored columns of the seats' players.
+fn player_columns(players: &ByColor<Option<SeatPlayer>>, rated: bool) -> GamePlayers {
+    let col = |c: Color| players[c].as_ref();
+    let both = |f: &dyn Fn(&SeatPlayer) -> Option<String>| {
+        [col(Color::Sente).and_then(f), col(Color::Gote).and_then(f)]
+    };
+    let names = both(&|p| Some(p.name.clone()));
+    GamePlayers {
+        users: [col(Color::Sente).and_then(|p| p.user), col(Color::Gote).and_then(|p| p.user)],
+        names,
+        guests: [
+            col(Color::Sente).is_some_and(|p| p.guest),
+            col(Color::Gote).is_some_and(|p| p.guest),
+        ],
+        ratings: [
+            col(Color::Sente).and_then(|p| p.rating).map(|r| (r.rating, r.deviation)),
+            col(Color::Gote).and_then(|p| p.rating).map(|r| (r.rating, r.deviation)),
+        ],
+        rated,
+    }
+}
+
+/// The seats' players of a stored game.
+fn stored_players(g: &GamePlayers) -> ByColor<Option<SeatPlayer>> {
+    let seat = |i: usize| {
+        g.names[i].as_ref().map(|name| SeatPlayer {
+            user: g.users[i],
+            name: name.clone(),
+            guest: g.guests[i],
+            rating: g.ratings[i].map(|(r, rd)| crate::ratings::Rating::new(r, rd, 0.06)),
+        })
+    };
+    ByColor::new(seat(0), seat(1))
+}
+
 /// The clocks of a stored game.
 fn stored_clocks(g: &StoredGame, tc: TimeControl) -> ByColor<Clock> {
     let clock = |(main_ms, periods_left): (u64, u32)| Clock {
@@ -203,6 +242,8 @@ impl Rooms {
             clock_started: g.clock_started,
             turn_used_ms: g.turn_used_ms,
             ending: g.ending,
+            players: stored_players(&g.players),
+            rated: g.players.rated,
         };
         Ok(Some(room::spawn(init, self.deps.clone())))
     }
@@ -227,11 +268,12 @@ impl Rooms {
         }
     }
 
-    /// Creates a game: checks the request, stores the game and starts its room.
+    /// Creates a game for `who`: checks the request, stores the game and
+    /// starts its room.
     ///
     /// # Errors
     /// [`Error::BadRequest`] for invalid settings; database errors.
-    pub async fn create(&self, req: CreateGame) -> Result<Created, Error> {
+    pub async fn create(&self, req: CreateGame, who: &Identity) -> Result<Created, Error> {
         let (start, handicap) = start_of(&req)?;
         let rules = rules_of(req.mode, req.rules.as_ref())?;
         if let Some(tc) = &req.time {
@@ -255,6 +297,15 @@ impl Rooms {
             .time
             .map(|tc| ByColor::new(Clock::new(tc), Clock::new(tc)));
         let clock_started = req.mode != Mode::Friend;
+        let class = req.time.as_ref().map(TimeClass::of_control);
+        let mut players: ByColor<Option<SeatPlayer>> = ByColor::default();
+        let me = SeatPlayer::of(&self.deps.store, who, class).await?;
+        match req.mode {
+            // Two people at one device: the creator's name names neither side.
+            Mode::Local => {}
+            Mode::Ai | Mode::Friend => players[creator] = me,
+        }
+        let columns = player_columns(&players, false);
         let new = NewGame {
             id: &id,
             mode: req.mode,
@@ -267,6 +318,7 @@ impl Rooms {
             invite: seats.invite.as_deref(),
             clocks,
             clock_started,
+            players: &columns,
         };
         self.deps.store.insert_game(&new, unix_ms()).await?;
         let init = RoomInit {
@@ -281,6 +333,8 @@ impl Rooms {
             clock_started,
             turn_used_ms: 0,
             ending: None,
+            players,
+            rated: false,
         };
         let room = room::spawn(init, self.deps.clone());
         self.map.write().await.insert(id.clone(), room);
@@ -289,6 +343,95 @@ impl Rooms {
             id,
             token: seat_token,
             side: seats.side,
+        })
+    }
+}
+
+/// The game an accepted seek becomes: the seeker's seat (a random seat
+/// decided now), both players, and whether it is rated.
+struct Match {
+    seeker_side: Color,
+    players: ByColor<Option<SeatPlayer>>,
+    rated: bool,
+}
+
+impl Rooms {
+    async fn match_of(&self, seek: &Seek, acceptor: &Identity) -> Result<Match, Error> {
+        let seeker_side = creator_of(seek.side);
+        let class = seek.view.time.as_ref().map(TimeClass::of_control);
+        let mut players: ByColor<Option<SeatPlayer>> = ByColor::default();
+        players[seeker_side] = SeatPlayer::of(&self.deps.store, &seek.owner, class).await?;
+        players[seeker_side.opponent()] = SeatPlayer::of(&self.deps.store, acceptor, class).await?;
+        let accounts = seek.owner.user().is_some() && acceptor.user().is_some();
+        Ok(Match {
+            seeker_side,
+            players,
+            rated: seek.view.rated && accounts && seek.handicap == Handicap::Even && class.is_some(),
+        })
+    }
+
+    /// Starts the game of an accepted seek between its author and
+    /// `acceptor`: both seats taken, the clocks running. Returns the
+    /// acceptor's seat.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn create_matched(&self, seek: &Seek, acceptor: &Identity) -> Result<Created, Error> {
+        let m = self.match_of(seek, acceptor).await?;
+        let start = seek.handicap.position();
+        let settings = Settings {
+            rules: rules_of(Mode::Friend, None)?,
+            time: seek.view.time,
+            ai: None,
+            handicap: StartChoice::Handicap(seek.handicap),
+        };
+        let id = token::new_game_id();
+        let acceptor_token = token::new_token();
+        let mut tokens: ByColor<Option<String>> = ByColor::default();
+        tokens[m.seeker_side] = Some(seek.token.clone());
+        tokens[m.seeker_side.opponent()] = Some(acceptor_token.clone());
+        let clocks = seek
+            .view
+            .time
+            .map(|tc| ByColor::new(Clock::new(tc), Clock::new(tc)));
+        let columns = player_columns(&m.players, m.rated);
+        let new = NewGame {
+            id: &id,
+            mode: Mode::Friend,
+            start: &start,
+            settings: &settings,
+            tokens: ByColor::new(
+                tokens[Color::Sente].as_deref(),
+                tokens[Color::Gote].as_deref(),
+            ),
+            invite: None,
+            clocks,
+            clock_started: true,
+            players: &columns,
+        };
+        self.deps.store.insert_game(&new, unix_ms()).await?;
+        let init = RoomInit {
+            id: id.clone(),
+            mode: Mode::Friend,
+            settings,
+            start,
+            moves: Vec::new(),
+            tokens,
+            invite: None,
+            clocks,
+            clock_started: true,
+            turn_used_ms: 0,
+            ending: None,
+            players: m.players,
+            rated: m.rated,
+        };
+        let room = room::spawn(init, self.deps.clone());
+        self.map.write().await.insert(id.clone(), room);
+        Ok(Created {
+            id,
+            token: acceptor_token,
+            side: Seat::from(m.seeker_side.opponent()),
+            invite: None,
         })
     }
 }

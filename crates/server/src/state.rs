@@ -9,6 +9,7 @@ use axum::extract::FromRef;
 use crate::activity::ActivityGate;
 use crate::analysis::Analyzer;
 use crate::db::Store;
+use crate::lobby::Lobby;
 use crate::opponent::Opponent;
 use crate::room::RoomDeps;
 use crate::rooms::Rooms;
@@ -21,6 +22,7 @@ pub struct AppState {
     rooms: Rooms,
     analyzer: Arc<Analyzer>,
     time: TimeSource,
+    lobby: Lobby,
 }
 
 impl AppState {
@@ -33,17 +35,20 @@ impl AppState {
         opponent: Arc<dyn Opponent>,
         activity: ActivityGate,
     ) -> AppState {
+        let lobby = Lobby::new(time.clone());
         let deps = RoomDeps {
             store: store.clone(),
             time: time.clone(),
             opponent,
             activity: activity.clone(),
+            lobby: lobby.clone(),
         };
         AppState {
             store,
             rooms: Rooms::new(deps),
             analyzer: Arc::new(Analyzer::new(activity)),
             time,
+            lobby,
         }
     }
 
@@ -57,6 +62,12 @@ impl AppState {
     #[must_use]
     pub fn rooms(&self) -> &Rooms {
         &self.rooms
+    }
+
+    /// The lobby.
+    #[must_use]
+    pub fn lobby(&self) -> &Lobby {
+        &self.lobby
     }
 
     /// The background analysis queue.
@@ -87,5 +98,11 @@ impl FromRef<AppState> for Arc<Analyzer> {
 impl FromRef<AppState> for TimeSource {
     fn from_ref(s: &AppState) -> TimeSource {
         s.time.clone()
+    }
+}
+
+impl FromRef<AppState> for Lobby {
+    fn from_ref(s: &AppState) -> Lobby {
+        s.lobby.clone()
     }
 }

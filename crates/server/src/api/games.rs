@@ -7,6 +7,7 @@ use axum::Json;
 use super::body::JsonBody;
 use crate::error::Error;
 use crate::protocol::{CreateGame, Created, GameView, JoinRequest, Joined};
+use crate::players::{self, Identity};
 use crate::rooms::Rooms;
 
 /// `POST /api/games`.
@@ -14,7 +15,10 @@ pub(super) async fn create(
     State(rooms): State<Rooms>,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<Created>), Error> {
-    Ok((StatusCode::CREATED, Json(rooms.create(req).await?)))
+    let who = Identity::Guest {
+        name: players::guest_name(req.name.as_deref())?,
+    };
+    Ok((StatusCode::CREATED, Json(rooms.create(req, &who).await?)))
 }
 
 /// `POST /api/games/{id}/join`.
@@ -24,7 +28,10 @@ pub(super) async fn join(
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Json<Joined>, Error> {
     let room = rooms.room(&id).await?;
-    Ok(Json(room.join(req.invite).await?))
+    let who = Identity::Guest {
+        name: players::guest_name(req.name.as_deref())?,
+    };
+    Ok(Json(room.join(req.invite, who).await?))
 }
 
 /// `GET /api/games/{id}`.

@@ -9,6 +9,8 @@ mod archive;
 mod body;
 mod games;
 mod legal;
+mod lobby;
+mod players;
 mod review;
 mod web;
 pub mod ws;
@@ -52,6 +54,14 @@ pub fn router(state: AppState) -> Router {
             post(review::import).layer(DefaultBodyLimit::max(crate::records::MAX_IMPORT_BYTES)),
         )
         .route("/api/mate", post(review::mate))
+        .route("/api/lobby", get(lobby::get))
+        .route("/api/lobby/ws", get(lobby::upgrade))
+        .route("/api/seeks", post(lobby::post))
+        .route("/api/seeks/{id}", axum::routing::delete(lobby::withdraw))
+        .route("/api/seeks/{id}/accept", post(lobby::accept))
+        .route("/api/players/{name}", get(players::profile))
+        .route("/api/players/{name}/games", get(players::games))
+        .route("/api/players/{name}/games.zip", get(players::games_zip))
         .merge(web::routes())
         .fallback(web::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

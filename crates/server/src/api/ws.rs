@@ -2,17 +2,18 @@
 //! the seated players' moves, resignations, declarations and count answers
 //! to the room.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::error::Error;
 use crate::protocol::{ClientMessage, GameView, Seat, ServerMessage};
-use crate::room::{Action, RoomHandle};
+use crate::room::{Action, RoomHandle, Subscription};
 use crate::rooms::Rooms;
 
 /// The largest message a client may send.
@@ -93,12 +94,47 @@ fn error(message: &str) -> Message {
 }
 
 async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>) {
-    let Some((mut updates, now)) = room.subscribe().await else {
+    let Some(sub) = room.subscribe(seat).await else {
         return;
     };
+    serve(&mut socket, &room, seat, sub).await;
+    if let Some(seat) = seat {
+        room.leave(seat).await;
+    }
+    let _ = socket.send(Message::Close(None)).await;
+}
+
+/// A chat receiver that never yields, for spectators.
+async fn next_chat(chat: Option<&mut broadcast::Receiver<Arc<str>>>) -> Result<Arc<str>, RecvError> {
+    match chat {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn serve(socket: &mut WebSocket, room: &RoomHandle, seat: Option<Seat>, sub: Subscription) {
+    let Subscription {
+        mut updates,
+        now,
+        chat,
+    } = sub;
     if socket.send(state(&now, seat)).await.is_err() {
         return;
     }
+    let mut chat = match chat {
+        Some((rx, history)) => {
+            let messages: Vec<serde_json::Value> = history
+                .iter()
+                .filter_map(|m| serde_json::from_str(m).ok())
+                .collect();
+            let msg = serde_json::json!({"type": "chat_history", "messages": messages});
+            if socket.send(Message::Text(msg.to_string().into())).await.is_err() {
+                return;
+            }
+            Some(rx)
+        }
+        None => None,
+    };
     let mut limit = RateLimit::new(MESSAGES_PER_SECOND);
     loop {
         let out = tokio::select! {
@@ -106,7 +142,7 @@ async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>)
                 None | Some(Err(_) | Ok(Message::Close(_))) => break,
                 Some(Ok(Message::Text(t))) => {
                     if limit.allow() {
-                        answer(&room, seat, t.as_str()).await
+                        answer(room, seat, t.as_str()).await
                     } else {
                         Some(error("too many messages"))
                     }
@@ -120,6 +156,14 @@ async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>)
                 Err(RecvError::Lagged(_)) => None,
                 Err(RecvError::Closed) => break,
             },
+            line = next_chat(chat.as_mut()) => match line {
+                Ok(text) => Some(Message::Text(text.as_ref().into())),
+                Err(RecvError::Lagged(_)) => None,
+                Err(RecvError::Closed) => {
+                    chat = None;
+                    None
+                }
+            },
         };
         if let Some(msg) = out {
             if socket.send(msg).await.is_err() {
@@ -127,7 +171,6 @@ async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>)
             }
         }
     }
-    let _ = socket.send(Message::Close(None)).await;
 }
 
 /// The reply to one client message, if any (a change is answered by the state broadcast).
@@ -144,6 +187,19 @@ async fn answer(room: &RoomHandle, seat: Option<Seat>, text: &str) -> Option<Mes
         ClientMessage::ProposeCount => Action::ProposeCount,
         ClientMessage::AcceptCount => Action::AcceptCount,
         ClientMessage::DeclineCount => Action::DeclineCount,
+        ClientMessage::Abort => Action::Abort,
+        ClientMessage::Takeback => Action::Takeback,
+        ClientMessage::AcceptTakeback => Action::AcceptTakeback,
+        ClientMessage::DeclineTakeback => Action::DeclineTakeback,
+        ClientMessage::Chat { text } => {
+            let Some(seat) = seat else {
+                return Some(error("spectators cannot chat with the players"));
+            };
+            return match room.chat(seat, text).await {
+                Ok(()) => None,
+                Err(e) => Some(error(&e.to_string())),
+            };
+        }
     };
     let Some(seat) = seat else {
         return Some(error("spectators cannot play"));

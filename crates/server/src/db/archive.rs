@@ -31,6 +31,8 @@ pub struct ArchiveFilter {
     pub player: Option<String>,
     /// The result.
     pub result: Option<ResultFilter>,
+    /// Only the games of this account (`users.id`).
+    pub user: Option<i64>,
     /// Entries to skip.
     pub offset: usize,
     /// Entries on the page.
@@ -77,27 +79,31 @@ pub struct ArchiveEntry {
 const ENTRIES: &str = "
     SELECT g.id AS id, 'game' AS kind, g.created_at AS created_at,
         CASE WHEN json_extract(g.settings, '$.ai.side') = 'sente'
-            THEN 'AI ' || json_extract(g.settings, '$.ai.level') END AS sente,
+            THEN 'AI ' || json_extract(g.settings, '$.ai.level')
+            ELSE g.sente_name || CASE WHEN g.sente_guest THEN ' (guest)' ELSE '' END END AS sente,
         CASE WHEN json_extract(g.settings, '$.ai.side') = 'gote'
-            THEN 'AI ' || json_extract(g.settings, '$.ai.level') END AS gote,
+            THEN 'AI ' || json_extract(g.settings, '$.ai.level')
+            ELSE g.gote_name || CASE WHEN g.gote_guest THEN ' (guest)' ELSE '' END END AS gote,
         CASE WHEN json_extract(g.settings, '$.ai.side') = 'sente'
-            THEN 'ai ' || json_extract(g.settings, '$.ai.level') END AS sente_lc,
+            THEN 'ai ' || json_extract(g.settings, '$.ai.level') ELSE g.sente_lc END AS sente_lc,
         CASE WHEN json_extract(g.settings, '$.ai.side') = 'gote'
-            THEN 'ai ' || json_extract(g.settings, '$.ai.level') END AS gote_lc,
+            THEN 'ai ' || json_extract(g.settings, '$.ai.level') ELSE g.gote_lc END AS gote_lc,
+        g.sente_user AS sente_user, g.gote_user AS gote_user,
         json_extract(g.settings, '$.time') AS time_json,
         coalesce(json_extract(g.settings, '$.handicap'), 'even') AS handicap,
         g.winner AS winner, g.reason AS reason,
         (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies
     FROM games g WHERE g.over = 1
     UNION ALL
-    SELECT id, 'import', created_at, sente, gote, sente_lc, gote_lc, time_json, handicap,
-        winner, reason, plies
+    SELECT id, 'import', created_at, sente, gote, sente_lc, gote_lc, NULL, NULL, time_json,
+        handicap, winner, reason, plies
     FROM records";
 
 /// The filter over [`ENTRIES`]: `?1` a lower-case part of a name or NULL,
-/// `?2` `sente`, `gote`, `draw` or NULL.
+/// `?2` `sente`, `gote`, `draw` or NULL, `?5` an account id or NULL.
 const FILTER: &str = "
-    WHERE (?1 IS NULL OR instr(coalesce(sente_lc, ''), ?1) > 0
+    WHERE (?5 IS NULL OR sente_user = ?5 OR gote_user = ?5)
+      AND (?1 IS NULL OR instr(coalesce(sente_lc, ''), ?1) > 0
                       OR instr(coalesce(gote_lc, ''), ?1) > 0)
       AND (?2 IS NULL
            OR (?2 = 'draw' AND (winner IS NULL OR winner NOT IN ('sente', 'gote'))
@@ -144,9 +150,15 @@ impl Store {
         filter: &ArchiveFilter,
     ) -> Result<(u64, Vec<ArchiveEntry>), sqlx::Error> {
         let result = result_word(filter.result);
-        let total: i64 = sqlx::query(&format!("SELECT COUNT(*) AS n FROM ({ENTRIES}) {FILTER}"))
-            .bind(filter.player.as_deref())
-            .bind(result)
+        let total: i64 = sqlx::query(&format!(
+            "SELECT COUNT(*) AS n FROM ({ENTRIES}) {FILTER}"
+        ))
+        .bind(filter.player.as_deref())
+        .bind(result)
+        // ?3 and ?4 are the page's limit and offset, unused when counting.
+        .bind(None::<i64>)
+        .bind(None::<i64>)
+        .bind(filter.user)
             .fetch_one(&self.reader)
             .await?
             .try_get("n")?;
@@ -157,6 +169,7 @@ impl Store {
         .bind(result)
         .bind(i64::try_from(filter.limit).unwrap_or(i64::MAX))
         .bind(i64::try_from(filter.offset).unwrap_or(i64::MAX))
+        .bind(filter.user)
         .fetch_all(&self.reader)
         .await?;
         let entries = rows.iter().map(entry).collect::<Result<Vec<_>, _>>()?;

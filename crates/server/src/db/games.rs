@@ -10,6 +10,7 @@
 use shogi_core::{ByColor, Color, Ending, Foul, Move, Position};
 use sqlx::Row;
 
+use super::players::GamePlayers;
 use super::store::{corrupt, ms, to_u64, Store};
 use crate::clock::Clock;
 use crate::protocol::{reason_word, Mode, Settings, Side};
@@ -33,6 +34,8 @@ pub struct NewGame<'a> {
     pub clocks: Option<ByColor<Clock>>,
     /// Whether the clock runs from the start (both seats taken).
     pub clock_started: bool,
+    /// Who sits where, and whether the game is rated.
+    pub players: &'a GamePlayers,
 }
 
 /// A game as stored.
@@ -62,6 +65,8 @@ pub struct StoredGame {
     pub moves: Vec<Move>,
     /// The time used on each move, in milliseconds.
     pub used_ms: Vec<u64>,
+    /// Who sat where, and whether the game is rated.
+    pub players: GamePlayers,
 }
 
 /// What one move changes.
@@ -217,10 +222,14 @@ impl Store {
         let [sm, sp, gm, gp] = clock_values(g.clocks);
         let settings =
             serde_json::to_string(g.settings).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+        let p = g.players;
         sqlx::query(
             "INSERT INTO games (id, created_at, mode, start_sfen, settings, sente_token, gote_token,
-                invite, sente_main_ms, sente_periods, gote_main_ms, gote_periods, clock_started)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                invite, sente_main_ms, sente_periods, gote_main_ms, gote_periods, clock_started,
+                sente_user, gote_user, sente_name, gote_name, sente_lc, gote_lc,
+                sente_guest, gote_guest, sente_rating, gote_rating, sente_rd, gote_rd, rated)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(g.id)
         .bind(ms(created_at_ms))
@@ -235,6 +244,19 @@ impl Store {
         .bind(gm)
         .bind(gp)
         .bind(g.clock_started)
+        .bind(p.users[0])
+        .bind(p.users[1])
+        .bind(p.names[0].as_deref())
+        .bind(p.names[1].as_deref())
+        .bind(p.names[0].as_deref().map(str::to_lowercase))
+        .bind(p.names[1].as_deref().map(str::to_lowercase))
+        .bind(p.guests[0])
+        .bind(p.guests[1])
+        .bind(p.ratings[0].map(|r| r.0))
+        .bind(p.ratings[1].map(|r| r.0))
+        .bind(p.ratings[0].map(|r| r.1))
+        .bind(p.ratings[1].map(|r| r.1))
+        .bind(p.rated)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -331,6 +353,38 @@ impl Store {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    /// Takes back every move after ply `keep` and stores the clocks, in one
+    /// transaction.
+    ///
+    /// # Errors
+    /// The database refused it; nothing is changed then.
+    pub async fn take_back(
+        &self,
+        id: &str,
+        keep: u32,
+        clocks: Option<ByColor<Clock>>,
+    ) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM moves WHERE game_id = ? AND ply > ?")
+            .bind(id)
+            .bind(i64::from(keep))
+            .execute(&mut *tx)
+            .await?;
+        let [sm, sp, gm, gp] = clock_values(clocks);
+        sqlx::query(
+            "UPDATE games SET sente_main_ms = ?, sente_periods = ?, gote_main_ms = ?,
+                gote_periods = ?, turn_used_ms = 0 WHERE id = ?",
+        )
+        .bind(sm)
+        .bind(sp)
+        .bind(gm)
+        .bind(gp)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await
     }
 
     /// Stores the time used so far on the current turn (at shutdown).
@@ -450,6 +504,7 @@ impl Store {
             ending,
             moves,
             used_ms,
+            players: GamePlayers::of_row(&r)?,
         }))
     }
 }

@@ -1,6 +1,7 @@
 //! `SQLite` storage, the only place that speaks SQL: games and their moves
 //! ([`games`]), imported records ([`records`]), analyses ([`analysis`]),
-//! review annotations ([`annotations`]) and the archive list ([`archive`]).
+//! review annotations ([`annotations`]), the archive list ([`archive`]),
+//! and ratings and the players of games ([`players`]).
 //! Every statement binds its values; no SQL is built from text. Rows come
 //! back typed: moves as [`shogi_core::Move`], endings as
 //! [`shogi_core::Ending`], settings as [`crate::protocol::Settings`].
@@ -12,6 +13,7 @@ pub mod analysis;
 pub mod annotations;
 pub mod archive;
 pub mod games;
+pub mod players;
 pub mod records;
 
 mod store;

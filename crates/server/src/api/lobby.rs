@@ -1,0 +1,172 @@
+//! The lobby: `GET /api/lobby`, its WebSocket `GET /api/lobby/ws`, and the
+//! seeks: `POST /api/seeks`, `DELETE /api/seeks/{id}`,
+//! `POST /api/seeks/{id}/accept`.
+
+use std::net::SocketAddr;
+
+use axum::body::Bytes;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::broadcast::error::RecvError;
+
+use super::body::JsonBody;
+use crate::db::Store;
+use crate::error::Error;
+use crate::lobby::{Lobby, SeekRequest};
+use crate::players::{self, Identity, SeatPlayer};
+use crate::protocol::{Created, PlayerView};
+use crate::ratings::TimeClass;
+use crate::rooms::Rooms;
+
+/// `GET /api/lobby`.
+pub(super) async fn get(State(lobby): State<Lobby>) -> Json<Value> {
+    Json(lobby.snapshot())
+}
+
+/// `GET /api/lobby/ws`.
+pub(super) async fn upgrade(State(lobby): State<Lobby>, ws: WebSocketUpgrade) -> Response {
+    ws.max_message_size(super::ws::MAX_MESSAGE_BYTES)
+        .max_frame_size(super::ws::MAX_MESSAGE_BYTES)
+        .on_upgrade(move |socket| watch(socket, lobby))
+}
+
+async fn watch(mut socket: WebSocket, lobby: Lobby) {
+    let (mut events, now) = lobby.subscribe();
+    let mut first = now;
+    first["type"] = json!("lobby");
+    if socket
+        .send(Message::Text(first.to_string().into()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    loop {
+        let out = tokio::select! {
+            incoming = socket.recv() => match incoming {
+                None | Some(Err(_) | Ok(Message::Close(_))) => break,
+                Some(Ok(Message::Text(t))) if t.contains("\"ping\"") => {
+                    Some(Message::Text(r#"{"type":"pong"}"#.into()))
+                }
+                Some(Ok(Message::Text(_) | Message::Binary(_))) => Some(Message::Text(
+                    r#"{"type":"error","message":"the lobby takes only pings"}"#.into(),
+                )),
+                Some(Ok(_)) => None,
+            },
+            event = events.recv() => match event {
+                Ok(text) => Some(Message::Text(text.as_ref().into())),
+                Err(RecvError::Lagged(_)) => {
+                    // Fell behind: start again from the whole lobby.
+                    let mut now = lobby.snapshot();
+                    now["type"] = json!("lobby");
+                    Some(Message::Text(now.to_string().into()))
+                }
+                Err(RecvError::Closed) => break,
+            },
+        };
+        if let Some(msg) = out {
+            if socket.send(msg).await.is_err() {
+                break;
+            }
+        }
+    }
+    let _ = socket.send(Message::Close(None)).await;
+}
+
+/// The player `who` is shown as in a seek of time class `class`.
+async fn shown_as(store: &Store, who: &Identity, class: Option<TimeClass>) -> Result<PlayerView, Error> {
+    Ok(match SeatPlayer::of(store, who, class).await? {
+        Some(p) => players::view(&p),
+        // A guest who typed no name.
+        None => PlayerView {
+            name: String::new(),
+            guest: true,
+            computer: false,
+            rating: None,
+            provisional: false,
+            rank: None,
+        },
+    })
+}
+
+/// `POST /api/seeks`.
+pub(super) async fn post(
+    State(store): State<Store>,
+    State(lobby): State<Lobby>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    JsonBody(req): JsonBody<SeekRequest>,
+) -> Result<(StatusCode, Json<Value>), Error> {
+    let who = Identity::Guest {
+        name: players::guest_name(req.name.as_deref())?,
+    };
+    let class = req.time.as_ref().map(TimeClass::of_control);
+    let by = shown_as(&store, &who, class).await?;
+    let to_key = req.to.as_deref().map(players::name_key);
+    let (id, token) = lobby.post(&req, who, by, peer.ip(), to_key)?;
+    Ok((StatusCode::CREATED, Json(json!({"id": id, "token": token}))))
+}
+
+/// The optional body of `DELETE /api/seeks/{id}`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WithdrawBody {
+    token: Option<String>,
+}
+
+/// `DELETE /api/seeks/{id}`.
+pub(super) async fn withdraw(
+    State(lobby): State<Lobby>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<StatusCode, Error> {
+    let body: WithdrawBody = if body.iter().all(u8::is_ascii_whitespace) {
+        WithdrawBody::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| Error::BadRequest(format!("bad body: {e}")))?
+    };
+    let who = Identity::Guest { name: None };
+    lobby.withdraw(&id, &who, body.token.as_deref())?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The optional body of an acceptance.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AcceptBody {
+    name: Option<String>,
+}
+
+/// `POST /api/seeks/{id}/accept`.
+pub(super) async fn accept(
+    State(lobby): State<Lobby>,
+    State(rooms): State<Rooms>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<(StatusCode, Json<Value>), Error> {
+    let body: AcceptBody = if body.iter().all(u8::is_ascii_whitespace) {
+        AcceptBody::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| Error::BadRequest(format!("bad body: {e}")))?
+    };
+    let who = Identity::Guest {
+        name: players::guest_name(body.name.as_deref())?,
+    };
+    let who_key = match &who {
+        Identity::Account { name, .. } => Some(players::name_key(name)),
+        Identity::Guest { .. } => None,
+    };
+    let seek = lobby.take(&id, &who, who_key.as_deref())?;
+    let Created {
+        id: game, token, side, ..
+    } = rooms.create_matched(&seek, &who).await?;
+    lobby.accepted(&id, &game);
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"game": game, "token": token, "side": side})),
+    ))
+}

@@ -1,0 +1,74 @@
+//! `GET /api/players/{name}`, its games (`/games`, paged like the archive)
+//! and all of them as one ZIP of KIF files (`/games.zip`).
+
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::{json, Value};
+
+use crate::archive::ArchiveQuery;
+use crate::db::Store;
+use crate::error::Error;
+use crate::players::{self, Profile};
+
+/// `GET /api/players/{name}`.
+pub(super) async fn profile(
+    State(store): State<Store>,
+    Path(name): Path<String>,
+) -> Result<Json<Profile>, Error> {
+    Ok(Json(players::profile(&store, &players::name_key(&name)).await?))
+}
+
+/// `GET /api/players/{name}/games?page=&per_page=`.
+pub(super) async fn games(
+    State(store): State<Store>,
+    Path(name): Path<String>,
+    Query(q): Query<ArchiveQuery>,
+) -> Result<Json<Value>, Error> {
+    let user = store
+        .profile_user(&players::name_key(&name))
+        .await?
+        .ok_or(Error::NoSuch("player"))?;
+    let mut filter = q.filter()?;
+    filter.user = Some(user.user);
+    let (total, entries) = store.archive(&filter).await?;
+    Ok(Json(json!({
+        "total": total,
+        "page": filter.offset / filter.limit + 1,
+        "per_page": filter.limit,
+        "entries": entries,
+    })))
+}
+
+/// `GET /api/players/{name}/games.zip`.
+pub(super) async fn games_zip(
+    State(store): State<Store>,
+    Path(name): Path<String>,
+) -> Result<Response, Error> {
+    let (name, bytes) = players::games_zip(&store, &players::name_key(&name)).await?;
+    // The file name in ASCII (RFC 6266's filename*= carries the real one).
+    let encoded: String = name
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b == b'-' || b == b'_' {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    let disposition =
+        format!("attachment; filename=\"games.zip\"; filename*=UTF-8''{encoded}-games.zip");
+    Ok((
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("application/zip")),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(&disposition).map_err(|e| Error::Internal(e.to_string()))?,
+            ),
+        ],
+        bytes,
+    )
+        .into_response())
+}

@@ -1,0 +1,283 @@
+//! Ratings, their history, the players of games and the counts a profile
+//! shows.
+
+use shogi_core::Color;
+use sqlx::Row;
+
+use super::store::{ms, to_u64, Store};
+use crate::protocol::Results;
+use crate::ratings::{Rating, TimeClass};
+
+/// A stored rating.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingRow {
+    /// The rating.
+    pub rating: Rating,
+    /// Rated games played in its class.
+    pub games: u32,
+}
+
+/// What a rated game changes: both new ratings and their game counts.
+#[derive(Debug)]
+pub struct Settlement<'a> {
+    /// The game.
+    pub game_id: &'a str,
+    /// Its time class.
+    pub class: TimeClass,
+    /// When it ended.
+    pub at_ms: u64,
+    /// Sente's and Gote's account, new rating and rated game count.
+    pub players: [(i64, Rating, u32); 2],
+}
+
+/// An account as a profile shows it.
+#[derive(Debug)]
+pub struct ProfileRow {
+    /// `users.id`.
+    pub user: i64,
+    /// The name as registered.
+    pub name: String,
+    /// When it was made.
+    pub created_at_ms: u64,
+}
+
+/// One point of a rating history.
+#[derive(Debug)]
+pub struct HistoryRow {
+    /// The class.
+    pub class: TimeClass,
+    /// The game.
+    pub game_id: String,
+    /// When.
+    pub at_ms: u64,
+    /// The rating after it.
+    pub rating: f64,
+    /// Its deviation.
+    pub rd: f64,
+}
+
+/// The players of a game as stored (the room's seats), indexed by
+/// [`Color`] as `[sente, gote]`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GamePlayers {
+    /// The accounts.
+    pub users: [Option<i64>; 2],
+    /// The names shown.
+    pub names: [Option<String>; 2],
+    /// Guest seats.
+    pub guests: [bool; 2],
+    /// The ratings at the start (rating, deviation).
+    pub ratings: [Option<(f64, f64)>; 2],
+    /// Whether the game is rated.
+    pub rated: bool,
+}
+
+impl GamePlayers {
+    /// The columns of a `games` row.
+    pub(super) fn of_row(r: &sqlx::sqlite::SqliteRow) -> Result<GamePlayers, sqlx::Error> {
+        let rating = |side: &str| -> Result<Option<(f64, f64)>, sqlx::Error> {
+            let rating: Option<f64> = r.try_get(format!("{side}_rating").as_str())?;
+            let rd: Option<f64> = r.try_get(format!("{side}_rd").as_str())?;
+            Ok(rating.map(|x| (x, rd.unwrap_or(Rating::NEW.deviation))))
+        };
+        Ok(GamePlayers {
+            users: [r.try_get("sente_user")?, r.try_get("gote_user")?],
+            names: [r.try_get("sente_name")?, r.try_get("gote_name")?],
+            guests: [r.try_get("sente_guest")?, r.try_get("gote_guest")?],
+            ratings: [rating("sente")?, rating("gote")?],
+            rated: r.try_get("rated")?,
+        })
+    }
+}
+
+fn count(v: i64) -> u32 {
+    u32::try_from(v).unwrap_or(0)
+}
+
+impl Store {
+    /// The rating of `user` in `class`, if they have played a rated game in it.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn rating(
+        &self,
+        user: i64,
+        class: TimeClass,
+    ) -> Result<Option<RatingRow>, sqlx::Error> {
+        let row = sqlx::query(
+            "SELECT rating, rd, volatility, games FROM ratings WHERE user_id = ? AND class = ?",
+        )
+        .bind(user)
+        .bind(class.name())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            Ok(RatingRow {
+                rating: Rating::new(r.try_get("rating")?, r.try_get("rd")?, r.try_get("volatility")?),
+                games: count(r.try_get("games")?),
+            })
+        })
+        .transpose()
+    }
+
+    /// Stores both players' new ratings and their history points, and the
+    /// game's end time, in one transaction.
+    ///
+    /// # Errors
+    /// The database refused it; nothing is stored then.
+    pub async fn settle(&self, s: &Settlement<'_>) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        for (user, rating, games) in s.players {
+            sqlx::query(
+                "INSERT INTO ratings (user_id, class, rating, rd, volatility, games, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT (user_id, class) DO UPDATE SET rating = ?3, rd = ?4,
+                    volatility = ?5, games = ?6, updated_at = ?7",
+            )
+            .bind(user)
+            .bind(s.class.name())
+            .bind(rating.rating)
+            .bind(rating.deviation)
+            .bind(rating.volatility)
+            .bind(i64::from(games))
+            .bind(ms(s.at_ms))
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "INSERT INTO rating_history (user_id, class, game_id, at, rating, rd)
+                 VALUES (?, ?, ?, ?, ?, ?)",
+            )
+            .bind(user)
+            .bind(s.class.name())
+            .bind(s.game_id)
+            .bind(ms(s.at_ms))
+            .bind(rating.rating)
+            .bind(rating.deviation)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await
+    }
+
+    /// The account whose case-folded name is `name_key`.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn profile_user(&self, name_key: &str) -> Result<Option<ProfileRow>, sqlx::Error> {
+        let row = sqlx::query("SELECT id, name, created_at FROM users WHERE name_key = ?")
+            .bind(name_key)
+            .fetch_optional(&self.reader)
+            .await?;
+        row.map(|r| {
+            Ok(ProfileRow {
+                user: r.try_get("id")?,
+                name: r.try_get("name")?,
+                created_at_ms: to_u64(r.try_get("created_at")?),
+            })
+        })
+        .transpose()
+    }
+
+    /// Every rating history point of `user`, oldest first.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn rating_history(&self, user: i64) -> Result<Vec<HistoryRow>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT class, game_id, at, rating, rd FROM rating_history
+             WHERE user_id = ? ORDER BY at, rowid",
+        )
+        .bind(user)
+        .fetch_all(&self.reader)
+        .await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let class: String = r.try_get("class")?;
+            let Some(class) = TimeClass::from_name(&class) else {
+                continue;
+            };
+            out.push(HistoryRow {
+                class,
+                game_id: r.try_get("game_id")?,
+                at_ms: to_u64(r.try_get("at")?),
+                rating: r.try_get("rating")?,
+                rd: r.try_get("rd")?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The wins, losses and draws of `user` over every finished game that
+    /// was not aborted.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn results(&self, user: i64) -> Result<Results, sqlx::Error> {
+        let r = sqlx::query(
+            "SELECT
+                coalesce(sum((sente_user = ?1 AND winner = 'sente') OR (gote_user = ?1 AND winner = 'gote')), 0) AS wins,
+                coalesce(sum((sente_user = ?1 AND winner = 'gote') OR (gote_user = ?1 AND winner = 'sente')), 0) AS losses,
+                coalesce(sum(winner IS NULL), 0) AS draws
+             FROM games WHERE over = 1 AND reason <> 'abort' AND (sente_user = ?1 OR gote_user = ?1)",
+        )
+        .bind(user)
+        .fetch_one(&self.reader)
+        .await?;
+        Ok(Results {
+            wins: count(r.try_get("wins")?),
+            losses: count(r.try_get("losses")?),
+            draws: count(r.try_get("draws")?),
+        })
+    }
+
+    /// Stores who sits at game `id` (a new game, or a seat taken later).
+    ///
+    /// # Errors
+    /// The database refused it.
+    pub async fn set_game_player(
+        &self,
+        id: &str,
+        side: Color,
+        user: Option<i64>,
+        name: Option<&str>,
+        guest: bool,
+        rating: Option<(f64, f64)>,
+    ) -> Result<(), sqlx::Error> {
+        let sql = match side {
+            Color::Sente => {
+                "UPDATE games SET sente_user = ?, sente_name = ?, sente_lc = ?, sente_guest = ?,
+                    sente_rating = ?, sente_rd = ? WHERE id = ?"
+            }
+            Color::Gote => {
+                "UPDATE games SET gote_user = ?, gote_name = ?, gote_lc = ?, gote_guest = ?,
+                    gote_rating = ?, gote_rd = ? WHERE id = ?"
+            }
+        };
+        sqlx::query(sql)
+            .bind(user)
+            .bind(name)
+            .bind(name.map(str::to_lowercase))
+            .bind(guest)
+            .bind(rating.map(|r| r.0))
+            .bind(rating.map(|r| r.1))
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The ids of every finished game of `user`, oldest first (for the ZIP).
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn finished_games_of(&self, user: i64) -> Result<Vec<String>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE over = 1 AND (sente_user = ?1 OR gote_user = ?1)
+             ORDER BY created_at, id",
+        )
+        .bind(user)
+        .fetch_all(&self.reader)
+        .await?;
+        rows.iter().map(|r| r.try_get::<String, _>("id")).collect()
+    }
+}

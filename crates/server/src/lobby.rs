@@ -1,0 +1,571 @@
+//! The lobby: open challenges (seeks) and the games in progress between
+//! people, with a live stream of changes.
+//!
+//! Seeks live in memory: they last [`SEEK_LIFETIME_MS`] unless accepted or
+//! withdrawn, and an address may hold [`MAX_OPEN_SEEKS_PER_ADDRESS`] at once.
+//! Every change is serialised once and sent to every lobby watcher as the
+//! same shared text; move numbers of live games are sent at most every
+//! [`LIVE_REFRESH`] (the rooms only mark them changed).
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use shogi_core::Handicap;
+use tokio::sync::broadcast;
+
+use crate::clock::TimeControl;
+use crate::error::Error;
+use crate::players::Identity;
+use crate::protocol::PlayerView;
+use crate::protocol::SideChoice;
+use crate::ratings::TimeClass;
+use crate::time::TimeSource;
+use crate::token;
+
+/// How long a seek stays open.
+pub const SEEK_LIFETIME_MS: u64 = 30 * 60 * 1000;
+/// Seeks one address may hold open at once.
+pub const MAX_OPEN_SEEKS_PER_ADDRESS: usize = 3;
+/// Live games listed (the highest rated first).
+pub const MAX_LIVE_LISTED: usize = 100;
+/// How often changed move numbers are sent.
+pub const LIVE_REFRESH: Duration = Duration::from_secs(2);
+/// Messages a slow lobby watcher may fall behind before it skips some.
+const EVENT_BUFFER: usize = 256;
+
+/// `POST /api/seeks`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeekRequest {
+    /// The time control (required for rated seeks).
+    #[serde(default)]
+    pub time: Option<TimeControl>,
+    /// Rated or casual.
+    #[serde(default)]
+    pub rated: bool,
+    /// The seeker's seat.
+    #[serde(default = "random_side")]
+    pub side: SideChoice,
+    /// The handicap (`even` if absent).
+    #[serde(default, deserialize_with = "crate::protocol::opt_text::deserialize")]
+    pub handicap: Option<Handicap>,
+    /// A challenge to this player only.
+    #[serde(default)]
+    pub to: Option<String>,
+    /// A guest's display name.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+fn random_side() -> SideChoice {
+    SideChoice::Random
+}
+
+/// A seek as the lobby lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeekView {
+    /// The seek id (16 hex digits).
+    pub id: String,
+    /// Who posted it.
+    pub by: PlayerView,
+    /// The time control.
+    pub time: Option<TimeControl>,
+    /// Its time class (`null` without a clock).
+    pub class: Option<&'static str>,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The seeker's seat: `sente`, `gote` or `random`.
+    pub side: &'static str,
+    /// The handicap.
+    pub handicap: String,
+    /// The one player it is addressed to.
+    pub to: Option<String>,
+    /// When it was posted.
+    pub created_at_ms: u64,
+}
+
+/// An open seek with what only the server knows.
+#[derive(Clone, Debug)]
+pub struct Seek {
+    /// As listed.
+    pub view: SeekView,
+    /// Who posted it.
+    pub owner: Identity,
+    /// From where (for the per-address cap).
+    pub address: IpAddr,
+    /// The seeker's seat token in the game accepting creates.
+    pub token: String,
+    /// The seat asked for.
+    pub side: SideChoice,
+    /// The handicap asked for.
+    pub handicap: Handicap,
+    /// The case-folded name of the addressee, if any.
+    pub to_key: Option<String>,
+}
+
+/// A game in progress between two people, as listed.
+#[derive(Clone, Debug, Serialize)]
+pub struct LiveGame {
+    /// The game id.
+    pub id: String,
+    /// Who plays (`null` for an unnamed guest).
+    pub players: LivePlayers,
+    /// The time control.
+    pub time: Option<TimeControl>,
+    /// Its time class.
+    pub class: Option<&'static str>,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The handicap or `custom`.
+    pub handicap: String,
+    /// Moves played.
+    pub moves: usize,
+}
+
+/// The two players of a live game.
+#[derive(Clone, Debug, Serialize)]
+pub struct LivePlayers {
+    /// Sente.
+    pub sente: Option<PlayerView>,
+    /// Gote.
+    pub gote: Option<PlayerView>,
+}
+
+impl LiveGame {
+    fn strength(&self) -> i64 {
+        let r = |p: &Option<PlayerView>| p.as_ref().and_then(|p| p.rating).unwrap_or(0);
+        r(&self.players.sente) + r(&self.players.gote) + if self.rated { 1 << 20 } else { 0 }
+    }
+}
+
+#[derive(Default)]
+struct State {
+    seeks: Vec<Seek>,
+    live: HashMap<String, LiveGame>,
+    live_changed: bool,
+}
+
+/// The lobby (cheap to clone).
+#[derive(Clone)]
+pub struct Lobby {
+    state: Arc<Mutex<State>>,
+    events: broadcast::Sender<Arc<str>>,
+    time: TimeSource,
+}
+
+fn text(v: &serde_json::Value) -> Arc<str> {
+    Arc::from(v.to_string())
+}
+
+fn bad(msg: impl Into<String>) -> Error {
+    Error::BadRequest(msg.into())
+}
+
+impl Lobby {
+    /// An empty lobby reading `time`.
+    #[must_use]
+    pub fn new(time: TimeSource) -> Lobby {
+        let (events, _) = broadcast::channel(EVENT_BUFFER);
+        Lobby {
+            state: Arc::default(),
+            events,
+            time,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock leaves consistent data (every change is one assignment).
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn send(&self, msg: Arc<str>) {
+        // No watcher is not an error.
+        let _ = self.events.send(msg);
+    }
+
+    fn live_list(state: &State) -> (Vec<LiveGame>, usize) {
+        let mut live: Vec<&LiveGame> = state.live.values().collect();
+        live.sort_by(|a, b| b.strength().cmp(&a.strength()).then(a.id.cmp(&b.id)));
+        let total = live.len();
+        (
+            live.into_iter().take(MAX_LIVE_LISTED).cloned().collect(),
+            total,
+        )
+    }
+
+    fn live_message(state: &State) -> Arc<str> {
+        let (live, total) = Lobby::live_list(state);
+        text(&json!({"type": "live", "live": live, "live_total": total}))
+    }
+
+    /// Removes the seeks older than [`SEEK_LIFETIME_MS`].
+    fn expire(&self, state: &mut State) {
+        let now = self.time.now_ms();
+        let mut gone = Vec::new();
+        state.seeks.retain(|s| {
+            let keep = now.saturating_sub(s.view.created_at_ms) < SEEK_LIFETIME_MS;
+            if !keep {
+                gone.push(s.view.id.clone());
+            }
+            keep
+        });
+        for id in gone {
+            self.send(text(&json!({"type": "seek_removed", "id": id})));
+        }
+    }
+
+    /// The lobby now: `{"seeks": [...], "live": [...], "live_total": N}`.
+    #[must_use]
+    pub fn snapshot(&self) -> serde_json::Value {
+        let mut state = self.lock();
+        self.expire(&mut state);
+        let seeks: Vec<&SeekView> = state.seeks.iter().map(|s| &s.view).collect();
+        let (live, total) = Lobby::live_list(&state);
+        json!({"seeks": seeks, "live": live, "live_total": total})
+    }
+
+    /// The changes from now on (each a JSON text), and the lobby now.
+    #[must_use]
+    pub fn subscribe(&self) -> (broadcast::Receiver<Arc<str>>, serde_json::Value) {
+        let rx = self.events.subscribe();
+        (rx, self.snapshot())
+    }
+
+    /// Posts a seek by `owner` (shown as `by`) from `address`. Returns its
+    /// id and the seeker's seat token.
+    ///
+    /// # Errors
+    /// [`Error::BadRequest`] for a bad request, [`Error::Unauthorized`] for
+    /// a rated seek by a guest, [`Error::TooManyRequests`] over the open
+    /// seeks of one address.
+    pub fn post(
+        &self,
+        req: &SeekRequest,
+        owner: Identity,
+        by: PlayerView,
+        address: IpAddr,
+        to_key: Option<String>,
+    ) -> Result<(String, String), Error> {
+        if let Some(tc) = &req.time {
+            tc.validate().map_err(bad)?;
+        }
+        let handicap = req.handicap.unwrap_or(Handicap::Even);
+        if req.rated {
+            if owner.user().is_none() {
+                return Err(Error::Unauthorized(
+                    "log in to post a rated challenge".into(),
+                ));
+            }
+            if req.time.is_none() {
+                return Err(bad("a rated challenge needs a time control"));
+            }
+            if handicap != Handicap::Even {
+                return Err(bad("handicap games are unrated"));
+            }
+        }
+        let id = token::new_game_id();
+        let seat_token = token::new_token();
+        let mut state = self.lock();
+        self.expire(&mut state);
+        if state.seeks.iter().filter(|s| s.address == address).count()
+            >= MAX_OPEN_SEEKS_PER_ADDRESS
+        {
+            return Err(Error::TooManyRequests {
+                message: format!(
+                    "at most {MAX_OPEN_SEEKS_PER_ADDRESS} open challenges at once; withdraw one first"
+                ),
+                retry_after_s: 60,
+            });
+        }
+        let view = SeekView {
+            id: id.clone(),
+            by,
+            time: req.time,
+            class: req.time.as_ref().map(|tc| TimeClass::of_control(tc).name()),
+            rated: req.rated,
+            side: match req.side {
+                SideChoice::Sente => "sente",
+                SideChoice::Gote => "gote",
+                SideChoice::Random => "random",
+            },
+            handicap: handicap.to_string(),
+            to: req.to.clone(),
+            created_at_ms: self.time.now_ms(),
+        };
+        self.send(text(&json!({"type": "seek_added", "seek": view})));
+        state.seeks.push(Seek {
+            view,
+            owner,
+            address,
+            token: seat_token.clone(),
+            side: req.side,
+            handicap,
+            to_key,
+        });
+        Ok((id, seat_token))
+    }
+
+    /// Withdraws seek `id` by its author: the same account, or the holder
+    /// of its token.
+    ///
+    /// # Errors
+    /// [`Error::NoSuch`] for a seek that is gone, [`Error::Forbidden`] for
+    /// someone else's.
+    pub fn withdraw(&self, id: &str, who: &Identity, token: Option<&str>) -> Result<(), Error> {
+        let mut state = self.lock();
+        let at = state
+            .seeks
+            .iter()
+            .position(|s| s.view.id == id)
+            .ok_or(Error::NoSuch("challenge"))?;
+        let seek = &state.seeks[at];
+        let by_account = who.user().is_some() && seek.owner.user() == who.user();
+        let by_token = token.is_some_and(|t| token::same(&seek.token, t));
+        if !by_account && !by_token {
+            return Err(Error::Forbidden("not your challenge".into()));
+        }
+        state.seeks.remove(at);
+        self.send(text(&json!({"type": "seek_removed", "id": id})));
+        Ok(())
+    }
+
+    /// Takes seek `id` off the list for `who` (whose name folds to
+    /// `who_key`), who accepts it.
+    ///
+    /// # Errors
+    /// [`Error::NoSuch`] for a seek that is gone, [`Error::Conflict`] for
+    /// one's own, [`Error::Forbidden`] for a challenge to someone else,
+    /// [`Error::Unauthorized`] for a rated seek without an account.
+    pub fn take(&self, id: &str, who: &Identity, who_key: Option<&str>) -> Result<Seek, Error> {
+        let mut state = self.lock();
+        self.expire(&mut state);
+        let at = state
+            .seeks
+            .iter()
+            .position(|s| s.view.id == id)
+            .ok_or(Error::NoSuch("challenge"))?;
+        let seek = &state.seeks[at];
+        if who.user().is_some() && seek.owner.user() == who.user() {
+            return Err(Error::Conflict("this is your own challenge".into()));
+        }
+        if let Some(to) = &seek.to_key {
+            if who_key != Some(to.as_str()) {
+                return Err(Error::Forbidden(
+                    "this challenge is addressed to another player".into(),
+                ));
+            }
+        }
+        if seek.view.rated && who.user().is_none() {
+            return Err(Error::Unauthorized(
+                "log in to accept a rated challenge".into(),
+            ));
+        }
+        let seek = state.seeks.remove(at);
+        self.send(text(&json!({"type": "seek_removed", "id": id})));
+        Ok(seek)
+    }
+
+    /// Tells the watchers that seek `id` became game `game`.
+    pub fn accepted(&self, id: &str, game: &str) {
+        self.send(text(
+            &json!({"type": "seek_accepted", "id": id, "game": game}),
+        ));
+    }
+
+    /// A game between people started (or was restored).
+    pub fn game_started(&self, game: LiveGame) {
+        let mut state = self.lock();
+        state.live.insert(game.id.clone(), game);
+        state.live_changed = false;
+        self.send(Lobby::live_message(&state));
+    }
+
+    /// A move was played in a live game; sent with the next refresh.
+    pub fn game_moved(&self, id: &str, moves: usize) {
+        let mut state = self.lock();
+        if let Some(g) = state.live.get_mut(id) {
+            g.moves = moves;
+            state.live_changed = true;
+        }
+    }
+
+    /// A live game ended.
+    pub fn game_ended(&self, id: &str) {
+        let mut state = self.lock();
+        if state.live.remove(id).is_some() {
+            state.live_changed = false;
+            self.send(Lobby::live_message(&state));
+        }
+    }
+
+    /// Sends the changed move numbers, if any, and drops expired seeks (called
+    /// every [`LIVE_REFRESH`]).
+    pub fn refresh(&self) {
+        let mut state = self.lock();
+        self.expire(&mut state);
+        if state.live_changed {
+            state.live_changed = false;
+            self.send(Lobby::live_message(&state));
+        }
+    }
+
+    /// How many games are listed live.
+    #[must_use]
+    pub fn live_count(&self) -> usize {
+        self.lock().live.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(v: serde_json::Value) -> SeekRequest {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn guest(name: &str) -> (Identity, PlayerView) {
+        (
+            Identity::Guest {
+                name: Some(name.into()),
+            },
+            PlayerView {
+                name: name.into(),
+                guest: true,
+                computer: false,
+                rating: None,
+                provisional: false,
+                rank: None,
+            },
+        )
+    }
+
+    fn account(id: i64, name: &str) -> (Identity, PlayerView) {
+        (
+            Identity::Account {
+                id,
+                name: name.into(),
+            },
+            PlayerView {
+                name: name.into(),
+                guest: false,
+                computer: false,
+                rating: Some(1500),
+                provisional: true,
+                rank: Some("2k".into()),
+            },
+        )
+    }
+
+    const HOME: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
+
+    #[tokio::test]
+    async fn a_seek_is_listed_announced_taken_once_and_expires() {
+        let (time, clock) = TimeSource::manual();
+        let lobby = Lobby::new(time);
+        let (mut rx, now) = lobby.subscribe();
+        assert_eq!(now["seeks"].as_array().unwrap().len(), 0);
+        let (who, view) = guest("Гость");
+        let req = request(json!({"time": {"main_ms": 1_800_000, "byoyomi_ms": 30_000}}));
+        let (id, _token) = lobby.post(&req, who, view, HOME, None).unwrap();
+        let added: serde_json::Value = serde_json::from_str(&rx.recv().await.unwrap()).unwrap();
+        assert_eq!(added["type"], "seek_added");
+        assert_eq!(added["seek"]["class"], "classical");
+        assert_eq!(added["seek"]["side"], "random");
+        let (taker, _) = account(7, "Ivan");
+        lobby.take(&id, &taker, Some("ivan")).unwrap();
+        assert!(matches!(
+            lobby.take(&id, &taker, Some("ivan")),
+            Err(Error::NoSuch(_))
+        ));
+        // A second seek expires after its lifetime.
+        let (who, view) = guest("Гость");
+        let (id2, _) = lobby.post(&req, who, view, HOME, None).unwrap();
+        clock.advance(SEEK_LIFETIME_MS);
+        lobby.refresh();
+        assert_eq!(lobby.snapshot()["seeks"].as_array().unwrap().len(), 0);
+        assert!(lobby.take(&id2, &taker, None).is_err());
+    }
+
+    #[test]
+    fn rated_seeks_need_an_account_a_clock_and_no_handicap() {
+        let lobby = Lobby::new(TimeSource::manual().0);
+        let (who, view) = guest("g");
+        let rated = request(json!({"rated": true, "time": {"main_ms": 600_000}}));
+        assert!(matches!(
+            lobby.post(&rated, who, view, HOME, None),
+            Err(Error::Unauthorized(_))
+        ));
+        let (who, view) = account(1, "a");
+        let no_clock = request(json!({"rated": true}));
+        assert!(lobby.post(&no_clock, who.clone(), view.clone(), HOME, None).is_err());
+        let handicap = request(json!({"rated": true, "time": {"main_ms": 600_000}, "handicap": "rook"}));
+        assert!(lobby.post(&handicap, who, view, HOME, None).is_err());
+    }
+
+    #[test]
+    fn own_seeks_addressed_seeks_and_the_per_address_cap() {
+        let lobby = Lobby::new(TimeSource::manual().0);
+        let (alice, view) = account(1, "Alice");
+        let req = request(json!({"to": "Bob"}));
+        let (id, token) = lobby
+            .post(&req, alice.clone(), view.clone(), HOME, Some("bob".into()))
+            .unwrap();
+        assert!(matches!(
+            lobby.take(&id, &alice, Some("alice")),
+            Err(Error::Conflict(_))
+        ));
+        let (carol, _) = account(3, "Carol");
+        assert!(matches!(
+            lobby.take(&id, &carol, Some("carol")),
+            Err(Error::Forbidden(_))
+        ));
+        assert!(matches!(
+            lobby.withdraw(&id, &carol, None),
+            Err(Error::Forbidden(_))
+        ));
+        lobby.withdraw(&id, &Identity::Guest { name: None }, Some(&token)).unwrap();
+        let open = request(json!({}));
+        for _ in 0..MAX_OPEN_SEEKS_PER_ADDRESS {
+            lobby.post(&open, alice.clone(), view.clone(), HOME, None).unwrap();
+        }
+        assert!(matches!(
+            lobby.post(&open, alice, view, HOME, None),
+            Err(Error::TooManyRequests { .. })
+        ));
+    }
+
+    #[test]
+    fn live_games_are_listed_highest_rated_first_and_leave_when_over() {
+        let lobby = Lobby::new(TimeSource::manual().0);
+        let game = |id: &str, rating: i64| LiveGame {
+            id: id.into(),
+            players: LivePlayers {
+                sente: Some(PlayerView {
+                    rating: Some(rating),
+                    ..account(1, "a").1
+                }),
+                gote: None,
+            },
+            time: None,
+            class: None,
+            rated: false,
+            handicap: "even".into(),
+            moves: 0,
+        };
+        lobby.game_started(game("a", 1400));
+        lobby.game_started(game("b", 1900));
+        lobby.game_moved("a", 5);
+        let snap = lobby.snapshot();
+        assert_eq!(snap["live"][0]["id"], "b");
+        assert_eq!(snap["live"][1]["moves"], 5);
+        lobby.game_ended("b");
+        assert_eq!(lobby.live_count(), 1);
+    }
+}

@@ -1,0 +1,270 @@
+//! Players in games: names in the state and in every record format, the
+//! lobby (seeks, acceptance, the live list and its WebSocket), and the
+//! in-game messages (abort, takeback, chat, presence).
+
+mod common;
+
+use common::{TempDir, TestServer};
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+/// A friend game between two named guests: the creator's id, tokens and sockets.
+async fn friend_game(s: &TestServer, sente: &str, gote: &str) -> (String, common::Ws, common::Ws) {
+    let g = s
+        .create(json!({"mode": "friend", "side": "sente", "name": sente}))
+        .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let invite = g["invite"].as_str().unwrap().split("join=").nth(1).unwrap();
+    let (status, joined) = s
+        .request(
+            "POST",
+            &format!("/api/games/{id}/join"),
+            Some(&json!({"invite": invite, "name": gote})),
+        )
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    let a = s.connect(&id, g["token"].as_str()).await;
+    let b = s.connect(&id, joined["token"].as_str()).await;
+    (id, a, b)
+}
+
+#[tokio::test]
+async fn guest_names_are_shown_and_written_in_every_record_format() {
+    let dir = TempDir::new("names");
+    let s = TestServer::start(&dir.db()).await;
+    let (id, mut a, mut b) = friend_game(&s, "Алиса", "Богдан").await;
+    let state = s.state(&id).await;
+    assert_eq!(state["players"]["sente"]["name"], "Алиса");
+    assert_eq!(state["players"]["sente"]["guest"], true);
+    assert_eq!(state["players"]["gote"]["name"], "Богдан");
+    assert_eq!(state["rated"], false);
+    a.play("7g7f").await;
+    b.play("3c3d").await;
+    b.send(json!({"type": "resign"})).await;
+    a.state_where(|s| s["status"]["over"] == true).await;
+
+    let (_, _, kif) = s.get_text(&format!("/api/games/{id}/record?format=kif")).await;
+    assert!(kif.contains("先手：Алиса (guest)"), "{kif}");
+    assert!(kif.contains("後手：Богдан (guest)"), "{kif}");
+    let (_, _, ki2) = s.get_text(&format!("/api/games/{id}/record?format=ki2")).await;
+    assert!(ki2.contains("先手：Алиса (guest)"), "{ki2}");
+    let (_, _, csa) = s.get_text(&format!("/api/games/{id}/record?format=csa")).await;
+    assert!(csa.contains("N+Алиса (guest)"), "{csa}");
+    assert!(csa.contains("N-Богдан (guest)"), "{csa}");
+    let (_, _, jkf) = s.get_text(&format!("/api/games/{id}/record?format=jkf")).await;
+    let jkf: Value = serde_json::from_str(&jkf).unwrap();
+    assert_eq!(jkf["header"]["先手"], "Алиса (guest)");
+    assert_eq!(jkf["header"]["後手"], "Богдан (guest)");
+
+    // The archive's player filter finds played games by a part of a name, in any case.
+    let (_, page) = s
+        .request("GET", "/api/archive?player=%D0%B1%D0%BE%D0%B3", None)
+        .await;
+    assert_eq!(page["total"], 1, "{page}");
+    assert_eq!(page["entries"][0]["gote"], "Богдан (guest)");
+    s.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_bad_guest_name_is_refused() {
+    let dir = TempDir::new("badname");
+    let s = TestServer::start(&dir.db()).await;
+    for name in ["<script>", "a b", "x".repeat(25).as_str()] {
+        let (status, body) = s
+            .request(
+                "POST",
+                "/api/games",
+                Some(&json!({"mode": "ai", "name": name})),
+            )
+            .await;
+        assert_eq!(status, 400, "{name}: {body}");
+    }
+    s.shutdown().await;
+}
+
+/// The lobby's WebSocket.
+struct LobbyWs(tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>);
+
+impl LobbyWs {
+    async fn open(s: &TestServer) -> LobbyWs {
+        let url = format!("ws://{}/api/lobby/ws", s.addr());
+        let (stream, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        LobbyWs(stream)
+    }
+
+    /// The next message of `kind`.
+    async fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let msg = tokio::time::timeout(std::time::Duration::from_secs(30), self.0.next())
+                .await
+                .expect("a lobby message in time")
+                .unwrap()
+                .unwrap();
+            if let Message::Text(t) = msg {
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                if v["type"] == kind {
+                    return v;
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_seek_is_announced_accepted_played_and_listed_live() {
+    let dir = TempDir::new("lobby");
+    let s = TestServer::start(&dir.db()).await;
+    let mut watcher = LobbyWs::open(&s).await;
+    let first = watcher.next_of("lobby").await;
+    assert_eq!(first["seeks"], json!([]));
+
+    let seek = json!({"time": {"main_ms": 1_800_000, "byoyomi_ms": 30_000},
+                      "side": "sente", "name": "Ирина"});
+    let (status, posted) = s.request("POST", "/api/seeks", Some(&seek)).await;
+    assert_eq!(status, 201, "{posted}");
+    let seek_id = posted["id"].as_str().unwrap();
+    let added = watcher.next_of("seek_added").await;
+    assert_eq!(added["seek"]["id"], seek_id);
+    assert_eq!(added["seek"]["by"]["name"], "Ирина");
+    assert_eq!(added["seek"]["class"], "classical");
+    let (_, lobby) = s.request("GET", "/api/lobby", None).await;
+    assert_eq!(lobby["seeks"][0]["id"], seek_id);
+
+    let (status, accepted) = s
+        .request(
+            "POST",
+            &format!("/api/seeks/{seek_id}/accept"),
+            Some(&json!({"name": "Олег"})),
+        )
+        .await;
+    assert_eq!(status, 201, "{accepted}");
+    let game = accepted["game"].as_str().unwrap();
+    assert_eq!(accepted["side"], "gote");
+    let note = watcher.next_of("seek_accepted").await;
+    assert_eq!(note["game"], game);
+    let live = watcher.next_of("live").await;
+    assert_eq!(live["live"][0]["id"], game);
+    assert_eq!(live["live"][0]["players"]["sente"]["name"], "Ирина");
+
+    // The seeker plays with the token it got when posting; the clock runs at once.
+    let mut sente = s.connect(game, posted["token"].as_str()).await;
+    let mut gote = s.connect(game, accepted["token"].as_str()).await;
+    let state = sente.state_where(|_| true).await;
+    assert_eq!(state["you"], "sente");
+    assert_eq!(state["clocks"]["running"], "sente");
+    sente.play("7g7f").await;
+    gote.play("3c3d").await;
+    // A second acceptance finds the seek gone.
+    let (status, _) = s
+        .request("POST", &format!("/api/seeks/{seek_id}/accept"), None)
+        .await;
+    assert_eq!(status, 404);
+    gote.send(json!({"type": "resign"})).await;
+    sente.state_where(|s| s["status"]["over"] == true).await;
+    let live = watcher.next_of("live").await;
+    assert_eq!(live["live_total"], 0, "{live}");
+    s.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_game_is_aborted_only_before_both_sides_have_moved() {
+    let dir = TempDir::new("abort");
+    let s = TestServer::start(&dir.db()).await;
+    let (_, mut a, mut b) = friend_game(&s, "A", "B").await;
+    a.play("7g7f").await;
+    b.send(json!({"type": "abort"})).await;
+    let over = a.state_where(|s| s["status"]["over"] == true).await;
+    assert_eq!(over["status"]["reason"], "abort");
+    assert_eq!(over["status"]["winner"], Value::Null);
+
+    let (_, mut a, mut b) = friend_game(&s, "A", "B").await;
+    a.play("7g7f").await;
+    b.play("3c3d").await;
+    a.send(json!({"type": "abort"})).await;
+    assert!(a.error().await.contains("before each side"));
+    s.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_takeback_needs_the_opponents_consent_in_a_casual_game() {
+    let dir = TempDir::new("takeback");
+    let s = TestServer::start(&dir.db()).await;
+    let (id, mut a, mut b) = friend_game(&s, "A", "B").await;
+    a.play("7g7f").await;
+    b.play("3c3d").await;
+    // Sente, to move, asks for its last move back: both moves go.
+    a.send(json!({"type": "takeback"})).await;
+    let asked = b
+        .state_where(|s| s["takeback"]["proposed_by"] == "sente")
+        .await;
+    assert_eq!(asked["moves"].as_array().unwrap().len(), 2);
+    b.send(json!({"type": "decline_takeback"})).await;
+    a.state_where(|s| s["takeback"]["proposed_by"].is_null())
+        .await;
+    a.send(json!({"type": "takeback"})).await;
+    b.state_where(|s| s["takeback"]["proposed_by"] == "sente")
+        .await;
+    // The proposer cannot accept its own proposal.
+    a.send(json!({"type": "accept_takeback"})).await;
+    assert!(a.error().await.contains("other player"));
+    b.send(json!({"type": "accept_takeback"})).await;
+    let back = a
+        .state_where(|s| s["moves"].as_array().is_some_and(Vec::is_empty))
+        .await;
+    assert_eq!(back["side_to_move"], "sente");
+    // The store agrees: a reload shows no moves.
+    assert_eq!(s.state(&id).await["moves"], json!([]));
+    s.shutdown().await;
+}
+
+#[tokio::test]
+async fn chat_reaches_the_players_only_and_is_limited() {
+    let dir = TempDir::new("chat");
+    let s = TestServer::start(&dir.db()).await;
+    let (id, mut a, mut b) = friend_game(&s, "A", "B").await;
+    let mut watcher = s.connect(&id, None).await;
+    // Both players are seen connected.
+    let state = watcher
+        .state_where(|s| s["connected"]["sente"] == true && s["connected"]["gote"] == true)
+        .await;
+    assert_eq!(state["connected"], json!({"sente": true, "gote": true}));
+
+    a.send(json!({"type": "chat", "text": "<b>удачи</b>"})).await;
+    let line = loop {
+        let m = b.next().await;
+        if m["type"] == "chat" {
+            break m;
+        }
+    };
+    assert_eq!(line["text"], "<b>удачи</b>");
+    assert_eq!(line["from"], "sente");
+    assert_eq!(line["name"], "A");
+    // A spectator cannot chat.
+    watcher.send(json!({"type": "chat", "text": "hi"})).await;
+    assert!(watcher.error().await.contains("spectators"));
+    // Too long, then too fast (the clock does not move: 3 at once at most).
+    a.send(json!({"type": "chat", "text": "x".repeat(201)})).await;
+    assert!(a.error().await.contains("200"));
+    a.send(json!({"type": "chat", "text": "2"})).await;
+    a.send(json!({"type": "chat", "text": "3"})).await;
+    a.send(json!({"type": "chat", "text": "4"})).await;
+    assert!(a.error().await.contains("too many chat"));
+    let g = s.state(&id).await;
+    assert_eq!(g["players"]["gote"]["name"], "B");
+    drop(b);
+    let state = watcher
+        .state_where(|s| s["connected"]["gote"] == false)
+        .await;
+    assert_eq!(state["connected"]["sente"], true);
+    // Spectators never received a chat line.
+    watcher.send(json!({"type": "ping"})).await;
+    loop {
+        let m = watcher.next().await;
+        assert_ne!(m["type"], "chat", "{m}");
+        if m["type"] == "pong" {
+            break;
+        }
+    }
+    s.shutdown().await;
+}
