@@ -47,6 +47,26 @@ export interface GameState extends LegalMoves {
   };
   rules: { impasse: string; illegal: 'prevent' | 'lose'; max_moves: number | null };
   you?: Side | 'both' | null;
+  /** Who sits where (`null`: a free or unnamed guest seat); absent from older servers. */
+  players?: { sente: PlayerView | null; gote: PlayerView | null };
+  rated?: boolean;
+  /** Whether each seat has a WebSocket open now. */
+  connected?: { sente: boolean; gote: boolean };
+  takeback?: { proposed_by: Side | null };
+  /** The computer's search while it is to move: running, or waiting for a free search thread. */
+  computer?: { state: 'thinking' } | { state: 'queued'; ahead: number } | null;
+}
+
+/** A player as a game, a seek or the lobby shows them (docs/PROTOCOL.md, "Games with names"). */
+export interface PlayerView {
+  name: string;
+  guest: boolean;
+  /** The rating in the game's time class (`null` for guests and the computer). */
+  rating: number | null;
+  provisional: boolean;
+  /** `1d`, `3k` (or `1 dan`, `3 kyu`); `null` without a rating. */
+  rank: string | null;
+  computer?: boolean;
 }
 
 export interface TimeControl {
@@ -65,6 +85,8 @@ export interface CreateRequest {
   time: TimeControl | null;
   rules?: { impasse: string; illegal: 'prevent' | 'lose'; max_moves: number | null };
   ai?: { level: number };
+  /** A guest's display name (ignored for a logged-in client). */
+  name?: string;
 }
 
 export interface Created {
@@ -115,8 +137,8 @@ export function createGame(req: CreateRequest): Promise<Created> {
   return call('POST', '/api/games', req);
 }
 
-export function joinGame(id: string, invite: string): Promise<{ token: string; side: Side }> {
-  return call('POST', `/api/games/${id}/join`, { invite });
+export function joinGame(id: string, invite: string, name?: string): Promise<{ token: string; side: Side }> {
+  return call('POST', `/api/games/${id}/join`, name ? { invite, name } : { invite });
 }
 
 export function getGame(id: string): Promise<GameState> {
@@ -150,7 +172,20 @@ export type ClientMessage =
   | { type: 'propose_count' }
   | { type: 'accept_count' }
   | { type: 'decline_count' }
+  | { type: 'abort' }
+  | { type: 'takeback' }
+  | { type: 'accept_takeback' }
+  | { type: 'decline_takeback' }
+  | { type: 'chat'; text: string }
   | { type: 'ping' };
+
+/** A chat line between the two players of a game. */
+export interface ChatMessage {
+  from: Side;
+  name: string | null;
+  text: string;
+  at_ms: number;
+}
 
 export interface Connection {
   send(msg: ClientMessage): boolean;
@@ -163,6 +198,8 @@ export interface ConnectionEvents {
   onStatus(connected: boolean): void;
   /** The upgrade was refused for good (bad token or unknown game). */
   onRefused(): void;
+  /** Chat: one new line (`history`: false), or the game's last lines on connect (`history`: true). */
+  onChat?(messages: ChatMessage[], history: boolean): void;
 }
 
 /** One WebSocket per game, reconnecting with backoff while the page is open. */
@@ -189,7 +226,7 @@ export function connect(id: string, token: string | null, ev: ConnectionEvents):
       }, 25000);
     };
     sock.onmessage = (e) => {
-      let msg: { type?: string; message?: string };
+      let msg: { type?: string; message?: string; messages?: ChatMessage[] };
       try {
         msg = JSON.parse(String(e.data));
       } catch {
@@ -197,6 +234,8 @@ export function connect(id: string, token: string | null, ev: ConnectionEvents):
       }
       if (msg.type === 'state') ev.onState(msg as GameState);
       else if (msg.type === 'error') ev.onError(msg.message ?? 'error');
+      else if (msg.type === 'chat') ev.onChat?.([msg as unknown as ChatMessage], false);
+      else if (msg.type === 'chat_history') ev.onChat?.(msg.messages ?? [], true);
     };
     sock.onclose = () => {
       window.clearInterval(ping);

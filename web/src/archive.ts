@@ -6,9 +6,10 @@ import { h, option } from './dom';
 import { resultText } from './ending';
 import { lang, t, type MsgKey } from './i18n';
 import type { Screen } from './screen';
+import { timeControlText } from './timecontrol';
 
 /** One game of the archive list (`GET /api/archive`). */
-interface Entry {
+export interface ArchiveEntry {
   id: string;
   kind: 'game' | 'import';
   created_at_ms: number;
@@ -21,11 +22,44 @@ interface Entry {
   moves: number;
 }
 
-function timeText(tc: Entry['time']): string {
-  if (!tc) return '—';
-  const m = Math.round(tc.main_ms / 60000);
-  if (tc.increment_ms) return `${m}′ + ${tc.increment_ms / 1000}″/move`;
-  return `${m}′ + ${tc.byoyomi_ms / 1000}″`;
+/** A table of games (the archive's, a player's), each row opening the review board. */
+export function gameTable(entries: ArchiveEntry[]): HTMLElement {
+  const rows = entries.map((e) =>
+    h(
+      'tr',
+      { class: 'archive-row', 'data-id': e.id },
+      h('td', {}, new Date(e.created_at_ms).toLocaleString(lang())),
+      h(
+        'td',
+        {},
+        `☗ ${e.sente ?? t('sente')} — ☖ ${e.gote ?? t('gote')}`,
+        e.kind === 'import' ? h('span', { class: 'tag' }, ` ${t('imported')}`) : null,
+      ),
+      h('td', {}, timeControlText(e.time)),
+      h('td', {}, e.handicap === 'custom' ? '—' : (t(`hc_${e.handicap}` as MsgKey) ?? e.handicap)),
+      h('td', {}, resultText(e.winner, e.reason)),
+      h('td', {}, String(e.moves)),
+      h('td', {}, h('a', { href: `/review/${e.id}`, 'data-link': true }, t('open'))),
+    ),
+  );
+  return h(
+    'div',
+    { class: 'table-scroll' },
+    h(
+      'table',
+      { class: 'archive-table' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          [t('date'), t('players'), t('timeControl'), t('handicap'), t('result'), t('moveCount'), ''].map((c) => h('th', {}, c)),
+        ),
+      ),
+      h('tbody', {}, rows),
+    ),
+  );
 }
 
 /** Draws the archive list, its filter and pager, from the query of the address. */
@@ -69,26 +103,8 @@ export function renderArchive(root: HTMLElement): Screen {
     if (result) q.set('result', result);
     history.replaceState(null, '', `/archive?${q.toString()}`);
     try {
-      const data = await call<{ total: number; entries: Entry[] }>('GET', `/api/archive?${q.toString()}`);
+      const data = await call<{ total: number; entries: ArchiveEntry[] }>('GET', `/api/archive?${q.toString()}`);
       const pages = Math.max(1, Math.ceil(data.total / perPage));
-      const rows = data.entries.map((e) =>
-        h(
-          'tr',
-          { class: 'archive-row', 'data-id': e.id },
-          h('td', {}, new Date(e.created_at_ms).toLocaleString(lang())),
-          h(
-            'td',
-            {},
-            `☗ ${e.sente ?? t('sente')} — ☖ ${e.gote ?? t('gote')}`,
-            e.kind === 'import' ? h('span', { class: 'tag' }, ` ${t('imported')}`) : null,
-          ),
-          h('td', {}, timeText(e.time)),
-          h('td', {}, e.handicap === 'custom' ? '—' : (t(`hc_${e.handicap}` as MsgKey) ?? e.handicap)),
-          h('td', {}, resultText(e.winner, e.reason)),
-          h('td', {}, String(e.moves)),
-          h('td', {}, h('a', { href: `/review/${e.id}`, 'data-link': true }, t('open'))),
-        ),
-      );
       const prev = h('button', { type: 'button', id: 'archive-prev', disabled: page <= 1 }, t('pagePrev'));
       const next = h('button', { type: 'button', id: 'archive-next', disabled: page >= pages }, t('pageNext'));
       prev.addEventListener('click', () => {
@@ -102,22 +118,7 @@ export function renderArchive(root: HTMLElement): Screen {
       list.replaceChildren(
         data.entries.length === 0
           ? h('p', {}, t('noGames'))
-          : h(
-              'table',
-              { class: 'archive-table' },
-              h(
-                'thead',
-                {},
-                h(
-                  'tr',
-                  {},
-                  [t('date'), t('players'), t('timeControl'), t('handicap'), t('result'), t('moveCount'), ''].map((c) =>
-                    h('th', {}, c),
-                  ),
-                ),
-              ),
-              h('tbody', {}, rows),
-            ),
+          : gameTable(data.entries),
         h('div', { class: 'pager' }, prev, h('span', {}, `${t('page')} ${page} / ${pages}`), next),
       );
     } catch (e) {

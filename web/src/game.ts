@@ -5,6 +5,8 @@ import type { Api } from 'shogiground/api';
 import type { Config } from 'shogiground/config';
 import type * as sg from 'shogiground/types';
 
+import { guestNameToSend, me } from './account';
+import { guestNameField } from './accountbar';
 import {
   ApiError,
   connect,
@@ -13,11 +15,13 @@ import {
   joinGame,
   savedToken,
   saveToken,
+  type ChatMessage,
   type ClientMessage,
   type Connection,
   type GameState,
   type Side,
 } from './api';
+import { ChatPanel } from './chat';
 import { clockNow, clockText, type ClockReading } from './clock';
 import { h, option } from './dom';
 import { dropUsi, groundDests, lastDests, moveUsi } from './ground';
@@ -26,6 +30,7 @@ import { defaultNotation, lineMoveText } from './movetext';
 import { NOTATIONS, type Notation } from './notation';
 import type { Screen } from './screen';
 import { renderNotFound } from './notfound';
+import { hasProfile, playerDetail, profilePath } from './players';
 import {
   boardSfen,
   handsSfen,
@@ -85,8 +90,10 @@ export async function openGame(root: HTMLElement, id: string, join: string | nul
   let token = savedToken(id);
   let joinError = '';
   if (join && !token) {
+    // A guest says under what name they play first; an account's seat takes its name.
+    if (!me()) await joinScreen(root);
     try {
-      const joined = await joinGame(id, join);
+      const joined = await joinGame(id, join, guestNameToSend());
       token = joined.token;
       saveToken(id, token);
     } catch (e) {
@@ -100,6 +107,25 @@ export async function openGame(root: HTMLElement, id: string, join: string | nul
     if (e instanceof ApiError && e.status === 404) return renderNotFound(root, 'game');
   }
   return new Game(root, id, token, joinError);
+}
+
+/** The invitee's screen before taking the seat: an optional name, then "Take the seat". */
+function joinScreen(root: HTMLElement): Promise<void> {
+  return new Promise((resolve) => {
+    const form = h(
+      'form',
+      { class: 'start join-form', id: 'join-form' },
+      h('h1', {}, t('invitedTitle')),
+      guestNameField('join-name'),
+      h('button', { type: 'submit', class: 'primary', id: 'join-seat' }, t('takeSeat')),
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      root.replaceChildren(h('p', { class: 'loading' }, t('connecting')));
+      resolve();
+    });
+    root.replaceChildren(form);
+  });
 }
 
 /** The game screen of one game, fed by the game's WebSocket. */
@@ -122,6 +148,8 @@ class Game implements Screen {
   private shown = '';
   private movesPanel: HTMLElement | null = null;
   private settingsEl: HTMLElement | null = null;
+  private chat: ChatPanel | null = null;
+  private chatBacklog: ChatMessage[] = [];
 
   // Elements that live across renders.
   private boardCol = h('div', { class: 'board-col' });
@@ -162,6 +190,7 @@ class Game implements Screen {
         this.connected = ok;
         this.renderSide();
       },
+      onChat: (msgs, history) => this.onChat(msgs, history),
       onRefused: () => {
         if (this.token) {
           // The token is not a seat of this game: watch instead.
@@ -186,6 +215,7 @@ class Game implements Screen {
   rerender(): void {
     this.movesPanel = null;
     this.settingsEl = null;
+    this.chat?.draw();
     this.titleHandPieces();
     this.renderSide();
     this.renderPlayers();
@@ -222,6 +252,23 @@ class Game implements Screen {
     this.renderSide();
     this.renderPlayers();
     this.renderClocks();
+  }
+
+  private onChat(msgs: ChatMessage[], history: boolean): void {
+    if (this.chat) this.chat.add(msgs, history);
+    else this.chatBacklog = history ? [...msgs] : [...this.chatBacklog, ...msgs];
+  }
+
+  /** The chat panel: for the two seated players of a game between people. */
+  private chatPanel(): HTMLElement | null {
+    const s = this.st;
+    if (!s || s.mode !== 'friend' || (this.you !== 'sente' && this.you !== 'gote')) return null;
+    if (!this.chat) {
+      this.chat = new ChatPanel(this.you, (text) => this.conn?.send({ type: 'chat', text }) ?? false);
+      this.chat.add(this.chatBacklog, true);
+      this.chatBacklog = [];
+    }
+    return this.chat.el;
   }
 
   private canAct(): boolean {
@@ -392,6 +439,45 @@ class Game implements Screen {
     return name;
   }
 
+  /** A seat's label: mark, name (a link to the profile for accounts), rating and rank, "(you)", and a dot for a connection. */
+  private playerLabel(side: Side): HTMLElement {
+    const s = this.st;
+    const p = s?.players?.[side] ?? null;
+    const mark = side === 'sente' ? '☗' : '☖';
+    const you = this.you === side ? ` (${t('you')})` : '';
+    const el = h('span', { class: 'name', 'data-side': side });
+    if (!p) {
+      el.append(this.sideName(side));
+    } else {
+      const detail = playerDetail(p);
+      el.append(
+        `${mark} `,
+        hasProfile(p) ? h('a', { href: profilePath(p.name), 'data-link': true, class: 'player-name' }, p.name) : h('span', { class: 'player-name' }, p.name),
+      );
+      if (detail) el.append(h('span', { class: 'player-detail' }, ` ${detail}`));
+      if (you) el.append(you);
+    }
+    const seated = s?.seats[side] && !p?.computer;
+    if (s?.connected && seated && !s.status.over) {
+      const on = s.connected[side];
+      el.append(h('span', { class: `conn ${on ? 'on' : 'off'}`, title: on ? t('online') : t('offline'), 'aria-label': on ? t('online') : t('offline') }));
+    }
+    return el;
+  }
+
+  /** "☗ Алиса — ☖ Гость (guest)" for the move list's header. */
+  private playersLine(): string {
+    const ps = this.st?.players;
+    if (!ps || (!ps.sente && !ps.gote)) return '';
+    const one = (side: Side) => {
+      const p = ps[side];
+      if (!p) return side === 'sente' ? t('sente') : t('gote');
+      const d = playerDetail(p);
+      return d ? `${p.name} ${d}` : p.name;
+    };
+    return `☗ ${one('sente')} — ☖ ${one('gote')}`;
+  }
+
   private renderPlayers(): void {
     const top = opposite(this.orientation);
     const bottom = this.orientation;
@@ -403,7 +489,7 @@ class Game implements Screen {
       el.dataset.side = side;
       el.classList.toggle('to-move', toMove);
       el.replaceChildren(
-        h('span', { class: 'name' }, this.sideName(side)),
+        this.playerLabel(side),
         h('span', { class: 'clock', 'data-side': side }, h('span', { class: 'main' }), h('span', { class: 'extra' })),
       );
       const clockEl = el.querySelector<HTMLElement>('.clock');
@@ -431,6 +517,7 @@ class Game implements Screen {
     const s = this.st;
     if (!s) return t('connecting');
     if (s.status.over) {
+      if (s.status.reason === 'abort') return `${t('gameOver')}: ${t('reason_abort')}`;
       const reason = s.status.reason ? t(`reason_${s.status.reason}` as MsgKey) : '';
       const head = s.status.winner ? words(t(s.status.winner), t('wins')) : t('draw');
       return `${t('gameOver')}: ${head}${reason ? ` (${reason})` : ''}`;
@@ -447,6 +534,16 @@ class Game implements Screen {
     const parts: (HTMLElement | null)[] = [];
     parts.push(h('div', { class: 'status', id: 'status' }, this.statusText()));
     if (s && !this.connected) parts.push(h('div', { class: 'warn' }, t('reconnecting')));
+    if (s && !s.status.over && s.computer) {
+      const c = s.computer;
+      parts.push(
+        h(
+          'div',
+          { class: 'engine-state', id: 'engine-state', 'data-state': c.state },
+          c.state === 'queued' ? t('engineQueued').replace('{n}', String(c.ahead)) : t('engineThinking'),
+        ),
+      );
+    }
     if (this.message) parts.push(h('div', { class: 'error', id: 'message', role: 'alert' }, this.message));
     if (s) {
       parts.push(
@@ -458,13 +555,24 @@ class Game implements Screen {
       );
       parts.push(this.invitePanel());
       parts.push(this.controls());
+      parts.push(this.takebackPanel());
       parts.push(this.impassePanel());
     }
     // The move list, its buttons and the settings are kept across updates
     // (an open drop-down is not closed by a move); rebuilt on a language change.
-    this.movesPanel ??= h('div', { class: 'moves-panel' }, h('h2', {}, t('moves')), h('div', { class: 'moves', id: 'moves' }), this.navButtons());
+    this.movesPanel ??= h(
+      'div',
+      { class: 'moves-panel' },
+      h('h2', {}, t('moves')),
+      h('div', { class: 'moves-players', id: 'moves-players' }),
+      h('div', { class: 'moves', id: 'moves' }),
+      this.navButtons(),
+    );
+    const line = this.playersLine();
+    const playersEl = this.movesPanel.querySelector<HTMLElement>('#moves-players');
+    if (playersEl && playersEl.textContent !== line) playersEl.textContent = line;
     this.settingsEl ??= this.settingsPanel();
-    parts.push(this.movesPanel, this.settingsEl);
+    parts.push(this.movesPanel, this.chatPanel(), this.settingsEl);
     parts.push(
       h(
         'p',
@@ -523,6 +631,13 @@ class Game implements Screen {
         }, 'danger'),
       );
     }
+    // Abort: before each side has made a move.
+    if (bothSeated && s.moves.length < 2) {
+      div.append(this.button(t('abort'), 'abort', () => this.send({ type: 'abort' })));
+    }
+    if (this.canProposeTakeback()) {
+      div.append(this.button(t('takeback'), 'takeback', () => this.send({ type: 'takeback' })));
+    }
     const rule = s.impasse.rule;
     if ((rule === '27' || rule === '24') && mine && bothSeated) {
       div.append(
@@ -544,6 +659,34 @@ class Game implements Screen {
       }
     }
     return div;
+  }
+
+  /** A takeback: in a casual game, by a seated player after a move of their own, none proposed yet. */
+  private canProposeTakeback(): boolean {
+    const s = this.st;
+    const you = this.you;
+    if (!s || s.status.over || s.rated !== false || !s.takeback || (you !== 'sente' && you !== 'gote')) return false;
+    if (s.takeback.proposed_by !== null || !(s.seats.sente && s.seats.gote)) return false;
+    return this.positions.slice(0, s.moves.length).some((p) => p.turn === you);
+  }
+
+  /** A proposed takeback: "waiting" for the proposer, Accept / Decline for the other player. */
+  private takebackPanel(): HTMLElement | null {
+    const s = this.st;
+    const by = s?.takeback?.proposed_by ?? null;
+    if (!s || s.status.over || by === null || !this.you) return null;
+    if (this.you === by) return h('div', { class: 'takeback note', id: 'takeback-state' }, t('takebackProposed'));
+    return h(
+      'div',
+      { class: 'takeback', id: 'takeback-state' },
+      h('p', {}, t('takebackAsked')),
+      h(
+        'div',
+        { class: 'controls' },
+        this.button(t('accept'), 'accept-takeback', () => this.send({ type: 'accept_takeback' }), 'primary'),
+        this.button(t('decline'), 'decline-takeback', () => this.send({ type: 'decline_takeback' })),
+      ),
+    );
   }
 
   private impassePanel(): HTMLElement {

@@ -1,13 +1,18 @@
-// The single-page app: the start screen at `/`, a game at `/g/<id>`, the
-// archive, the import page and the review board; the language picker.
+// The single-page app: the start screen (new game and the lobby) at `/`, a
+// game at `/g/<id>`, the archive, the import page, the review board and a
+// player's profile at `/@/<name>`; the account bar and the language picker.
 
 import './style.css';
+import { loadMe, onAccountChange } from './account';
+import { renderAccountBar } from './accountbar';
 import { h, option } from './dom';
 import { renderArchive } from './archive';
 import { openGame } from './game';
 import { lang, LANGS, LANG_NAMES, setLang, t, type Lang } from './i18n';
 import { renderNotFound } from './notfound';
 import { renderImport } from './import';
+import { renderLobby } from './lobby';
+import { openProfile } from './profile';
 import { openReview } from './review';
 import type { Screen } from './screen';
 import { renderStart } from './start';
@@ -15,6 +20,7 @@ import { renderStart } from './start';
 const app = document.getElementById('app')!;
 const header = h('header', { class: 'top' });
 const main = h('main', {});
+const accountBar = h('div', { class: 'account-bar', id: 'account-bar' });
 app.replaceChildren(header, main);
 
 let screen: Screen | null = null;
@@ -39,9 +45,16 @@ function renderHeader(): void {
       h('a', { href: '/archive', 'data-link': true, id: 'link-archive' }, t('archive')),
       h('a', { href: '/import', 'data-link': true, id: 'link-import' }, t('import')),
     ),
-    h('label', { class: 'lang' }, h('span', {}, t('language')), picker),
+    accountBar,
+    h('label', { class: 'lang' }, h('span', { class: 'lang-label' }, t('language')), picker),
   );
+  renderAccountBar(accountBar, refresh);
   document.title = t('title');
+}
+
+/** Draws the current address again (after logging in or out). */
+function refresh(): void {
+  route();
 }
 
 function navigate(path: string): void {
@@ -54,7 +67,16 @@ async function route(): Promise<void> {
   screen = null;
   const m = location.pathname.match(/^\/g\/([0-9a-f]{16})\/?$/);
   const r = location.pathname.match(/^\/review\/([0-9a-f]{16})\/?$/);
-  if (r) {
+  const p = location.pathname.match(/^\/@\/([^/]+)\/?$/);
+  if (p) {
+    let name = p[1];
+    try {
+      name = decodeURIComponent(name);
+    } catch {
+      // a malformed escape: look the name up as it is
+    }
+    screen = await openProfile(main, name, navigate);
+  } else if (r) {
     screen = await openReview(main, r[1], navigate);
   } else if (/^\/archive\/?$/.test(location.pathname)) {
     screen = renderArchive(main);
@@ -64,7 +86,18 @@ async function route(): Promise<void> {
     const join = new URLSearchParams(location.search).get('join');
     screen = await openGame(main, m[1], join);
   } else if (/^\/?$/.test(location.pathname)) {
-    renderStart(main, navigate);
+    const newGame = h('div', { class: 'start-new' });
+    const lobby = h('div', { class: 'start-lobby' });
+    main.replaceChildren(h('div', { class: 'start-screen' }, newGame, lobby));
+    renderStart(newGame, navigate);
+    const l = renderLobby(lobby, navigate);
+    screen = {
+      destroy: () => l.destroy(),
+      rerender: () => {
+        renderStart(newGame, navigate);
+        l.rerender();
+      },
+    };
   } else {
     screen = renderNotFound(main, 'page');
   }
@@ -78,5 +111,6 @@ document.addEventListener('click', (e) => {
 });
 window.addEventListener('popstate', () => route());
 
+onAccountChange(() => renderAccountBar(accountBar, refresh));
 renderHeader();
-route();
+loadMe().finally(() => route());

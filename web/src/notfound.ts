@@ -1,18 +1,18 @@
-// The "not found" screen: an unknown page, or a game or record id the server
-// does not know, said in the UI language with a link to the start page.
+// The "not found" screen: an unknown page, a game or record id or a player
+// the server does not know, said in the UI language with a link to the start page.
 
 import { h } from './dom';
 import { t } from './i18n';
 import type { Screen } from './screen';
 
 /** Shows that `what` (a page, or a game) does not exist. */
-export function renderNotFound(root: HTMLElement, what: 'page' | 'game'): Screen {
+export function renderNotFound(root: HTMLElement, what: 'page' | 'game' | 'player'): Screen {
   const draw = () =>
     root.replaceChildren(
       h(
         'section',
         { class: 'not-found', id: 'not-found' },
-        h('h2', {}, what === 'page' ? t('pageNotFound') : t('notFound')),
+        h('h2', {}, what === 'page' ? t('pageNotFound') : what === 'player' ? t('noSuchPlayer') : t('notFound')),
         h('p', {}, h('a', { href: '/', 'data-link': true, id: 'go-home' }, t('goHome'))),
       ),
     );

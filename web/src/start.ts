@@ -1,5 +1,7 @@
 // The start screen: create a game.
 
+import { guestNameToSend } from './account';
+import { guestNameField } from './accountbar';
 import { createGame, saveToken, type CreateRequest, type TimeControl } from './api';
 import { h, option } from './dom';
 import { t, type MsgKey } from './i18n';
@@ -88,6 +90,8 @@ export function request(f: Form): CreateRequest {
     rules: { impasse: f.impasse, illegal: f.illegal, max_moves: f.maxMoves > 0 ? Math.round(f.maxMoves) : null },
   };
   if (f.mode === 'ai') req.ai = { level: f.level };
+  const name = guestNameToSend();
+  if (name) req.name = name;
   return req;
 }
 
@@ -206,6 +210,7 @@ export function renderStart(root: HTMLElement, navigate: Navigate): void {
       ),
       field(t('maxMoves'), num('maxMoves', 0, 10000, 1)),
     ),
+    guestNameField('guest-name'),
     submit,
     error,
   );

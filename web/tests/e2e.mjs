@@ -349,15 +349,22 @@ async function main() {
       await createFromStartScreen(a.page, { mode: 'friend', side: 'sente', time: '10+30' });
       const id = gameId(a.page);
       const link = await a.page.inputValue('#invite-link');
+      let s0;
       check(link.includes(`/g/${id}?join=`), `invite link: ${link}`);
       await a.page.screenshot({ path: join(shots, 'friend-waiting.png') });
 
       const b = await newPage(browser);
       await b.page.goto(link);
+      // A guest says their name first (optional), then takes the seat.
+      await b.page.waitForSelector('#join-seat');
+      await b.page.fill('#join-name', 'Friend');
+      await b.page.click('#join-seat');
       await b.page.waitForSelector('.board sg-board piece');
       await b.page.waitForFunction(() => document.querySelector('#seat')?.textContent?.includes('Gote'));
       check(!b.page.url().includes('join='), 'the join code is dropped from the address');
-      await waitState(id, (s) => s.seats.gote, 'the friend to take the seat');
+      s0 = await waitState(id, (s) => s.seats.gote, 'the friend to take the seat');
+      check(s0.players?.gote?.name === 'Friend' && s0.players.gote.guest === true, `the guest's name: ${JSON.stringify(s0.players)}`);
+      await a.page.waitForFunction(() => document.querySelector('.player.top .name')?.textContent?.includes('Friend'));
       await a.page.waitForSelector('#invite-link', { state: 'detached' });
 
       await dragSquare(a.page, '7g', '7f', 'sente');
@@ -399,6 +406,131 @@ async function main() {
       await c.page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('сдача'));
       await b.page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('resignation'));
       await c.page.screenshot({ path: join(shots, 'spectator-result.png') });
+      for (const p of [a, b, c]) await p.context.close();
+    });
+
+    await test('players: register, a rated challenge accepted live in the lobby, names by the clocks, a spectator from the live list, resign, profiles, KIF names', async () => {
+      const stamp = Date.now().toString(36).slice(-6);
+      const nameA = `Анна_${stamp}`;
+      const nameB = `Bob-${stamp}`;
+      const password = 'correct horse battery';
+      const a = await newPage(browser);
+      const b = await newPage(browser);
+      const c = await newPage(browser);
+      const register = async (page, name) => {
+        await page.goto(BASE + '/');
+        await page.click('#register-open');
+        await page.fill('#login-name', name);
+        await page.fill('#login-password', password);
+        await page.click('#login-submit');
+        await page.waitForFunction((n) => document.querySelector('#account-name')?.textContent === n, name);
+      };
+      await register(a.page, nameA);
+      await register(b.page, nameB);
+      // Both are on the start screen with the lobby open; A posts a rated 30 min + 30 s challenge.
+      await a.page.waitForSelector('#seek-form');
+      await b.page.waitForSelector('#lobby #seek-list-box');
+      await a.page.selectOption('#seek-time', '30+30');
+      await a.page.selectOption('#seek-rated', 'rated');
+      await a.page.click('#seek-submit');
+      await a.page.waitForFunction(() => Object.keys(localStorage).some((k) => k.startsWith('shogi.seek.')));
+      const seekId = await a.page.evaluate(() => Object.keys(localStorage).find((k) => k.startsWith('shogi.seek.')).slice('shogi.seek.'.length));
+      await a.page.waitForSelector(`.seek-row[data-id="${seekId}"] .seek-cancel`);
+      // B sees it arrive without a reload.
+      const row = `.seek-row[data-id="${seekId}"]`;
+      await b.page.waitForSelector(`${row} .seek-accept`, { timeout: 10000 });
+      const rowText = await b.page.textContent(row);
+      check(rowText.includes(nameA) && rowText.includes('30 min + 30 s') && rowText.includes('Rated'), `the seek row: ${rowText}`);
+      check(rowText.includes('1500?'), `a new account's provisional rating: ${rowText}`);
+      await b.page.screenshot({ path: join(shots, 'lobby.png') });
+      await b.page.setViewportSize({ width: 390, height: 844 });
+      await b.page.screenshot({ path: join(shots, 'lobby-390.png'), fullPage: true });
+      await b.page.setViewportSize({ width: 360, height: 800 });
+      const lobbyWidth = await b.page.evaluate(() => document.documentElement.scrollWidth);
+      check(lobbyWidth <= 360, `no horizontal scroll on the start screen at 360 px: ${lobbyWidth}`);
+      await b.page.setViewportSize({ width: 1280, height: 900 });
+      // B accepts; both land on the game.
+      await b.page.click(`${row} .seek-accept`);
+      await b.page.waitForURL(/\/g\/[0-9a-f]{16}$/, { timeout: 10000 });
+      await a.page.waitForURL(/\/g\/[0-9a-f]{16}$/, { timeout: 10000 });
+      const id = gameId(b.page);
+      check(gameId(a.page) === id, 'both players are in the same game');
+      let s = await api(`/api/games/${id}`);
+      check(s.rated === true, `a rated game: ${JSON.stringify(s.rated)}`);
+      const senteName = s.players.sente.name;
+      const goteName = s.players.gote.name;
+      check([senteName, goteName].sort().join() === [nameA, nameB].sort().join(), `the seats are named: ${JSON.stringify(s.players)}`);
+      const sente = senteName === nameA ? a : b;
+      const gote = senteName === nameA ? b : a;
+      for (const p of [a, b]) {
+        await p.page.waitForSelector('.board sg-board piece');
+        await p.page.waitForFunction(
+          ([x, y]) => {
+            const text = [...document.querySelectorAll('.player .name')].map((e) => e.textContent).join(' | ');
+            return text.includes(x) && text.includes(y) && text.includes('1500?');
+          },
+          [nameA, nameB],
+        );
+      }
+      check((await gote.page.textContent('.player.bottom .name')).includes(goteName), 'Gote sees their own name at the bottom');
+      await sente.page.screenshot({ path: join(shots, 'players-game.png') });
+      // A third browser finds the game in the live list and watches it.
+      await c.page.goto(BASE + '/');
+      await c.page.waitForSelector(`.live-row[data-id="${id}"]`, { timeout: 10000 });
+      const liveText = await c.page.textContent(`.live-row[data-id="${id}"]`);
+      check(liveText.includes(nameA) && liveText.includes(nameB), `the live row: ${liveText}`);
+      await c.page.click(`.live-row[data-id="${id}"] a`);
+      await c.page.waitForURL(new RegExp(`/g/${id}$`));
+      await c.page.waitForSelector('.board sg-board piece');
+      await c.page.waitForFunction(() => document.querySelector('#seat')?.textContent?.includes('watching'));
+      // A few moves; the spectator sees them arrive.
+      await dragSquare(sente.page, '7g', '7f', 'sente');
+      await waitState(id, (x) => x.moves.length === 1, "Sente's first move");
+      await c.page.waitForSelector('#moves .move[data-ply="1"]');
+      await gote.page.waitForSelector('#moves .move[data-ply="1"]');
+      await dragSquare(gote.page, '3c', '3d', 'gote');
+      await waitState(id, (x) => x.moves.length === 2, "Gote's first move");
+      await sente.page.waitForSelector('#moves .move[data-ply="2"]');
+      await dragSquare(sente.page, '2g', '2f', 'sente');
+      await waitState(id, (x) => x.moves.length === 3, "Sente's second move");
+      await c.page.waitForSelector('#moves .move[data-ply="3"]');
+      check((await c.page.locator('#chat').count()) === 0, 'a spectator has no chat');
+      await c.page.setViewportSize({ width: 360, height: 800 });
+      const gameWidth = await c.page.evaluate(() => document.documentElement.scrollWidth);
+      check(gameWidth <= 360, `no horizontal scroll on the game screen at 360 px: ${gameWidth}`);
+      // Gote resigns.
+      gote.page.once('dialog', (d) => d.accept());
+      await gote.page.click('#resign');
+      s = await waitState(id, (x) => x.status.over, 'the resignation');
+      check(s.status.winner === 'sente' && s.status.reason === 'resign', JSON.stringify(s.status));
+      // Both profiles list the game, with ratings moved off 1500.
+      for (const [p, name, won] of [
+        [sente, senteName, true],
+        [gote, goteName, false],
+      ]) {
+        await p.page.goto(`${BASE}/@/${encodeURIComponent(name)}`);
+        await p.page.waitForSelector('#profile');
+        await p.page.waitForSelector(`#profile-games .archive-row[data-id="${id}"]`);
+        const rating = Number.parseInt(await p.page.textContent('.rating-row[data-class="classical"] .rating'), 10);
+        check(won ? rating > 1500 : rating < 1500, `${name}'s classical rating after ${won ? 'winning' : 'losing'}: ${rating}`);
+        check((await p.page.locator('.rating-history[data-class="classical"] svg circle').count()) >= 1, 'the rating history chart has the game');
+        check((await p.page.textContent('#profile-results')).includes(won ? 'Wins: 1' : 'Losses: 1'), 'the result is counted');
+        check((await p.page.locator('#account-settings').count()) === 1, 'account settings on one\'s own profile');
+      }
+      await sente.page.screenshot({ path: join(shots, 'profile.png'), fullPage: true });
+      await sente.page.setViewportSize({ width: 390, height: 844 });
+      await sente.page.screenshot({ path: join(shots, 'profile-390.png'), fullPage: true });
+      await sente.page.setViewportSize({ width: 360, height: 800 });
+      const profileWidth = await sente.page.evaluate(() => document.documentElement.scrollWidth);
+      check(profileWidth <= 360, `no horizontal scroll on the profile at 360 px: ${profileWidth}`);
+      // An unknown player: the not-found screen.
+      await c.page.goto(`${BASE}/@/nobody-${stamp}`);
+      await c.page.waitForSelector('#not-found');
+      // The KIF names both players.
+      const kif = await (await fetchRetry(`${BASE}/api/games/${id}/record?format=kif`)).text();
+      const lines = kif.split(/\r?\n/);
+      check(lines.some((l) => l.startsWith('先手：') && l.includes(senteName)), `先手 line names ${senteName}:\n${kif}`);
+      check(lines.some((l) => l.startsWith('後手：') && l.includes(goteName)), `後手 line names ${goteName}:\n${kif}`);
       for (const p of [a, b, c]) await p.context.close();
     });
 

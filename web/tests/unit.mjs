@@ -1,7 +1,10 @@
 // Unit tests of the move notations, the position model, the board's legal
-// move destinations and the review board's move tree (no browser): bundles
-// src/notation.ts, src/shogi.ts, src/ground.ts and src/tree.ts with esbuild
-// (vite's) and checks them. The notation cases are the ones the Rust notation
+// move destinations, the review board's move tree, and the players' words
+// and numbers: time controls, ratings and ranks, the rating chart's scaling
+// (no browser): bundles src/notation.ts, src/shogi.ts, src/ground.ts,
+// src/tree.ts, src/players.ts, src/timecontrol.ts, src/chart.ts and
+// src/i18n.ts with esbuild (vite's) and checks them. The few browser globals
+// i18n.ts reads (localStorage, navigator, document) are stubbed. The notation cases are the ones the Rust notation
 // module is tested on: crates/record/tests/data/notation-cases.json.
 //
 //   node tests/unit.mjs      (prints `N passed, M failed`)
@@ -17,12 +20,20 @@ const dir = mkdtempSync(join(tmpdir(), 'shogi-unit-'));
 const entry = join(dir, 'entry.ts');
 writeFileSync(
   entry,
-  ['notation', 'shogi', 'ground', 'tree']
+  ['notation', 'shogi', 'ground', 'tree', 'players', 'timecontrol', 'chart', 'i18n']
     .map((f) => `export * from ${JSON.stringify(resolve(here, `../src/${f}.ts`))};\n`)
     .join(''),
 );
 const out = join(dir, 'bundle.mjs');
 await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'error' });
+const store = new Map();
+globalThis.localStorage = {
+  getItem: (k) => (store.has(k) ? store.get(k) : null),
+  setItem: (k, v) => store.set(k, String(v)),
+  removeItem: (k) => store.delete(k),
+};
+if (!globalThis.navigator) Object.defineProperty(globalThis, 'navigator', { value: { language: 'en-US', languages: ['en-US'] } });
+globalThis.document ??= { documentElement: {} };
 const m = await import(pathToFileURL(out).href);
 rmSync(dir, { recursive: true, force: true });
 
@@ -118,6 +129,75 @@ eq('removing a variation goes to the move it replaced', JSON.stringify(back), JS
 eq('the inner variation is gone', tree[1].variations[0][1].variations.length, 0);
 eq('nothing to remove on the main line', m.removeVariation(tree, { path: [], ply: 2 }), null);
 eq('the JSON has no times', JSON.stringify(m.toJson([{ usi: '7g7f', time: 3, comments: [], variations: [] }])), '[{"usi":"7g7f","comments":[],"variations":[]}]');
+
+// Time controls in words, in every language; the lobby's presets.
+m.setLang('en');
+const tc = (main, byo, periods, inc) => ({ main_ms: main, byoyomi_ms: byo, periods, increment_ms: inc });
+const presets = Object.fromEntries(m.SEEK_PRESETS);
+eq('the lobby offers four presets', m.SEEK_PRESETS.length, 4);
+eq('preset 30 min + 30 s', m.timeControlText(presets['30+30']), '30 min + 30 s');
+eq('preset 10 min + 30 s', m.timeControlText(presets['10+30']), '10 min + 30 s');
+eq('preset 0 + 30 s × 3 periods', m.timeControlText(presets['0+30x3']), '0 + 30 s × 3');
+eq('preset Fischer 3 min + 2 s', m.timeControlText(presets['fischer3+2']), 'Fischer 3 min + 2 s');
+eq('the presets are the documented clocks', JSON.stringify(presets['0+30x3']), JSON.stringify(tc(0, 30000, 3, 0)));
+eq('sudden death', m.timeControlText(tc(300000, 0, 1, 0)), '5 min');
+eq('main time in seconds when not whole minutes', m.timeControlText(tc(90000, 10000, 1, 0)), '90 s + 10 s');
+eq('no clock', m.timeControlText(null), '—');
+m.setLang('ru');
+eq('Russian time control', m.timeControlText(presets['10+30']), '10 мин + 30 с');
+m.setLang('uk');
+eq('Ukrainian time control', m.timeControlText(presets['fischer3+2']), 'Фішер 3 хв + 2 с');
+m.setLang('ja');
+eq('Japanese time control', m.timeControlText(presets['0+30x3']), '0 + 30秒 × 3');
+eq('Japanese class name', m.className('blitz'), '早指し');
+
+// Ratings and ranks.
+m.setLang('en');
+eq('a settled rating', m.ratingText(1623.4, false), '1623');
+eq('a provisional rating is marked ?', m.ratingText(1500, true), '1500?');
+eq('no rating', m.ratingText(null, false), '');
+eq('dan rank', m.rankText('1d'), '1 dan');
+eq('kyu rank, long form', m.rankText('3 kyu'), '3 kyu');
+eq('an unknown rank is shown as it came', m.rankText('master'), 'master');
+eq('no rank', m.rankText(null), '');
+const alice = { name: 'Алиса', guest: false, rating: 1500, provisional: true, rank: '2k' };
+eq('a player with a provisional rating', m.playerText(alice), 'Алиса 1500? · 2 kyu');
+eq('a guest', m.playerText({ name: 'Гость', guest: true, rating: null, provisional: false, rank: null }), 'Гость (guest)');
+eq('the computer', m.playerText({ name: 'AI 3', guest: false, computer: true, rating: null, provisional: false, rank: null }), 'AI 3');
+eq('a guest has no profile', m.hasProfile({ name: 'Гость', guest: true }), false);
+eq('an account has one', m.profilePath('Алиса'), '/@/%D0%90%D0%BB%D0%B8%D1%81%D0%B0');
+m.setLang('ja');
+eq('Japanese 1 dan is shodan', m.rankText('1d'), '初段');
+eq('Japanese 3 dan', m.rankText('3d'), '三段');
+eq('Japanese kyu', m.rankText('5k'), '5級');
+eq('Japanese guest', m.playerDetail({ name: 'x', guest: true }), '（ゲスト）');
+m.setLang('ru');
+eq('Russian rank', m.rankText('4k'), '4 кю');
+m.setLang('en');
+
+// The rating chart's scaling.
+eq('nice steps', [m.niceStep(100, 4), m.niceStep(430, 4), m.niceStep(9, 4)].join(' '), '25 200 2.5');
+const box = { width: 200, height: 120, left: 40, right: 10, top: 10, bottom: 10 };
+let lay = m.chartLayout(
+  [
+    { at_ms: 3000, rating: 1600 },
+    { at_ms: 1000, rating: 1500 },
+    { at_ms: 2000, rating: 1400 },
+  ],
+  box,
+);
+eq('points in time order, first at the left edge', lay.points.map((p) => p.x).join(' '), '40 115 190');
+eq('the range is widened to round ticks', `${lay.min}-${lay.max}`, '1400-1600');
+eq('the lowest rating at the bottom', lay.points[1].y, 110);
+eq('the highest at the top', lay.points[2].y, 10);
+eq('the middle rating in the middle', lay.points[0].y, 60);
+eq('rating ticks cover the range', lay.yTicks.map((t) => t.value).join(' '), '1400 1450 1500 1550 1600');
+eq('date ticks at both ends and the middle', lay.xTicks.map((t) => t.x).join(' '), '40 115 190');
+lay = m.chartLayout([{ at_ms: 5, rating: 1500 }], box);
+eq('one point alone sits in the middle', `${lay.points[0].x},${lay.points[0].y}`, '115,60');
+eq('a flat history gets a range 100 tall', `${lay.min}-${lay.max}`, '1450-1550');
+lay = m.chartLayout([], box);
+eq('an empty history draws no points', lay.points.length + lay.xTicks.length, 0);
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

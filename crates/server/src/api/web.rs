@@ -3,8 +3,9 @@
 //! committed `web/dist/`, so a machine with only Rust serves the whole app.
 //!
 //! The bundle has fixed file names (see `web/vite.config.ts`): `index.html`
-//! (served at `/`, at every game page `/g/{id}`, at `/archive`, `/import` and
-//! `/review/{id}`), `assets/app.js` and `assets/app.css`. Every response
+//! (served at `/`, at every game page `/g/{id}`, at `/archive`, `/import`,
+//! `/review/{id}` and every profile page `/@/{name}`), `assets/app.js` and
+//! `assets/app.css`. Every response
 //! carries an `ETag` (a hash of the file), and `Cache-Control: no-cache` so
 //! that a browser revalidates after an upgrade and gets `304 Not Modified`
 //! otherwise.
@@ -141,6 +142,8 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/", get(index))
         .route("/g/{id}", get(game_page))
         .route("/review/{id}", get(game_page))
+        // A player's profile; the client shows "no such player" itself.
+        .route("/@/{name}", get(game_page))
         .route("/archive", get(index))
         .route("/import", get(index))
         .route("/assets/{name}", get(asset))
