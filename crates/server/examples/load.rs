@@ -3,7 +3,8 @@
 //! ```text
 //! cargo run --release -p shogi-server --example load -- \
 //!     [--server target/release/shogi] [--games 1000] [--think-ms 1000] [--seconds 30] \
-//!     [--analyses 0]
+//!     [--analyses 0] [--players [--rated]] [--watchers 0]
+//! cargo run --release -p shogi-server --example load -- [--server ...] --finish 10000
 //! ```
 //!
 //! It starts `shogi serve` on a free loopback port with a fresh database,
@@ -14,22 +15,71 @@
 //! commit), and the server's CPU time and peak resident memory. Games that
 //! end are replaced by new ones so that the number of live games stays put.
 //!
+//! With `--players`, the bots are accounts instead: before the measurement
+//! 2 × `--games` accounts are registered (8 at once: the password hash is
+//! deliberately slow, and the time it took is printed), and each pair plays
+//! through the lobby: one posts a casual seek (`--rated`: a rated one) with a
+//! 30 min + 30 s clock, the other accepts it, and both open the game's
+//! WebSocket with their session cookie. Each bot plays only its own side. A
+//! socket the cookie did not seat is opened again with the seat token, and
+//! such seatings are counted.
+//!
+//! With `--watchers N`, N clients watch the lobby (`/api/lobby/ws`); for
+//! every seek posted during the measurement, the time from just before its
+//! `POST` until each watcher receives its `seek_added` is measured.
+//!
 //! With `--analyses N`, N more clients keep the background analysis busy
 //! the whole time: each imports a 120-ply game, asks for its analysis, waits
 //! for it to finish and starts again. Comparing p99 with and without them
 //! shows whether analysis slows live play.
+//!
+//! `--finish N` is a phase of its own: N short games (2 moves and a
+//! resignation, 32 at once) played to the end as fast as possible, with the
+//! server's current resident memory printed every N/10 games and again 70 s
+//! after the last, when the rooms of the finished games have been idle for
+//! over a minute and are dropped. It shows whether finished games leave
+//! memory.
+//!
+//! `--players` and `--finish` start the server with `--no-rate-limits`: every
+//! bot comes from 127.0.0.1.
 //! Not a test: run it by hand and keep the figures.
 
+use std::collections::HashMap;
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use futures_util::future::join_all;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+const USAGE: &str = "usage: load [--server PATH] [--games N] [--think-ms N] [--seconds N] \
+[--analyses N] [--players [--rated]] [--watchers N]\n       load [--server PATH] --finish N";
+
+/// The password of every bot account.
+const PASSWORD: &str = "load-test-password";
+/// Accounts registered at once (argon2 is deliberately slow).
+const REGISTER_CONCURRENCY: usize = 8;
+/// Short games played at once in `--finish`.
+const FINISH_CONCURRENCY: usize = 32;
+/// How long the server keeps a finished game's room without watchers, and a
+/// margin.
+const ROOM_IDLE_WAIT: Duration = Duration::from_secs(70);
+/// Errors whose message is printed (the rest are only counted).
+const ERRORS_PRINTED: u64 = 10;
+/// A game socket silent for this long counts as an error.
+const READ_TIMEOUT: Duration = Duration::from_secs(60);
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 struct Args {
     server: String,
@@ -37,50 +87,160 @@ struct Args {
     think_ms: u64,
     seconds: u64,
     analyses: usize,
+    players: bool,
+    rated: bool,
+    watchers: usize,
+    finish: Option<usize>,
 }
 
-fn args() -> Args {
+fn number<T: FromStr>(flag: &str, value: Option<String>) -> Result<T, String> {
+    value
+        .as_deref()
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| format!("{flag} needs a number"))
+}
+
+fn args() -> Result<Args, String> {
     let mut a = Args {
         server: "target/release/shogi".into(),
         games: 1000,
         think_ms: 1000,
         seconds: 30,
         analyses: 0,
+        players: false,
+        rated: false,
+        watchers: 0,
+        finish: None,
     };
-    let v: Vec<String> = std::env::args().skip(1).collect();
-    for pair in v.chunks(2) {
-        let value = pair.get(1).cloned().unwrap_or_default();
-        match pair[0].as_str() {
-            "--server" => a.server = value,
-            "--games" => a.games = value.parse().expect("--games N"),
-            "--think-ms" => a.think_ms = value.parse().expect("--think-ms N"),
-            "--seconds" => a.seconds = value.parse().expect("--seconds N"),
-            "--analyses" => a.analyses = value.parse().expect("--analyses N"),
-            other => panic!("unknown argument {other}"),
+    let mut live_options = Vec::new();
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--server" => a.server = it.next().ok_or("--server needs a path")?,
+            "--finish" => a.finish = Some(number(&flag, it.next())?),
+            "--games" => a.games = number(&flag, it.next())?,
+            "--think-ms" => a.think_ms = number(&flag, it.next())?,
+            "--seconds" => a.seconds = number(&flag, it.next())?,
+            "--analyses" => a.analyses = number(&flag, it.next())?,
+            "--watchers" => a.watchers = number(&flag, it.next())?,
+            "--players" => a.players = true,
+            "--rated" => a.rated = true,
+            other => return Err(format!("unknown argument {other}")),
+        }
+        if !matches!(flag.as_str(), "--server" | "--finish") {
+            live_options.push(flag);
         }
     }
-    a
+    if let (Some(_), Some(other)) = (a.finish, live_options.first()) {
+        return Err(format!("--finish is a phase of its own; drop {other}"));
+    }
+    if a.rated && !a.players {
+        return Err("--rated needs --players".into());
+    }
+    Ok(a)
 }
 
-async fn post(port: u16, path: &str, body: &Value) -> Value {
-    request(port, "POST", path, &body.to_string()).await
+/// An HTTP answer.
+struct Reply {
+    /// The status code; 0 when the connection failed.
+    status: u16,
+    /// `shogi_session=<id>` when the answer set the session cookie.
+    session: Option<String>,
+    /// The body as JSON (`Null` when it is none).
+    json: Value,
 }
 
-async fn request(port: u16, method: &str, path: &str, body: &str) -> Value {
-    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)).await else {
-        return Value::Null;
+async fn post(port: u16, path: &str, cookie: Option<&str>, body: &Value) -> Reply {
+    request(port, "POST", path, cookie, &body.to_string()).await
+}
+
+async fn request(port: u16, method: &str, path: &str, cookie: Option<&str>, body: &str) -> Reply {
+    let failed = Reply {
+        status: 0,
+        session: None,
+        json: Value::Null,
     };
+    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)).await else {
+        return failed;
+    };
+    let cookie = cookie.map_or(String::new(), |c| format!("Cookie: {c}\r\n"));
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{cookie}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     let mut out = Vec::new();
     if s.write_all(req.as_bytes()).await.is_err() || s.read_to_end(&mut out).await.is_err() {
-        return Value::Null;
+        return failed;
     }
     let text = String::from_utf8_lossy(&out);
-    let json = text.split("\r\n\r\n").nth(1).unwrap_or("{}");
-    serde_json::from_str(json).unwrap_or(Value::Null)
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    Reply {
+        status: head
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0),
+        session: session_cookie(head),
+        json: serde_json::from_str(body).unwrap_or(Value::Null),
+    }
+}
+
+/// The `shogi_session=<id>` pair of a `Set-Cookie` header, ready to be sent
+/// back as a `Cookie` header.
+fn session_cookie(head: &str) -> Option<String> {
+    head.lines()
+        .filter_map(|line| line.split_once(':'))
+        .filter(|(name, _)| name.trim().eq_ignore_ascii_case("set-cookie"))
+        .find_map(|(_, value)| {
+            let pair = value.trim().split(';').next()?;
+            pair.starts_with("shogi_session=").then(|| pair.to_owned())
+        })
+}
+
+/// Opens a WebSocket at `path`, with a `Cookie` header if given.
+async fn open_ws(port: u16, path: &str, cookie: Option<&str>) -> Option<Ws> {
+    let mut req = format!("ws://127.0.0.1:{port}{path}")
+        .into_client_request()
+        .ok()?;
+    if let Some(c) = cookie {
+        req.headers_mut()
+            .insert("cookie", HeaderValue::from_str(c).ok()?);
+    }
+    tokio_tungstenite::connect_async(req)
+        .await
+        .ok()
+        .map(|(ws, _)| ws)
+}
+
+/// The next JSON message, or `None` when the socket closes, fails or stays
+/// silent for `wait`.
+async fn next_json(ws: &mut Ws, wait: Duration) -> Option<Value> {
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        match tokio::time::timeout_at(deadline, ws.next()).await.ok()?? {
+            Ok(Message::Text(t)) => {
+                if let Ok(v) = serde_json::from_str(&t) {
+                    return Some(v);
+                }
+            }
+            Ok(Message::Close(_)) | Err(_) => return None,
+            Ok(_) => {}
+        }
+    }
+}
+
+/// The next `state` message (other messages are skipped).
+async fn next_state(ws: &mut Ws, wait: Duration) -> Option<Value> {
+    loop {
+        let v = next_json(ws, wait).await?;
+        if v["type"] == "state" {
+            return Some(v);
+        }
+    }
+}
+
+async fn send(ws: &mut Ws, msg: &Value) -> Option<()> {
+    ws.send(Message::Text(msg.to_string().into())).await.ok()
 }
 
 /// The first legal move the state offers (board moves, then drops).
@@ -95,85 +255,324 @@ fn pick(state: &Value) -> Option<String> {
     Some(format!("{kind}*{}", tos.as_array()?.first()?.as_str()?))
 }
 
-struct Stats {
+fn ply_count(state: &Value) -> usize {
+    state["moves"].as_array().map_or(0, Vec::len)
+}
+
+fn is_over(state: &Value) -> bool {
+    state["status"]["over"] == json!(true)
+}
+
+/// Plays the first legal move of `state` and waits for the state with it.
+/// Returns that state and the round trip; `None` when there is no move, the
+/// server answered an error or the socket failed.
+async fn play_move(ws: &mut Ws, state: &Value) -> Option<(Value, Duration)> {
+    let usi = pick(state)?;
+    let before = ply_count(state);
+    let sent = Instant::now();
+    send(ws, &json!({"type": "move", "usi": usi})).await?;
+    loop {
+        let v = next_json(ws, READ_TIMEOUT).await?;
+        if v["type"] == "error" {
+            return None;
+        }
+        if v["type"] == "state" && ply_count(&v) > before {
+            return Some((v, sent.elapsed()));
+        }
+    }
+}
+
+/// Everything the bots, watchers and analysis clients count.
+#[derive(Default)]
+struct Shared {
+    stop: AtomicBool,
+    /// Set during the measured window: seeks posted then are timed.
+    measuring: AtomicBool,
     rtts_us: Mutex<Vec<u64>>,
     moves: AtomicU64,
     games_started: AtomicU64,
     errors: AtomicU64,
+    /// Game sockets the session cookie did not seat.
+    seated_by_token: AtomicU64,
+    /// Seek id → the instant just before its `POST` (measured window only).
+    posted: Mutex<HashMap<String, Instant>>,
+    /// `(seek id, when a watcher got its seek_added)`, every watcher's.
+    receipts: Mutex<Vec<(String, Instant)>>,
+    /// Whole-lobby messages watchers got after their first (they fell behind).
+    resyncs: AtomicU64,
+    analyses_done: AtomicU64,
+    positions: AtomicU64,
 }
 
-async fn bot(port: u16, think: Duration, stop: Arc<AtomicBool>, stats: Arc<Stats>) {
-    while !stop.load(Ordering::Relaxed) {
-        let g = post(
-            port,
-            "/api/games",
-            &json!({"mode": "local", "side": "sente", "handicap": "even",
-                    "time": {"main_ms": 1_800_000, "byoyomi_ms": 30_000, "periods": 1, "increment_ms": 0},
-                    "rules": {"impasse": "count24", "illegal": "prevent", "max_moves": 300}, "ai": null}),
-        )
-        .await;
-        let (Some(id), Some(token)) = (g["id"].as_str(), g["token"].as_str()) else {
-            stats.errors.fetch_add(1, Ordering::Relaxed);
+impl Shared {
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    fn error(&self) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts an error and prints what went wrong, for the first few only.
+    fn error_saying(&self, what: std::fmt::Arguments) {
+        if self.errors.fetch_add(1, Ordering::Relaxed) < ERRORS_PRINTED {
+            eprintln!("{what}");
+        }
+    }
+
+    fn record_move(&self, rtt: Duration) {
+        let us = u64::try_from(rtt.as_micros()).unwrap_or(u64::MAX);
+        self.rtts_us.lock().expect("lock").push(us);
+        self.moves.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// A two-player game on one device with a 30 min + 30 s clock.
+fn local_game() -> Value {
+    json!({"mode": "local", "side": "sente", "handicap": "even",
+           "time": {"main_ms": 1_800_000, "byoyomi_ms": 30_000, "periods": 1, "increment_ms": 0},
+           "rules": {"impasse": "count24", "illegal": "prevent", "max_moves": 300}, "ai": null})
+}
+
+/// Creates a local game and opens its socket with the one token; the first
+/// state with it.
+async fn open_local_game(port: u16) -> Option<(Ws, Value)> {
+    let g = post(port, "/api/games", None, &local_game()).await.json;
+    let (id, token) = (g["id"].as_str()?, g["token"].as_str()?);
+    let mut ws = open_ws(port, &format!("/api/games/{id}/ws?token={token}"), None).await?;
+    let state = next_state(&mut ws, READ_TIMEOUT).await?;
+    Some((ws, state))
+}
+
+/// The default bot: one local game after another, holding both seats.
+async fn local_bot(port: u16, think: Duration, shared: Arc<Shared>) {
+    while !shared.stopped() {
+        let Some((mut ws, mut state)) = open_local_game(port).await else {
+            shared.error();
             tokio::time::sleep(Duration::from_millis(200)).await;
             continue;
         };
-        stats.games_started.fetch_add(1, Ordering::Relaxed);
-        let url = format!("ws://127.0.0.1:{port}/api/games/{id}/ws?token={token}");
-        let Ok((mut ws, _)) = tokio_tungstenite::connect_async(url).await else {
-            stats.errors.fetch_add(1, Ordering::Relaxed);
+        shared.games_started.fetch_add(1, Ordering::Relaxed);
+        while !shared.stopped() && !is_over(&state) {
+            tokio::time::sleep(think).await;
+            if pick(&state).is_none() {
+                break;
+            }
+            let Some((next, rtt)) = play_move(&mut ws, &state).await else {
+                shared.error();
+                break;
+            };
+            shared.record_move(rtt);
+            state = next;
+        }
+        let _ = ws.close(None).await;
+    }
+}
+
+/// A bot account: its name and its session cookie (`shogi_session=...`).
+struct Account {
+    name: String,
+    cookie: String,
+}
+
+async fn register(port: u16, name: String) -> Result<Account, String> {
+    let r = post(
+        port,
+        "/api/account",
+        None,
+        &json!({"name": name, "password": PASSWORD}),
+    )
+    .await;
+    match (r.status, r.session) {
+        (201, Some(cookie)) => Ok(Account { name, cookie }),
+        (201, None) => Err(format!("registering {name}: 201 without a session cookie")),
+        (status, _) => Err(format!("registering {name}: {status} {}", r.json)),
+    }
+}
+
+/// Registers the accounts `bot{n}a` and `bot{n}b` of `pairs` pairs,
+/// [`REGISTER_CONCURRENCY`] at once.
+async fn register_pairs(port: u16, pairs: usize) -> Result<Vec<(Account, Account)>, String> {
+    let names: Vec<String> = (0..pairs)
+        .flat_map(|n| [format!("bot{n}a"), format!("bot{n}b")])
+        .collect();
+    let next = AtomicUsize::new(0);
+    let registered = Mutex::new(Vec::with_capacity(names.len()));
+    let (names, next, done) = (&names, &next, &registered);
+    let worker = move || async move {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(name) = names.get(i) else {
+                return Ok(());
+            };
+            let account = register(port, name.clone()).await?;
+            done.lock().expect("lock").push((i, account));
+        }
+    };
+    let results: Vec<Result<(), String>> =
+        join_all((0..REGISTER_CONCURRENCY).map(|_| worker())).await;
+    results.into_iter().collect::<Result<(), String>>()?;
+    let mut registered = registered.into_inner().expect("lock");
+    registered.sort_unstable_by_key(|(i, _)| *i);
+    let mut accounts = registered.into_iter().map(|(_, account)| account);
+    let mut out = Vec::with_capacity(pairs);
+    while let (Some(a), Some(b)) = (accounts.next(), accounts.next()) {
+        out.push((a, b));
+    }
+    Ok(out)
+}
+
+/// The seek each pair posts: a 30 min + 30 s clock, casual or rated.
+fn seek_body(rated: bool) -> Value {
+    json!({"time": {"main_ms": 1_800_000, "byoyomi_ms": 30_000, "periods": 1, "increment_ms": 0},
+           "rated": rated, "side": "random", "handicap": "even", "to": null, "name": null})
+}
+
+/// A pair of account bots: `seeker` posts a seek, `acceptor` accepts it, both
+/// play the game (each its own side), and again.
+async fn account_pair(
+    port: u16,
+    (seeker, acceptor): (Account, Account),
+    rated: bool,
+    think: Duration,
+    shared: Arc<Shared>,
+) {
+    while !shared.stopped() {
+        let before_post = Instant::now();
+        let seek = post(port, "/api/seeks", Some(&seeker.cookie), &seek_body(rated)).await;
+        let (Some(id), Some(seek_token)) = (seek.json["id"].as_str(), seek.json["token"].as_str())
+        else {
+            shared.error_saying(format_args!(
+                "{} could not post a seek: {} {}",
+                seeker.name, seek.status, seek.json
+            ));
+            tokio::time::sleep(Duration::from_secs(1)).await;
             continue;
         };
-        let mut state = Value::Null;
-        // The state on connect.
-        while let Some(Ok(Message::Text(t))) = ws.next().await {
-            if let Ok(v) = serde_json::from_str::<Value>(&t) {
-                if v["type"] == "state" {
-                    state = v;
-                    break;
-                }
-            }
+        if shared.measuring.load(Ordering::Relaxed) {
+            shared
+                .posted
+                .lock()
+                .expect("lock")
+                .insert(id.to_owned(), before_post);
         }
-        loop {
-            if stop.load(Ordering::Relaxed) || state["status"]["over"] == json!(true) {
-                break;
-            }
-            tokio::time::sleep(think).await;
-            let Some(usi) = pick(&state) else { break };
-            let before = state["moves"].as_array().map_or(0, Vec::len);
-            let sent = Instant::now();
-            if ws
-                .send(Message::Text(
-                    json!({"type": "move", "usi": usi}).to_string().into(),
-                ))
-                .await
-                .is_err()
-            {
-                stats.errors.fetch_add(1, Ordering::Relaxed);
-                break;
-            }
-            let mut got = false;
-            while let Some(Ok(msg)) = ws.next().await {
-                let Message::Text(t) = msg else { continue };
-                let Ok(v) = serde_json::from_str::<Value>(&t) else {
-                    continue;
-                };
-                if v["type"] == "error" {
-                    stats.errors.fetch_add(1, Ordering::Relaxed);
+        let path = format!("/api/seeks/{id}/accept");
+        let accepted = post(port, &path, Some(&acceptor.cookie), &json!({})).await;
+        let (Some(game), Some(accept_token)) = (
+            accepted.json["game"].as_str(),
+            accepted.json["token"].as_str(),
+        ) else {
+            shared.error_saying(format_args!(
+                "{} could not accept a seek: {} {}",
+                acceptor.name, accepted.status, accepted.json
+            ));
+            let withdraw = format!("/api/seeks/{id}");
+            request(port, "DELETE", &withdraw, Some(&seeker.cookie), "").await;
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            continue;
+        };
+        shared.games_started.fetch_add(1, Ordering::Relaxed);
+        tokio::join!(
+            account_player(port, game, &seeker.cookie, seek_token, think, &shared),
+            account_player(port, game, &acceptor.cookie, accept_token, think, &shared),
+        );
+    }
+}
+
+/// Opens a game's socket seated by the session cookie. If the server seats
+/// it as a spectator (`you: null`), it opens it again with the seat token and
+/// counts that.
+async fn seat(
+    port: u16,
+    game: &str,
+    cookie: &str,
+    token: &str,
+    shared: &Shared,
+) -> Option<(Ws, Value)> {
+    let path = format!("/api/games/{game}/ws");
+    let mut ws = open_ws(port, &path, Some(cookie)).await?;
+    let state = next_state(&mut ws, READ_TIMEOUT).await?;
+    if state["you"].is_string() {
+        return Some((ws, state));
+    }
+    let _ = ws.close(None).await;
+    shared.seated_by_token.fetch_add(1, Ordering::Relaxed);
+    let mut ws = open_ws(port, &format!("{path}?token={token}"), Some(cookie)).await?;
+    let state = next_state(&mut ws, READ_TIMEOUT).await?;
+    state["you"].is_string().then_some((ws, state))
+}
+
+/// One account's side of a game, played to its end.
+async fn account_player(
+    port: u16,
+    game: &str,
+    cookie: &str,
+    token: &str,
+    think: Duration,
+    shared: &Shared,
+) {
+    let Some((mut ws, mut state)) = seat(port, game, cookie, token, shared).await else {
+        shared.error();
+        return;
+    };
+    let you = state["you"].clone();
+    while !shared.stopped() && !is_over(&state) {
+        if state["side_to_move"] != you {
+            match next_state(&mut ws, READ_TIMEOUT).await {
+                Some(next) => state = next,
+                None => {
+                    shared.error();
                     break;
                 }
-                if v["type"] == "state" && v["moves"].as_array().map_or(0, Vec::len) > before {
-                    state = v;
-                    got = true;
-                    break;
-                }
             }
-            if !got {
-                break;
-            }
-            let us = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
-            stats.rtts_us.lock().expect("lock").push(us);
-            stats.moves.fetch_add(1, Ordering::Relaxed);
+            continue;
         }
+        tokio::time::sleep(think).await;
+        if pick(&state).is_none() {
+            break;
+        }
+        let Some((next, rtt)) = play_move(&mut ws, &state).await else {
+            shared.error();
+            // Let the other bot's game end too.
+            let _ = send(&mut ws, &json!({"type": "resign"})).await;
+            break;
+        };
+        shared.record_move(rtt);
+        state = next;
+    }
+    let _ = ws.close(None).await;
+}
+
+/// A lobby watcher: notes when each `seek_added` arrives.
+async fn lobby_watcher(port: u16, shared: Arc<Shared>) {
+    let Some(mut ws) = open_ws(port, "/api/lobby/ws", None).await else {
+        shared.error();
+        return;
+    };
+    let mut first = true;
+    while let Some(Ok(msg)) = ws.next().await {
+        let at = Instant::now();
+        let Message::Text(t) = msg else { continue };
+        let Ok(v) = serde_json::from_str::<Value>(&t) else {
+            continue;
+        };
+        if v["type"] == "seek_added" {
+            if let Some(id) = v["seek"]["id"].as_str() {
+                shared
+                    .receipts
+                    .lock()
+                    .expect("lock")
+                    .push((id.to_owned(), at));
+            }
+        } else if v["type"] == "lobby" {
+            if !first {
+                shared.resyncs.fetch_add(1, Ordering::Relaxed);
+            }
+            first = false;
+        }
+    }
+    if !shared.stopped() {
+        shared.error();
     }
 }
 
@@ -200,40 +599,39 @@ fn sample_game(plies: usize, seed: u64) -> String {
 }
 
 /// Keeps the analysis worker busy: import a game, analyse it, again.
-async fn analyst(
-    port: u16,
-    seed: u64,
-    stop: Arc<AtomicBool>,
-    done: Arc<AtomicU64>,
-    positions: Arc<AtomicU64>,
-) {
+async fn analyst(port: u16, seed: u64, shared: Arc<Shared>) {
     let mut n = 0;
-    while !stop.load(Ordering::Relaxed) {
+    while !shared.stopped() {
         n += 1;
         let game = sample_game(120, seed.wrapping_mul(1000).wrapping_add(n));
-        let rec = request(port, "POST", "/api/import?save=1", &game).await;
+        let rec = request(port, "POST", "/api/import?save=1", None, &game)
+            .await
+            .json;
         let Some(id) = rec["id"].as_str() else {
             eprintln!("import failed: {rec}");
             return;
         };
-        request(port, "POST", &format!("/api/games/{id}/analysis"), "").await;
+        let path = format!("/api/games/{id}/analysis");
+        request(port, "POST", &path, None, "").await;
         let mut seen = 0;
-        while !stop.load(Ordering::Relaxed) {
+        while !shared.stopped() {
             tokio::time::sleep(Duration::from_millis(500)).await;
-            let v = request(port, "GET", &format!("/api/games/{id}/analysis"), "").await;
+            let v = request(port, "GET", &path, None, "").await.json;
             let now = v["evals"].as_array().map_or(0, Vec::len) as u64;
-            positions.fetch_add(now.saturating_sub(seen), Ordering::Relaxed);
+            shared
+                .positions
+                .fetch_add(now.saturating_sub(seen), Ordering::Relaxed);
             seen = seen.max(now);
             if v["status"] == json!("done") {
-                done.fetch_add(1, Ordering::Relaxed);
+                shared.analyses_done.fetch_add(1, Ordering::Relaxed);
                 break;
             }
         }
     }
 }
 
-/// (CPU seconds, resident memory in KiB) of a process, from /proc.
-fn usage(pid: u32) -> (f64, u64) {
+/// CPU seconds (user + system) of a process, from /proc.
+fn cpu_seconds(pid: u32) -> f64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     let fields: Vec<&str> = stat
         .rsplit(')')
@@ -241,120 +639,327 @@ fn usage(pid: u32) -> (f64, u64) {
         .unwrap_or("")
         .split_whitespace()
         .collect();
-    let ticks: f64 = fields
-        .get(11)
-        .and_then(|u| u.parse::<f64>().ok())
-        .unwrap_or(0.0)
-        + fields
-            .get(12)
-            .and_then(|s| s.parse::<f64>().ok())
-            .unwrap_or(0.0);
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let rss = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    (ticks / 100.0, rss)
+    let ticks = |i: usize| fields.get(i).and_then(|t| t.parse::<f64>().ok());
+    (ticks(11).unwrap_or(0.0) + ticks(12).unwrap_or(0.0)) / 100.0
 }
 
-fn start_server(bin: &str, port: u16, dir: &std::path::Path) -> Child {
-    Command::new(bin)
-        .args(["serve", "--port", &port.to_string(), "--db"])
-        .arg(dir.join("load.db"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
+/// A memory figure of a process in KiB from /proc/PID/status: `VmRSS` (now)
+/// or `VmHWM` (the peak).
+fn memory_kib(pid: u32, key: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+fn mib(kib: u64) -> f64 {
+    kib as f64 / 1024.0
+}
+
+/// The `p`-quantile of sorted samples in µs, in ms.
+fn quantile_ms(sorted: &[u64], p: f64) -> f64 {
+    sorted
+        .get(((sorted.len() as f64 - 1.0) * p) as usize)
+        .copied()
+        .unwrap_or(0) as f64
+        / 1000.0
+}
+
+fn start_server(bin: &str, port: u16, dir: &Path, no_rate_limits: bool) -> Result<Child, String> {
+    let log = std::fs::File::create(dir.join("server.log")).map_err(|e| e.to_string())?;
+    let mut cmd = Command::new(bin);
+    cmd.args(["serve", "--port", &port.to_string(), "--db"])
+        .arg(dir.join("load.db"));
+    if no_rate_limits {
+        cmd.arg("--no-rate-limits");
+    }
+    cmd.stdout(Stdio::null())
+        .stderr(log)
         .spawn()
-        .expect("start the server (build it first: cargo build --release)")
+        .map_err(|e| format!("cannot start {bin} (build it first: cargo build --release): {e}"))
+}
+
+/// Waits until the server accepts connections; its log when it exits first.
+async fn wait_for_server(server: &mut Child, port: u16, dir: &Path) -> Result<(), String> {
+    for _ in 0..600 {
+        if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            return Ok(());
+        }
+        if let Ok(Some(status)) = server.try_wait() {
+            let log = std::fs::read_to_string(dir.join("server.log")).unwrap_or_default();
+            return Err(format!("the server exited ({status}):\n{}", log.trim_end()));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Err("the server did not listen within 30 s".into())
+}
+
+/// The measured run: live games (local or between accounts), lobby watchers
+/// and analysis clients.
+async fn live(a: &Args, port: u16, pid: u32) -> Result<(), String> {
+    let shared = Arc::new(Shared::default());
+    let think = Duration::from_millis(a.think_ms);
+    let mut registration = None;
+    let mut pairs = Vec::new();
+    if a.players {
+        println!(
+            "registering {} accounts, {REGISTER_CONCURRENCY} at once ...",
+            2 * a.games
+        );
+        let t = Instant::now();
+        pairs = register_pairs(port, a.games).await?;
+        registration = Some(t.elapsed());
+    }
+    let mut tasks = Vec::new();
+    for i in 0..a.watchers {
+        let shared = shared.clone();
+        tasks.push(tokio::spawn(async move {
+            // Spread the connections a little.
+            tokio::time::sleep(Duration::from_millis(i as u64 % 1000)).await;
+            lobby_watcher(port, shared).await;
+        }));
+    }
+    let mut pairs = pairs.into_iter();
+    for i in 0..a.games {
+        let shared = shared.clone();
+        // Spread the start so that moves do not arrive in lockstep.
+        let delay = Duration::from_millis((i as u64 * 7919) % think.as_millis().max(1) as u64);
+        let pair = pairs.next();
+        let rated = a.rated;
+        tasks.push(tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            match pair {
+                Some(pair) => account_pair(port, pair, rated, think, shared).await,
+                None => local_bot(port, think, shared).await,
+            }
+        }));
+    }
+    for i in 0..a.analyses {
+        tasks.push(tokio::spawn(analyst(port, i as u64 + 1, shared.clone())));
+    }
+    let warmup = Duration::from_secs(3).max(think * 2);
+    tokio::time::sleep(warmup).await;
+    shared.rtts_us.lock().expect("lock").clear();
+    let moves0 = shared.moves.load(Ordering::Relaxed);
+    let positions0 = shared.positions.load(Ordering::Relaxed);
+    let cpu0 = cpu_seconds(pid);
+    shared.measuring.store(true, Ordering::Relaxed);
+    let t0 = Instant::now();
+    tokio::time::sleep(Duration::from_secs(a.seconds)).await;
+    shared.measuring.store(false, Ordering::Relaxed);
+    let elapsed = t0.elapsed().as_secs_f64();
+    let moves = shared.moves.load(Ordering::Relaxed) - moves0;
+    let analysed = shared.positions.load(Ordering::Relaxed) - positions0;
+    let cpu1 = cpu_seconds(pid);
+    let mut rtts = std::mem::take(&mut *shared.rtts_us.lock().expect("lock"));
+    // Seeks posted at the very end may still be on their way to the watchers.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    shared.stop.store(true, Ordering::Relaxed);
+    rtts.sort_unstable();
+    let bots = if a.players {
+        format!(
+            "{} accounts in pairs through the lobby, {}",
+            2 * a.games,
+            if a.rated { "rated" } else { "casual" }
+        )
+    } else {
+        "one bot per local game holding both seats".into()
+    };
+    println!(
+        "live games {}  think {} ms  measured {elapsed:.0} s  bots: {bots}",
+        a.games, a.think_ms
+    );
+    println!("moves {moves}  moves/s {:.0}", moves as f64 / elapsed);
+    println!(
+        "move round trip  p50 {:.2} ms  p90 {:.2} ms  p95 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  max {:.2} ms",
+        quantile_ms(&rtts, 0.5),
+        quantile_ms(&rtts, 0.9),
+        quantile_ms(&rtts, 0.95),
+        quantile_ms(&rtts, 0.99),
+        quantile_ms(&rtts, 0.999),
+        quantile_ms(&rtts, 1.0),
+    );
+    if a.watchers > 0 {
+        print_lobby_latency(&shared, a.watchers);
+    }
+    println!(
+        "server CPU {:.0}% of one core  peak RSS {:.0} MiB",
+        (cpu1 - cpu0) / elapsed * 100.0,
+        mib(memory_kib(pid, "VmHWM"))
+    );
+    println!(
+        "games started {}  errors {}",
+        shared.games_started.load(Ordering::Relaxed),
+        shared.errors.load(Ordering::Relaxed)
+    );
+    if let Some(t) = registration {
+        println!(
+            "accounts registered {} in {:.1} s ({REGISTER_CONCURRENCY} at once), before the measurement",
+            2 * a.games,
+            t.as_secs_f64()
+        );
+        println!(
+            "game sockets seated by token (the session cookie did not seat them) {}",
+            shared.seated_by_token.load(Ordering::Relaxed)
+        );
+    }
+    if a.analyses > 0 {
+        println!(
+            "analysis clients {}  analyses finished {}  positions analysed {analysed}",
+            a.analyses,
+            shared.analyses_done.load(Ordering::Relaxed)
+        );
+    }
+    for t in tasks {
+        t.abort();
+    }
+    Ok(())
+}
+
+/// Lobby latency: from just before a seek's `POST` until a watcher got its
+/// `seek_added`, over every watcher and every seek of the measured window.
+fn print_lobby_latency(shared: &Shared, watchers: usize) {
+    let posted = shared.posted.lock().expect("lock");
+    let receipts = shared.receipts.lock().expect("lock");
+    let mut lat_us: Vec<u64> = receipts
+        .iter()
+        .filter_map(|(id, at)| {
+            let before = posted.get(id)?;
+            Some(
+                u64::try_from(at.saturating_duration_since(*before).as_micros())
+                    .unwrap_or(u64::MAX),
+            )
+        })
+        .collect();
+    lat_us.sort_unstable();
+    let expected = posted.len() * watchers;
+    println!(
+        "lobby seek_added latency  p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms  samples {} of {expected} ({} seeks x {watchers} watchers)  resyncs {}",
+        quantile_ms(&lat_us, 0.5),
+        quantile_ms(&lat_us, 0.99),
+        quantile_ms(&lat_us, 1.0),
+        lat_us.len(),
+        posted.len(),
+        shared.resyncs.load(Ordering::Relaxed)
+    );
+}
+
+/// A short local game to its end: 2 moves and a resignation.
+async fn short_game(port: u16) -> Option<()> {
+    let (mut ws, mut state) = open_local_game(port).await?;
+    for _ in 0..2 {
+        state = play_move(&mut ws, &state).await?.0;
+    }
+    send(&mut ws, &json!({"type": "resign"})).await?;
+    while !is_over(&state) {
+        state = next_state(&mut ws, READ_TIMEOUT).await?;
+    }
+    let _ = ws.close(None).await;
+    Some(())
+}
+
+/// `--finish N`: N short games to their end, the server's current RSS every
+/// N/10 of them and once more after their rooms have been idle for a minute.
+async fn finish(port: u16, pid: u32, n: usize) {
+    let step = (n / 10).max(1);
+    println!(
+        "finishing {n} short games (2 moves and a resignation), {FINISH_CONCURRENCY} at once; server RSS (VmRSS) now:"
+    );
+    let rss0 = memory_kib(pid, "VmRSS");
+    println!("finished {:>8}  RSS {:7.1} MiB", 0, mib(rss0));
+    let t = Instant::now();
+    let (next, done, errors) = (
+        AtomicUsize::new(0),
+        AtomicUsize::new(0),
+        AtomicUsize::new(0),
+    );
+    let samples = Mutex::new(Vec::new());
+    let counters = (&next, &done, &errors, &samples);
+    let worker = move || async move {
+        let (next, done, errors, samples) = counters;
+        while next.fetch_add(1, Ordering::Relaxed) < n {
+            if short_game(port).await.is_none() {
+                errors.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if d % step == 0 {
+                let rss = memory_kib(pid, "VmRSS");
+                println!("finished {d:>8}  RSS {:7.1} MiB", mib(rss));
+                samples.lock().expect("lock").push((d, rss));
+            }
+        }
+    };
+    join_all((0..FINISH_CONCURRENCY).map(|_| worker())).await;
+    let elapsed = t.elapsed().as_secs_f64();
+    let done = done.into_inner();
+    println!(
+        "finished games {done} in {elapsed:.1} s ({:.0} a second)  errors {}",
+        done as f64 / elapsed,
+        errors.into_inner()
+    );
+    let mut samples = samples.into_inner().expect("lock");
+    samples.sort_unstable();
+    if let (Some(&(d0, first)), Some(&(d1, last))) = (samples.first(), samples.last()) {
+        println!(
+            "RSS after {d0} games {:.1} MiB, after {d1} games {:.1} MiB: last/first {:.2}",
+            mib(first),
+            mib(last),
+            last as f64 / first.max(1) as f64
+        );
+    }
+    println!(
+        "waiting {} s: the server drops a finished game's room after 60 s without watchers ...",
+        ROOM_IDLE_WAIT.as_secs()
+    );
+    tokio::time::sleep(ROOM_IDLE_WAIT).await;
+    println!(
+        "RSS {} s after the last game {:.1} MiB (the allocator may keep freed pages, so this shows reuse more than shrinking)",
+        ROOM_IDLE_WAIT.as_secs(),
+        mib(memory_kib(pid, "VmRSS"))
+    );
 }
 
 #[tokio::main]
 async fn main() {
-    let a = args();
+    let a = match args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("load: {e}\n{USAGE}");
+            std::process::exit(2);
+        }
+    };
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .expect("free port");
     let dir = std::env::temp_dir().join(format!("shogi-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let mut server = start_server(&a.server, port, &dir);
-    for _ in 0..100 {
-        if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            break;
+    let no_rate_limits = a.players || a.finish.is_some();
+    let outcome = match start_server(&a.server, port, &dir, no_rate_limits) {
+        Ok(mut server) => {
+            let outcome = match wait_for_server(&mut server, port, &dir).await {
+                Ok(()) => match a.finish {
+                    Some(n) => {
+                        finish(port, server.id(), n).await;
+                        Ok(())
+                    }
+                    None => live(&a, port, server.id()).await,
+                },
+                Err(e) => Err(e),
+            };
+            let _ = server.kill();
+            let _ = server.wait();
+            outcome
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let stats = Arc::new(Stats {
-        rtts_us: Mutex::new(Vec::new()),
-        moves: AtomicU64::new(0),
-        games_started: AtomicU64::new(0),
-        errors: AtomicU64::new(0),
-    });
-    let stop = Arc::new(AtomicBool::new(false));
-    let think = Duration::from_millis(a.think_ms);
-    let mut tasks = Vec::new();
-    for i in 0..a.games {
-        let (stop, stats) = (stop.clone(), stats.clone());
-        tasks.push(tokio::spawn(async move {
-            // Spread the start so that moves do not arrive in lockstep.
-            tokio::time::sleep(Duration::from_millis(
-                (i as u64 * 7919) % think.as_millis().max(1) as u64,
-            ))
-            .await;
-            bot(port, think, stop, stats).await;
-        }));
-    }
-    let analyses_done = Arc::new(AtomicU64::new(0));
-    let positions = Arc::new(AtomicU64::new(0));
-    for i in 0..a.analyses {
-        let (stop, done, seen) = (stop.clone(), analyses_done.clone(), positions.clone());
-        tasks.push(tokio::spawn(analyst(port, i as u64 + 1, stop, done, seen)));
-    }
-    let warmup = Duration::from_secs(3).max(think * 2);
-    tokio::time::sleep(warmup).await;
-    stats.rtts_us.lock().expect("lock").clear();
-    let moves0 = stats.moves.load(Ordering::Relaxed);
-    let positions0 = positions.load(Ordering::Relaxed);
-    let (cpu0, _) = usage(server.id());
-    let t0 = Instant::now();
-    tokio::time::sleep(Duration::from_secs(a.seconds)).await;
-    let elapsed = t0.elapsed().as_secs_f64();
-    let moves = stats.moves.load(Ordering::Relaxed) - moves0;
-    let analysed = positions.load(Ordering::Relaxed) - positions0;
-    let (cpu1, rss) = usage(server.id());
-    stop.store(true, Ordering::Relaxed);
-    let mut rtts = std::mem::take(&mut *stats.rtts_us.lock().expect("lock"));
-    rtts.sort_unstable();
-    let pct = |p: f64| {
-        rtts.get(((rtts.len() as f64 - 1.0) * p) as usize)
-            .copied()
-            .unwrap_or(0) as f64
-            / 1000.0
+        Err(e) => Err(e),
     };
-    println!(
-        "live games {}  think {} ms  measured {:.0} s\nmoves {moves}  moves/s {:.0}\nround trip p50 {:.2} ms  p90 {:.2} ms  p95 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  max {:.2} ms\nserver CPU {:.0}% of one core  peak RSS {} MiB\ngames started {}  errors {}\nanalysis clients {}  analyses finished {}  positions analysed {analysed}",
-        a.games,
-        a.think_ms,
-        elapsed,
-        moves as f64 / elapsed,
-        pct(0.5),
-        pct(0.9),
-        pct(0.95),
-        pct(0.99),
-        pct(0.999),
-        pct(1.0),
-        (cpu1 - cpu0) / elapsed * 100.0,
-        rss / 1024,
-        stats.games_started.load(Ordering::Relaxed),
-        stats.errors.load(Ordering::Relaxed),
-        a.analyses,
-        analyses_done.load(Ordering::Relaxed)
-    );
-    let _ = server.kill();
-    let _ = server.wait();
     let _ = std::fs::remove_dir_all(&dir);
-    for t in tasks {
-        t.abort();
+    if let Err(e) = outcome {
+        eprintln!("load: {e}");
+        std::process::exit(1);
     }
 }
