@@ -139,10 +139,10 @@ impl Server {
                 listener,
                 router.into_make_service_with_connect_info::<SocketAddr>(),
             )
-                .with_graceful_shutdown(async {
-                    let _ = stopped.await;
-                })
-                .await
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await
         });
         Ok(Server {
             addr,

@@ -273,8 +273,7 @@ impl Lobby {
         let seat_token = token::new_token();
         let mut state = self.lock();
         self.expire(&mut state);
-        if state.seeks.iter().filter(|s| s.address == address).count()
-            >= MAX_OPEN_SEEKS_PER_ADDRESS
+        if state.seeks.iter().filter(|s| s.address == address).count() >= MAX_OPEN_SEEKS_PER_ADDRESS
         {
             return Err(Error::TooManyRequests {
                 message: format!(
@@ -504,8 +503,11 @@ mod tests {
         ));
         let (who, view) = account(1, "a");
         let no_clock = request(json!({"rated": true}));
-        assert!(lobby.post(&no_clock, who.clone(), view.clone(), HOME, None).is_err());
-        let handicap = request(json!({"rated": true, "time": {"main_ms": 600_000}, "handicap": "rook"}));
+        assert!(lobby
+            .post(&no_clock, who.clone(), view.clone(), HOME, None)
+            .is_err());
+        let handicap =
+            request(json!({"rated": true, "time": {"main_ms": 600_000}, "handicap": "rook"}));
         assert!(lobby.post(&handicap, who, view, HOME, None).is_err());
     }
 
@@ -530,10 +532,14 @@ mod tests {
             lobby.withdraw(&id, &carol, None),
             Err(Error::Forbidden(_))
         ));
-        lobby.withdraw(&id, &Identity::Guest { name: None }, Some(&token)).unwrap();
+        lobby
+            .withdraw(&id, &Identity::Guest { name: None }, Some(&token))
+            .unwrap();
         let open = request(json!({}));
         for _ in 0..MAX_OPEN_SEEKS_PER_ADDRESS {
-            lobby.post(&open, alice.clone(), view.clone(), HOME, None).unwrap();
+            lobby
+                .post(&open, alice.clone(), view.clone(), HOME, None)
+                .unwrap();
         }
         assert!(matches!(
             lobby.post(&open, alice, view, HOME, None),

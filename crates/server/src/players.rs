@@ -103,7 +103,12 @@ impl SeatPlayer {
         Ok(match who {
             Identity::Account { id, name } => {
                 let rating = match class {
-                    Some(class) => Some(store.rating(*id, class).await?.map_or(Rating::NEW, |r| r.rating)),
+                    Some(class) => Some(
+                        store
+                            .rating(*id, class)
+                            .await?
+                            .map_or(Rating::NEW, |r| r.rating),
+                    ),
                     None => None,
                 };
                 Some(SeatPlayer {
@@ -162,7 +167,7 @@ pub fn view(p: &SeatPlayer) -> PlayerView {
         provisional,
         rank,
     }
-    }
+}
 
 /// The computer's seat at `level`.
 #[must_use]

@@ -24,9 +24,9 @@ use crate::lobby::{LiveGame, LivePlayers, Lobby};
 use crate::opponent::{Limits, Opponent};
 use crate::players::{self, Identity, SeatPlayer};
 use crate::protocol::{
-    reason_word, AiSeat, ClockView, ClocksView, ConnectedView, GameView, IllegalPolicy, PlayerView,
-    ImpasseView, Joined, Mode, PlayersView, Seat, SeatsView, Settings, Side, StartChoice,
-    StatusView, TakebackView,
+    reason_word, AiSeat, ClockView, ClocksView, ConnectedView, GameView, IllegalPolicy,
+    ImpasseView, Joined, Mode, PlayerView, PlayersView, Seat, SeatsView, Settings, Side,
+    StartChoice, StatusView, TakebackView,
 };
 use crate::ratings::TimeClass;
 use crate::time::{unix_ms, TimeSource};
@@ -163,8 +163,17 @@ pub struct Subscription {
     pub updates: broadcast::Receiver<Arc<GameView>>,
     /// The state now.
     pub now: Arc<GameView>,
-    /// Chat messages as JSON text (seated players only).
-    pub chat: Option<(broadcast::Receiver<Arc<str>>, Vec<Arc<str>>)>,
+    /// The chat, for seated players only.
+    pub chat: Option<ChatFeed>,
+}
+
+/// A seated player's chat: the messages from now on and the last ones, as JSON text.
+#[derive(Debug)]
+pub struct ChatFeed {
+    /// New messages.
+    pub updates: broadcast::Receiver<Arc<str>>,
+    /// The last [`CHAT_HISTORY`] messages, oldest first.
+    pub history: Vec<Arc<str>>,
 }
 
 /// A request to a room.
@@ -351,7 +360,8 @@ struct ChatAllowance {
 
 impl ChatAllowance {
     fn allow(&mut self, now_ms: u64) -> bool {
-        let refilled = u32::try_from(now_ms.saturating_sub(self.since_ms) / 1000).unwrap_or(u32::MAX);
+        let refilled =
+            u32::try_from(now_ms.saturating_sub(self.since_ms) / 1000).unwrap_or(u32::MAX);
         if refilled > 0 {
             self.used = self.used.saturating_sub(refilled);
             self.since_ms = now_ms;
@@ -534,11 +544,9 @@ impl Room {
                 let _ = reply.send(self.seat_of_user(user));
             }
             Command::Subscribe { seat, reply } => {
-                let chat = seat.map(|_| {
-                    (
-                        self.chat_updates.subscribe(),
-                        self.chat.iter().cloned().collect(),
-                    )
+                let chat = seat.map(|_| ChatFeed {
+                    updates: self.chat_updates.subscribe(),
+                    history: self.chat.iter().cloned().collect(),
                 });
                 if let Some(seat) = seat {
                     self.connect(seat, true);
@@ -704,7 +712,8 @@ impl Room {
             self.players[Color::Gote].as_ref().and_then(|p| p.user),
         );
         let now = self.deps.time.now_ms().max(unix_ms());
-        if let Err(e) = players::settle(&self.deps.store, &self.id, class, users, ending, now).await {
+        if let Err(e) = players::settle(&self.deps.store, &self.id, class, users, ending, now).await
+        {
             tracing::error!(game = %self.id, "rating the game: {e}");
         }
     }
@@ -1206,7 +1215,8 @@ impl Room {
             },
             rated: self.rated,
             connected: ConnectedView {
-                sente: self.connected[Color::Sente] > 0 || self.computer_side() == Some(Color::Sente),
+                sente: self.connected[Color::Sente] > 0
+                    || self.computer_side() == Some(Color::Sente),
                 gote: self.connected[Color::Gote] > 0 || self.computer_side() == Some(Color::Gote),
             },
             takeback: TakebackView {

@@ -13,12 +13,12 @@ use crate::clock::{Clock, TimeControl};
 use crate::db::players::GamePlayers;
 use crate::db::{NewGame, StoredGame};
 use crate::error::Error;
+use crate::lobby::Seek;
+use crate::players::{Identity, SeatPlayer};
 use crate::protocol::{
     AiSeat, CreateGame, Created, Mode, RulesRequest, RulesView, Seat, Settings, SideChoice,
     StartChoice,
 };
-use crate::lobby::Seek;
-use crate::players::{Identity, SeatPlayer};
 use crate::ratings::TimeClass;
 use crate::room::{self, RoomDeps, RoomHandle, RoomInit};
 use crate::time::unix_ms;
@@ -153,15 +153,22 @@ fn player_columns(players: &ByColor<Option<SeatPlayer>>, rated: bool) -> GamePla
     };
     let names = both(&|p| Some(p.name.clone()));
     GamePlayers {
-        users: [col(Color::Sente).and_then(|p| p.user), col(Color::Gote).and_then(|p| p.user)],
+        users: [
+            col(Color::Sente).and_then(|p| p.user),
+            col(Color::Gote).and_then(|p| p.user),
+        ],
         names,
         guests: [
             col(Color::Sente).is_some_and(|p| p.guest),
             col(Color::Gote).is_some_and(|p| p.guest),
         ],
         ratings: [
-            col(Color::Sente).and_then(|p| p.rating).map(|r| (r.rating, r.deviation)),
-            col(Color::Gote).and_then(|p| p.rating).map(|r| (r.rating, r.deviation)),
+            col(Color::Sente)
+                .and_then(|p| p.rating)
+                .map(|r| (r.rating, r.deviation)),
+            col(Color::Gote)
+                .and_then(|p| p.rating)
+                .map(|r| (r.rating, r.deviation)),
         ],
         rated,
     }
@@ -366,7 +373,10 @@ impl Rooms {
         Ok(Match {
             seeker_side,
             players,
-            rated: seek.view.rated && accounts && seek.handicap == Handicap::Even && class.is_some(),
+            rated: seek.view.rated
+                && accounts
+                && seek.handicap == Handicap::Even
+                && class.is_some(),
         })
     }
 

@@ -44,15 +44,23 @@ async fn guest_names_are_shown_and_written_in_every_record_format() {
     b.send(json!({"type": "resign"})).await;
     a.state_where(|s| s["status"]["over"] == true).await;
 
-    let (_, _, kif) = s.get_text(&format!("/api/games/{id}/record?format=kif")).await;
+    let (_, _, kif) = s
+        .get_text(&format!("/api/games/{id}/record?format=kif"))
+        .await;
     assert!(kif.contains("先手：Алиса (guest)"), "{kif}");
     assert!(kif.contains("後手：Богдан (guest)"), "{kif}");
-    let (_, _, ki2) = s.get_text(&format!("/api/games/{id}/record?format=ki2")).await;
+    let (_, _, ki2) = s
+        .get_text(&format!("/api/games/{id}/record?format=ki2"))
+        .await;
     assert!(ki2.contains("先手：Алиса (guest)"), "{ki2}");
-    let (_, _, csa) = s.get_text(&format!("/api/games/{id}/record?format=csa")).await;
+    let (_, _, csa) = s
+        .get_text(&format!("/api/games/{id}/record?format=csa"))
+        .await;
     assert!(csa.contains("N+Алиса (guest)"), "{csa}");
     assert!(csa.contains("N-Богдан (guest)"), "{csa}");
-    let (_, _, jkf) = s.get_text(&format!("/api/games/{id}/record?format=jkf")).await;
+    let (_, _, jkf) = s
+        .get_text(&format!("/api/games/{id}/record?format=jkf"))
+        .await;
     let jkf: Value = serde_json::from_str(&jkf).unwrap();
     assert_eq!(jkf["header"]["先手"], "Алиса (guest)");
     assert_eq!(jkf["header"]["後手"], "Богдан (guest)");
@@ -84,7 +92,9 @@ async fn a_bad_guest_name_is_refused() {
 }
 
 /// The lobby's WebSocket.
-struct LobbyWs(tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>);
+struct LobbyWs(
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+);
 
 impl LobbyWs {
     async fn open(s: &TestServer) -> LobbyWs {
@@ -230,7 +240,8 @@ async fn chat_reaches_the_players_only_and_is_limited() {
         .await;
     assert_eq!(state["connected"], json!({"sente": true, "gote": true}));
 
-    a.send(json!({"type": "chat", "text": "<b>удачи</b>"})).await;
+    a.send(json!({"type": "chat", "text": "<b>удачи</b>"}))
+        .await;
     let line = loop {
         let m = b.next().await;
         if m["type"] == "chat" {
@@ -244,7 +255,8 @@ async fn chat_reaches_the_players_only_and_is_limited() {
     watcher.send(json!({"type": "chat", "text": "hi"})).await;
     assert!(watcher.error().await.contains("spectators"));
     // Too long, then too fast (the clock does not move: 3 at once at most).
-    a.send(json!({"type": "chat", "text": "x".repeat(201)})).await;
+    a.send(json!({"type": "chat", "text": "x".repeat(201)}))
+        .await;
     assert!(a.error().await.contains("200"));
     a.send(json!({"type": "chat", "text": "2"})).await;
     a.send(json!({"type": "chat", "text": "3"})).await;

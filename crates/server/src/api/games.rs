@@ -6,8 +6,8 @@ use axum::Json;
 
 use super::body::JsonBody;
 use crate::error::Error;
-use crate::protocol::{CreateGame, Created, GameView, JoinRequest, Joined};
 use crate::players::{self, Identity};
+use crate::protocol::{CreateGame, Created, GameView, JoinRequest, Joined};
 use crate::rooms::Rooms;
 
 /// `POST /api/games`.

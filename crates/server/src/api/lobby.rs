@@ -79,7 +79,11 @@ async fn watch(mut socket: WebSocket, lobby: Lobby) {
 }
 
 /// The player `who` is shown as in a seek of time class `class`.
-async fn shown_as(store: &Store, who: &Identity, class: Option<TimeClass>) -> Result<PlayerView, Error> {
+async fn shown_as(
+    store: &Store,
+    who: &Identity,
+    class: Option<TimeClass>,
+) -> Result<PlayerView, Error> {
     Ok(match SeatPlayer::of(store, who, class).await? {
         Some(p) => players::view(&p),
         // A guest who typed no name.
@@ -162,7 +166,10 @@ pub(super) async fn accept(
     };
     let seek = lobby.take(&id, &who, who_key.as_deref())?;
     let Created {
-        id: game, token, side, ..
+        id: game,
+        token,
+        side,
+        ..
     } = rooms.create_matched(&seek, &who).await?;
     lobby.accepted(&id, &game);
     Ok((

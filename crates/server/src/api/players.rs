@@ -17,7 +17,9 @@ pub(super) async fn profile(
     State(store): State<Store>,
     Path(name): Path<String>,
 ) -> Result<Json<Profile>, Error> {
-    Ok(Json(players::profile(&store, &players::name_key(&name)).await?))
+    Ok(Json(
+        players::profile(&store, &players::name_key(&name)).await?,
+    ))
 }
 
 /// `GET /api/players/{name}/games?page=&per_page=`.
@@ -62,7 +64,10 @@ pub(super) async fn games_zip(
         format!("attachment; filename=\"games.zip\"; filename*=UTF-8''{encoded}-games.zip");
     Ok((
         [
-            (header::CONTENT_TYPE, HeaderValue::from_static("application/zip")),
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/zip"),
+            ),
             (
                 header::CONTENT_DISPOSITION,
                 HeaderValue::from_str(&disposition).map_err(|e| Error::Internal(e.to_string()))?,

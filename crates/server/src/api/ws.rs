@@ -13,7 +13,7 @@ use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::error::Error;
 use crate::protocol::{ClientMessage, GameView, Seat, ServerMessage};
-use crate::room::{Action, RoomHandle, Subscription};
+use crate::room::{Action, ChatFeed, RoomHandle, Subscription};
 use crate::rooms::Rooms;
 
 /// The largest message a client may send.
@@ -105,7 +105,9 @@ async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>)
 }
 
 /// A chat receiver that never yields, for spectators.
-async fn next_chat(chat: Option<&mut broadcast::Receiver<Arc<str>>>) -> Result<Arc<str>, RecvError> {
+async fn next_chat(
+    chat: Option<&mut broadcast::Receiver<Arc<str>>>,
+) -> Result<Arc<str>, RecvError> {
     match chat {
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,
@@ -122,13 +124,20 @@ async fn serve(socket: &mut WebSocket, room: &RoomHandle, seat: Option<Seat>, su
         return;
     }
     let mut chat = match chat {
-        Some((rx, history)) => {
+        Some(ChatFeed {
+            updates: rx,
+            history,
+        }) => {
             let messages: Vec<serde_json::Value> = history
                 .iter()
                 .filter_map(|m| serde_json::from_str(m).ok())
                 .collect();
             let msg = serde_json::json!({"type": "chat_history", "messages": messages});
-            if socket.send(Message::Text(msg.to_string().into())).await.is_err() {
+            if socket
+                .send(Message::Text(msg.to_string().into()))
+                .await
+                .is_err()
+            {
                 return;
             }
             Some(rx)

@@ -150,15 +150,13 @@ impl Store {
         filter: &ArchiveFilter,
     ) -> Result<(u64, Vec<ArchiveEntry>), sqlx::Error> {
         let result = result_word(filter.result);
-        let total: i64 = sqlx::query(&format!(
-            "SELECT COUNT(*) AS n FROM ({ENTRIES}) {FILTER}"
-        ))
-        .bind(filter.player.as_deref())
-        .bind(result)
-        // ?3 and ?4 are the page's limit and offset, unused when counting.
-        .bind(None::<i64>)
-        .bind(None::<i64>)
-        .bind(filter.user)
+        let total: i64 = sqlx::query(&format!("SELECT COUNT(*) AS n FROM ({ENTRIES}) {FILTER}"))
+            .bind(filter.player.as_deref())
+            .bind(result)
+            // ?3 and ?4 are the page's limit and offset, unused when counting.
+            .bind(None::<i64>)
+            .bind(None::<i64>)
+            .bind(filter.user)
             .fetch_one(&self.reader)
             .await?
             .try_get("n")?;

@@ -113,7 +113,11 @@ impl Store {
         .await?;
         row.map(|r| {
             Ok(RatingRow {
-                rating: Rating::new(r.try_get("rating")?, r.try_get("rd")?, r.try_get("volatility")?),
+                rating: Rating::new(
+                    r.try_get("rating")?,
+                    r.try_get("rd")?,
+                    r.try_get("volatility")?,
+                ),
                 games: count(r.try_get("games")?),
             })
         })
