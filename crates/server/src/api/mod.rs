@@ -3,6 +3,7 @@
 //! the [`AppState`] only what it needs (`FromRef`). How an [`Error`] becomes
 //! a response is decided here, once.
 
+mod account;
 mod analysis;
 mod annotations;
 mod archive;
@@ -10,6 +11,7 @@ mod body;
 mod games;
 mod legal;
 mod review;
+pub(crate) mod session;
 mod web;
 pub mod ws;
 
@@ -52,6 +54,13 @@ pub fn router(state: AppState) -> Router {
             post(review::import).layer(DefaultBodyLimit::max(crate::records::MAX_IMPORT_BYTES)),
         )
         .route("/api/mate", post(review::mate))
+        .route(
+            "/api/account",
+            post(account::register).delete(account::delete),
+        )
+        .route("/api/account/password", put(account::change_password))
+        .route("/api/session", post(account::login).delete(account::logout))
+        .route("/api/me", get(account::me))
         .merge(web::routes())
         .fallback(web::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

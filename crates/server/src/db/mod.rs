@@ -1,6 +1,7 @@
 //! `SQLite` storage, the only place that speaks SQL: games and their moves
 //! ([`games`]), imported records ([`records`]), analyses ([`analysis`]),
-//! review annotations ([`annotations`]) and the archive list ([`archive`]).
+//! review annotations ([`annotations`]), the archive list ([`archive`]) and
+//! accounts with their sessions ([`accounts`]).
 //! Every statement binds its values; no SQL is built from text. Rows come
 //! back typed: moves as [`shogi_core::Move`], endings as
 //! [`shogi_core::Ending`], settings as [`crate::protocol::Settings`].
@@ -8,6 +9,7 @@
 //! The schema lives in `migrations/`, embedded at build time and applied by
 //! [`Store::open`] (sqlx's migrator, without its compile-time macros).
 
+pub mod accounts;
 pub mod analysis;
 pub mod annotations;
 pub mod archive;
@@ -16,5 +18,6 @@ pub mod records;
 
 mod store;
 
+pub use accounts::{NewSession, UserRow};
 pub use games::{MoveRecord, NewGame, StoredGame};
 pub use store::Store;

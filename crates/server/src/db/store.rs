@@ -10,7 +10,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::SqlitePool;
 
 /// The migrations, in order.
-const MIGRATIONS: [(i64, &str, &str); 4] = [
+const MIGRATIONS: [(i64, &str, &str); 5] = [
     (1, "games", include_str!("../../migrations/0001_games.sql")),
     (
         2,
@@ -23,6 +23,11 @@ const MIGRATIONS: [(i64, &str, &str); 4] = [
         include_str!("../../migrations/0003_annotations.sql"),
     ),
     (4, "foul", include_str!("../../migrations/0004_foul.sql")),
+    (
+        5,
+        "players",
+        include_str!("../../migrations/0005_players.sql"),
+    ),
 ];
 
 /// A handle on the database (cheap to clone).

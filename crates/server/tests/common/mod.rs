@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use shogi_server::{ActivityGate, Config, Greedy, ManualTime, Server, TimeSource};
+use shogi_server::{ActivityGate, Config, Greedy, ManualTime, RateLimits, Server, TimeSource};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -56,16 +56,29 @@ impl TestServer {
 
     /// A server whose background analysis waits at `activity`.
     pub async fn start_with_gate(db: &Path, activity: ActivityGate) -> TestServer {
-        let (source, time) = TimeSource::manual();
-        let config = Config {
-            bind: "127.0.0.1:0".parse().unwrap(),
-            db_path: db.to_path_buf(),
-            time: source,
-            opponent: Arc::new(Greedy),
-            activity,
-        };
+        let (mut config, time) = TestServer::config(db);
+        config.activity = activity;
+        TestServer::start_with_config(config, time).await
+    }
+
+    /// A server started with `config` (whose time source is `time`'s).
+    pub async fn start_with_config(config: Config, time: Arc<ManualTime>) -> TestServer {
         let server = Server::start(config).await.expect("server starts");
         TestServer { server, time }
+    }
+
+    /// A config like `start`'s (a manual clock, the greedy computer, no
+    /// rate limits: every test request comes from 127.0.0.1) for changing
+    /// before `start_with_config`.
+    pub fn config(db: &Path) -> (Config, Arc<ManualTime>) {
+        let (source, time) = TimeSource::manual();
+        let config = Config {
+            time: source,
+            opponent: Arc::new(Greedy),
+            limits: RateLimits::unlimited(),
+            ..Config::new("127.0.0.1:0".parse().unwrap(), db)
+        };
+        (config, time)
     }
 
     pub fn addr(&self) -> String {
@@ -79,6 +92,18 @@ impl TestServer {
 
     pub async fn request(&self, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
         http(&self.addr(), method, path, body).await
+    }
+
+    /// A request with extra header lines (`"Cookie: a=b"`): the status, the
+    /// response head and the JSON body (Null if none).
+    pub async fn request_with(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[&str],
+        body: Option<&Value>,
+    ) -> (u16, String, Value) {
+        http_with(&self.addr(), method, path, headers, body).await
     }
 
     /// GETs `path` as text: the status, the response head and the body.
@@ -143,6 +168,47 @@ pub async fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) ->
     let status: u16 = text[9..12].parse().unwrap();
     let (_, body) = text.split_once("\r\n\r\n").unwrap();
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// One HTTP/1.1 JSON request with extra header lines: the status, the
+/// response head and the JSON body (Null if none).
+pub async fn http_with(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: Option<&Value>,
+) -> (u16, String, Value) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let extra: String = headers.iter().map(|h| format!("{h}\r\n")).collect();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    tokio::time::timeout(WAIT, stream.read_to_end(&mut response))
+        .await
+        .expect("response in time")
+        .unwrap();
+    let text = String::from_utf8_lossy(&response);
+    let (head, body) = text.split_once("\r\n\r\n").expect("a complete response");
+    let status: u16 = head[9..12].parse().unwrap();
+    (
+        status,
+        head.to_string(),
+        serde_json::from_str(body).unwrap_or(Value::Null),
+    )
+}
+
+/// The value of the response head's header `name` (case-insensitive), if any.
+pub fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+    head.lines().skip(1).find_map(|line| {
+        let (n, v) = line.split_once(':')?;
+        n.trim().eq_ignore_ascii_case(name).then(|| v.trim())
+    })
 }
 
 /// One raw HTTP/1.1 request: the status, the headers and the body bytes.
