@@ -261,8 +261,7 @@ fn usage(pid: u32) -> (f64, u64) {
 
 fn start_server(bin: &str, port: u16, dir: &std::path::Path) -> Child {
     Command::new(bin)
-        // Every client here is 127.0.0.1: the per-address limits would refuse most games.
-        .args(["serve", "--no-rate-limits", "--port", &port.to_string(), "--db"])
+        .args(["serve", "--port", &port.to_string(), "--db"])
         .arg(dir.join("load.db"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -5,15 +5,20 @@ use axum::http::StatusCode;
 use axum::Json;
 
 use super::body::JsonBody;
+use super::session::ClientAddr;
 use crate::error::Error;
+use crate::limits::{Kind, Limiter};
 use crate::protocol::{CreateGame, Created, GameView, JoinRequest, Joined};
 use crate::rooms::Rooms;
 
 /// `POST /api/games`.
 pub(super) async fn create(
     State(rooms): State<Rooms>,
+    State(limiter): State<Limiter>,
+    addr: ClientAddr,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<Created>), Error> {
+    limiter.check(Kind::Games, &addr.key())?;
     Ok((StatusCode::CREATED, Json(rooms.create(req).await?)))
 }
 
