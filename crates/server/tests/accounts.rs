@@ -50,12 +50,6 @@ async fn me(ts: &TestServer, cookie: &str) -> (u16, Value) {
     (status, body)
 }
 
-async fn start_with_limits(tmp: &TempDir, limits: RateLimits) -> TestServer {
-    let (mut config, time) = TestServer::config(&tmp.db());
-    config.limits = limits;
-    TestServer::start_with_config(config, time).await
-}
-
 #[tokio::test]
 async fn registering_logs_in_with_an_http_only_session_cookie() {
     let tmp = TempDir::new("accounts-register");
@@ -192,7 +186,7 @@ async fn bad_names_and_passwords_are_refused_with_the_rule() {
 #[tokio::test]
 async fn the_sixth_registration_from_one_address_in_an_hour_is_refused() {
     let tmp = TempDir::new("accounts-limit");
-    let ts = start_with_limits(&tmp, RateLimits::default()).await;
+    let ts = TestServer::start_with_limits(&tmp.db(), RateLimits::default()).await;
     for i in 0..5 {
         registered(&ts, &format!("user{i}")).await;
         ts.advance(60_000);
@@ -217,8 +211,8 @@ async fn the_sixth_registration_from_one_address_in_an_hour_is_refused() {
 #[tokio::test]
 async fn login_attempts_are_limited_per_name_and_per_address() {
     let tmp = TempDir::new("accounts-login-limit");
-    let ts = start_with_limits(
-        &tmp,
+    let ts = TestServer::start_with_limits(
+        &tmp.db(),
         RateLimits {
             // One address registers them all.
             accounts: Rate::unlimited(),

@@ -9,16 +9,10 @@ use common::{header, local, raw, TempDir, TestServer};
 use serde_json::json;
 use shogi_server::limits::{Rate, RateLimits};
 
-async fn start_with_limits(tmp: &TempDir, limits: RateLimits) -> TestServer {
-    let (mut config, time) = TestServer::config(&tmp.db());
-    config.limits = limits;
-    TestServer::start_with_config(config, time).await
-}
-
 #[tokio::test]
 async fn the_31st_game_in_a_minute_is_refused() {
     let tmp = TempDir::new("limits-games");
-    let ts = start_with_limits(&tmp, RateLimits::default()).await;
+    let ts = TestServer::start_with_limits(&tmp.db(), RateLimits::default()).await;
     for _ in 0..30 {
         ts.create(local(json!({}))).await;
     }
@@ -39,7 +33,7 @@ async fn the_31st_game_in_a_minute_is_refused() {
 #[tokio::test]
 async fn the_11th_mate_search_in_a_minute_is_refused() {
     let tmp = TempDir::new("limits-mate");
-    let ts = start_with_limits(&tmp, RateLimits::default()).await;
+    let ts = TestServer::start_with_limits(&tmp.db(), RateLimits::default()).await;
     let bad = json!({"sfen": "not a position"});
     for _ in 0..10 {
         assert_eq!(ts.request("POST", "/api/mate", Some(&bad)).await.0, 400);
@@ -58,8 +52,8 @@ async fn the_11th_mate_search_in_a_minute_is_refused() {
 #[tokio::test]
 async fn imports_are_limited_by_count_and_by_bytes() {
     let tmp = TempDir::new("limits-imports");
-    let ts = start_with_limits(
-        &tmp,
+    let ts = TestServer::start_with_limits(
+        &tmp.db(),
         RateLimits {
             import_bytes: Rate::new(1000, Duration::from_secs(60)),
             ..RateLimits::default()

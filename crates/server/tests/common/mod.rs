@@ -67,6 +67,13 @@ impl TestServer {
         TestServer { server, time }
     }
 
+    /// A server like `start`'s with the rate limits `limits`.
+    pub async fn start_with_limits(db: &Path, limits: RateLimits) -> TestServer {
+        let (mut config, time) = TestServer::config(db);
+        config.limits = limits;
+        TestServer::start_with_config(config, time).await
+    }
+
     /// A config like `start`'s (a manual clock, the greedy computer, no
     /// rate limits: every test request comes from 127.0.0.1) for changing
     /// before `start_with_config`.
@@ -151,23 +158,8 @@ impl TestServer {
 
 /// One HTTP/1.1 request with `Connection: close`; the status and the JSON body (Null if none).
 pub async fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = Vec::new();
-    tokio::time::timeout(WAIT, stream.read_to_end(&mut response))
-        .await
-        .expect("response in time")
-        .unwrap();
-    let text = String::from_utf8_lossy(&response);
-    let status: u16 = text[9..12].parse().unwrap();
-    let (_, body) = text.split_once("\r\n\r\n").unwrap();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    let (status, _, body) = http_with(addr, method, path, &[], body).await;
+    (status, body)
 }
 
 /// One HTTP/1.1 JSON request with extra header lines: the status, the
