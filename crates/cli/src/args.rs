@@ -20,6 +20,7 @@ Examples:
   shogi match --games 20 --byoyomi 100            engine matches (see `shogi match --help`)
   shogi tune gen --games 1000 --out data.txt      self-play tuning data (see `shogi tune --help`)
   shogi serve --port 8080 --db shogi.db           the web app
+  shogi user add alice --admin < password.txt     an account of the web app (see `shogi user --help`)
 
 Positions: --sfen takes an SFEN, 'startpos', or a whole USI line ('startpos moves 7g7f');
 --handicap takes even, lance, right-lance, bishop, rook, rook-lance, 2, 3, 4, 5, left-5, 6,
@@ -84,6 +85,9 @@ pub enum Command {
     Match(MatchArgs),
     /// Serve the web app (HTTP and WebSocket) on an embedded SQLite database.
     Serve(ServeArgs),
+    /// Manage the web app's accounts in its database (the server may be running).
+    #[command(subcommand)]
+    User(UserCommand),
     /// Tune the evaluation: self-play data, Texel fitting, match openings (docs/TUNING.md).
     #[command(subcommand)]
     Tune(TuneCommand),
@@ -276,6 +280,46 @@ pub struct ServeArgs {
     /// The SQLite database file (created if missing).
     #[arg(long, default_value = "shogi.db")]
     pub db: PathBuf,
+    /// Lift the per-address rate limits (registrations, logins, games, seeks,
+    /// imports, mate searches): for load benchmarks on one machine only.
+    #[arg(long)]
+    pub no_rate_limits: bool,
+    /// Mark session cookies Secure: the app is served over https (behind a
+    /// proxy that terminates TLS). Requests with `X-Forwarded-Proto: https`
+    /// get Secure cookies anyway.
+    #[arg(long)]
+    pub https_cookies: bool,
+}
+
+/// The `shogi user` commands. The password is read from the first line of
+/// standard input (with a prompt when that is a terminal), never from the
+/// arguments.
+#[derive(Subcommand, Debug)]
+pub enum UserCommand {
+    /// Create an account: `shogi user add NAME [--admin] [--db FILE] < password`.
+    Add(UserAddArgs),
+    /// Set an account's password and end its sessions: `shogi user passwd NAME [--db FILE] < password`.
+    Passwd(UserArgs),
+}
+
+/// An account in a database.
+#[derive(Args, Debug)]
+pub struct UserArgs {
+    /// The account's name (2-24 letters, digits, _ or -).
+    pub name: String,
+    /// The web app's SQLite database file (as `shogi serve --db`; created if missing).
+    #[arg(long, default_value = "shogi.db")]
+    pub db: PathBuf,
+}
+
+/// Arguments of `shogi user add`.
+#[derive(Args, Debug)]
+pub struct UserAddArgs {
+    #[command(flatten)]
+    pub user: UserArgs,
+    /// Make the account an administrator.
+    #[arg(long)]
+    pub admin: bool,
 }
 
 impl Default for ServeArgs {
@@ -286,6 +330,8 @@ impl Default for ServeArgs {
             bind: std::net::IpAddr::from([127, 0, 0, 1]),
             port: 8080,
             db: PathBuf::from("shogi.db"),
+            no_rate_limits: false,
+            https_cookies: false,
         }
     }
 }

@@ -295,14 +295,17 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
     let addr = SocketAddr::new(a.bind, a.port);
     runtime.block_on(async {
         // Said only once the database is open and the port is bound.
-        let server = shogi_server::Server::start(shogi_server::Config::new(addr, &a.db))
-            .await
-            .map_err(|e| {
-                CliError(format!(
-                    "cannot serve on http://{addr}/ with database {}: {e}",
-                    a.db.display()
-                ))
-            })?;
+        let mut config = shogi_server::Config::new(addr, &a.db);
+        if a.no_rate_limits {
+            config.limits = shogi_server::RateLimits::unlimited();
+        }
+        config.https_cookies = a.https_cookies;
+        let server = shogi_server::Server::start(config).await.map_err(|e| {
+            CliError(format!(
+                "cannot serve on http://{addr}/ with database {}: {e}",
+                a.db.display()
+            ))
+        })?;
         eprintln!(
             "shogi: serving http://{}/ (database {})",
             server.local_addr(),

@@ -8,6 +8,7 @@ mod diagram;
 mod engine;
 mod picture;
 mod tune;
+mod user;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -57,6 +58,7 @@ fn main() -> ExitCode {
         Some(Command::Match(a)) => engine::run_match(&a),
         Some(Command::Serve(a)) => engine::serve(&a),
         Some(Command::Tune(t)) => tune::run(&t),
+        Some(Command::User(u)) => user::run(&u),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -11,9 +11,10 @@
 //! WebSocket → typed calls, through the registries of [`AppState`]); the
 //! domain modules ([`rooms`], [`room`], [`players`], [`lobby`], [`records`],
 //! [`annotations`], [`analysis`], [`archive`], [`legal`], [`mate`],
-//! [`opponent`], [`picture`]), which know nothing of HTTP; and the storage, [`db`], the
-//! only module that speaks SQL. Value types ([`protocol`], [`clock`],
-//! [`time`], [`activity`], [`Error`]) sit at the bottom.
+//! [`opponent`], [`picture`], [`accounts`], [`limits`]), which know nothing
+//! of HTTP; and the storage, [`db`], the only module that speaks SQL. Value
+//! types ([`protocol`], [`clock`], [`time`], [`activity`], [`Error`]) sit at
+//! the bottom.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), shogi_server::Error> {
@@ -24,6 +25,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod accounts;
 pub mod activity;
 pub mod analysis;
 pub mod annotations;
@@ -33,6 +35,7 @@ pub mod clock;
 pub mod db;
 mod error;
 pub mod legal;
+pub mod limits;
 pub mod lobby;
 pub mod mate;
 pub mod opponent;
@@ -60,6 +63,7 @@ use tokio::task::JoinHandle;
 pub use activity::{ActivityGate, ManualGate};
 pub use api::MAX_BODY_BYTES;
 pub use error::Error;
+pub use limits::RateLimits;
 pub use opponent::{EngineOpponent, Greedy, Limits, Opponent};
 pub use state::AppState;
 pub use time::{ManualTime, TimeSource};
@@ -85,6 +89,10 @@ pub struct Config {
     pub opponent: Arc<dyn Opponent>,
     /// The gate background analysis waits at while live games are played.
     pub activity: ActivityGate,
+    /// The per-address rate limits ([`RateLimits::unlimited`] lifts them).
+    pub limits: RateLimits,
+    /// Whether session cookies are always marked `Secure` (served over https).
+    pub https_cookies: bool,
 }
 
 impl Config {
@@ -97,6 +105,8 @@ impl Config {
             time: TimeSource::default(),
             opponent: Arc::new(EngineOpponent),
             activity: ActivityGate::default(),
+            limits: RateLimits::default(),
+            https_cookies: false,
         }
     }
 }
@@ -119,7 +129,9 @@ impl Server {
         let store = db::Store::open(&config.db_path).await?;
         analysis::reset_unfinished(&store).await?;
         store.fill_search_names().await?;
-        let state = AppState::new(store, config.time, config.opponent, config.activity);
+        let state = AppState::new(store, config.time, config.opponent, config.activity)
+            .with_limits(config.limits)
+            .with_https_cookies(config.https_cookies);
         let restored = state.rooms().restore_unfinished().await?;
         let lobby = state.lobby().clone();
         tokio::spawn(async move {
@@ -135,14 +147,12 @@ impl Server {
         let (stop, stopped) = oneshot::channel::<()>();
         let router = app(state.clone());
         let task = tokio::spawn(async move {
-            axum::serve(
-                listener,
-                router.into_make_service_with_connect_info::<SocketAddr>(),
-            )
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await
+            let service = router.into_make_service_with_connect_info::<SocketAddr>();
+            axum::serve(listener, service)
+                .with_graceful_shutdown(async {
+                    let _ = stopped.await;
+                })
+                .await
         });
         Ok(Server {
             addr,

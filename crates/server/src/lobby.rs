@@ -153,6 +153,8 @@ struct State {
 #[derive(Clone)]
 pub struct Lobby {
     state: Arc<Mutex<State>>,
+    /// Seeks one address may hold open (`usize::MAX`: no cap).
+    open_cap: Arc<std::sync::atomic::AtomicUsize>,
     events: broadcast::Sender<Arc<str>>,
     time: TimeSource,
 }
@@ -172,9 +174,23 @@ impl Lobby {
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         Lobby {
             state: Arc::default(),
+            open_cap: Arc::new(std::sync::atomic::AtomicUsize::new(
+                MAX_OPEN_SEEKS_PER_ADDRESS,
+            )),
             events,
             time,
         }
+    }
+
+    /// Lifts (`false`) or restores the cap on open seeks per address
+    /// (`shogi serve --no-rate-limits`, where every bot has one address).
+    pub fn cap_open_seeks(&self, cap: bool) {
+        let n = if cap {
+            MAX_OPEN_SEEKS_PER_ADDRESS
+        } else {
+            usize::MAX
+        };
+        self.open_cap.store(n, std::sync::atomic::Ordering::Relaxed);
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {

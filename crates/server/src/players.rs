@@ -8,6 +8,7 @@
 use serde::Serialize;
 use shogi_core::{ByColor, Color, Ending};
 
+use crate::accounts::{Account, GuestName};
 use crate::db::players::{ProfileRow, RatingRow, Settlement};
 use crate::db::Store;
 use crate::error::Error;
@@ -49,31 +50,23 @@ impl Identity {
     }
 }
 
-/// The key a name is found by: its Unicode lower case.
-// TODO(merge): the accounts module's case folding replaces this.
-#[must_use]
-pub fn name_key(name: &str) -> String {
-    name.trim().to_lowercase()
-}
-
-/// A guest's display name as typed: `None` when absent or blank.
+/// Who asks: the logged-in `account`, or a guest with the name typed (if
+/// any, and not blank).
 ///
 /// # Errors
-/// [`Error::BadRequest`] for a name that breaks the rules of names.
-pub fn guest_name(typed: Option<&str>) -> Result<Option<String>, Error> {
-    let Some(name) = typed.map(str::trim).filter(|n| !n.is_empty()) else {
-        return Ok(None);
-    };
-    let ok = name.chars().count() <= 24
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
-    if !ok {
-        return Err(Error::BadRequest(
-            "a name has up to 24 letters, digits, _ or -".into(),
-        ));
+/// [`Error::BadRequest`] for a guest name that breaks the rules of names.
+pub fn identity(account: Option<&Account>, typed: Option<&str>) -> Result<Identity, Error> {
+    if let Some(a) = account {
+        return Ok(Identity::Account {
+            id: a.id,
+            name: a.name.clone(),
+        });
     }
-    Ok(Some(name.to_string()))
+    let name = match typed.map(str::trim).filter(|n| !n.is_empty()) {
+        Some(n) => Some(GuestName::parse(n)?.as_str().to_string()),
+        None => None,
+    };
+    Ok(Identity::Guest { name })
 }
 
 /// The player of one seat, as stored with the game.

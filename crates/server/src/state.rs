@@ -1,14 +1,16 @@
-//! What the handlers share: the store, the room registry, the analysis queue
-//! and the time source, each reachable alone through axum's `FromRef`, so a
+//! What the handlers share: the store, the room registry, the analysis queue,
+//! the time source, the accounts and the rate limiter, each reachable alone through axum's `FromRef`, so a
 //! handler takes only what it needs and no handler imports another.
 
 use std::sync::Arc;
 
 use axum::extract::FromRef;
 
+use crate::accounts::Accounts;
 use crate::activity::ActivityGate;
 use crate::analysis::Analyzer;
 use crate::db::Store;
+use crate::limits::{Limiter, RateLimits};
 use crate::lobby::Lobby;
 use crate::opponent::Opponent;
 use crate::room::RoomDeps;
@@ -23,7 +25,15 @@ pub struct AppState {
     analyzer: Arc<Analyzer>,
     time: TimeSource,
     lobby: Lobby,
+    accounts: Accounts,
+    limiter: Limiter,
+    https_cookies: HttpsCookies,
 }
+
+/// Whether session cookies are always `Secure` (the server is told it is
+/// served over https); otherwise only for requests that say so.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HttpsCookies(pub bool);
 
 impl AppState {
     /// A state on `store`, with rooms reading `time`, the computer played by
@@ -44,12 +54,42 @@ impl AppState {
             lobby: lobby.clone(),
         };
         AppState {
+            accounts: Accounts::new(store.clone()),
+            limiter: Limiter::new(RateLimits::default(), time.clone()),
+            https_cookies: HttpsCookies::default(),
             store,
             rooms: Rooms::new(deps),
             analyzer: Arc::new(Analyzer::new(activity)),
             time,
             lobby,
         }
+    }
+
+    /// The same state with `limits` instead of [`RateLimits::default`].
+    #[must_use]
+    pub fn with_limits(mut self, limits: RateLimits) -> AppState {
+        self.lobby.cap_open_seeks(!limits.seeks.is_unlimited());
+        self.limiter = Limiter::new(limits, self.time.clone());
+        self
+    }
+
+    /// The same state with session cookies always `Secure` (or not).
+    #[must_use]
+    pub fn with_https_cookies(mut self, https: bool) -> AppState {
+        self.https_cookies = HttpsCookies(https);
+        self
+    }
+
+    /// The accounts and sessions.
+    #[must_use]
+    pub fn accounts(&self) -> &Accounts {
+        &self.accounts
+    }
+
+    /// The rate limiter.
+    #[must_use]
+    pub fn limiter(&self) -> &Limiter {
+        &self.limiter
     }
 
     /// The store.
@@ -104,5 +144,23 @@ impl FromRef<AppState> for TimeSource {
 impl FromRef<AppState> for Lobby {
     fn from_ref(s: &AppState) -> Lobby {
         s.lobby.clone()
+    }
+}
+
+impl FromRef<AppState> for Accounts {
+    fn from_ref(s: &AppState) -> Accounts {
+        s.accounts.clone()
+    }
+}
+
+impl FromRef<AppState> for Limiter {
+    fn from_ref(s: &AppState) -> Limiter {
+        s.limiter.clone()
+    }
+}
+
+impl FromRef<AppState> for HttpsCookies {
+    fn from_ref(s: &AppState) -> HttpsCookies {
+        s.https_cookies
     }
 }

@@ -7,6 +7,7 @@ mod common;
 use common::{TempDir, TestServer};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
+use shogi_server::ratings;
 use tokio_tungstenite::tungstenite::Message;
 
 /// A friend game between two named guests: the creator's id, tokens and sockets.
@@ -278,5 +279,175 @@ async fn chat_reaches_the_players_only_and_is_limited() {
             break;
         }
     }
+    s.shutdown().await;
+}
+
+const PASSWORD: &str = "a long enough password";
+
+/// Registers `name`; its `Cookie` header line and the cookie itself.
+async fn account(s: &TestServer, name: &str) -> (String, String) {
+    let body = json!({"name": name, "password": PASSWORD});
+    let (status, head, answer) = s
+        .request_with("POST", "/api/account", &[], Some(&body))
+        .await;
+    assert_eq!(status, 201, "{answer}");
+    let cookie = common::header(&head, "set-cookie")
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    (format!("Cookie: {cookie}"), cookie)
+}
+
+/// A game from a seek by `seeker` accepted by `acceptor` (sessions); the
+/// game id and both players' sockets, seated by their cookies.
+async fn seek_game(
+    s: &TestServer,
+    seek: Value,
+    seeker: &(String, String),
+    acceptor: &(String, String),
+) -> (String, common::Ws, common::Ws) {
+    let (status, _, posted) = s
+        .request_with("POST", "/api/seeks", &[&seeker.0], Some(&seek))
+        .await;
+    assert_eq!(status, 201, "{posted}");
+    let seek_id = posted["id"].as_str().unwrap();
+    let (status, _, accepted) = s
+        .request_with(
+            "POST",
+            &format!("/api/seeks/{seek_id}/accept"),
+            &[&acceptor.0],
+            None,
+        )
+        .await;
+    assert_eq!(status, 201, "{accepted}");
+    let game = accepted["game"].as_str().unwrap().to_string();
+    // No token: the session cookie seats each player.
+    let a = s.connect_with(&game, None, Some(&seeker.1)).await;
+    let b = s.connect_with(&game, None, Some(&acceptor.1)).await;
+    (game, a, b)
+}
+
+async fn ratings(s: &TestServer, name: &str) -> Value {
+    let (status, profile) = s
+        .request("GET", &format!("/api/players/{name}"), None)
+        .await;
+    assert_eq!(status, 200, "{profile}");
+    profile
+}
+
+#[tokio::test]
+async fn a_rated_game_changes_both_ratings_and_a_handicap_game_none() {
+    let dir = TempDir::new("rated");
+    let s = TestServer::start(&dir.db()).await;
+    let alice = account(&s, "Алиса").await;
+    let bob = account(&s, "Bob").await;
+    let classical = json!({"main_ms": 1_800_000, "byoyomi_ms": 30_000});
+    let (game, mut a, mut b) = seek_game(
+        &s,
+        json!({"time": classical, "rated": true, "side": "sente"}),
+        &alice,
+        &bob,
+    )
+    .await;
+    let first = a.state_where(|_| true).await;
+    assert_eq!(first["you"], "sente");
+    assert_eq!(first["rated"], true);
+    assert_eq!(first["players"]["sente"]["name"], "Алиса");
+    assert_eq!(first["players"]["sente"]["rating"], 1500);
+    assert_eq!(first["players"]["gote"]["provisional"], true);
+    assert_eq!(b.state_where(|_| true).await["you"], "gote");
+    // No takeback in a rated game.
+    a.play("7g7f").await;
+    a.send(json!({"type": "takeback"})).await;
+    assert!(a.error().await.contains("rated"));
+    b.play("3c3d").await;
+    b.send(json!({"type": "resign"})).await;
+    a.state_where(|s| s["status"]["over"] == true).await;
+
+    // Glicko-2 for two new players (1500, RD 350, σ 0.06), one game each.
+    let won = ratings(&s, "алиса").await;
+    let lost = ratings(&s, "BOB").await;
+    let w = &won["ratings"]["classical"];
+    let l = &lost["ratings"]["classical"];
+    assert_eq!(w["games"], 1);
+    assert_eq!(l["games"], 1);
+    // The winner gains exactly what the loser drops (same RD before).
+    let (wr, lr) = (w["rating"].as_i64().unwrap(), l["rating"].as_i64().unwrap());
+    assert!(wr > 1500 && lr < 1500, "{won} {lost}");
+    assert_eq!(wr - 1500, 1500 - lr);
+    assert!(w["rd"].as_f64().unwrap() < 350.0);
+    assert_eq!(won["results"], json!({"wins": 1, "losses": 0, "draws": 0}));
+    assert_eq!(lost["results"], json!({"wins": 0, "losses": 1, "draws": 0}));
+    assert_eq!(won["history"]["classical"][0]["game"], game.as_str());
+    let expected = ratings::Glicko2::default().rate(
+        ratings::Rating::NEW,
+        &[(ratings::Rating::NEW, ratings::Score::Win)],
+    );
+    assert_eq!(wr, expected.rating.round() as i64);
+    // The profile's games list has it.
+    let (_, games) = s.request("GET", "/api/players/Bob/games", None).await;
+    assert_eq!(games["total"], 1);
+    assert_eq!(games["entries"][0]["sente"], "Алиса");
+
+    // A handicap game between the same accounts, asked as rated, is unrated.
+    let (status, _, refused) = s
+        .request_with(
+            "POST",
+            "/api/seeks",
+            &[&alice.0],
+            Some(&json!({"time": classical, "rated": true, "handicap": "rook"})),
+        )
+        .await;
+    assert_eq!(status, 400, "{refused}");
+    let (_, mut a, mut b) = seek_game(
+        &s,
+        json!({"time": classical, "handicap": "rook", "side": "sente"}),
+        &alice,
+        &bob,
+    )
+    .await;
+    let first = a.state_where(|_| true).await;
+    assert_eq!(first["rated"], false);
+    // The handicap giver (Gote) moves first.
+    assert_eq!(first["side_to_move"], "gote");
+    b.play("3c3d").await;
+    b.send(json!({"type": "resign"})).await;
+    a.state_where(|s| s["status"]["over"] == true).await;
+    let after = ratings(&s, "Алиса").await;
+    assert_eq!(after["ratings"], won["ratings"]);
+    assert_eq!(after["results"]["wins"], 2);
+    s.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_players_games_download_as_one_zip_of_kif_files() {
+    let dir = TempDir::new("zip");
+    let s = TestServer::start(&dir.db()).await;
+    let alice = account(&s, "Alice").await;
+    let bob = account(&s, "Bob").await;
+    let (_, mut a, mut b) = seek_game(&s, json!({"side": "gote"}), &alice, &bob).await;
+    b.play("7g7f").await;
+    a.send(json!({"type": "resign"})).await;
+    b.state_where(|s| s["status"]["over"] == true).await;
+    let (status, head, zip) =
+        common::raw(&s.addr(), "GET", "/api/players/alice/games.zip", b"").await;
+    assert_eq!(status, 200, "{head}");
+    assert!(head.to_lowercase().contains("application/zip"), "{head}");
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip)).unwrap();
+    assert_eq!(archive.len(), 1);
+    let mut file = archive.by_index(0).unwrap();
+    assert!(file.name().ends_with(".kif"), "{}", file.name());
+    let mut kif = String::new();
+    std::io::Read::read_to_string(&mut file, &mut kif).unwrap();
+    assert!(
+        kif.contains("先手：Bob") && kif.contains("後手：Alice"),
+        "{kif}"
+    );
+    let (status, _) = s
+        .request("GET", "/api/players/nobody/games.zip", None)
+        .await;
+    assert_eq!(status, 404);
     s.shutdown().await;
 }

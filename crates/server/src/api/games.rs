@@ -5,19 +5,23 @@ use axum::http::StatusCode;
 use axum::Json;
 
 use super::body::JsonBody;
+use super::session::{ClientAddr, MaybeUser};
 use crate::error::Error;
-use crate::players::{self, Identity};
+use crate::limits::{Kind, Limiter};
+use crate::players;
 use crate::protocol::{CreateGame, Created, GameView, JoinRequest, Joined};
 use crate::rooms::Rooms;
 
 /// `POST /api/games`.
 pub(super) async fn create(
     State(rooms): State<Rooms>,
+    State(limiter): State<Limiter>,
+    addr: ClientAddr,
+    MaybeUser(user): MaybeUser,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<Created>), Error> {
-    let who = Identity::Guest {
-        name: players::guest_name(req.name.as_deref())?,
-    };
+    limiter.check(Kind::Games, &addr.key())?;
+    let who = players::identity(user.as_ref(), req.name.as_deref())?;
     Ok((StatusCode::CREATED, Json(rooms.create(req, &who).await?)))
 }
 
@@ -25,12 +29,11 @@ pub(super) async fn create(
 pub(super) async fn join(
     State(rooms): State<Rooms>,
     Path(id): Path<String>,
+    MaybeUser(user): MaybeUser,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Json<Joined>, Error> {
     let room = rooms.room(&id).await?;
-    let who = Identity::Guest {
-        name: players::guest_name(req.name.as_deref())?,
-    };
+    let who = players::identity(user.as_ref(), req.name.as_deref())?;
     Ok(Json(room.join(req.invite, who).await?))
 }
 

@@ -2,11 +2,9 @@
 //! seeks: `POST /api/seeks`, `DELETE /api/seeks/{id}`,
 //! `POST /api/seeks/{id}/accept`.
 
-use std::net::SocketAddr;
-
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
@@ -15,8 +13,11 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::body::JsonBody;
+use super::session::{ClientAddr, MaybeUser};
+use crate::accounts::name_key;
 use crate::db::Store;
 use crate::error::Error;
+use crate::limits::{Kind, Limiter};
 use crate::lobby::{Lobby, SeekRequest};
 use crate::players::{self, Identity, SeatPlayer};
 use crate::protocol::{Created, PlayerView};
@@ -102,16 +103,17 @@ async fn shown_as(
 pub(super) async fn post(
     State(store): State<Store>,
     State(lobby): State<Lobby>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    State(limiter): State<Limiter>,
+    addr: ClientAddr,
+    MaybeUser(user): MaybeUser,
     JsonBody(req): JsonBody<SeekRequest>,
 ) -> Result<(StatusCode, Json<Value>), Error> {
-    let who = Identity::Guest {
-        name: players::guest_name(req.name.as_deref())?,
-    };
+    limiter.check(Kind::Seeks, &addr.key())?;
+    let who = players::identity(user.as_ref(), req.name.as_deref())?;
     let class = req.time.as_ref().map(TimeClass::of_control);
     let by = shown_as(&store, &who, class).await?;
-    let to_key = req.to.as_deref().map(players::name_key);
-    let (id, token) = lobby.post(&req, who, by, peer.ip(), to_key)?;
+    let to_key = req.to.as_deref().map(name_key);
+    let (id, token) = lobby.post(&req, who, by, addr.0, to_key)?;
     Ok((StatusCode::CREATED, Json(json!({"id": id, "token": token}))))
 }
 
@@ -126,6 +128,7 @@ struct WithdrawBody {
 pub(super) async fn withdraw(
     State(lobby): State<Lobby>,
     Path(id): Path<String>,
+    MaybeUser(user): MaybeUser,
     body: Bytes,
 ) -> Result<StatusCode, Error> {
     let body: WithdrawBody = if body.iter().all(u8::is_ascii_whitespace) {
@@ -133,7 +136,7 @@ pub(super) async fn withdraw(
     } else {
         serde_json::from_slice(&body).map_err(|e| Error::BadRequest(format!("bad body: {e}")))?
     };
-    let who = Identity::Guest { name: None };
+    let who = players::identity(user.as_ref(), None)?;
     lobby.withdraw(&id, &who, body.token.as_deref())?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -149,6 +152,9 @@ struct AcceptBody {
 pub(super) async fn accept(
     State(lobby): State<Lobby>,
     State(rooms): State<Rooms>,
+    State(limiter): State<Limiter>,
+    addr: ClientAddr,
+    MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<(StatusCode, Json<Value>), Error> {
@@ -157,11 +163,10 @@ pub(super) async fn accept(
     } else {
         serde_json::from_slice(&body).map_err(|e| Error::BadRequest(format!("bad body: {e}")))?
     };
-    let who = Identity::Guest {
-        name: players::guest_name(body.name.as_deref())?,
-    };
+    limiter.check(Kind::Games, &addr.key())?;
+    let who = players::identity(user.as_ref(), body.name.as_deref())?;
     let who_key = match &who {
-        Identity::Account { name, .. } => Some(players::name_key(name)),
+        Identity::Account { name, .. } => Some(name_key(name)),
         Identity::Guest { .. } => None,
     };
     let seek = lobby.take(&id, &who, who_key.as_deref())?;

@@ -3,6 +3,7 @@
 //! the [`AppState`] only what it needs (`FromRef`). How an [`Error`] becomes
 //! a response is decided here, once.
 
+mod account;
 mod analysis;
 mod annotations;
 mod archive;
@@ -12,6 +13,7 @@ mod legal;
 mod lobby;
 mod players;
 mod review;
+pub(crate) mod session;
 mod web;
 pub mod ws;
 
@@ -62,6 +64,13 @@ pub fn router(state: AppState) -> Router {
         .route("/api/players/{name}", get(players::profile))
         .route("/api/players/{name}/games", get(players::games))
         .route("/api/players/{name}/games.zip", get(players::games_zip))
+        .route(
+            "/api/account",
+            post(account::register).delete(account::delete),
+        )
+        .route("/api/account/password", put(account::change_password))
+        .route("/api/session", post(account::login).delete(account::logout))
+        .route("/api/me", get(account::me))
         .merge(web::routes())
         .fallback(web::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

@@ -7,6 +7,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
+use crate::accounts::name_key;
 use crate::archive::ArchiveQuery;
 use crate::db::Store;
 use crate::error::Error;
@@ -17,9 +18,7 @@ pub(super) async fn profile(
     State(store): State<Store>,
     Path(name): Path<String>,
 ) -> Result<Json<Profile>, Error> {
-    Ok(Json(
-        players::profile(&store, &players::name_key(&name)).await?,
-    ))
+    Ok(Json(players::profile(&store, &name_key(&name)).await?))
 }
 
 /// `GET /api/players/{name}/games?page=&per_page=`.
@@ -29,7 +28,7 @@ pub(super) async fn games(
     Query(q): Query<ArchiveQuery>,
 ) -> Result<Json<Value>, Error> {
     let user = store
-        .profile_user(&players::name_key(&name))
+        .profile_user(&name_key(&name))
         .await?
         .ok_or(Error::NoSuch("player"))?;
     let mut filter = q.filter()?;
@@ -48,7 +47,7 @@ pub(super) async fn games_zip(
     State(store): State<Store>,
     Path(name): Path<String>,
 ) -> Result<Response, Error> {
-    let (name, bytes) = players::games_zip(&store, &players::name_key(&name)).await?;
+    let (name, bytes) = players::games_zip(&store, &name_key(&name)).await?;
     // The file name in ASCII (RFC 6266's filename*= carries the real one).
     let encoded: String = name
         .bytes()

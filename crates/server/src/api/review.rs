@@ -14,8 +14,10 @@ use shogi_record::diagram::{Coords, Options, PieceStyle};
 use shogi_record::Format;
 
 use super::body::JsonBody;
+use super::session::ClientAddr;
 use crate::db::Store;
 use crate::error::Error;
+use crate::limits::{Kind, Limiter};
 use crate::records::{self, PlyChoice};
 use crate::{mate, picture};
 
@@ -180,9 +182,14 @@ pub(super) struct ImportQuery {
 /// `POST /api/import[?save=1]`: the body is the record file.
 pub(super) async fn import(
     State(store): State<Store>,
+    State(limiter): State<Limiter>,
+    addr: ClientAddr,
     Query(q): Query<ImportQuery>,
     body: Bytes,
 ) -> Result<(StatusCode, Json<Value>), Error> {
+    let key = addr.key();
+    let bytes = u64::try_from(body.len()).unwrap_or(u64::MAX);
+    limiter.check_all(&[(Kind::Imports, &key, 1), (Kind::ImportBytes, &key, bytes)])?;
     let save = matches!(q.save.as_deref(), Some("1" | "true"));
     let imported = records::import(&store, &body, save).await?;
     let mut out = imported.json;
@@ -207,7 +214,12 @@ pub(super) struct MateRequest {
 }
 
 /// `POST /api/mate`.
-pub(super) async fn mate(JsonBody(req): JsonBody<MateRequest>) -> Result<Json<Value>, Error> {
+pub(super) async fn mate(
+    State(limiter): State<Limiter>,
+    addr: ClientAddr,
+    JsonBody(req): JsonBody<MateRequest>,
+) -> Result<Json<Value>, Error> {
+    limiter.check(Kind::Mate, &addr.key())?;
     let time_ms = req.time_ms.unwrap_or(mate::DEFAULT_MATE_MS);
     Ok(Json(match mate::solve(req.sfen, time_ms).await? {
         MateResult::Mate(line) => json!({

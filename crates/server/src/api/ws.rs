@@ -11,6 +11,7 @@ use axum::response::Response;
 use serde::Deserialize;
 use tokio::sync::broadcast::{self, error::RecvError};
 
+use super::session::MaybeUser;
 use crate::error::Error;
 use crate::protocol::{ClientMessage, GameView, Seat, ServerMessage};
 use crate::room::{Action, ChatFeed, RoomHandle, Subscription};
@@ -32,16 +33,19 @@ pub(crate) async fn upgrade(
     State(rooms): State<Rooms>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
+    MaybeUser(user): MaybeUser,
     ws: WebSocketUpgrade,
 ) -> Result<Response, Error> {
     let room = rooms.room(&id).await?;
-    let seat = match q.token {
-        None => None,
-        Some(token) => Some(
+    let seat = match (q.token, user) {
+        (Some(token), _) => Some(
             room.authorize(token)
                 .await
                 .ok_or_else(|| Error::Forbidden("this token holds no seat in this game".into()))?,
         ),
+        // A logged-in player is seated by the session; anyone else watches.
+        (None, Some(account)) => room.authorize_user(account.id).await,
+        (None, None) => None,
     };
     Ok(ws
         .max_message_size(MAX_MESSAGE_BYTES)

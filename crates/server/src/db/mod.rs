@@ -1,7 +1,8 @@
 //! `SQLite` storage, the only place that speaks SQL: games and their moves
 //! ([`games`]), imported records ([`records`]), analyses ([`analysis`]),
 //! review annotations ([`annotations`]), the archive list ([`archive`]),
-//! and ratings and the players of games ([`players`]).
+//! ratings and the players of games ([`players`]), and accounts with their
+//! sessions ([`accounts`]).
 //! Every statement binds its values; no SQL is built from text. Rows come
 //! back typed: moves as [`shogi_core::Move`], endings as
 //! [`shogi_core::Ending`], settings as [`crate::protocol::Settings`].
@@ -9,6 +10,7 @@
 //! The schema lives in `migrations/`, embedded at build time and applied by
 //! [`Store::open`] (sqlx's migrator, without its compile-time macros).
 
+pub mod accounts;
 pub mod analysis;
 pub mod annotations;
 pub mod archive;
@@ -18,5 +20,6 @@ pub mod records;
 
 mod store;
 
+pub use accounts::{NewSession, UserRow};
 pub use games::{MoveRecord, NewGame, StoredGame};
 pub use store::Store;

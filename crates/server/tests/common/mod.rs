@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use shogi_server::{ActivityGate, Config, Greedy, ManualTime, Server, TimeSource};
+use shogi_server::{ActivityGate, Config, Greedy, ManualTime, RateLimits, Server, TimeSource};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -56,16 +56,36 @@ impl TestServer {
 
     /// A server whose background analysis waits at `activity`.
     pub async fn start_with_gate(db: &Path, activity: ActivityGate) -> TestServer {
-        let (source, time) = TimeSource::manual();
-        let config = Config {
-            bind: "127.0.0.1:0".parse().unwrap(),
-            db_path: db.to_path_buf(),
-            time: source,
-            opponent: Arc::new(Greedy),
-            activity,
-        };
+        let (mut config, time) = TestServer::config(db);
+        config.activity = activity;
+        TestServer::start_with_config(config, time).await
+    }
+
+    /// A server started with `config` (whose time source is `time`'s).
+    pub async fn start_with_config(config: Config, time: Arc<ManualTime>) -> TestServer {
         let server = Server::start(config).await.expect("server starts");
         TestServer { server, time }
+    }
+
+    /// A server like `start`'s with the rate limits `limits`.
+    pub async fn start_with_limits(db: &Path, limits: RateLimits) -> TestServer {
+        let (mut config, time) = TestServer::config(db);
+        config.limits = limits;
+        TestServer::start_with_config(config, time).await
+    }
+
+    /// A config like `start`'s (a manual clock, the greedy computer, no
+    /// rate limits: every test request comes from 127.0.0.1) for changing
+    /// before `start_with_config`.
+    pub fn config(db: &Path) -> (Config, Arc<ManualTime>) {
+        let (source, time) = TimeSource::manual();
+        let config = Config {
+            time: source,
+            opponent: Arc::new(Greedy),
+            limits: RateLimits::unlimited(),
+            ..Config::new("127.0.0.1:0".parse().unwrap(), db)
+        };
+        (config, time)
     }
 
     pub fn addr(&self) -> String {
@@ -79,6 +99,18 @@ impl TestServer {
 
     pub async fn request(&self, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
         http(&self.addr(), method, path, body).await
+    }
+
+    /// A request with extra header lines (`"Cookie: a=b"`): the status, the
+    /// response head and the JSON body (Null if none).
+    pub async fn request_with(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[&str],
+        body: Option<&Value>,
+    ) -> (u16, String, Value) {
+        http_with(&self.addr(), method, path, headers, body).await
     }
 
     /// GETs `path` as text: the status, the response head and the body.
@@ -102,11 +134,21 @@ impl TestServer {
 
     /// Opens the game's WebSocket and reads the first state.
     pub async fn connect(&self, id: &str, token: Option<&str>) -> Ws {
+        self.connect_with(id, token, None).await
+    }
+
+    /// Opens the game's WebSocket with a `Cookie` header (a logged-in player).
+    pub async fn connect_with(&self, id: &str, token: Option<&str>, cookie: Option<&str>) -> Ws {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
         let url = match token {
             Some(t) => format!("ws://{}/api/games/{id}/ws?token={t}", self.addr()),
             None => format!("ws://{}/api/games/{id}/ws", self.addr()),
         };
-        let (stream, _) = tokio_tungstenite::connect_async(url)
+        let mut request = url.into_client_request().unwrap();
+        if let Some(c) = cookie {
+            request.headers_mut().insert("cookie", c.parse().unwrap());
+        }
+        let (stream, _) = tokio_tungstenite::connect_async(request)
             .await
             .expect("websocket connects");
         let mut ws = Ws {
@@ -126,10 +168,24 @@ impl TestServer {
 
 /// One HTTP/1.1 request with `Connection: close`; the status and the JSON body (Null if none).
 pub async fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+    let (status, _, body) = http_with(addr, method, path, &[], body).await;
+    (status, body)
+}
+
+/// One HTTP/1.1 JSON request with extra header lines: the status, the
+/// response head and the JSON body (Null if none).
+pub async fn http_with(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: Option<&Value>,
+) -> (u16, String, Value) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.map(Value::to_string).unwrap_or_default();
+    let extra: String = headers.iter().map(|h| format!("{h}\r\n")).collect();
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
@@ -140,9 +196,21 @@ pub async fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) ->
         .expect("response in time")
         .unwrap();
     let text = String::from_utf8_lossy(&response);
-    let status: u16 = text[9..12].parse().unwrap();
-    let (_, body) = text.split_once("\r\n\r\n").unwrap();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    let (head, body) = text.split_once("\r\n\r\n").expect("a complete response");
+    let status: u16 = head[9..12].parse().unwrap();
+    (
+        status,
+        head.to_string(),
+        serde_json::from_str(body).unwrap_or(Value::Null),
+    )
+}
+
+/// The value of the response head's header `name` (case-insensitive), if any.
+pub fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+    head.lines().skip(1).find_map(|line| {
+        let (n, v) = line.split_once(':')?;
+        n.trim().eq_ignore_ascii_case(name).then(|| v.trim())
+    })
 }
 
 /// One raw HTTP/1.1 request: the status, the headers and the body bytes.

@@ -1,0 +1,61 @@
+//! `shogi user add` and `shogi user passwd`: thin calls into
+//! `shogi_server::accounts::admin`, the password read from standard input.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use shogi_server::accounts::admin;
+
+use crate::args::UserCommand;
+use crate::CliError;
+
+/// Runs one `shogi user` command.
+pub fn run(c: &UserCommand) -> Result<(), CliError> {
+    let password = read_password()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError(format!("cannot start the runtime: {e}")))?;
+    match c {
+        UserCommand::Add(a) => {
+            let db = &a.user.db;
+            let account = runtime
+                .block_on(admin::add_user(db, &a.user.name, &password, a.admin))
+                .map_err(|e| CliError(format!("cannot add {}: {e}", a.user.name)))?;
+            let role = if account.admin {
+                "administrator"
+            } else {
+                "account"
+            };
+            println!("{role} {} added to {}", account.name, db.display());
+        }
+        UserCommand::Passwd(a) => {
+            runtime
+                .block_on(admin::set_password(&a.db, &a.name, &password))
+                .map_err(|e| CliError(format!("cannot set the password of {}: {e}", a.name)))?;
+            println!("password of {} set; its sessions ended", a.name);
+        }
+    }
+    Ok(())
+}
+
+/// The first line of standard input, without its line ending (a prompt on
+/// standard error when it is a terminal; the typed text is not hidden).
+fn read_password() -> Result<String, CliError> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        eprint!("password: ");
+        let _ = std::io::stderr().flush();
+    }
+    let mut line = String::new();
+    let read = stdin
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| CliError(format!("cannot read the password from standard input: {e}")))?;
+    if read == 0 {
+        return Err(CliError(
+            "no password: give it as the first line of standard input".into(),
+        ));
+    }
+    let line = line.strip_suffix('\n').unwrap_or(&line);
+    Ok(line.strip_suffix('\r').unwrap_or(line).to_string())
+}

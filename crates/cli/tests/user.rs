@@ -1,0 +1,113 @@
+//! `shogi user add` and `shogi user passwd`: accounts made from the command
+//! line log in through the server's library.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use shogi_server::accounts::{Account, Accounts};
+use shogi_server::db::Store;
+
+/// Runs `shogi` with `stdin` as its standard input.
+fn shogi(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shogi"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run shogi");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Logs in with the library on the database at `db`.
+fn login(db: &Path, name: &str, password: &str) -> Option<Account> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let store = Store::open(db).await.unwrap();
+        let result = Accounts::new(store.clone()).login(name, password).await;
+        store.close().await;
+        result.ok().map(|(account, _)| account)
+    })
+}
+
+struct Dir(PathBuf);
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn user_add_and_passwd_take_the_password_from_stdin() {
+    let dir = Dir(std::env::temp_dir().join(format!("shogi-user-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let db = dir.0.join("shogi.db");
+    let db_arg = db.to_str().unwrap();
+
+    let o = shogi(&["user", "add", "Алиса", "--db", db_arg], "secret words\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = shogi(
+        &["user", "add", "root", "--admin", "--db", db_arg],
+        "admin words\r\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let alice = login(&db, "алиса", "secret words").expect("Алиса logs in");
+    assert_eq!((alice.name.as_str(), alice.admin), ("Алиса", false));
+    assert!(login(&db, "root", "admin words").unwrap().admin);
+    assert!(login(&db, "Алиса", "secret words\n").is_none());
+
+    let o = shogi(
+        &["user", "passwd", "АЛИСА", "--db", db_arg],
+        "other words\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(login(&db, "Алиса", "secret words").is_none());
+    assert!(login(&db, "Алиса", "other words").is_some());
+
+    // Errors: one line, exit status 2.
+    for (args, stdin, says) in [
+        (vec!["user", "add", "алиса"], "secret words\n", "name taken"),
+        (
+            vec!["user", "add", "bob"],
+            "short\n",
+            "a password has 8-256 characters",
+        ),
+        (
+            vec!["user", "add", "b c"],
+            "secret words\n",
+            "a name has only letters",
+        ),
+        (vec!["user", "add", "bob"], "", "no password"),
+        (
+            vec!["user", "passwd", "nobody"],
+            "secret words\n",
+            "no such account",
+        ),
+    ] {
+        let args = [args.as_slice(), &["--db", db_arg]].concat();
+        let o = shogi(&args, stdin);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(
+            e.starts_with("shogi: ") && e.contains(says),
+            "{args:?}: {e}"
+        );
+    }
+}
