@@ -381,12 +381,18 @@ impl Lobby {
                 "log in to accept a rated challenge".into(),
             ));
         }
-        let seek = state.seeks.remove(at);
-        self.send(text(&json!({"type": "seek_removed", "id": id})));
-        Ok(seek)
+        // Announced by `accepted` (or `dropped`), so that the seeker's
+        // client learns the game before it forgets the seek.
+        Ok(state.seeks.remove(at))
     }
 
-    /// Tells the watchers that seek `id` became game `game`.
+    /// Tells the watchers that taken seek `id` is gone without a game (its
+    /// game could not be started).
+    pub fn dropped(&self, id: &str) {
+        self.send(text(&json!({"type": "seek_removed", "id": id})));
+    }
+
+    /// Tells the watchers that taken seek `id` became game `game` (and left the list).
     pub fn accepted(&self, id: &str, game: &str) {
         self.send(text(
             &json!({"type": "seek_accepted", "id": id, "game": game}),
