@@ -16,14 +16,16 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::activity::ActivityGate;
 use crate::clock::Clock;
+use crate::connections::Connections;
 use crate::db::{MoveRecord, Store};
 use crate::error::Error;
 use crate::legal::LegalMoves;
 use crate::opponent::{Limits, Opponent};
 use crate::protocol::{
-    reason_word, AiSeat, ClockView, ClocksView, GameView, IllegalPolicy, ImpasseView, Joined, Mode,
-    Seat, SeatsView, Settings, Side, StatusView,
+    reason_word, AiSeat, ClockView, ClocksView, ComputerView, GameView, IllegalPolicy, ImpasseView,
+    Joined, Mode, Seat, SeatsView, Settings, Side, StatusView,
 };
+use crate::search_pool::SearchPool;
 use crate::time::{unix_ms, TimeSource};
 use crate::token;
 
@@ -141,12 +143,17 @@ enum Command {
         ply: usize,
         mv: Option<Move>,
     },
+    /// The computer's queued search got a thread.
+    ComputerStarted {
+        ply: usize,
+    },
 }
 
 /// A handle on a room (cheap to clone).
 #[derive(Clone, Debug)]
 pub struct RoomHandle {
     tx: mpsc::Sender<Command>,
+    connections: Arc<Connections>,
 }
 
 impl RoomHandle {
@@ -197,6 +204,12 @@ impl RoomHandle {
         self.ask(|reply| Command::Snapshot { reply }).await
     }
 
+    /// The room's open WebSocket connections.
+    #[must_use]
+    pub fn connections(&self) -> &Arc<Connections> {
+        &self.connections
+    }
+
     /// Saves the time used on the turn in progress and stops the room.
     pub async fn shutdown(&self) {
         self.ask(|reply| Command::Shutdown { reply }).await;
@@ -241,6 +254,8 @@ pub struct RoomDeps {
     pub opponent: Arc<dyn Opponent>,
     /// Touched by every move, so that background analysis waits.
     pub activity: ActivityGate,
+    /// The search threads the computer's moves wait for.
+    pub search: SearchPool,
 }
 
 struct Room {
@@ -261,6 +276,8 @@ struct Room {
     ending: Option<Ending>,
     count_proposed_by: Option<Color>,
     thinking: bool,
+    /// The computer's search, shown while it is to move.
+    computer: Option<ComputerView>,
     deps: RoomDeps,
     updates: broadcast::Sender<Arc<GameView>>,
     tx: mpsc::Sender<Command>,
@@ -290,6 +307,7 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
     }
     let (tx, rx) = mpsc::channel(COMMAND_BUFFER);
     let (updates, _) = broadcast::channel(BROADCAST_BUFFER);
+    let connections = Connections::new(deps.time.clone());
     let room = Room {
         id: init.id,
         mode: init.mode,
@@ -306,12 +324,13 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         ending: init.ending,
         count_proposed_by: None,
         thinking: false,
+        computer: None,
         deps,
         updates,
         tx: tx.clone(),
     };
     tokio::spawn(room.run(rx));
-    RoomHandle { tx }
+    RoomHandle { tx, connections }
 }
 
 /// The verdict of an impasse declaration by `us` in `pos` under `rule`
@@ -407,6 +426,12 @@ impl Room {
                 return false;
             }
             Command::Computer { ply, mv } => self.computer_moved(ply, mv).await,
+            Command::ComputerStarted { ply } => {
+                if ply == self.usi_moves.len() && self.computer.is_some() {
+                    self.computer = Some(ComputerView::Thinking);
+                    self.publish();
+                }
+            }
         }
         true
     }
@@ -622,8 +647,8 @@ impl Room {
         self.turn_base_ms = 0;
         self.ending = ending;
         self.count_proposed_by = None;
-        self.publish();
         self.maybe_start_computer();
+        self.publish();
         Ok(())
     }
 
@@ -690,11 +715,26 @@ impl Room {
         let ply = self.usi_moves.len();
         let tx = self.tx.clone();
         let opponent = self.deps.opponent.clone();
+        // The search waits for a thread of the pool; the player sees its place.
+        let ticket = self.deps.search.ticket();
+        self.computer = Some(match ticket.ahead() {
+            None => ComputerView::Thinking,
+            Some(ahead) => ComputerView::Queued { ahead },
+        });
         tokio::spawn(async move {
-            let mv = tokio::task::spawn_blocking(move || opponent.choose_move(&position, limits))
-                .await
-                .ok()
-                .flatten();
+            let queued = ticket.ahead().is_some();
+            let permit = ticket.wait().await;
+            if queued {
+                let _ = tx.send(Command::ComputerStarted { ply }).await;
+            }
+            let mv = tokio::task::spawn_blocking(move || {
+                let mv = opponent.choose_move(&position, limits);
+                drop(permit);
+                mv
+            })
+            .await
+            .ok()
+            .flatten();
             let _ = tx.send(Command::Computer { ply, mv }).await;
         });
     }
@@ -702,6 +742,7 @@ impl Room {
     async fn computer_moved(&mut self, ply: usize, mv: Option<Move>) {
         self.deps.activity.touch();
         self.thinking = false;
+        self.computer = None;
         let Some(side) = self.computer_side() else {
             return;
         };
@@ -785,6 +826,7 @@ impl Room {
             status: StatusView::of(self.ending),
             impasse,
             rules: self.settings.rules.clone(),
+            computer: self.computer.filter(|_| self.ending.is_none()),
         }
     }
 }

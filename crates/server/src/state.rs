@@ -3,16 +3,40 @@
 //! handler takes only what it needs and no handler imports another.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::FromRef;
 
 use crate::activity::ActivityGate;
 use crate::analysis::Analyzer;
+use crate::connections::WsLimits;
 use crate::db::Store;
 use crate::opponent::Opponent;
 use crate::room::RoomDeps;
-use crate::rooms::Rooms;
+use crate::rooms::{Rooms, ROOM_IDLE};
+use crate::search_pool::SearchPool;
 use crate::time::TimeSource;
+
+/// How much the server takes on at once (the defaults are those of `docs/PROTOCOL.md`).
+#[derive(Clone, Debug)]
+pub struct Capacity {
+    /// The search threads of the computer's moves, analyses and mate searches.
+    pub search: SearchPool,
+    /// The limits of every game's WebSockets.
+    pub ws: WsLimits,
+    /// How long a finished game nobody watches stays in memory.
+    pub room_idle: Duration,
+}
+
+impl Default for Capacity {
+    fn default() -> Self {
+        Capacity {
+            search: SearchPool::default(),
+            ws: WsLimits::default(),
+            room_idle: ROOM_IDLE,
+        }
+    }
+}
 
 /// The shared registries (cheap to clone).
 #[derive(Clone)]
@@ -21,6 +45,7 @@ pub struct AppState {
     rooms: Rooms,
     analyzer: Arc<Analyzer>,
     time: TimeSource,
+    capacity: Capacity,
 }
 
 impl AppState {
@@ -33,17 +58,32 @@ impl AppState {
         opponent: Arc<dyn Opponent>,
         activity: ActivityGate,
     ) -> AppState {
+        AppState::with_capacity(store, time, opponent, activity, Capacity::default())
+    }
+
+    /// [`AppState::new`] with the search threads, WebSocket limits and room
+    /// idle time of `capacity`.
+    #[must_use]
+    pub fn with_capacity(
+        store: Store,
+        time: TimeSource,
+        opponent: Arc<dyn Opponent>,
+        activity: ActivityGate,
+        capacity: Capacity,
+    ) -> AppState {
         let deps = RoomDeps {
             store: store.clone(),
             time: time.clone(),
             opponent,
             activity: activity.clone(),
+            search: capacity.search.clone(),
         };
         AppState {
             store,
-            rooms: Rooms::new(deps),
-            analyzer: Arc::new(Analyzer::new(activity)),
+            rooms: Rooms::new(deps).with_room_idle(capacity.room_idle),
+            analyzer: Arc::new(Analyzer::new(activity, capacity.search.clone())),
             time,
+            capacity,
         }
     }
 
@@ -81,6 +121,18 @@ impl FromRef<AppState> for Rooms {
 impl FromRef<AppState> for Arc<Analyzer> {
     fn from_ref(s: &AppState) -> Arc<Analyzer> {
         Arc::clone(&s.analyzer)
+    }
+}
+
+impl FromRef<AppState> for SearchPool {
+    fn from_ref(s: &AppState) -> SearchPool {
+        s.capacity.search.clone()
+    }
+}
+
+impl FromRef<AppState> for WsLimits {
+    fn from_ref(s: &AppState) -> WsLimits {
+        s.capacity.ws
     }
 }
 

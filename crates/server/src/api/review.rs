@@ -17,6 +17,7 @@ use super::body::JsonBody;
 use crate::db::Store;
 use crate::error::Error;
 use crate::records::{self, PlyChoice};
+use crate::search_pool::SearchPool;
 use crate::{mate, picture};
 
 fn bad(msg: impl Into<String>) -> Error {
@@ -207,9 +208,12 @@ pub(super) struct MateRequest {
 }
 
 /// `POST /api/mate`.
-pub(super) async fn mate(JsonBody(req): JsonBody<MateRequest>) -> Result<Json<Value>, Error> {
+pub(super) async fn mate(
+    State(pool): State<SearchPool>,
+    JsonBody(req): JsonBody<MateRequest>,
+) -> Result<Json<Value>, Error> {
     let time_ms = req.time_ms.unwrap_or(mate::DEFAULT_MATE_MS);
-    Ok(Json(match mate::solve(req.sfen, time_ms).await? {
+    Ok(Json(match mate::solve(&pool, req.sfen, time_ms).await? {
         MateResult::Mate(line) => json!({
             "result": "mate",
             "moves": line.iter().map(ToString::to_string).collect::<Vec<_>>(),

@@ -1,15 +1,23 @@
 //! The WebSocket of a game: the state after every change to everyone, and
 //! the seated players' moves, resignations, declarations and count answers
 //! to the room.
+//!
+//! The server pings every [`WsLimits::ping`] and closes a socket from which
+//! nothing (a pong or a message) arrived for [`WsLimits::idle`] (code 1001).
+//! A message over [`MAX_MESSAGE_BYTES`] closes the socket with code 1009
+//! `message too big`; a spectator over [`WsLimits::max_spectators`] is
+//! closed at once with code 1013 `too many spectators`.
 
 use std::time::Instant;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::body::Bytes;
+use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
+use crate::connections::WsLimits;
 use crate::error::Error;
 use crate::protocol::{ClientMessage, GameView, Seat, ServerMessage};
 use crate::room::{Action, RoomHandle};
@@ -19,6 +27,9 @@ use crate::rooms::Rooms;
 pub const MAX_MESSAGE_BYTES: usize = 4096;
 /// How many messages a connection may send per second (on average; bursts up to this many).
 pub const MESSAGES_PER_SECOND: u32 = 20;
+/// What the WebSocket layer itself accepts, above [`MAX_MESSAGE_BYTES`] so
+/// that a message too big is closed with our code and reason, not the library's.
+const TRANSPORT_MAX_BYTES: usize = 64 * 1024;
 
 /// The query of the WebSocket URL.
 #[derive(Debug, Deserialize)]
@@ -29,6 +40,7 @@ pub(crate) struct WsQuery {
 /// `GET /api/games/{id}/ws[?token=...]`.
 pub(crate) async fn upgrade(
     State(rooms): State<Rooms>,
+    State(limits): State<WsLimits>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
     ws: WebSocketUpgrade,
@@ -43,9 +55,9 @@ pub(crate) async fn upgrade(
         ),
     };
     Ok(ws
-        .max_message_size(MAX_MESSAGE_BYTES)
-        .max_frame_size(MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| connection(socket, room, seat)))
+        .max_message_size(TRANSPORT_MAX_BYTES)
+        .max_frame_size(TRANSPORT_MAX_BYTES)
+        .on_upgrade(move |socket| connection(socket, room, seat, limits)))
 }
 
 /// A token bucket: `rate` messages a second, bursts of `rate`.
@@ -92,7 +104,21 @@ fn error(message: &str) -> Message {
     text(&ServerMessage::Error { message })
 }
 
-async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>) {
+fn close(code: u16, reason: &'static str) -> Message {
+    Message::Close(Some(CloseFrame {
+        code,
+        reason: reason.into(),
+    }))
+}
+
+async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>, limits: WsLimits) {
+    let spectator = seat.is_none();
+    let Some(_presence) = room.connections().enter(spectator, limits.max_spectators) else {
+        let _ = socket
+            .send(close(close_code::AGAIN, "too many spectators"))
+            .await;
+        return;
+    };
     let Some((mut updates, now)) = room.subscribe().await else {
         return;
     };
@@ -100,10 +126,22 @@ async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>)
         return;
     }
     let mut limit = RateLimit::new(MESSAGES_PER_SECOND);
-    loop {
+    let start = tokio::time::Instant::now();
+    let mut ping = tokio::time::interval_at(start + limits.ping, limits.ping);
+    let idle = tokio::time::sleep_until(start + limits.idle);
+    tokio::pin!(idle);
+    let last = loop {
         let out = tokio::select! {
-            incoming = socket.recv() => match incoming {
-                None | Some(Err(_) | Ok(Message::Close(_))) => break,
+            incoming = socket.recv() => {
+                idle.as_mut().reset(tokio::time::Instant::now() + limits.idle);
+                match incoming {
+                None | Some(Err(_) | Ok(Message::Close(_))) => break Message::Close(None),
+                Some(Ok(Message::Text(t))) if t.len() > MAX_MESSAGE_BYTES => {
+                    break close(close_code::SIZE, "message too big");
+                }
+                Some(Ok(Message::Binary(b))) if b.len() > MAX_MESSAGE_BYTES => {
+                    break close(close_code::SIZE, "message too big");
+                }
                 Some(Ok(Message::Text(t))) => {
                     if limit.allow() {
                         answer(&room, seat, t.as_str()).await
@@ -112,22 +150,25 @@ async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>)
                     }
                 }
                 Some(Ok(Message::Binary(_))) => Some(error("send JSON text messages")),
+                // Pings are answered by the library; pongs only show the peer is there.
                 Some(Ok(_)) => None,
-            },
+            }},
+            _ = ping.tick() => Some(Message::Ping(Bytes::new())),
+            () = &mut idle => break close(close_code::AWAY, "no answer to pings"),
             update = updates.recv() => match update {
                 Ok(view) => Some(state(&view, seat)),
                 // Skipped updates are superseded by the newer ones still queued.
                 Err(RecvError::Lagged(_)) => None,
-                Err(RecvError::Closed) => break,
+                Err(RecvError::Closed) => break Message::Close(None),
             },
         };
         if let Some(msg) = out {
             if socket.send(msg).await.is_err() {
-                break;
+                return;
             }
         }
-    }
-    let _ = socket.send(Message::Close(None)).await;
+    };
+    let _ = socket.send(last).await;
 }
 
 /// The reply to one client message, if any (a change is answered by the state broadcast).

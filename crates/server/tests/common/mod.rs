@@ -56,14 +56,19 @@ impl TestServer {
 
     /// A server whose background analysis waits at `activity`.
     pub async fn start_with_gate(db: &Path, activity: ActivityGate) -> TestServer {
+        TestServer::start_with(db, |c| c.activity = activity).await
+    }
+
+    /// A server on a manual clock with `Greedy` as the computer, and the
+    /// rest of its configuration as `configure` leaves it.
+    pub async fn start_with(db: &Path, configure: impl FnOnce(&mut Config)) -> TestServer {
         let (source, time) = TimeSource::manual();
-        let config = Config {
-            bind: "127.0.0.1:0".parse().unwrap(),
-            db_path: db.to_path_buf(),
+        let mut config = Config {
             time: source,
             opponent: Arc::new(Greedy),
-            activity,
+            ..Config::new("127.0.0.1:0".parse().unwrap(), db)
         };
+        configure(&mut config);
         let server = Server::start(config).await.expect("server starts");
         TestServer { server, time }
     }
@@ -177,6 +182,16 @@ pub struct Ws {
 }
 
 impl Ws {
+    /// A client on an open WebSocket, nothing read yet.
+    pub fn new(
+        stream: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>,
+    ) -> Ws {
+        Ws {
+            stream,
+            pending: None,
+        }
+    }
+
     pub async fn send(&mut self, msg: Value) {
         self.stream
             .send(Message::text(msg.to_string()))
