@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use crate::time::TimeSource;
 
-/// How a game's WebSockets are kept in check.
+/// How a game's WebSocket connections are kept in check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WsLimits {
     /// How often the server pings.

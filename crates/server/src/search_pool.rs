@@ -16,7 +16,8 @@
 //! let second = pool.ticket();
 //! assert_eq!(second.ahead(), Some(0)); // queued, no one before it
 //! drop(running);
-//! let _next = second.wait().await; // the freed thread goes to it
+//! let next = second.wait().await; // the freed thread goes to it
+//! drop(next);
 //! assert_eq!(pool.run(|| 6 * 7).await.unwrap(), 42);
 //! # }
 //! ```

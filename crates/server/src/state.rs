@@ -22,7 +22,7 @@ use crate::time::TimeSource;
 pub struct Capacity {
     /// The search threads of the computer's moves, analyses and mate searches.
     pub search: SearchPool,
-    /// The limits of every game's WebSockets.
+    /// The limits of every game's WebSocket connections.
     pub ws: WsLimits,
     /// How long a finished game nobody watches stays in memory.
     pub room_idle: Duration,
