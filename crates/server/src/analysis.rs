@@ -3,6 +3,9 @@
 //! time (so that live games are never starved), storing its progress in the
 //! `analyses` table after every position.
 //!
+//! Each position's search takes a thread of the [`SearchPool`] (shared with
+//! the computer's moves and mate searches) and gives it back after it.
+//!
 //! Live play comes first. The worker runs in the idle scheduling class, and
 //! its search pauses whenever the [`ActivityGate`] shows live play (a live
 //! move in the last [`QUIET_MS`](crate::activity::QUIET_MS)); the
@@ -33,6 +36,7 @@ use crate::error::Error;
 use crate::protocol::AnalysisStatus;
 pub use crate::protocol::Eval;
 use crate::records;
+use crate::search_pool::SearchPool;
 use crate::time::unix_ms;
 
 /// Search time per position, in milliseconds.
@@ -56,15 +60,18 @@ struct Job {
 pub struct Analyzer {
     queue: Mutex<Option<SyncSender<Job>>>,
     gate: ActivityGate,
+    pool: SearchPool,
 }
 
 impl Analyzer {
-    /// An analyser whose searches wait while `gate` shows live play.
+    /// An analyser whose searches wait while `gate` shows live play, each
+    /// on a thread of `pool`.
     #[must_use]
-    pub fn new(gate: ActivityGate) -> Analyzer {
+    pub fn new(gate: ActivityGate, pool: SearchPool) -> Analyzer {
         Analyzer {
             queue: Mutex::new(None),
             gate,
+            pool,
         }
     }
 
@@ -84,9 +91,10 @@ impl Analyzer {
             let store = store.clone();
             let rt = tokio::runtime::Handle::current();
             let gate = self.gate.clone();
+            let pool = self.pool.clone();
             std::thread::Builder::new()
                 .name("analysis".into())
-                .spawn(move || worker(&rx, &store, &rt, &gate))?;
+                .spawn(move || worker(&rx, &store, &rt, &gate, &pool))?;
             *queue = Some(tx);
         }
         let Some(tx) = queue.as_ref() else {
@@ -168,7 +176,13 @@ fn lower_priority() {
 #[cfg(not(target_os = "linux"))]
 fn lower_priority() {}
 
-fn worker(rx: &Receiver<Job>, store: &Store, rt: &tokio::runtime::Handle, gate: &ActivityGate) {
+fn worker(
+    rx: &Receiver<Job>,
+    store: &Store,
+    rt: &tokio::runtime::Handle,
+    gate: &ActivityGate,
+    pool: &SearchPool,
+) {
     lower_priority();
     // One table for the worker's life, cleared per game (allocating one per
     // position cost page faults and unmaps that live games felt).
@@ -183,7 +197,9 @@ fn worker(rx: &Receiver<Job>, store: &Store, rt: &tokio::runtime::Handle, gate: 
             while !gate.is_quiet() {
                 std::thread::sleep(Duration::from_millis(5));
             }
+            let permit = rt.block_on(pool.ticket().wait());
             evals.push(eval_of(&pos, ply, &tt, gate));
+            drop(permit);
             let status = if ply == job.moves.len() {
                 AnalysisStatus::Done
             } else {

@@ -9,12 +9,13 @@
 //!
 //! Three layers, arrows pointing down only: the handlers in `api` (HTTP and
 //! WebSocket → typed calls, through the registries of [`AppState`]); the
-//! domain modules ([`rooms`], [`room`], [`players`], [`lobby`], [`records`],
-//! [`annotations`], [`analysis`], [`archive`], [`legal`], [`mate`],
-//! [`opponent`], [`picture`], [`accounts`], [`limits`]), which know nothing
-//! of HTTP; and the storage, [`db`], the only module that speaks SQL. Value
-//! types ([`protocol`], [`clock`], [`time`], [`activity`], [`Error`]) sit at
-//! the bottom.
+//! domain modules ([`rooms`], [`room`], [`connections`], [`players`],
+//! [`lobby`], [`records`], [`annotations`], [`analysis`], [`archive`],
+//! [`legal`], [`mate`], [`opponent`], [`search_pool`], [`picture`],
+//! [`accounts`], [`limits`]), which know nothing of HTTP; and the storage,
+//! [`db`], the only module that speaks SQL. Value types ([`protocol`],
+//! [`clock`], [`time`], [`activity`], [`Error`]) sit at the bottom. `serve`
+//! accepts the connections (with a header timeout).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), shogi_server::Error> {
@@ -32,6 +33,7 @@ pub mod annotations;
 mod api;
 pub mod archive;
 pub mod clock;
+pub mod connections;
 pub mod db;
 mod error;
 pub mod legal;
@@ -46,6 +48,8 @@ pub mod ratings;
 pub mod records;
 pub mod room;
 pub mod rooms;
+pub mod search_pool;
+mod serve;
 mod state;
 pub mod time;
 mod token;
@@ -62,14 +66,20 @@ use tokio::task::JoinHandle;
 
 pub use activity::{ActivityGate, ManualGate};
 pub use api::MAX_BODY_BYTES;
+pub use connections::WsLimits;
 pub use error::Error;
 pub use limits::RateLimits;
 pub use opponent::{EngineOpponent, Greedy, Limits, Opponent};
-pub use state::AppState;
+pub use search_pool::SearchPool;
+pub use state::{AppState, Capacity};
 pub use time::{ManualTime, TimeSource};
 
 /// How long a shutdown waits for open connections before dropping them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+/// How long a client may take to send a request's headers, by default.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How often finished games nobody watches are looked for, by default.
+pub const SWEEP_EVERY: Duration = Duration::from_secs(5);
 
 /// The router: the API under `/api` and the browser client's pages.
 pub fn app(state: AppState) -> Router {
@@ -93,12 +103,30 @@ pub struct Config {
     pub limits: RateLimits,
     /// Whether session cookies are always marked `Secure` (served over https).
     pub https_cookies: bool,
+    /// How long a client may take to send a request's headers (10 s).
+    pub header_timeout: Duration,
+    /// How often the server pings a WebSocket (20 s).
+    pub ws_ping: Duration,
+    /// A WebSocket silent (no pong, no message) for this long is closed (60 s).
+    pub ws_idle: Duration,
+    /// The most spectator sockets of one game (200).
+    pub max_spectators: usize,
+    /// How many searches (computer moves, analyses, mate searches) run at
+    /// once (the machine's cores).
+    pub search_threads: usize,
+    /// A finished game nobody has watched for this long leaves memory (60 s,
+    /// on [`Config::time`]).
+    pub room_idle: Duration,
+    /// How often finished games are looked for (5 s, real time).
+    pub sweep_every: Duration,
 }
 
 impl Config {
-    /// Real time and the engine as the computer player ([`EngineOpponent`]).
+    /// Real time, the engine as the computer player ([`EngineOpponent`])
+    /// and the documented limits.
     #[must_use]
     pub fn new(bind: SocketAddr, db_path: &Path) -> Config {
+        let ws = WsLimits::default();
         Config {
             bind,
             db_path: db_path.to_path_buf(),
@@ -107,6 +135,25 @@ impl Config {
             activity: ActivityGate::default(),
             limits: RateLimits::default(),
             https_cookies: false,
+            header_timeout: HEADER_TIMEOUT,
+            ws_ping: ws.ping,
+            ws_idle: ws.idle,
+            max_spectators: ws.max_spectators,
+            search_threads: search_pool::default_threads(),
+            room_idle: rooms::ROOM_IDLE,
+            sweep_every: SWEEP_EVERY,
+        }
+    }
+
+    fn capacity(&self) -> Capacity {
+        Capacity {
+            search: SearchPool::new(self.search_threads),
+            ws: WsLimits {
+                ping: self.ws_ping,
+                idle: self.ws_idle,
+                max_spectators: self.max_spectators,
+            },
+            room_idle: self.room_idle,
         }
     }
 }
@@ -116,7 +163,8 @@ pub struct Server {
     addr: SocketAddr,
     state: AppState,
     stop: oneshot::Sender<()>,
-    task: JoinHandle<std::io::Result<()>>,
+    task: JoinHandle<()>,
+    sweeper: JoinHandle<()>,
 }
 
 impl Server {
@@ -129,9 +177,16 @@ impl Server {
         let store = db::Store::open(&config.db_path).await?;
         analysis::reset_unfinished(&store).await?;
         store.fill_search_names().await?;
-        let state = AppState::new(store, config.time, config.opponent, config.activity)
-            .with_limits(config.limits)
-            .with_https_cookies(config.https_cookies);
+        let capacity = config.capacity();
+        let state = AppState::with_capacity(
+            store,
+            config.time,
+            config.opponent,
+            config.activity,
+            capacity,
+        )
+        .with_limits(config.limits)
+        .with_https_cookies(config.https_cookies);
         let restored = state.rooms().restore_unfinished().await?;
         let lobby = state.lobby().clone();
         tokio::spawn(async move {
@@ -146,19 +201,21 @@ impl Server {
         tracing::info!("listening on http://{addr}, {restored} games restored");
         let (stop, stopped) = oneshot::channel::<()>();
         let router = app(state.clone());
-        let task = tokio::spawn(async move {
-            let service = router.into_make_service_with_connect_info::<SocketAddr>();
-            axum::serve(listener, service)
-                .with_graceful_shutdown(async {
-                    let _ = stopped.await;
-                })
-                .await
-        });
+        let task = tokio::spawn(serve::serve(
+            listener,
+            router,
+            config.header_timeout,
+            async {
+                let _ = stopped.await;
+            },
+        ));
+        let sweeper = state.rooms().spawn_sweeper(config.sweep_every);
         Ok(Server {
             addr,
             state,
             stop,
             task,
+            sweeper,
         })
     }
 
@@ -177,6 +234,7 @@ impl Server {
     /// Stops: saves the clocks of the games in progress, closes the
     /// `WebSockets`, stops listening and closes the database.
     pub async fn shutdown(self) {
+        self.sweeper.abort();
         self.state.rooms().shutdown().await;
         let _ = self.stop.send(());
         let mut task = self.task;

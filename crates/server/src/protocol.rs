@@ -624,6 +624,21 @@ pub struct GameView {
     pub connected: ConnectedView,
     /// A standing takeback proposal.
     pub takeback: TakebackView,
+    /// The computer's search while it is to move: thinking, or waiting for a search thread.
+    pub computer: Option<ComputerView>,
+}
+
+/// What the computer is doing while it is to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum ComputerView {
+    /// Its search runs.
+    Thinking,
+    /// Its search waits for a free search thread.
+    Queued {
+        /// How many searches waited before it when it joined the queue.
+        ahead: usize,
+    },
 }
 
 /// A message from the server.

@@ -17,6 +17,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::activity::ActivityGate;
 use crate::clock::Clock;
+use crate::connections::Connections;
 use crate::db::{MoveRecord, Store};
 use crate::error::Error;
 use crate::legal::LegalMoves;
@@ -24,11 +25,12 @@ use crate::lobby::{LiveGame, LivePlayers, Lobby};
 use crate::opponent::{Limits, Opponent};
 use crate::players::{self, Identity, SeatPlayer};
 use crate::protocol::{
-    reason_word, AiSeat, ClockView, ClocksView, ConnectedView, GameView, IllegalPolicy,
-    ImpasseView, Joined, Mode, PlayerView, PlayersView, Seat, SeatsView, Settings, Side,
-    StartChoice, StatusView, TakebackView,
+    reason_word, AiSeat, ClockView, ClocksView, ComputerView, ConnectedView, GameView,
+    IllegalPolicy, ImpasseView, Joined, Mode, PlayerView, PlayersView, Seat, SeatsView, Settings,
+    Side, StartChoice, StatusView, TakebackView,
 };
 use crate::ratings::TimeClass;
+use crate::search_pool::SearchPool;
 use crate::time::{unix_ms, TimeSource};
 use crate::token;
 
@@ -219,12 +221,17 @@ enum Command {
         ply: usize,
         mv: Option<Move>,
     },
+    /// The computer's queued search got a thread.
+    ComputerStarted {
+        ply: usize,
+    },
 }
 
 /// A handle on a room (cheap to clone).
 #[derive(Clone, Debug)]
 pub struct RoomHandle {
     tx: mpsc::Sender<Command>,
+    connections: Arc<Connections>,
 }
 
 impl RoomHandle {
@@ -299,6 +306,12 @@ impl RoomHandle {
         self.ask(|reply| Command::Snapshot { reply }).await
     }
 
+    /// The room's open WebSocket connections.
+    #[must_use]
+    pub fn connections(&self) -> &Arc<Connections> {
+        &self.connections
+    }
+
     /// Saves the time used on the turn in progress and stops the room.
     pub async fn shutdown(&self) {
         self.ask(|reply| Command::Shutdown { reply }).await;
@@ -349,6 +362,8 @@ pub struct RoomDeps {
     pub activity: ActivityGate,
     /// Told when games between people start, move and end.
     pub lobby: Lobby,
+    /// The search threads the computer's moves wait for.
+    pub search: SearchPool,
 }
 
 /// A chat sender's allowance: up to [`CHAT_BURST`] messages, one more a second.
@@ -402,6 +417,8 @@ struct Room {
     chat: VecDeque<Arc<str>>,
     chat_updates: broadcast::Sender<Arc<str>>,
     chat_allowance: ByColor<ChatAllowance>,
+    /// The computer's search, shown while it is to move.
+    computer: Option<ComputerView>,
     deps: RoomDeps,
     updates: broadcast::Sender<Arc<GameView>>,
     tx: mpsc::Sender<Command>,
@@ -432,6 +449,7 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
     let (tx, rx) = mpsc::channel(COMMAND_BUFFER);
     let (updates, _) = broadcast::channel(BROADCAST_BUFFER);
     let (chat_updates, _) = broadcast::channel(BROADCAST_BUFFER);
+    let connections = Connections::new(deps.time.clone());
     let room = Room {
         id: init.id,
         mode: init.mode,
@@ -455,12 +473,13 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         chat: VecDeque::new(),
         chat_updates,
         chat_allowance: ByColor::default(),
+        computer: None,
         deps,
         updates,
         tx: tx.clone(),
     };
     tokio::spawn(room.run(rx));
-    RoomHandle { tx }
+    RoomHandle { tx, connections }
 }
 
 /// The verdict of an impasse declaration by `us` in `pos` under `rule`
@@ -575,6 +594,12 @@ impl Room {
                 return false;
             }
             Command::Computer { ply, mv } => self.computer_moved(ply, mv).await,
+            Command::ComputerStarted { ply } => {
+                if ply == self.usi_moves.len() && self.computer.is_some() {
+                    self.computer = Some(ComputerView::Thinking);
+                    self.publish();
+                }
+            }
         }
         true
     }
@@ -938,8 +963,8 @@ impl Room {
         if self.is_live() {
             self.deps.lobby.game_moved(&self.id, keep);
         }
-        self.publish();
         self.maybe_start_computer();
+        self.publish();
         Ok(())
     }
 
@@ -1036,8 +1061,9 @@ impl Room {
         } else if self.is_live() {
             self.deps.lobby.game_moved(&self.id, self.usi_moves.len());
         }
-        self.publish();
+        // The computer's queue place is part of the state sent.
         self.maybe_start_computer();
+        self.publish();
         Ok(())
     }
 
@@ -1114,11 +1140,26 @@ impl Room {
         let ply = self.usi_moves.len();
         let tx = self.tx.clone();
         let opponent = self.deps.opponent.clone();
+        // The search waits for a thread of the pool; the player sees its place.
+        let ticket = self.deps.search.ticket();
+        self.computer = Some(match ticket.ahead() {
+            None => ComputerView::Thinking,
+            Some(ahead) => ComputerView::Queued { ahead },
+        });
         tokio::spawn(async move {
-            let mv = tokio::task::spawn_blocking(move || opponent.choose_move(&position, limits))
-                .await
-                .ok()
-                .flatten();
+            let queued = ticket.ahead().is_some();
+            let permit = ticket.wait().await;
+            if queued {
+                let _ = tx.send(Command::ComputerStarted { ply }).await;
+            }
+            let mv = tokio::task::spawn_blocking(move || {
+                let mv = opponent.choose_move(&position, limits);
+                drop(permit);
+                mv
+            })
+            .await
+            .ok()
+            .flatten();
             let _ = tx.send(Command::Computer { ply, mv }).await;
         });
     }
@@ -1126,6 +1167,7 @@ impl Room {
     async fn computer_moved(&mut self, ply: usize, mv: Option<Move>) {
         self.deps.activity.touch();
         self.thinking = false;
+        self.computer = None;
         let Some(side) = self.computer_side() else {
             return;
         };
@@ -1222,6 +1264,7 @@ impl Room {
             takeback: TakebackView {
                 proposed_by: self.takeback_by.map(Side::from),
             },
+            computer: self.computer.filter(|_| self.ending.is_none()),
         }
     }
 }

@@ -2,12 +2,19 @@
 //! game is created, or loaded from the store the first time it is asked
 //! for. The map from game id to room is locked only to create, open or
 //! restore a game.
+//!
+//! Finished games leave memory: [`Rooms::sweep`] (called every few seconds
+//! by the task of [`Rooms::spawn_sweeper`]) stops the room of every finished
+//! game that no WebSocket has watched for the room idle time (measured on the
+//! rooms' [`TimeSource`](crate::TimeSource)); the next request loads it again.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use shogi_core::{ByColor, Color, Handicap, ImpasseRule, Position};
 use tokio::sync::RwLock;
+use tokio::task::JoinHandle;
 
 use crate::clock::{Clock, TimeControl};
 use crate::db::players::GamePlayers;
@@ -30,12 +37,19 @@ pub const MAX_MOVES_LIMIT: u32 = 10_000;
 pub const MAX_LEVEL: u8 = 10;
 /// The longest start SFEN accepted.
 pub const MAX_SFEN_BYTES: usize = 200;
+/// How long a finished game nobody watches stays in memory by default.
+pub const ROOM_IDLE: Duration = Duration::from_secs(60);
 
 /// The live rooms and what they share (cheap to clone).
 #[derive(Clone)]
 pub struct Rooms {
     deps: RoomDeps,
     map: Arc<RwLock<HashMap<String, RoomHandle>>>,
+    room_idle_ms: u64,
+}
+
+fn duration_ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 fn bad(msg: impl Into<String>) -> Error {
@@ -207,7 +221,72 @@ impl Rooms {
         Rooms {
             deps,
             map: Arc::default(),
+            room_idle_ms: duration_ms(ROOM_IDLE),
         }
+    }
+
+    /// The same rooms, with finished games leaving memory after `idle` unwatched.
+    #[must_use]
+    pub fn with_room_idle(mut self, idle: Duration) -> Rooms {
+        self.room_idle_ms = duration_ms(idle);
+        self
+    }
+
+    /// How many rooms are in memory.
+    pub async fn live_count(&self) -> usize {
+        self.map.read().await.len()
+    }
+
+    /// Stops and forgets the room of every finished game that no WebSocket
+    /// has watched for the room idle time; returns how many.
+    pub async fn sweep(&self) -> usize {
+        let idle: Vec<(String, RoomHandle)> = self
+            .map
+            .read()
+            .await
+            .iter()
+            .filter(|(_, room)| {
+                room.connections()
+                    .idle_ms()
+                    .is_some_and(|ms| ms >= self.room_idle_ms)
+            })
+            .map(|(id, room)| (id.clone(), room.clone()))
+            .collect();
+        let mut dropped = 0;
+        for (id, room) in idle {
+            // A room whose task has stopped answers nothing: it goes too.
+            if !room.snapshot().await.is_none_or(|v| v.status.over) {
+                continue;
+            }
+            {
+                let mut map = self.map.write().await;
+                // Someone may have connected meanwhile.
+                if room.connections().open() > 0 {
+                    continue;
+                }
+                map.remove(&id);
+            }
+            room.shutdown().await;
+            dropped += 1;
+        }
+        dropped
+    }
+
+    /// Starts a task that calls [`Rooms::sweep`] every `every` (real time).
+    #[must_use]
+    pub fn spawn_sweeper(&self, every: Duration) -> JoinHandle<()> {
+        let rooms = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let n = rooms.sweep().await;
+                if n > 0 {
+                    tracing::debug!("{n} finished games left memory");
+                }
+            }
+        })
     }
 
     /// The live room of game `id`, loading it from the store if needed.

@@ -3,19 +3,43 @@
 //! handler takes only what it needs and no handler imports another.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::FromRef;
 
 use crate::accounts::Accounts;
 use crate::activity::ActivityGate;
 use crate::analysis::Analyzer;
+use crate::connections::WsLimits;
 use crate::db::Store;
 use crate::limits::{Limiter, RateLimits};
 use crate::lobby::Lobby;
 use crate::opponent::Opponent;
 use crate::room::RoomDeps;
-use crate::rooms::Rooms;
+use crate::rooms::{Rooms, ROOM_IDLE};
+use crate::search_pool::SearchPool;
 use crate::time::TimeSource;
+
+/// How much the server takes on at once (the defaults are those of `docs/PROTOCOL.md`).
+#[derive(Clone, Debug)]
+pub struct Capacity {
+    /// The search threads of the computer's moves, analyses and mate searches.
+    pub search: SearchPool,
+    /// The limits of every game's WebSocket connections.
+    pub ws: WsLimits,
+    /// How long a finished game nobody watches stays in memory.
+    pub room_idle: Duration,
+}
+
+impl Default for Capacity {
+    fn default() -> Self {
+        Capacity {
+            search: SearchPool::default(),
+            ws: WsLimits::default(),
+            room_idle: ROOM_IDLE,
+        }
+    }
+}
 
 /// The shared registries (cheap to clone).
 #[derive(Clone)]
@@ -28,6 +52,7 @@ pub struct AppState {
     accounts: Accounts,
     limiter: Limiter,
     https_cookies: HttpsCookies,
+    capacity: Capacity,
 }
 
 /// Whether session cookies are always `Secure` (the server is told it is
@@ -45,6 +70,19 @@ impl AppState {
         opponent: Arc<dyn Opponent>,
         activity: ActivityGate,
     ) -> AppState {
+        AppState::with_capacity(store, time, opponent, activity, Capacity::default())
+    }
+
+    /// [`AppState::new`] with the search threads, WebSocket limits and room
+    /// idle time of `capacity`.
+    #[must_use]
+    pub fn with_capacity(
+        store: Store,
+        time: TimeSource,
+        opponent: Arc<dyn Opponent>,
+        activity: ActivityGate,
+        capacity: Capacity,
+    ) -> AppState {
         let lobby = Lobby::new(time.clone());
         let deps = RoomDeps {
             store: store.clone(),
@@ -52,16 +90,18 @@ impl AppState {
             opponent,
             activity: activity.clone(),
             lobby: lobby.clone(),
+            search: capacity.search.clone(),
         };
         AppState {
             accounts: Accounts::new(store.clone()),
             limiter: Limiter::new(RateLimits::default(), time.clone()),
             https_cookies: HttpsCookies::default(),
             store,
-            rooms: Rooms::new(deps),
-            analyzer: Arc::new(Analyzer::new(activity)),
+            rooms: Rooms::new(deps).with_room_idle(capacity.room_idle),
+            analyzer: Arc::new(Analyzer::new(activity, capacity.search.clone())),
             time,
             lobby,
+            capacity,
         }
     }
 
@@ -132,6 +172,18 @@ impl FromRef<AppState> for Rooms {
 impl FromRef<AppState> for Arc<Analyzer> {
     fn from_ref(s: &AppState) -> Arc<Analyzer> {
         Arc::clone(&s.analyzer)
+    }
+}
+
+impl FromRef<AppState> for SearchPool {
+    fn from_ref(s: &AppState) -> SearchPool {
+        s.capacity.search.clone()
+    }
+}
+
+impl FromRef<AppState> for WsLimits {
+    fn from_ref(s: &AppState) -> WsLimits {
+        s.capacity.ws
     }
 }
 

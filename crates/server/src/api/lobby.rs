@@ -15,6 +15,7 @@ use tokio::sync::broadcast::error::RecvError;
 use super::body::JsonBody;
 use super::session::{ClientAddr, MaybeUser};
 use crate::accounts::name_key;
+use crate::connections::WsLimits;
 use crate::db::Store;
 use crate::error::Error;
 use crate::limits::{Kind, Limiter};
@@ -30,13 +31,19 @@ pub(super) async fn get(State(lobby): State<Lobby>) -> Json<Value> {
 }
 
 /// `GET /api/lobby/ws`.
-pub(super) async fn upgrade(State(lobby): State<Lobby>, ws: WebSocketUpgrade) -> Response {
+pub(super) async fn upgrade(
+    State(lobby): State<Lobby>,
+    State(limits): State<WsLimits>,
+    ws: WebSocketUpgrade,
+) -> Response {
     ws.max_message_size(super::ws::MAX_MESSAGE_BYTES)
         .max_frame_size(super::ws::MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| watch(socket, lobby))
+        .on_upgrade(move |socket| watch(socket, lobby, limits))
 }
 
-async fn watch(mut socket: WebSocket, lobby: Lobby) {
+/// Sends the lobby and its changes until the socket closes, pinging it like
+/// a game's socket and closing it when nothing comes back.
+async fn watch(mut socket: WebSocket, lobby: Lobby, limits: WsLimits) {
     let (mut events, now) = lobby.subscribe();
     let mut first = now;
     first["type"] = json!("lobby");
@@ -47,9 +54,17 @@ async fn watch(mut socket: WebSocket, lobby: Lobby) {
     {
         return;
     }
+    let start = tokio::time::Instant::now();
+    let mut ping = tokio::time::interval_at(start + limits.ping, limits.ping);
+    let idle = tokio::time::sleep_until(start + limits.idle);
+    tokio::pin!(idle);
     loop {
         let out = tokio::select! {
-            incoming = socket.recv() => match incoming {
+            _ = ping.tick() => Some(Message::Ping(Bytes::new())),
+            () = &mut idle => break,
+            incoming = socket.recv() => {
+                idle.as_mut().reset(tokio::time::Instant::now() + limits.idle);
+                match incoming {
                 None | Some(Err(_) | Ok(Message::Close(_))) => break,
                 Some(Ok(Message::Text(t))) if t.contains("\"ping\"") => {
                     Some(Message::Text(r#"{"type":"pong"}"#.into()))
@@ -58,7 +73,7 @@ async fn watch(mut socket: WebSocket, lobby: Lobby) {
                     r#"{"type":"error","message":"the lobby takes only pings"}"#.into(),
                 )),
                 Some(Ok(_)) => None,
-            },
+            }},
             event = events.recv() => match event {
                 Ok(text) => Some(Message::Text(text.as_ref().into())),
                 Err(RecvError::Lagged(_)) => {

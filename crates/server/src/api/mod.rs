@@ -9,6 +9,7 @@ mod annotations;
 mod archive;
 mod body;
 mod games;
+mod guard;
 mod legal;
 mod lobby;
 mod players;
@@ -74,6 +75,8 @@ pub fn router(state: AppState) -> Router {
         .merge(web::routes())
         .fallback(web::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        // Outermost: refusals and errors of the layers inside carry the headers too.
+        .layer(axum::middleware::from_fn(guard::guard))
         .with_state(state)
 }
 

@@ -19,6 +19,7 @@ use crate::db::Store;
 use crate::error::Error;
 use crate::limits::{Kind, Limiter};
 use crate::records::{self, PlyChoice};
+use crate::search_pool::SearchPool;
 use crate::{mate, picture};
 
 fn bad(msg: impl Into<String>) -> Error {
@@ -216,12 +217,13 @@ pub(super) struct MateRequest {
 /// `POST /api/mate`.
 pub(super) async fn mate(
     State(limiter): State<Limiter>,
+    State(pool): State<SearchPool>,
     addr: ClientAddr,
     JsonBody(req): JsonBody<MateRequest>,
 ) -> Result<Json<Value>, Error> {
     limiter.check(Kind::Mate, &addr.key())?;
     let time_ms = req.time_ms.unwrap_or(mate::DEFAULT_MATE_MS);
-    Ok(Json(match mate::solve(req.sfen, time_ms).await? {
+    Ok(Json(match mate::solve(&pool, req.sfen, time_ms).await? {
         MateResult::Mate(line) => json!({
             "result": "mate",
             "moves": line.iter().map(ToString::to_string).collect::<Vec<_>>(),

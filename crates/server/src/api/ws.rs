@@ -1,17 +1,25 @@
 //! The WebSocket of a game: the state after every change to everyone, and
 //! the seated players' moves, resignations, declarations and count answers
 //! to the room.
+//!
+//! The server pings every [`WsLimits::ping`] and closes a socket from which
+//! nothing (a pong or a message) arrived for [`WsLimits::idle`] (code 1001).
+//! A message over [`MAX_MESSAGE_BYTES`] closes the socket with code 1009
+//! `message too big`; a spectator over [`WsLimits::max_spectators`] is
+//! closed at once with code 1013 `too many spectators`.
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::body::Bytes;
+use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 use tokio::sync::broadcast::{self, error::RecvError};
 
 use super::session::MaybeUser;
+use crate::connections::WsLimits;
 use crate::error::Error;
 use crate::protocol::{ClientMessage, GameView, Seat, ServerMessage};
 use crate::room::{Action, ChatFeed, RoomHandle, Subscription};
@@ -21,6 +29,9 @@ use crate::rooms::Rooms;
 pub const MAX_MESSAGE_BYTES: usize = 4096;
 /// How many messages a connection may send per second (on average; bursts up to this many).
 pub const MESSAGES_PER_SECOND: u32 = 20;
+/// What the WebSocket layer itself accepts, above [`MAX_MESSAGE_BYTES`] so
+/// that a message too big is closed with our code and reason, not the library's.
+const TRANSPORT_MAX_BYTES: usize = 64 * 1024;
 
 /// The query of the WebSocket URL.
 #[derive(Debug, Deserialize)]
@@ -31,6 +42,7 @@ pub(crate) struct WsQuery {
 /// `GET /api/games/{id}/ws[?token=...]`.
 pub(crate) async fn upgrade(
     State(rooms): State<Rooms>,
+    State(limits): State<WsLimits>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
     MaybeUser(user): MaybeUser,
@@ -48,9 +60,9 @@ pub(crate) async fn upgrade(
         (None, None) => None,
     };
     Ok(ws
-        .max_message_size(MAX_MESSAGE_BYTES)
-        .max_frame_size(MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| connection(socket, room, seat)))
+        .max_message_size(TRANSPORT_MAX_BYTES)
+        .max_frame_size(TRANSPORT_MAX_BYTES)
+        .on_upgrade(move |socket| connection(socket, room, seat, limits)))
 }
 
 /// A token bucket: `rate` messages a second, bursts of `rate`.
@@ -97,15 +109,31 @@ fn error(message: &str) -> Message {
     text(&ServerMessage::Error { message })
 }
 
-async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>) {
+fn close(code: u16, reason: &'static str) -> Message {
+    Message::Close(Some(CloseFrame {
+        code,
+        reason: reason.into(),
+    }))
+}
+
+async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>, limits: WsLimits) {
+    let spectator = seat.is_none();
+    let Some(_presence) = room.connections().enter(spectator, limits.max_spectators) else {
+        let _ = socket
+            .send(close(close_code::AGAIN, "too many spectators"))
+            .await;
+        return;
+    };
     let Some(sub) = room.subscribe(seat).await else {
         return;
     };
-    serve(&mut socket, &room, seat, sub).await;
+    let last = serve(&mut socket, &room, seat, sub, &limits).await;
     if let Some(seat) = seat {
         room.leave(seat).await;
     }
-    let _ = socket.send(Message::Close(None)).await;
+    if let Some(last) = last {
+        let _ = socket.send(last).await;
+    }
 }
 
 /// A chat receiver that never yields, for spectators.
@@ -118,41 +146,53 @@ async fn next_chat(
     }
 }
 
-async fn serve(socket: &mut WebSocket, room: &RoomHandle, seat: Option<Seat>, sub: Subscription) {
+/// The chat history message for a seated player.
+fn history(feed: &ChatFeed) -> Message {
+    let messages: Vec<serde_json::Value> = feed
+        .history
+        .iter()
+        .filter_map(|m| serde_json::from_str(m).ok())
+        .collect();
+    let msg = serde_json::json!({"type": "chat_history", "messages": messages});
+    Message::Text(msg.to_string().into())
+}
+
+/// Serves one socket until it closes; the last message to send, if the
+/// socket is still open.
+async fn serve(
+    socket: &mut WebSocket,
+    room: &RoomHandle,
+    seat: Option<Seat>,
+    sub: Subscription,
+    limits: &WsLimits,
+) -> Option<Message> {
     let Subscription {
         mut updates,
         now,
         chat,
     } = sub;
-    if socket.send(state(&now, seat)).await.is_err() {
-        return;
+    socket.send(state(&now, seat)).await.ok()?;
+    if let Some(feed) = &chat {
+        socket.send(history(feed)).await.ok()?;
     }
-    let mut chat = match chat {
-        Some(ChatFeed {
-            updates: rx,
-            history,
-        }) => {
-            let messages: Vec<serde_json::Value> = history
-                .iter()
-                .filter_map(|m| serde_json::from_str(m).ok())
-                .collect();
-            let msg = serde_json::json!({"type": "chat_history", "messages": messages});
-            if socket
-                .send(Message::Text(msg.to_string().into()))
-                .await
-                .is_err()
-            {
-                return;
-            }
-            Some(rx)
-        }
-        None => None,
-    };
+    let mut chat = chat.map(|feed| feed.updates);
     let mut limit = RateLimit::new(MESSAGES_PER_SECOND);
-    loop {
+    let start = tokio::time::Instant::now();
+    let mut ping = tokio::time::interval_at(start + limits.ping, limits.ping);
+    let idle = tokio::time::sleep_until(start + limits.idle);
+    tokio::pin!(idle);
+    let last = loop {
         let out = tokio::select! {
-            incoming = socket.recv() => match incoming {
-                None | Some(Err(_) | Ok(Message::Close(_))) => break,
+            incoming = socket.recv() => {
+                idle.as_mut().reset(tokio::time::Instant::now() + limits.idle);
+                match incoming {
+                None | Some(Err(_) | Ok(Message::Close(_))) => break Message::Close(None),
+                Some(Ok(Message::Text(t))) if t.len() > MAX_MESSAGE_BYTES => {
+                    break close(close_code::SIZE, "message too big");
+                }
+                Some(Ok(Message::Binary(b))) if b.len() > MAX_MESSAGE_BYTES => {
+                    break close(close_code::SIZE, "message too big");
+                }
                 Some(Ok(Message::Text(t))) => {
                     if limit.allow() {
                         answer(room, seat, t.as_str()).await
@@ -161,13 +201,16 @@ async fn serve(socket: &mut WebSocket, room: &RoomHandle, seat: Option<Seat>, su
                     }
                 }
                 Some(Ok(Message::Binary(_))) => Some(error("send JSON text messages")),
+                // Pings are answered by the library; pongs only show the peer is there.
                 Some(Ok(_)) => None,
-            },
+            }},
+            _ = ping.tick() => Some(Message::Ping(Bytes::new())),
+            () = &mut idle => break close(close_code::AWAY, "no answer to pings"),
             update = updates.recv() => match update {
                 Ok(view) => Some(state(&view, seat)),
                 // Skipped updates are superseded by the newer ones still queued.
                 Err(RecvError::Lagged(_)) => None,
-                Err(RecvError::Closed) => break,
+                Err(RecvError::Closed) => break Message::Close(None),
             },
             line = next_chat(chat.as_mut()) => match line {
                 Ok(text) => Some(Message::Text(text.as_ref().into())),
@@ -179,11 +222,10 @@ async fn serve(socket: &mut WebSocket, room: &RoomHandle, seat: Option<Seat>, su
             },
         };
         if let Some(msg) = out {
-            if socket.send(msg).await.is_err() {
-                break;
-            }
+            socket.send(msg).await.ok()?;
         }
-    }
+    };
+    Some(last)
 }
 
 /// The reply to one client message, if any (a change is answered by the state broadcast).

@@ -56,8 +56,14 @@ impl TestServer {
 
     /// A server whose background analysis waits at `activity`.
     pub async fn start_with_gate(db: &Path, activity: ActivityGate) -> TestServer {
+        TestServer::start_with(db, |c| c.activity = activity).await
+    }
+
+    /// A server like `start`'s with the rest of its configuration as
+    /// `configure` leaves it.
+    pub async fn start_with(db: &Path, configure: impl FnOnce(&mut Config)) -> TestServer {
         let (mut config, time) = TestServer::config(db);
-        config.activity = activity;
+        configure(&mut config);
         TestServer::start_with_config(config, time).await
     }
 
@@ -245,6 +251,16 @@ pub struct Ws {
 }
 
 impl Ws {
+    /// A client on an open WebSocket, nothing read yet.
+    pub fn new(
+        stream: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>,
+    ) -> Ws {
+        Ws {
+            stream,
+            pending: None,
+        }
+    }
+
     pub async fn send(&mut self, msg: Value) {
         self.stream
             .send(Message::text(msg.to_string()))
