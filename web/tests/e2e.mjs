@@ -188,6 +188,7 @@ async function dragSquare(page, from, to, orientation) {
 // ---------- the tests ----------
 
 const results = [];
+const cspViolations = [];
 
 async function test(name, fn) {
   if (process.env.E2E_ONLY && !name.includes(process.env.E2E_ONLY)) return;
@@ -210,6 +211,13 @@ async function newPage(browser, locale = 'en-US') {
   const context = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => console.log(`  [page error] ${e.message}`));
+  // The server's Content-Security-Policy must not block anything the client does.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) {
+      cspViolations.push(m.text());
+      console.log(`  [CSP] ${m.text()}`);
+    }
+  });
   return { context, page };
 }
 
@@ -791,6 +799,10 @@ async function main() {
   } finally {
     await browser.close();
     await server.stop();
+  }
+  if (cspViolations.length > 0) {
+    results.push({ name: 'no Content-Security-Policy violations', ok: false });
+    console.log(`FAIL the Content-Security-Policy blocked ${cspViolations.length} things (above)`);
   }
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;
