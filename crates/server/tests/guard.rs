@@ -19,22 +19,8 @@ async fn send(
     extra: &str,
     body: &str,
 ) -> (u16, String, String) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = Vec::new();
-    tokio::time::timeout(WAIT, stream.read_to_end(&mut response))
-        .await
-        .expect("response in time")
-        .unwrap();
-    let text = String::from_utf8_lossy(&response).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head[9..12].parse().unwrap();
-    (status, head.to_ascii_lowercase(), body.to_string())
+    let (status, head, body) = common::send_text(addr, method, path, extra, body).await;
+    (status, head.to_ascii_lowercase(), body)
 }
 
 const GAME: &str = r#"{"mode":"local"}"#;

@@ -439,7 +439,11 @@ async fn a_players_games_download_as_one_zip_of_kif_files() {
     assert_eq!(archive.len(), 1);
     let mut file = archive.by_index(0).unwrap();
     let name = std::path::Path::new(file.name()).to_path_buf();
-    assert_eq!(name.extension().and_then(|e| e.to_str()), Some("kif"), "{name:?}");
+    assert_eq!(
+        name.extension().and_then(|e| e.to_str()),
+        Some("kif"),
+        "{name:?}"
+    );
     let mut kif = String::new();
     std::io::Read::read_to_string(&mut file, &mut kif).unwrap();
     assert!(

@@ -19,3 +19,22 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         }
     }
 }
+
+/// A JSON body that may be left out (empty or blank): then `T::default()`.
+pub(crate) struct OptionalJsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJsonBody<T> {
+    type Rejection = Error;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Error> {
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(|e| Error::BadRequest(e.body_text()))?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(OptionalJsonBody(T::default()));
+        }
+        serde_json::from_slice(&bytes)
+            .map(OptionalJsonBody)
+            .map_err(|e| Error::BadRequest(format!("bad body: {e}")))
+    }
+}

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
-use super::body::JsonBody;
+use super::body::{JsonBody, OptionalJsonBody};
 use super::session::{ClientAddr, MaybeUser};
 use crate::accounts::name_key;
 use crate::connections::WsLimits;
@@ -135,7 +135,7 @@ pub(super) async fn post(
 /// The optional body of `DELETE /api/seeks/{id}`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct WithdrawBody {
+pub(super) struct WithdrawBody {
     token: Option<String>,
 }
 
@@ -144,13 +144,8 @@ pub(super) async fn withdraw(
     State(lobby): State<Lobby>,
     Path(id): Path<String>,
     MaybeUser(user): MaybeUser,
-    body: Bytes,
+    OptionalJsonBody(body): OptionalJsonBody<WithdrawBody>,
 ) -> Result<StatusCode, Error> {
-    let body: WithdrawBody = if body.iter().all(u8::is_ascii_whitespace) {
-        WithdrawBody::default()
-    } else {
-        serde_json::from_slice(&body).map_err(|e| Error::BadRequest(format!("bad body: {e}")))?
-    };
     let who = players::identity(user.as_ref(), None)?;
     lobby.withdraw(&id, &who, body.token.as_deref())?;
     Ok(StatusCode::NO_CONTENT)
@@ -159,7 +154,7 @@ pub(super) async fn withdraw(
 /// The optional body of an acceptance.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct AcceptBody {
+pub(super) struct AcceptBody {
     name: Option<String>,
 }
 
@@ -171,13 +166,8 @@ pub(super) async fn accept(
     addr: ClientAddr,
     MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
-    body: Bytes,
+    OptionalJsonBody(body): OptionalJsonBody<AcceptBody>,
 ) -> Result<(StatusCode, Json<Value>), Error> {
-    let body: AcceptBody = if body.iter().all(u8::is_ascii_whitespace) {
-        AcceptBody::default()
-    } else {
-        serde_json::from_slice(&body).map_err(|e| Error::BadRequest(format!("bad body: {e}")))?
-    };
     limiter.check(Kind::Games, &addr.key())?;
     let who = players::identity(user.as_ref(), body.name.as_deref())?;
     let who_key = match &who {

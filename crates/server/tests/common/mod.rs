@@ -187,9 +187,27 @@ pub async fn http_with(
     headers: &[&str],
     body: Option<&Value>,
 ) -> (u16, String, Value) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.map(Value::to_string).unwrap_or_default();
     let extra: String = headers.iter().map(|h| format!("{h}\r\n")).collect();
+    let (status, head, body) = send_text(addr, method, path, &extra, &body).await;
+    (
+        status,
+        head,
+        serde_json::from_str(&body).unwrap_or(Value::Null),
+    )
+}
+
+/// One HTTP/1.1 request with a JSON content type, `extra` header lines
+/// (each ending in CRLF) and `body` as it is: the status, the response head
+/// and the body.
+pub async fn send_text(
+    addr: &str,
+    method: &str,
+    path: &str,
+    extra: &str,
+    body: &str,
+) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
@@ -204,11 +222,7 @@ pub async fn http_with(
     let text = String::from_utf8_lossy(&response);
     let (head, body) = text.split_once("\r\n\r\n").expect("a complete response");
     let status: u16 = head[9..12].parse().unwrap();
-    (
-        status,
-        head.to_string(),
-        serde_json::from_str(body).unwrap_or(Value::Null),
-    )
+    (status, head.to_string(), body.to_string())
 }
 
 /// The value of the response head's header `name` (case-insensitive), if any.
