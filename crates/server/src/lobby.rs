@@ -289,8 +289,8 @@ impl Lobby {
         let seat_token = token::new_token();
         let mut state = self.lock();
         self.expire(&mut state);
-        if state.seeks.iter().filter(|s| s.address == address).count() >= MAX_OPEN_SEEKS_PER_ADDRESS
-        {
+        let cap = self.open_cap.load(std::sync::atomic::Ordering::Relaxed);
+        if state.seeks.iter().filter(|s| s.address == address).count() >= cap {
             return Err(Error::TooManyRequests {
                 message: format!(
                     "at most {MAX_OPEN_SEEKS_PER_ADDRESS} open challenges at once; withdraw one first"

@@ -456,3 +456,26 @@ async fn a_players_games_download_as_one_zip_of_kif_files() {
     assert_eq!(status, 404);
     s.shutdown().await;
 }
+
+#[tokio::test]
+async fn an_address_holds_three_open_seeks_unless_the_limits_are_lifted() {
+    let dir = TempDir::new("seekcap");
+    let limited =
+        TestServer::start_with_limits(&dir.db(), shogi_server::RateLimits::default()).await;
+    for i in 0..4 {
+        let (status, body) = limited
+            .request("POST", "/api/seeks", Some(&json!({"name": "x"})))
+            .await;
+        assert_eq!(status, if i < 3 { 201 } else { 429 }, "{i}: {body}");
+    }
+    limited.shutdown().await;
+    let dir = TempDir::new("seekcap-lifted");
+    let lifted = TestServer::start(&dir.db()).await;
+    for _ in 0..5 {
+        let (status, body) = lifted
+            .request("POST", "/api/seeks", Some(&json!({"name": "x"})))
+            .await;
+        assert_eq!(status, 201, "{body}");
+    }
+    lifted.shutdown().await;
+}
