@@ -89,24 +89,32 @@ export async function openGame(root: HTMLElement, id: string, join: string | nul
   root.replaceChildren(h('p', { class: 'loading' }, t('connecting')));
   let token = savedToken(id);
   let joinError = '';
-  if (join && !token) {
-    // A guest says under what name they play first; an account's seat takes its name.
-    if (!me()) await joinScreen(root);
-    try {
-      const joined = await joinGame(id, join, guestNameToSend());
-      token = joined.token;
-      saveToken(id, token);
-    } catch (e) {
-      joinError = `${t('joinFailed')}: ${e instanceof Error ? e.message : String(e)}`;
-    }
-  }
-  if (join) history.replaceState(null, '', `/g/${id}`);
+  let seatTaken = false;
+  let state: GameState | null = null;
   try {
-    await getGame(id);
+    state = await getGame(id);
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) return renderNotFound(root, 'game');
   }
-  return new Game(root, id, token, joinError);
+  if (join && !token) {
+    if (state && state.seats.sente && state.seats.gote) {
+      // The invite was used already (by someone else, or in another browser).
+      seatTaken = true;
+    } else {
+      // A guest says under what name they play first; an account's seat takes its name.
+      if (!me()) await joinScreen(root);
+      try {
+        const joined = await joinGame(id, join, guestNameToSend());
+        token = joined.token;
+        saveToken(id, token);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 409) seatTaken = true;
+        else joinError = `${t('joinFailed')}: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    }
+  }
+  if (join) history.replaceState(null, '', `/g/${id}`);
+  return new Game(root, id, token, joinError, seatTaken);
 }
 
 /** The invitee's screen before taking the seat: an optional name, then "Take the seat". */
@@ -128,6 +136,14 @@ function joinScreen(root: HTMLElement): Promise<void> {
   });
 }
 
+/** Whether a declaration by the side to move would win on points (27: 28 for Sente, 27 for Gote; 24: 31). */
+function declarationWins(s: GameState): boolean {
+  const mover = s.side_to_move;
+  const points = mover === 'sente' ? s.impasse.sente_points : s.impasse.gote_points;
+  const needed = s.impasse.rule === '24' ? 31 : mover === 'sente' ? 28 : 27;
+  return s.impasse.can_declare && points >= needed;
+}
+
 /** The game screen of one game, fed by the game's WebSocket. */
 class Game implements Screen {
   private st: GameState | null = null;
@@ -141,6 +157,8 @@ class Game implements Screen {
   private infos: MoveInfo[] = [];
   private prefs = loadPrefs();
   private clock: ClockReading | null = null;
+  /** performance.now() when the socket closed: the clocks stand still and read "unknown" until the next state. */
+  private clockLostAt: number | null = null;
   private timer = 0;
   private message = '';
   private connected = false;
@@ -166,6 +184,7 @@ class Game implements Screen {
     private id: string,
     private token: string | null,
     joinError: string,
+    private seatTaken = false,
   ) {
     this.message = joinError;
     this.boardCol.append(this.playerTop, this.handTop, h('div', { class: 'board-wrap' }, this.boardEl), this.handBottom, this.playerBottom);
@@ -188,7 +207,9 @@ class Game implements Screen {
       },
       onStatus: (ok) => {
         this.connected = ok;
+        if (!ok && this.clockLostAt === null) this.clockLostAt = performance.now();
         this.renderSide();
+        this.renderClocks();
       },
       onChat: (msgs, history) => this.onChat(msgs, history),
       onRefused: () => {
@@ -237,7 +258,8 @@ class Game implements Screen {
     this.infos = r.infos;
     // Looking at an earlier position stays there; past the end means live.
     if (this.viewPly !== null && this.viewPly >= s.moves.length) this.viewPly = null;
-    if (s.moves.length !== prevMoves) this.message = '';
+    if (prevMoves >= 0 && s.moves.length !== prevMoves) this.message = '';
+    this.clockLostAt = null;
     if (s.clocks) {
       const prevFull = this.clock?.fullPeriod ?? 0;
       this.clock = {
@@ -457,7 +479,9 @@ class Game implements Screen {
       if (detail) el.append(h('span', { class: 'player-detail' }, ` ${detail}`));
       if (you) el.append(you);
     }
-    const seated = s?.seats[side] && !p?.computer;
+    // One dot per human seat: the computer is always there.
+    const computer = !!p?.computer || (s?.mode === 'ai' && !p && this.you !== null && this.you !== side);
+    const seated = s?.seats[side] && !computer;
     if (s?.connected && seated && !s.status.over) {
       const on = s.connected[side];
       el.append(h('span', { class: `conn ${on ? 'on' : 'off'}`, title: on ? t('online') : t('offline'), 'aria-label': on ? t('online') : t('offline') }));
@@ -499,17 +523,23 @@ class Game implements Screen {
 
   private renderClocks(): void {
     if (!this.clock) return;
-    const now = performance.now();
+    // While the connection is lost the readings are stale: stop where they were and say so.
+    const lost = this.clockLostAt !== null && !this.clock.over;
+    const now = this.clockLostAt ?? performance.now();
     for (const el of this.boardCol.querySelectorAll<HTMLElement>('.clock')) {
       const side = el.dataset.side as Side;
       const c = clockNow(this.clock, side, now);
       const text = clockText(c);
+      if (lost) text.extra = t('clockPaused');
       const main = el.querySelector('.main');
       const extra = el.querySelector('.extra');
       if (main && main.textContent !== text.main) main.textContent = text.main;
       if (extra && extra.textContent !== text.extra) extra.textContent = text.extra;
-      el.classList.toggle('running', c.running);
-      el.classList.toggle('low', c.running && text.low);
+      el.classList.toggle('running', c.running && !lost);
+      el.classList.toggle('low', c.running && !lost && text.low);
+      el.classList.toggle('paused', lost);
+      if (lost) el.title = t('clockPausedTitle');
+      else el.removeAttribute('title');
     }
   }
 
@@ -549,8 +579,8 @@ class Game implements Screen {
       parts.push(
         h(
           'div',
-          { class: 'seat', id: 'seat' },
-          this.you === null ? t('spectator') : `${t('youPlay')}: ${this.you === 'both' ? t('bothSides') : t(this.you)}`,
+          { class: this.you === null && this.seatTaken ? 'seat warn' : 'seat', id: 'seat' },
+          this.you === null ? t(this.seatTaken ? 'seatTaken' : 'spectator') : `${t('youPlay')}: ${this.you === 'both' ? t('bothSides') : t(this.you)}`,
         ),
       );
       parts.push(this.invitePanel());
@@ -639,11 +669,13 @@ class Game implements Screen {
       div.append(this.button(t('takeback'), 'takeback', () => this.send({ type: 'takeback' })));
     }
     const rule = s.impasse.rule;
-    if ((rule === '27' || rule === '24') && mine && bothSeated) {
+    // Declaring is offered only when the conditions are met (a false declaration loses);
+    // highlighted when the points win too.
+    if ((rule === '27' || rule === '24') && mine && bothSeated && s.impasse.can_declare) {
       div.append(
         this.button(t('declare'), 'declare', () => {
           if (confirm(t('confirmDeclare'))) this.send({ type: 'declare' });
-        }, s.impasse.can_declare ? 'primary' : ''),
+        }, declarationWins(s) ? 'primary' : ''),
       );
     }
     if (rule === 'count24' && bothSeated) {
@@ -709,6 +741,11 @@ class Game implements Screen {
         ),
       );
     }
+    // How the declaration or the count becomes possible, while it is not.
+    const condition: Partial<Record<string, MsgKey>> = { '27': 'impasseCond27', '24': 'impasseCond24', count24: 'impasseCondCount' };
+    const cond = condition[imp.rule];
+    const possible = imp.rule === 'count24' ? imp.can_propose_count || imp.count_proposed_by !== null : imp.can_declare;
+    if (cond && !possible && !s.status.over) div.append(h('p', { class: 'note impasse-conditions', id: 'impasse-conditions' }, t(cond)));
     if (imp.count_proposed_by && !s.status.over)
       div.append(h('div', { class: 'proposal' }, words(t('countProposedBy'), t(imp.count_proposed_by))));
     return div;

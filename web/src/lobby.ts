@@ -22,7 +22,7 @@ import {
 } from './lobbyapi';
 import { hasProfile, playerText, profilePath } from './players';
 import type { Navigate, Screen } from './screen';
-import { HANDICAPS } from './start';
+import { HANDICAPS, sideOptions } from './start';
 import { className, SEEK_PRESETS, timeControlText } from './timecontrol';
 
 interface SeekForm {
@@ -94,6 +94,7 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
     const error = h('p', { class: 'error', id: 'seek-error', role: 'alert' });
     const guest = !me();
     const unratable = guest || form.handicap !== 'even';
+    const [sente, gote, random] = sideOptions(form.handicap);
     const rated = form.rated && !unratable;
     const select = (name: string, opts: [string, string, boolean?][], value: string, onChange: (v: string) => void) => {
       const s = h('select', { name, id: name });
@@ -158,11 +159,7 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
           t('yourSide'),
           select(
             'seek-side',
-            [
-              ['random', t('sideRandom')],
-              ['sente', t('sideSente')],
-              ['gote', t('sideGote')],
-            ],
+            [random, sente, gote],
             form.side,
             (v) => (form.side = v as SeekForm['side']),
           ),
@@ -181,6 +178,7 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
         ),
       ),
       custom,
+      form.handicap !== 'even' ? h('p', { class: 'note', id: 'seek-handicap-note' }, t('handicapNote')) : null,
       guest ? h('p', { class: 'note', id: 'rated-hint' }, t('ratedNeedsAccount')) : form.handicap !== 'even' ? h('p', { class: 'note' }, t('handicapUnrated')) : null,
       field(t('challengePlayer'), to),
       guestNameField('seek-guest-name'),

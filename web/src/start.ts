@@ -26,6 +26,19 @@ export const HANDICAPS = [
   '10',
 ];
 
+/**
+ * The side choices in words. In a handicap game the giver (uwate) plays Gote and
+ * moves first, the taker (shitate) plays Sente; the labels say so.
+ */
+export function sideOptions(handicap: string): [string, string][] {
+  const even = handicap === 'even';
+  return [
+    ['sente', t(even ? 'sideSente' : 'sideSenteHandicap')],
+    ['gote', t(even ? 'sideGote' : 'sideGoteHandicap')],
+    ['random', t('sideRandom')],
+  ];
+}
+
 const PRESETS: Record<string, TimeControl | null> = {
   '30+30': { main_ms: 30 * 60000, byoyomi_ms: 30000, periods: 1, increment_ms: 0 },
   '10+30': { main_ms: 10 * 60000, byoyomi_ms: 30000, periods: 1, increment_ms: 0 },
@@ -128,14 +141,15 @@ export function renderStart(root: HTMLElement, navigate: Navigate): void {
       Array.from({ length: 10 }, (_, i) => [String(i + 1), String(i + 1)]),
     ),
   );
-  const sideField = field(
-    t('yourSide'),
-    select('side', [
-      ['sente', t('sideSente')],
-      ['gote', t('sideGote')],
-      ['random', t('sideRandom')],
-    ]),
-  );
+  const sideSelect = select('side', sideOptions(form.handicap));
+  const sideField = field(t('yourSide'), sideSelect);
+  const handicapNote = h('p', { class: 'note', id: 'handicap-note' }, t('handicapNote'));
+  handicapNote.hidden = form.handicap === 'even';
+  // The side labels and the note follow the handicap (in place: the focus stays on the select).
+  const onHandicap = () => {
+    sideSelect.replaceChildren(...sideOptions(form.handicap).map(([v, l]) => option(v, l, form.side)));
+    handicapNote.hidden = form.handicap === 'even';
+  };
   const custom = h(
     'div',
     { class: 'custom-time' },
@@ -173,9 +187,10 @@ export function renderStart(root: HTMLElement, navigate: Navigate): void {
       select(
         'handicap',
         HANDICAPS.map((hc) => [hc, t(`hc_${hc}` as MsgKey)]),
+        onHandicap,
       ),
     ),
-    form.handicap !== 'even' ? h('p', { class: 'note' }, t('handicapNote')) : null,
+    handicapNote,
     field(
       t('timeControl'),
       select(

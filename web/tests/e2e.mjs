@@ -221,6 +221,18 @@ async function newPage(browser, locale = 'en-US') {
   return { context, page };
 }
 
+/** Screenshots at 1280×900 and 390×844, and no horizontal scroll at 360 px; back to 1280×900. */
+async function shootNarrow(page, name, what) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: join(shots, `${name}.png`) });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(shots, `${name}-390.png`), fullPage: true });
+  await page.setViewportSize({ width: 360, height: 800 });
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(width <= 360, `no horizontal scroll on ${what} at 360 px: ${width}`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 async function createFromStartScreen(page, choices) {
   await page.goto(BASE + '/');
   await page.waitForSelector('#start-form');
@@ -275,11 +287,51 @@ async function main() {
       await context.close();
     });
 
+    await test('handicap: the side labels and a note say who moves first (start screen and lobby, English and Japanese)', async () => {
+      for (const [locale, even, taker, giver, note] of [
+        ['en-US', 'moves first', 'takes the handicap', 'gives the handicap', 'moves first'],
+        ['ja-JP', '先手', '下手', '上手', '上手（後手）が先に指します'],
+      ]) {
+        const { context, page } = await newPage(browser, locale);
+        await page.goto(BASE + '/');
+        await page.waitForSelector('#start-form');
+        await page.waitForSelector('#seek-form');
+        const label = (sel) => page.textContent(sel);
+        check(!(await page.isVisible('#handicap-note')), `${locale}: no handicap note in an even game`);
+        check((await label('#start-form select[name="side"] option[value="sente"]')).includes(even), `${locale}: even game, Sente's label`);
+        await page.selectOption('#start-form select[name="handicap"]', 'bishop');
+        await page.waitForSelector('#handicap-note', { state: 'visible' });
+        check((await label('#handicap-note')).includes(note), `${locale}: the note: ${await label('#handicap-note')}`);
+        const sente = await label('#start-form select[name="side"] option[value="sente"]');
+        const gote = await label('#start-form select[name="side"] option[value="gote"]');
+        check(sente.includes(taker) && !sente.includes('moves first') && !sente.includes('先に'), `${locale}: Sente takes the handicap: ${sente}`);
+        check(gote.includes(giver), `${locale}: Gote gives the handicap: ${gote}`);
+        if (locale === 'en-US') check(gote.includes('moves first'), `Gote moves first: ${gote}`);
+        // Back to even: the labels and the note follow.
+        await page.selectOption('#start-form select[name="handicap"]', 'even');
+        check(!(await page.isVisible('#handicap-note')), `${locale}: the note goes with the handicap`);
+        check(!(await label('#start-form select[name="side"] option[value="sente"]')).includes(taker), `${locale}: even labels again`);
+        await page.selectOption('#start-form select[name="handicap"]', 'rook');
+        // The lobby's seek form: the same labels once a handicap is chosen.
+        check(!(await label('#seek-side option[value="gote"]')).includes(giver), `${locale}: lobby, even game`);
+        await page.selectOption('#seek-handicap', 'rook');
+        await page.waitForSelector('#seek-handicap-note', { state: 'visible' });
+        check((await label('#seek-side option[value="sente"]')).includes(taker), `${locale}: lobby, Sente takes the handicap`);
+        check((await label('#seek-side option[value="gote"]')).includes(giver), `${locale}: lobby, Gote gives the handicap`);
+        check((await label('#seek-handicap-note')).includes(note), `${locale}: lobby note`);
+        await shootNarrow(page, locale === 'en-US' ? 'start-handicap' : 'start-handicap-japanese', 'the start screen with a handicap');
+        await context.close();
+      }
+    });
+
     await test('play the computer through the board: moves, reload, notations, stepping', async () => {
       const { context, page } = await newPage(browser);
       await createFromStartScreen(page, { mode: 'ai', level: '1', side: 'sente', time: '30+30' });
       const id = gameId(page);
       check((await page.textContent('#seat')).includes('Sente'), 'seated as Sente');
+      await page.waitForSelector('.player.bottom .conn.on');
+      check((await page.locator('.player.top .conn').count()) === 0, 'no connection dot for the computer');
+      check((await page.locator('.player.bottom .conn').count()) === 1, 'one connection dot for the player');
       // First move by clicks.
       await clickSquare(page, '7g', 'sente');
       await clickSquare(page, '7f', 'sente');
@@ -481,6 +533,12 @@ async function main() {
         );
       }
       check((await gote.page.textContent('.player.bottom .name')).includes(goteName), 'Gote sees their own name at the bottom');
+      // One dot per player (the connection); the side to move is marked otherwise.
+      await sente.page.waitForFunction(() => document.querySelectorAll('.player .conn.on').length === 2);
+      check((await sente.page.locator('.player.bottom .conn').count()) === 1, 'one dot on the own row');
+      check((await sente.page.locator('.player.top .conn').count()) === 1, "one dot on the opponent's row");
+      const marker = await sente.page.evaluate(() => getComputedStyle(document.querySelector('.player.to-move .name'), '::before').content);
+      check(!marker.includes('●'), `the side to move is not marked with a dot: ${marker}`);
       await sente.page.screenshot({ path: join(shots, 'players-game.png') });
       // A third browser finds the game in the live list and watches it.
       await c.page.goto(BASE + '/');
@@ -574,6 +632,111 @@ async function main() {
       check(s.status.reason === 'impasse' && s.status.winner === 'sente', `sente wins by declaration: ${JSON.stringify(s.status)}`);
       await page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('Sente wins'));
       await page.screenshot({ path: join(shots, 'impasse-declaration.png') });
+      await context.close();
+    });
+
+    await test('impasse: no declaration or count button before it is possible, the conditions explained', async () => {
+      const { context, page } = await newPage(browser);
+      let g = await post('/api/games', { mode: 'local', rules: { impasse: '27' } });
+      await openWithToken(page, g);
+      await page.waitForSelector('#impasse-conditions');
+      check((await page.locator('#declare').count()) === 0, 'no declaration button at the start of a 27-point game');
+      const cond = await page.textContent('#impasse-conditions');
+      check(cond.includes('10 other pieces') && cond.includes('28 points') && cond.includes('not in check'), `the 27-point conditions: ${cond}`);
+      await shootNarrow(page, 'impasse-conditions', 'the game screen');
+      g = await post('/api/games', { mode: 'local', rules: { impasse: '24' } });
+      await openWithToken(page, g);
+      await page.waitForSelector('#impasse-conditions');
+      check((await page.locator('#declare').count()) === 0, 'no declaration button at the start of a 24-point game');
+      const cond24 = await page.textContent('#impasse-conditions');
+      check(cond24.includes('31+') && cond24.includes('24–30'), `the 24-point conditions: ${cond24}`);
+      g = await post('/api/games', { mode: 'local', rules: { impasse: 'count24' } });
+      await openWithToken(page, g);
+      await page.waitForSelector('#impasse-conditions');
+      check((await page.locator('#propose-count').count()) === 0, 'no count proposal before both kings entered');
+      check((await page.textContent('#impasse-conditions')).includes('both kings'), 'the count condition');
+      await context.close();
+    });
+
+    await test('an invite link opened again: the seat is taken, said in the UI language', async () => {
+      const a = await newPage(browser);
+      await createFromStartScreen(a.page, { mode: 'friend', side: 'sente', time: 'none' });
+      const id = gameId(a.page);
+      const link = await a.page.inputValue('#invite-link');
+      // Two browsers open the link while the seat is free; the first takes it.
+      const b = await newPage(browser);
+      const c = await newPage(browser, 'ru-RU');
+      for (const p of [b, c]) {
+        await p.page.goto(link);
+        await p.page.waitForSelector('#join-seat');
+      }
+      await b.page.click('#join-seat');
+      await b.page.waitForFunction(() => document.querySelector('#seat')?.textContent?.includes('Gote'));
+      await waitState(id, (s) => s.seats.gote, 'the first visitor to take the seat');
+      // The second is refused (409) and told so, in Russian.
+      await c.page.click('#join-seat');
+      await c.page.waitForSelector('.board sg-board piece');
+      await c.page.waitForFunction(() => document.querySelector('#seat')?.textContent?.includes('место уже занято'));
+      check((await c.page.locator('#message').count()) === 0, 'no error besides the seat line');
+      await c.page.screenshot({ path: join(shots, 'invite-seat-taken-russian.png') });
+      // A third opening of the link: no name asked, the same words (English).
+      const d = await newPage(browser);
+      await d.page.goto(link);
+      await d.page.waitForSelector('.board sg-board piece');
+      await d.page.waitForFunction(() => document.querySelector('#seat')?.textContent?.includes('This seat has been taken'));
+      check((await d.page.locator('#join-seat').count()) === 0, 'no join screen for a taken seat');
+      check(!d.page.url().includes('join='), 'the join code is dropped from the address');
+      await shootNarrow(d.page, 'invite-seat-taken', 'the game screen of a refused invitee');
+      for (const p of [c, d]) {
+        const held = await p.page.evaluate((k) => localStorage.getItem(k), `shogi.token.${id}`);
+        check(held === null, 'a refused visitor holds no seat token');
+      }
+      check((await b.page.textContent('#seat')).includes('Gote'), 'the seat stays with the first visitor');
+      for (const p of [a, b, c, d]) await p.context.close();
+    });
+
+    await test('the clocks stand still while the connection is lost and count again after it is back', async () => {
+      const { context, page } = await newPage(browser);
+      // The game's WebSocket goes through the test: passed to the server, or cut.
+      let offline = false;
+      const open = [];
+      await page.routeWebSocket(/\/api\/games\/[0-9a-f]+\/ws/, (ws) => {
+        if (offline) {
+          ws.close();
+          return;
+        }
+        const server = ws.connectToServer();
+        open.push([ws, server]);
+      });
+      await createFromStartScreen(page, { mode: 'local', time: '10+30' });
+      const id = gameId(page);
+      await clickSquare(page, '7g', 'sente');
+      await clickSquare(page, '7f', 'sente');
+      await waitState(id, (s) => s.moves.length === 1 && s.clocks?.running === 'gote', "Gote's clock to run");
+      await page.waitForSelector('.clock.running[data-side="gote"]');
+      // Cut the connection.
+      offline = true;
+      for (const [ws, server] of open.splice(0)) {
+        await ws.close();
+        await server.close();
+      }
+      await page.waitForSelector('.clock.paused[data-side="gote"]');
+      check((await page.locator('.clock.running').count()) === 0, 'no clock shown running while disconnected');
+      check((await page.locator('.clock.paused').count()) === 2, 'both clocks shown paused');
+      check((await page.textContent('.clock[data-side="gote"] .extra')).includes('reconnecting'), 'the clock says it is reconnecting');
+      const t1 = await page.textContent('.clock[data-side="gote"] .main');
+      await sleep(2200);
+      const t2 = await page.textContent('.clock[data-side="gote"] .main');
+      check(t1 === t2, `the clock stands still while disconnected: ${t1} -> ${t2}`);
+      await shootNarrow(page, 'clock-reconnecting', 'the game screen while reconnecting');
+      // Back online: the next state brings the clock back, counting.
+      offline = false;
+      await page.waitForSelector('.clock.running[data-side="gote"]', { timeout: 30000 });
+      check((await page.locator('.clock.paused').count()) === 0, 'no clock paused after reconnecting');
+      const t3 = await page.textContent('.clock[data-side="gote"] .main');
+      await sleep(2200);
+      const t4 = await page.textContent('.clock[data-side="gote"] .main');
+      check(t3 !== t4, `the clock counts again: ${t3} -> ${t4}`);
       await context.close();
     });
 
