@@ -4,8 +4,8 @@
 //! Seeks live in memory: they last [`SEEK_LIFETIME_MS`] unless accepted or
 //! withdrawn, and an address may hold [`MAX_OPEN_SEEKS_PER_ADDRESS`] at once.
 //! Every change is serialised once and sent to every lobby watcher as the
-//! same shared text; move numbers of live games are sent at most every
-//! [`LIVE_REFRESH`] (the rooms only mark them changed).
+//! same shared text; the live list is sent at most every [`LIVE_REFRESH`]
+//! when it changed (the rooms only mark it changed).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -399,12 +399,11 @@ impl Lobby {
         ));
     }
 
-    /// A game between people started (or was restored).
+    /// A game between people started (or was restored); sent with the next refresh.
     pub fn game_started(&self, game: LiveGame) {
         let mut state = self.lock();
         state.live.insert(game.id.clone(), game);
-        state.live_changed = false;
-        self.send(Lobby::live_message(&state));
+        state.live_changed = true;
     }
 
     /// A move was played in a live game; sent with the next refresh.
@@ -416,17 +415,17 @@ impl Lobby {
         }
     }
 
-    /// A live game ended.
+    /// A live game ended; sent with the next refresh.
     pub fn game_ended(&self, id: &str) {
         let mut state = self.lock();
         if state.live.remove(id).is_some() {
-            state.live_changed = false;
-            self.send(Lobby::live_message(&state));
+            state.live_changed = true;
         }
     }
 
-    /// Sends the changed move numbers, if any, and drops expired seeks (called
-    /// every [`LIVE_REFRESH`]).
+    /// Sends the live list if it changed (games started, ended or moved),
+    /// and drops expired seeks; called every [`LIVE_REFRESH`], so that a
+    /// thousand games starting at once make one message, not a thousand.
     pub fn refresh(&self) {
         let mut state = self.lock();
         self.expire(&mut state);
@@ -593,7 +592,15 @@ mod tests {
         let snap = lobby.snapshot();
         assert_eq!(snap["live"][0]["id"], "b");
         assert_eq!(snap["live"][1]["moves"], 5);
+        let (mut rx, _) = lobby.subscribe();
         lobby.game_ended("b");
         assert_eq!(lobby.live_count(), 1);
+        // Sent once, by the next refresh.
+        assert!(rx.try_recv().is_err());
+        lobby.refresh();
+        let live: serde_json::Value = serde_json::from_str(&rx.try_recv().unwrap()).unwrap();
+        assert_eq!(live["live_total"], 1);
+        lobby.refresh();
+        assert!(rx.try_recv().is_err());
     }
 }

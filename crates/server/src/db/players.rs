@@ -109,7 +109,8 @@ impl Store {
         )
         .bind(user)
         .bind(class.name())
-        .fetch_optional(&self.pool)
+        // A reader: seating players never waits behind moves being stored.
+        .fetch_optional(&self.reader)
         .await?;
         row.map(|r| {
             Ok(RatingRow {
