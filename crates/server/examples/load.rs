@@ -699,6 +699,14 @@ async fn wait_for_server(server: &mut Child, port: u16, dir: &Path) -> Result<()
 
 /// The measured run: live games (local or between accounts), lobby watchers
 /// and analysis clients.
+/// How long the bots run before the measurement starts. Pairs of accounts
+/// need a seek, an acceptance and two sockets each before their first move:
+/// all of them start before measuring.
+fn warmup(a: &Args, think: Duration) -> Duration {
+    let least = if a.players { 10 } else { 3 };
+    Duration::from_secs(least).max(think * 2)
+}
+
 async fn live(a: &Args, port: u16, pid: u32) -> Result<(), String> {
     let shared = Arc::new(Shared::default());
     let think = Duration::from_millis(a.think_ms);
@@ -722,6 +730,9 @@ async fn live(a: &Args, port: u16, pid: u32) -> Result<(), String> {
             lobby_watcher(port, shared).await;
         }));
     }
+    if a.watchers > 0 {
+        tasks.push(tokio::spawn(seek_prober(port, shared.clone())));
+    }
     let mut pairs = pairs.into_iter();
     for i in 0..a.games {
         let shared = shared.clone();
@@ -740,7 +751,7 @@ async fn live(a: &Args, port: u16, pid: u32) -> Result<(), String> {
     for i in 0..a.analyses {
         tasks.push(tokio::spawn(analyst(port, i as u64 + 1, shared.clone())));
     }
-    let warmup = Duration::from_secs(3).max(think * 2);
+    let warmup = warmup(a, think);
     tokio::time::sleep(warmup).await;
     shared.rtts_us.lock().expect("lock").clear();
     let moves0 = shared.moves.load(Ordering::Relaxed);
@@ -817,6 +828,40 @@ async fn live(a: &Args, port: u16, pid: u32) -> Result<(), String> {
         t.abort();
     }
     Ok(())
+}
+
+/// Posts a guest's seek four times a second and withdraws it a second
+/// later, so that the lobby latency has samples even while no game ends
+/// (the players' own seeks come only when their games end).
+async fn seek_prober(port: u16, shared: Arc<Shared>) {
+    let body = json!({"time": {"main_ms": 600_000, "byoyomi_ms": 30_000}, "name": "probe"});
+    while !shared.stopped() {
+        let before_post = Instant::now();
+        let seek = post(port, "/api/seeks", None, &body).await;
+        let (Some(id), Some(token)) = (seek.json["id"].as_str(), seek.json["token"].as_str())
+        else {
+            shared.error_saying(format_args!(
+                "the prober could not post a seek: {} {}",
+                seek.status, seek.json
+            ));
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            continue;
+        };
+        if shared.measuring.load(Ordering::Relaxed) {
+            shared
+                .posted
+                .lock()
+                .expect("lock")
+                .insert(id.to_owned(), before_post);
+        }
+        let (id, token) = (id.to_owned(), token.to_owned());
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            let body = json!({"token": token}).to_string();
+            request(port, "DELETE", &format!("/api/seeks/{id}"), None, &body).await;
+        });
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
 }
 
 /// Lobby latency: from just before a seek's `POST` until a watcher got its
