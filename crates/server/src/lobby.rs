@@ -31,7 +31,7 @@ pub const SEEK_LIFETIME_MS: u64 = 30 * 60 * 1000;
 /// Seeks one address may hold open at once.
 pub const MAX_OPEN_SEEKS_PER_ADDRESS: usize = 3;
 /// Live games listed (the highest rated first).
-pub const MAX_LIVE_LISTED: usize = 100;
+pub const MAX_LIVE_LISTED: usize = 50;
 /// How often changed move numbers are sent.
 pub const LIVE_REFRESH: Duration = Duration::from_secs(2);
 /// Messages a slow lobby watcher may fall behind before it skips some.

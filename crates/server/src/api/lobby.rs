@@ -36,7 +36,8 @@ pub(super) async fn upgrade(
     State(limits): State<WsLimits>,
     ws: WebSocketUpgrade,
 ) -> Response {
-    ws.max_message_size(super::ws::MAX_MESSAGE_BYTES)
+    ws.read_buffer_size(super::ws::READ_BUFFER_BYTES)
+        .max_message_size(super::ws::MAX_MESSAGE_BYTES)
         .max_frame_size(super::ws::MAX_MESSAGE_BYTES)
         .on_upgrade(move |socket| watch(socket, lobby, limits))
 }

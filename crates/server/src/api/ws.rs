@@ -33,6 +33,10 @@ pub const MESSAGES_PER_SECOND: u32 = 20;
 /// that a message too big is closed with our code and reason, not the library's.
 const TRANSPORT_MAX_BYTES: usize = 64 * 1024;
 
+/// Each socket's read buffer (the library's default, 128 KiB, made 2000
+/// sockets take 256 MB; our messages are at most 4 KiB).
+pub(crate) const READ_BUFFER_BYTES: usize = 4096;
+
 /// The query of the WebSocket URL.
 #[derive(Debug, Deserialize)]
 pub(crate) struct WsQuery {
@@ -60,6 +64,7 @@ pub(crate) async fn upgrade(
         (None, None) => None,
     };
     Ok(ws
+        .read_buffer_size(READ_BUFFER_BYTES)
         .max_message_size(TRANSPORT_MAX_BYTES)
         .max_frame_size(TRANSPORT_MAX_BYTES)
         .on_upgrade(move |socket| connection(socket, room, seat, limits)))
