@@ -333,6 +333,11 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
         liveTotal = msg.live_total;
         drawLive();
         break;
+      case 'live_moves':
+        live = live.map((g) => (g.id in msg.moves ? { ...g, moves: msg.moves[g.id] } : g));
+        liveTotal = msg.live_total;
+        drawLive();
+        break;
     }
   };
 

@@ -97,7 +97,8 @@ export type LobbyMessage =
   | { type: 'seek_added'; seek: Seek }
   | { type: 'seek_removed'; id: string }
   | { type: 'seek_accepted'; id: string; game: string }
-  | { type: 'live'; live: LiveGame[]; live_total: number };
+  | { type: 'live'; live: LiveGame[]; live_total: number }
+  | { type: 'live_moves'; moves: Record<string, number>; live_total: number };
 
 /** The lobby's socket, reconnecting with backoff (0.5 s doubling up to 15 s) while open. */
 export function connectLobby(onMessage: (m: LobbyMessage) => void, onStatus: (connected: boolean) => void): { close(): void } {

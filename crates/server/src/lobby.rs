@@ -147,6 +147,10 @@ struct State {
     seeks: Vec<Seek>,
     live: HashMap<String, LiveGame>,
     live_changed: bool,
+    /// The ids of the last live list sent, in its order.
+    listed: Vec<String>,
+    /// Listed games that moved since then.
+    moved: std::collections::HashSet<String>,
 }
 
 /// The lobby (cheap to clone).
@@ -213,11 +217,6 @@ impl Lobby {
             live.into_iter().take(MAX_LIVE_LISTED).cloned().collect(),
             total,
         )
-    }
-
-    fn live_message(state: &State) -> Arc<str> {
-        let (live, total) = Lobby::live_list(state);
-        text(&json!({"type": "live", "live": live, "live_total": total}))
     }
 
     /// Removes the seeks older than [`SEEK_LIFETIME_MS`].
@@ -411,7 +410,7 @@ impl Lobby {
         let mut state = self.lock();
         if let Some(g) = state.live.get_mut(id) {
             g.moves = moves;
-            state.live_changed = true;
+            state.moved.insert(id.to_string());
         }
     }
 
@@ -429,9 +428,36 @@ impl Lobby {
     pub fn refresh(&self) {
         let mut state = self.lock();
         self.expire(&mut state);
+        // Games came or went beyond the listed ones: the total changed.
+        let mut total_changed = false;
         if state.live_changed {
             state.live_changed = false;
-            self.send(Lobby::live_message(&state));
+            total_changed = true;
+            let (live, total) = Lobby::live_list(&state);
+            let ids: Vec<String> = live.iter().map(|g| g.id.clone()).collect();
+            if ids != state.listed {
+                state.listed = ids;
+                state.moved.clear();
+                self.send(text(
+                    &json!({"type": "live", "live": live, "live_total": total}),
+                ));
+                return;
+            }
+        }
+        // The same games listed: only their new move numbers.
+        if total_changed || !state.moved.is_empty() {
+            let moved = std::mem::take(&mut state.moved);
+            let moves: serde_json::Map<String, serde_json::Value> = state
+                .listed
+                .iter()
+                .filter(|id| moved.contains(*id))
+                .filter_map(|id| state.live.get(id).map(|g| (id.clone(), json!(g.moves))))
+                .collect();
+            if total_changed || !moves.is_empty() {
+                self.send(text(&json!({
+                    "type": "live_moves", "moves": moves, "live_total": state.live.len(),
+                })));
+            }
         }
     }
 
@@ -588,7 +614,16 @@ mod tests {
         };
         lobby.game_started(game("a", 1400));
         lobby.game_started(game("b", 1900));
+        lobby.refresh();
+        let (mut rx, _) = lobby.subscribe();
         lobby.game_moved("a", 5);
+        // The same games listed: only the move number goes out.
+        lobby.refresh();
+        let moved: serde_json::Value = serde_json::from_str(&rx.try_recv().unwrap()).unwrap();
+        assert_eq!(
+            moved,
+            json!({"type": "live_moves", "moves": {"a": 5}, "live_total": 2})
+        );
         let snap = lobby.snapshot();
         assert_eq!(snap["live"][0]["id"], "b");
         assert_eq!(snap["live"][1]["moves"], 5);
