@@ -908,23 +908,19 @@ async fn short_game(port: u16) -> Option<()> {
 
 /// `--finish N`: N short games to their end, the server's current RSS every
 /// N/10 of them and once more after their rooms have been idle for a minute.
-async fn finish(port: u16, pid: u32, n: usize) {
+/// Plays `n` short games, 32 at once, printing the server's RSS every
+/// `n / 10`; the RSS at the end.
+async fn finish_round(port: u16, pid: u32, n: usize) -> u64 {
     let step = (n / 10).max(1);
-    println!(
-        "finishing {n} short games (2 moves and a resignation), {FINISH_CONCURRENCY} at once; server RSS (VmRSS) now:"
-    );
-    let rss0 = memory_kib(pid, "VmRSS");
-    println!("finished {:>8}  RSS {:7.1} MiB", 0, mib(rss0));
     let t = Instant::now();
     let (next, done, errors) = (
         AtomicUsize::new(0),
         AtomicUsize::new(0),
         AtomicUsize::new(0),
     );
-    let samples = Mutex::new(Vec::new());
-    let counters = (&next, &done, &errors, &samples);
+    let counters = (&next, &done, &errors);
     let worker = move || async move {
-        let (next, done, errors, samples) = counters;
+        let (next, done, errors) = counters;
         while next.fetch_add(1, Ordering::Relaxed) < n {
             if short_game(port).await.is_none() {
                 errors.fetch_add(1, Ordering::Relaxed);
@@ -934,7 +930,6 @@ async fn finish(port: u16, pid: u32, n: usize) {
             if d % step == 0 {
                 let rss = memory_kib(pid, "VmRSS");
                 println!("finished {d:>8}  RSS {:7.1} MiB", mib(rss));
-                samples.lock().expect("lock").push((d, rss));
             }
         }
     };
@@ -946,25 +941,42 @@ async fn finish(port: u16, pid: u32, n: usize) {
         done as f64 / elapsed,
         errors.into_inner()
     );
-    let mut samples = samples.into_inner().expect("lock");
-    samples.sort_unstable();
-    if let (Some(&(d0, first)), Some(&(d1, last))) = (samples.first(), samples.last()) {
-        println!(
-            "RSS after {d0} games {:.1} MiB, after {d1} games {:.1} MiB: last/first {:.2}",
-            mib(first),
-            mib(last),
-            last as f64 / first.max(1) as f64
-        );
-    }
+    memory_kib(pid, "VmRSS")
+}
+
+/// Two rounds of `n` short games each, with the server's room idle time
+/// (60 s) waited out after each: finished games leave memory when the
+/// second round reuses what the first took instead of growing again.
+async fn finish(port: u16, pid: u32, n: usize) {
     println!(
-        "waiting {} s: the server drops a finished game's room after 60 s without watchers ...",
+        "two rounds of {n} short games (2 moves and a resignation), {FINISH_CONCURRENCY} at once, {} s apart; server RSS (VmRSS):",
         ROOM_IDLE_WAIT.as_secs()
     );
-    tokio::time::sleep(ROOM_IDLE_WAIT).await;
+    let rss0 = memory_kib(pid, "VmRSS");
+    println!("before        RSS {:7.1} MiB", mib(rss0));
+    let mut after = Vec::new();
+    for round in 1..=2 {
+        println!("round {round}");
+        let end = finish_round(port, pid, n).await;
+        println!(
+            "waiting {} s: the server drops a finished game's room after 60 s without watchers ...",
+            ROOM_IDLE_WAIT.as_secs()
+        );
+        tokio::time::sleep(ROOM_IDLE_WAIT).await;
+        let rested = memory_kib(pid, "VmRSS");
+        println!(
+            "round {round}: RSS {:.1} MiB at its end, {:.1} MiB {} s later",
+            mib(end),
+            mib(rested),
+            ROOM_IDLE_WAIT.as_secs()
+        );
+        after.push(end);
+    }
     println!(
-        "RSS {} s after the last game {:.1} MiB (the allocator may keep freed pages, so this shows reuse more than shrinking)",
-        ROOM_IDLE_WAIT.as_secs(),
-        mib(memory_kib(pid, "VmRSS"))
+        "{} finished games: round 1 grew RSS by {:.1} MiB, round 2 by {:.1} MiB (flat: the rooms of round 1 were freed and reused)",
+        2 * n,
+        mib(after[0].saturating_sub(rss0)),
+        mib(after[1].saturating_sub(after[0]))
     );
 }
 
