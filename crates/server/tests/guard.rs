@@ -125,11 +125,17 @@ async fn every_response_carries_the_security_headers() {
         ("GET", "/api/games/0123456789abcdef", "", 404),
         ("POST", "/api/games", GAME, 201),
         ("POST", "/api/games", "{", 400),
+        ("GET", "/api/seeks", "", 405),
     ];
     for (method, path, body, want) in cases {
-        let (status, head, _) = send(&addr, method, path, "", body).await;
+        let (status, head, text) = send(&addr, method, path, "", body).await;
         assert_eq!(status, want, "{method} {path}");
         assert_security_headers(&format!("{method} {path}"), &head);
+        // Every error of the API is the documented JSON.
+        if want >= 400 && path.starts_with("/api/") {
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+            assert!(v["error"].is_string(), "{method} {path}: {text}");
+        }
     }
     let (status, head, _) = send(
         &addr,

@@ -74,10 +74,20 @@ pub fn router(state: AppState) -> Router {
         .route("/api/me", get(account::me))
         .merge(web::routes())
         .fallback(web::not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         // Outermost: refusals and errors of the layers inside carry the headers too.
         .layer(axum::middleware::from_fn(guard::guard))
         .with_state(state)
+}
+
+/// A known route asked with a method it does not take: `405` with the JSON error.
+async fn method_not_allowed(method: axum::http::Method) -> Response {
+    (
+        StatusCode::METHOD_NOT_ALLOWED,
+        Json(serde_json::json!({"error": format!("{method} is not allowed here")})),
+    )
+        .into_response()
 }
 
 impl IntoResponse for Error {
