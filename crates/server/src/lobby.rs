@@ -23,7 +23,7 @@ use crate::players::Identity;
 use crate::protocol::PlayerView;
 use crate::protocol::SideChoice;
 use crate::ratings::TimeClass;
-use crate::time::TimeSource;
+use crate::time::{unix_ms, TimeSource};
 use crate::token;
 
 /// How long a seek stays open.
@@ -105,6 +105,9 @@ pub struct Seek {
     pub handicap: Handicap,
     /// The case-folded name of the addressee, if any.
     pub to_key: Option<String>,
+    /// When it was posted on the lobby's clock (which measures its lifetime;
+    /// `view.created_at_ms` is the Unix time shown).
+    pub posted_ms: u64,
 }
 
 /// A game in progress between two people, as listed.
@@ -224,7 +227,7 @@ impl Lobby {
         let now = self.time.now_ms();
         let mut gone = Vec::new();
         state.seeks.retain(|s| {
-            let keep = now.saturating_sub(s.view.created_at_ms) < SEEK_LIFETIME_MS;
+            let keep = now.saturating_sub(s.posted_ms) < SEEK_LIFETIME_MS;
             if !keep {
                 gone.push(s.view.id.clone());
             }
@@ -310,7 +313,7 @@ impl Lobby {
             },
             handicap: handicap.to_string(),
             to: req.to.clone(),
-            created_at_ms: self.time.now_ms(),
+            created_at_ms: unix_ms(),
         };
         self.send(text(&json!({"type": "seek_added", "seek": view})));
         state.seeks.push(Seek {
@@ -321,6 +324,7 @@ impl Lobby {
             side: req.side,
             handicap,
             to_key,
+            posted_ms: self.time.now_ms(),
         });
         Ok((id, seat_token))
     }
@@ -524,6 +528,8 @@ mod tests {
         assert_eq!(added["type"], "seek_added");
         assert_eq!(added["seek"]["class"], "classical");
         assert_eq!(added["seek"]["side"], "random");
+        // Shown in Unix time (after 2020), whatever the lobby's own clock reads.
+        assert!(added["seek"]["created_at_ms"].as_u64().unwrap() > 1_600_000_000_000);
         let (taker, _) = account(7, "Ivan");
         lobby.take(&id, &taker, Some("ivan")).unwrap();
         assert!(matches!(

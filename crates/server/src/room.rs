@@ -736,8 +736,10 @@ impl Room {
             self.players[Color::Sente].as_ref().and_then(|p| p.user),
             self.players[Color::Gote].as_ref().and_then(|p| p.user),
         );
-        let now = self.deps.time.now_ms().max(unix_ms());
-        if let Err(e) = players::settle(&self.deps.store, &self.id, class, users, ending, now).await
+        // History points are dated in Unix time, like the games (the room's
+        // clock measures turns from the server's start).
+        if let Err(e) =
+            players::settle(&self.deps.store, &self.id, class, users, ending, unix_ms()).await
         {
             tracing::error!(game = %self.id, "rating the game: {e}");
         }
