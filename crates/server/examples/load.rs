@@ -438,24 +438,13 @@ async fn account_pair(
     shared: Arc<Shared>,
 ) {
     while !shared.stopped() {
-        let before_post = Instant::now();
-        let seek = post(port, "/api/seeks", Some(&seeker.cookie), &seek_body(rated)).await;
-        let (Some(id), Some(seek_token)) = (seek.json["id"].as_str(), seek.json["token"].as_str())
-        else {
-            shared.error_saying(format_args!(
-                "{} could not post a seek: {} {}",
-                seeker.name, seek.status, seek.json
-            ));
+        let body = seek_body(rated);
+        let posted = post_seek(port, Some(&seeker.cookie), &body, &seeker.name, &shared).await;
+        let Some((id, seek_token)) = posted else {
             tokio::time::sleep(Duration::from_secs(1)).await;
             continue;
         };
-        if shared.measuring.load(Ordering::Relaxed) {
-            shared
-                .posted
-                .lock()
-                .expect("lock")
-                .insert(id.to_owned(), before_post);
-        }
+        let (id, seek_token) = (id.as_str(), seek_token.as_str());
         let path = format!("/api/seeks/{id}/accept");
         let accepted = post(port, &path, Some(&acceptor.cookie), &json!({})).await;
         let (Some(game), Some(accept_token)) = (
@@ -830,31 +819,45 @@ async fn live(a: &Args, port: u16, pid: u32) -> Result<(), String> {
     Ok(())
 }
 
+/// Posts a seek as `who`: its id and the seeker's token, or `None` when it
+/// was refused (counted as an error). A seek posted during the measurement
+/// is timed from just before its `POST`, for the lobby latency.
+async fn post_seek(
+    port: u16,
+    cookie: Option<&str>,
+    body: &Value,
+    who: &str,
+    shared: &Shared,
+) -> Option<(String, String)> {
+    let before_post = Instant::now();
+    let seek = post(port, "/api/seeks", cookie, body).await;
+    let (Some(id), Some(token)) = (seek.json["id"].as_str(), seek.json["token"].as_str()) else {
+        shared.error_saying(format_args!(
+            "{who} could not post a seek: {} {}",
+            seek.status, seek.json
+        ));
+        return None;
+    };
+    if shared.measuring.load(Ordering::Relaxed) {
+        shared
+            .posted
+            .lock()
+            .expect("lock")
+            .insert(id.to_owned(), before_post);
+    }
+    Some((id.to_owned(), token.to_owned()))
+}
+
 /// Posts a guest's seek four times a second and withdraws it a second
 /// later, so that the lobby latency has samples even while no game ends
 /// (the players' own seeks come only when their games end).
 async fn seek_prober(port: u16, shared: Arc<Shared>) {
     let body = json!({"time": {"main_ms": 600_000, "byoyomi_ms": 30_000}, "name": "probe"});
     while !shared.stopped() {
-        let before_post = Instant::now();
-        let seek = post(port, "/api/seeks", None, &body).await;
-        let (Some(id), Some(token)) = (seek.json["id"].as_str(), seek.json["token"].as_str())
-        else {
-            shared.error_saying(format_args!(
-                "the prober could not post a seek: {} {}",
-                seek.status, seek.json
-            ));
+        let Some((id, token)) = post_seek(port, None, &body, "the prober", &shared).await else {
             tokio::time::sleep(Duration::from_secs(1)).await;
             continue;
         };
-        if shared.measuring.load(Ordering::Relaxed) {
-            shared
-                .posted
-                .lock()
-                .expect("lock")
-                .insert(id.to_owned(), before_post);
-        }
-        let (id, token) = (id.to_owned(), token.to_owned());
         tokio::spawn(async move {
             tokio::time::sleep(Duration::from_secs(1)).await;
             let body = json!({"token": token}).to_string();

@@ -70,8 +70,16 @@ impl ArchiveQuery {
 /// # Errors
 /// [`Error::BadRequest`] for a bad query; database errors.
 pub async fn page(store: &Store, q: &ArchiveQuery) -> Result<Value, Error> {
-    let filter = q.filter()?;
-    let (total, entries) = store.archive(&filter).await?;
+    listing(store, &q.filter()?).await
+}
+
+/// The page `filter` asks for, as the JSON of `GET /api/archive` (also a
+/// player's games, with [`ArchiveFilter::user`] set).
+///
+/// # Errors
+/// Database errors.
+pub async fn listing(store: &Store, filter: &ArchiveFilter) -> Result<Value, Error> {
+    let (total, entries) = store.archive(filter).await?;
     Ok(json!({
         "total": total,
         "page": filter.offset / filter.limit + 1,

@@ -5,10 +5,10 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::accounts::name_key;
-use crate::archive::ArchiveQuery;
+use crate::archive::{self, ArchiveQuery};
 use crate::db::Store;
 use crate::error::Error;
 use crate::players::{self, Profile};
@@ -33,13 +33,7 @@ pub(super) async fn games(
         .ok_or(Error::NoSuch("player"))?;
     let mut filter = q.filter()?;
     filter.user = Some(user.user);
-    let (total, entries) = store.archive(&filter).await?;
-    Ok(Json(json!({
-        "total": total,
-        "page": filter.offset / filter.limit + 1,
-        "per_page": filter.limit,
-        "entries": entries,
-    })))
+    Ok(Json(archive::listing(&store, &filter).await?))
 }
 
 /// `GET /api/players/{name}/games.zip`.
