@@ -65,6 +65,32 @@ fn random_side() -> SideChoice {
     SideChoice::Random
 }
 
+/// What a seek offers and a live game is played under, as listed.
+#[derive(Clone, Debug, Serialize)]
+pub struct Terms {
+    /// The time control.
+    pub time: Option<TimeControl>,
+    /// Its time class (`null` without a clock).
+    pub class: Option<&'static str>,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The handicap's name, or `custom`.
+    pub handicap: String,
+}
+
+impl Terms {
+    /// The terms of `time`, `rated` and `handicap`, with the time class of `time`.
+    #[must_use]
+    pub fn new(time: Option<TimeControl>, rated: bool, handicap: String) -> Terms {
+        Terms {
+            class: time.as_ref().map(|tc| TimeClass::of_control(tc).name()),
+            time,
+            rated,
+            handicap,
+        }
+    }
+}
+
 /// A seek as the lobby lists it.
 #[derive(Clone, Debug, Serialize)]
 pub struct SeekView {
@@ -72,16 +98,11 @@ pub struct SeekView {
     pub id: String,
     /// Who posted it.
     pub by: PlayerView,
-    /// The time control.
-    pub time: Option<TimeControl>,
-    /// Its time class (`null` without a clock).
-    pub class: Option<&'static str>,
-    /// Rated or casual.
-    pub rated: bool,
+    /// Its clock, rating and handicap.
+    #[serde(flatten)]
+    pub terms: Terms,
     /// The seeker's seat: `sente`, `gote` or `random`.
     pub side: &'static str,
-    /// The handicap.
-    pub handicap: String,
     /// The one player it is addressed to.
     pub to: Option<String>,
     /// When it was posted.
@@ -117,14 +138,9 @@ pub struct LiveGame {
     pub id: String,
     /// Who plays (`null` for an unnamed guest).
     pub players: LivePlayers,
-    /// The time control.
-    pub time: Option<TimeControl>,
-    /// Its time class.
-    pub class: Option<&'static str>,
-    /// Rated or casual.
-    pub rated: bool,
-    /// The handicap or `custom`.
-    pub handicap: String,
+    /// Its clock, rating and handicap.
+    #[serde(flatten)]
+    pub terms: Terms,
     /// Moves played.
     pub moves: usize,
 }
@@ -141,7 +157,7 @@ pub struct LivePlayers {
 impl LiveGame {
     fn strength(&self) -> i64 {
         let r = |p: &Option<PlayerView>| p.as_ref().and_then(|p| p.rating).unwrap_or(0);
-        r(&self.players.sente) + r(&self.players.gote) + if self.rated { 1 << 20 } else { 0 }
+        r(&self.players.sente) + r(&self.players.gote) + if self.terms.rated { 1 << 20 } else { 0 }
     }
 }
 
@@ -303,15 +319,12 @@ impl Lobby {
         let view = SeekView {
             id: id.clone(),
             by,
-            time: req.time,
-            class: req.time.as_ref().map(|tc| TimeClass::of_control(tc).name()),
-            rated: req.rated,
+            terms: Terms::new(req.time, req.rated, handicap.to_string()),
             side: match req.side {
                 SideChoice::Sente => "sente",
                 SideChoice::Gote => "gote",
                 SideChoice::Random => "random",
             },
-            handicap: handicap.to_string(),
             to: req.to.clone(),
             created_at_ms: unix_ms(),
         };
@@ -379,7 +392,7 @@ impl Lobby {
                 ));
             }
         }
-        if seek.view.rated && who.user().is_none() {
+        if seek.view.terms.rated && who.user().is_none() {
             return Err(Error::Unauthorized(
                 "log in to accept a rated challenge".into(),
             ));
@@ -612,10 +625,7 @@ mod tests {
                 }),
                 gote: None,
             },
-            time: None,
-            class: None,
-            rated: false,
-            handicap: "even".into(),
+            terms: Terms::new(None, false, "even".into()),
             moves: 0,
         };
         lobby.game_started(game("a", 1400));

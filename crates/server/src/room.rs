@@ -21,13 +21,13 @@ use crate::connections::Connections;
 use crate::db::{MoveRecord, Store};
 use crate::error::Error;
 use crate::legal::LegalMoves;
-use crate::lobby::{LiveGame, LivePlayers, Lobby};
+use crate::lobby::{LiveGame, LivePlayers, Lobby, Terms};
 use crate::opponent::{Limits, Opponent};
 use crate::players::{self, Identity, SeatPlayer};
 use crate::protocol::{
     reason_word, AiSeat, ClockView, ClocksView, ComputerView, ConnectedView, GameView,
     IllegalPolicy, ImpasseView, Joined, Mode, PlayerView, PlayersView, Seat, SeatsView, Settings,
-    Side, StartChoice, StatusView, TakebackView,
+    Side, StatusView, TakebackView,
 };
 use crate::ratings::TimeClass;
 use crate::search_pool::SearchPool;
@@ -715,13 +715,11 @@ impl Room {
                 sente: self.player_view(Color::Sente),
                 gote: self.player_view(Color::Gote),
             },
-            time: self.settings.time,
-            class: self.time_class().map(TimeClass::name),
-            rated: self.rated,
-            handicap: match self.settings.handicap {
-                StartChoice::Handicap(h) => h.to_string(),
-                StartChoice::Custom => "custom".into(),
-            },
+            terms: Terms::new(
+                self.settings.time,
+                self.rated,
+                self.settings.handicap.to_string(),
+            ),
             moves: self.usi_moves.len(),
         });
     }

@@ -444,7 +444,7 @@ struct Match {
 impl Rooms {
     async fn match_of(&self, seek: &Seek, acceptor: &Identity) -> Result<Match, Error> {
         let seeker_side = creator_of(seek.side);
-        let class = seek.view.time.as_ref().map(TimeClass::of_control);
+        let class = seek.view.terms.time.as_ref().map(TimeClass::of_control);
         let mut players: ByColor<Option<SeatPlayer>> = ByColor::default();
         players[seeker_side] = SeatPlayer::of(&self.deps.store, &seek.owner, class).await?;
         players[seeker_side.opponent()] = SeatPlayer::of(&self.deps.store, acceptor, class).await?;
@@ -452,7 +452,7 @@ impl Rooms {
         Ok(Match {
             seeker_side,
             players,
-            rated: seek.view.rated
+            rated: seek.view.terms.rated
                 && accounts
                 && seek.handicap == Handicap::Even
                 && class.is_some(),
@@ -470,7 +470,7 @@ impl Rooms {
         let start = seek.handicap.position();
         let settings = Settings {
             rules: rules_of(Mode::Friend, None)?,
-            time: seek.view.time,
+            time: seek.view.terms.time,
             ai: None,
             handicap: StartChoice::Handicap(seek.handicap),
         };
@@ -481,6 +481,7 @@ impl Rooms {
         tokens[m.seeker_side.opponent()] = Some(acceptor_token.clone());
         let clocks = seek
             .view
+            .terms
             .time
             .map(|tc| ByColor::new(Clock::new(tc), Clock::new(tc)));
         let columns = player_columns(&m.players, m.rated);
