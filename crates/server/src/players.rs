@@ -9,6 +9,7 @@ use serde::Serialize;
 use shogi_core::{ByColor, Color, Ending};
 
 use crate::accounts::{Account, GuestName};
+pub use crate::db::players::SeatPlayer;
 use crate::db::players::{ProfileRow, RatingRow, Settlement};
 use crate::db::Store;
 use crate::error::Error;
@@ -69,19 +70,6 @@ pub fn identity(account: Option<&Account>, typed: Option<&str>) -> Result<Identi
     Ok(Identity::Guest { name })
 }
 
-/// The player of one seat, as stored with the game.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SeatPlayer {
-    /// The account (`None` for a guest, the computer, a deleted account).
-    pub user: Option<i64>,
-    /// The name shown.
-    pub name: String,
-    /// Whether the seat is a guest's.
-    pub guest: bool,
-    /// The account's rating in the game's time class when the game started.
-    pub rating: Option<Rating>,
-}
-
 impl SeatPlayer {
     /// The seat of `who` in a game of time class `class` (the rating is read
     /// for accounts when the game has a clock).
@@ -119,16 +107,6 @@ impl SeatPlayer {
                 rating: None,
             }),
         })
-    }
-
-    /// How a record names this seat: the name, `(guest)` after a guest's.
-    #[must_use]
-    pub fn record_name(&self) -> String {
-        if self.guest {
-            format!("{} (guest)", self.name)
-        } else {
-            self.name.clone()
-        }
     }
 }
 
@@ -404,13 +382,10 @@ mod tests {
         assert!(v.provisional);
         assert_eq!(v.rank.as_deref(), Some("2k"));
         let settled = view(&SeatPlayer {
+            user: Some(1),
+            name: "x".into(),
+            guest: false,
             rating: Some(Rating::new(1700.0, 60.0, 0.06)),
-            ..SeatPlayer::clone(&SeatPlayer {
-                user: Some(1),
-                name: "x".into(),
-                guest: false,
-                rating: None,
-            })
         });
         assert!(!settled.provisional);
         assert_eq!(settled.rank.as_deref(), Some("1d"));

@@ -6,11 +6,12 @@
 //! positions that board pictures show.
 
 use serde_json::{json, Value};
-use shogi_core::{Ending, Handicap, Move, Position};
+use shogi_core::{Color, Ending, Handicap, Move, Position};
 use shogi_record::{Node, Record};
 
 use crate::annotations;
 use crate::clock::TimeControl;
+use crate::db::players::SeatPlayer;
 use crate::db::records::NewRecord;
 use crate::db::{Store, StoredGame};
 use crate::error::Error;
@@ -90,18 +91,9 @@ fn game_record(g: &StoredGame) -> Record {
     let mut rec = Record::new(g.start.clone());
     rec.headers.start_time = Some(date_text(g.created_at_ms));
     rec.headers.handicap = Handicap::from_position(&g.start);
-    // A guest is written with "(guest)" after the typed name.
-    let name = |i: usize| {
-        g.players.names[i].as_ref().map(|n| {
-            if g.players.guests[i] {
-                format!("{n} (guest)")
-            } else {
-                n.clone()
-            }
-        })
-    };
-    rec.headers.sente = name(0);
-    rec.headers.gote = name(1);
+    let name = |c: Color| g.players.seats[c].as_ref().map(SeatPlayer::record_name);
+    rec.headers.sente = name(Color::Sente);
+    rec.headers.gote = name(Color::Gote);
     if let Some(ai) = g.settings.ai {
         let name = Some(format!("AI {}", ai.level));
         match ai.side {

@@ -18,6 +18,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use crate::activity::ActivityGate;
 use crate::clock::Clock;
 use crate::connections::Connections;
+use crate::db::players::GamePlayers;
 use crate::db::{MoveRecord, Store};
 use crate::error::Error;
 use crate::legal::LegalMoves;
@@ -343,10 +344,9 @@ pub struct RoomInit {
     pub turn_used_ms: u64,
     /// The ending, if the game is over.
     pub ending: Option<Ending>,
-    /// Who sits where (`None`: an unnamed guest, a free seat, the computer).
-    pub players: ByColor<Option<SeatPlayer>>,
-    /// Whether the game is rated.
-    pub rated: bool,
+    /// Who sits where (`None`: an unnamed guest, a free seat, the
+    /// computer), and whether the game is rated.
+    pub players: GamePlayers,
 }
 
 /// What every room shares.
@@ -467,8 +467,8 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         count_proposed_by: None,
         takeback_by: None,
         thinking: false,
-        players: init.players,
-        rated: init.rated,
+        players: init.players.seats,
+        rated: init.players.rated,
         connected: ByColor::default(),
         chat: VecDeque::new(),
         chat_updates,
@@ -1098,17 +1098,7 @@ impl Room {
         let player = SeatPlayer::of(&self.deps.store, who, self.time_class()).await?;
         self.deps.store.join(&self.id, side, &new_token).await?;
         if let Some(p) = &player {
-            self.deps
-                .store
-                .set_game_player(
-                    &self.id,
-                    side,
-                    p.user,
-                    Some(&p.name),
-                    p.guest,
-                    p.rating.map(|r| (r.rating, r.deviation)),
-                )
-                .await?;
+            self.deps.store.set_game_player(&self.id, side, p).await?;
         }
         self.players[side] = player;
         self.tokens[side] = Some(new_token.clone());

@@ -159,48 +159,6 @@ fn seats_of(mode: Mode, creator: Color, seat_token: &str) -> Seats {
     }
 }
 
-/// The stored columns of the seats' players.
-fn player_columns(players: &ByColor<Option<SeatPlayer>>, rated: bool) -> GamePlayers {
-    let col = |c: Color| players[c].as_ref();
-    let both = |f: &dyn Fn(&SeatPlayer) -> Option<String>| {
-        [col(Color::Sente).and_then(f), col(Color::Gote).and_then(f)]
-    };
-    let names = both(&|p| Some(p.name.clone()));
-    GamePlayers {
-        users: [
-            col(Color::Sente).and_then(|p| p.user),
-            col(Color::Gote).and_then(|p| p.user),
-        ],
-        names,
-        guests: [
-            col(Color::Sente).is_some_and(|p| p.guest),
-            col(Color::Gote).is_some_and(|p| p.guest),
-        ],
-        ratings: [
-            col(Color::Sente)
-                .and_then(|p| p.rating)
-                .map(|r| (r.rating, r.deviation)),
-            col(Color::Gote)
-                .and_then(|p| p.rating)
-                .map(|r| (r.rating, r.deviation)),
-        ],
-        rated,
-    }
-}
-
-/// The seats' players of a stored game.
-fn stored_players(g: &GamePlayers) -> ByColor<Option<SeatPlayer>> {
-    let seat = |i: usize| {
-        g.names[i].as_ref().map(|name| SeatPlayer {
-            user: g.users[i],
-            name: name.clone(),
-            guest: g.guests[i],
-            rating: g.ratings[i].map(|(r, rd)| crate::ratings::Rating::new(r, rd, 0.06)),
-        })
-    };
-    ByColor::new(seat(0), seat(1))
-}
-
 /// The clocks of a stored game.
 fn stored_clocks(g: &StoredGame, tc: TimeControl) -> ByColor<Clock> {
     let clock = |(main_ms, periods_left): (u64, u32)| Clock {
@@ -328,8 +286,7 @@ impl Rooms {
             clock_started: g.clock_started,
             turn_used_ms: g.turn_used_ms,
             ending: g.ending,
-            players: stored_players(&g.players),
-            rated: g.players.rated,
+            players: g.players,
         };
         Ok(Some(room::spawn(init, self.deps.clone())))
     }
@@ -384,14 +341,13 @@ impl Rooms {
             .map(|tc| ByColor::new(Clock::new(tc), Clock::new(tc)));
         let clock_started = req.mode != Mode::Friend;
         let class = req.time.as_ref().map(TimeClass::of_control);
-        let mut players: ByColor<Option<SeatPlayer>> = ByColor::default();
+        let mut players = GamePlayers::default();
         let me = SeatPlayer::of(&self.deps.store, who, class).await?;
         match req.mode {
             // Two people at one device: the creator's name names neither side.
             Mode::Local => {}
-            Mode::Ai | Mode::Friend => players[creator] = me,
+            Mode::Ai | Mode::Friend => players.seats[creator] = me,
         }
-        let columns = player_columns(&players, false);
         let new = NewGame {
             id: &id,
             mode: req.mode,
@@ -404,7 +360,7 @@ impl Rooms {
             invite: seats.invite.as_deref(),
             clocks,
             clock_started,
-            players: &columns,
+            players: &players,
         };
         self.deps.store.insert_game(&new, unix_ms()).await?;
         let init = RoomInit {
@@ -420,7 +376,6 @@ impl Rooms {
             turn_used_ms: 0,
             ending: None,
             players,
-            rated: false,
         };
         let room = room::spawn(init, self.deps.clone());
         self.map.write().await.insert(id.clone(), room);
@@ -437,25 +392,26 @@ impl Rooms {
 /// decided now), both players, and whether it is rated.
 struct Match {
     seeker_side: Color,
-    players: ByColor<Option<SeatPlayer>>,
-    rated: bool,
+    players: GamePlayers,
 }
 
 impl Rooms {
     async fn match_of(&self, seek: &Seek, acceptor: &Identity) -> Result<Match, Error> {
         let seeker_side = creator_of(seek.side);
         let class = seek.view.terms.time.as_ref().map(TimeClass::of_control);
-        let mut players: ByColor<Option<SeatPlayer>> = ByColor::default();
-        players[seeker_side] = SeatPlayer::of(&self.deps.store, &seek.owner, class).await?;
-        players[seeker_side.opponent()] = SeatPlayer::of(&self.deps.store, acceptor, class).await?;
+        let mut seats: ByColor<Option<SeatPlayer>> = ByColor::default();
+        seats[seeker_side] = SeatPlayer::of(&self.deps.store, &seek.owner, class).await?;
+        seats[seeker_side.opponent()] = SeatPlayer::of(&self.deps.store, acceptor, class).await?;
         let accounts = seek.owner.user().is_some() && acceptor.user().is_some();
         Ok(Match {
             seeker_side,
-            players,
-            rated: seek.view.terms.rated
-                && accounts
-                && seek.handicap == Handicap::Even
-                && class.is_some(),
+            players: GamePlayers {
+                seats,
+                rated: seek.view.terms.rated
+                    && accounts
+                    && seek.handicap == Handicap::Even
+                    && class.is_some(),
+            },
         })
     }
 
@@ -484,7 +440,6 @@ impl Rooms {
             .terms
             .time
             .map(|tc| ByColor::new(Clock::new(tc), Clock::new(tc)));
-        let columns = player_columns(&m.players, m.rated);
         let new = NewGame {
             id: &id,
             mode: Mode::Friend,
@@ -497,7 +452,7 @@ impl Rooms {
             invite: None,
             clocks,
             clock_started: true,
-            players: &columns,
+            players: &m.players,
         };
         self.deps.store.insert_game(&new, unix_ms()).await?;
         let init = RoomInit {
@@ -513,7 +468,6 @@ impl Rooms {
             turn_used_ms: 0,
             ending: None,
             players: m.players,
-            rated: m.rated,
         };
         let room = room::spawn(init, self.deps.clone());
         self.map.write().await.insert(id.clone(), room);

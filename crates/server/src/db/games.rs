@@ -222,7 +222,11 @@ impl Store {
         let [sm, sp, gm, gp] = clock_values(g.clocks);
         let settings =
             serde_json::to_string(g.settings).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
-        let p = g.players;
+        let seat = |c: Color| g.players.seats[c].as_ref();
+        let user = |c: Color| seat(c).and_then(|p| p.user);
+        let name = |c: Color| seat(c).map(|p| p.name.as_str());
+        let guest = |c: Color| seat(c).is_some_and(|p| p.guest);
+        let rating = |c: Color| seat(c).and_then(|p| p.rating);
         sqlx::query(
             "INSERT INTO games (id, created_at, mode, start_sfen, settings, sente_token, gote_token,
                 invite, sente_main_ms, sente_periods, gote_main_ms, gote_periods, clock_started,
@@ -244,19 +248,19 @@ impl Store {
         .bind(gm)
         .bind(gp)
         .bind(g.clock_started)
-        .bind(p.users[0])
-        .bind(p.users[1])
-        .bind(p.names[0].as_deref())
-        .bind(p.names[1].as_deref())
-        .bind(p.names[0].as_deref().map(str::to_lowercase))
-        .bind(p.names[1].as_deref().map(str::to_lowercase))
-        .bind(p.guests[0])
-        .bind(p.guests[1])
-        .bind(p.ratings[0].map(|r| r.0))
-        .bind(p.ratings[1].map(|r| r.0))
-        .bind(p.ratings[0].map(|r| r.1))
-        .bind(p.ratings[1].map(|r| r.1))
-        .bind(p.rated)
+        .bind(user(Color::Sente))
+        .bind(user(Color::Gote))
+        .bind(name(Color::Sente))
+        .bind(name(Color::Gote))
+        .bind(name(Color::Sente).map(str::to_lowercase))
+        .bind(name(Color::Gote).map(str::to_lowercase))
+        .bind(guest(Color::Sente))
+        .bind(guest(Color::Gote))
+        .bind(rating(Color::Sente).map(|r| r.rating))
+        .bind(rating(Color::Gote).map(|r| r.rating))
+        .bind(rating(Color::Sente).map(|r| r.deviation))
+        .bind(rating(Color::Gote).map(|r| r.deviation))
+        .bind(g.players.rated)
         .execute(&self.pool)
         .await?;
         Ok(())

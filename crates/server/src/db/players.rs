@@ -1,11 +1,11 @@
 //! Ratings, their history, the players of games and the counts a profile
 //! shows.
 
-use shogi_core::Color;
+use shogi_core::{ByColor, Color};
 use sqlx::Row;
 
 use super::store::{ms, to_u64, Store};
-use crate::protocol::Results;
+use crate::protocol::{Results, Side};
 use crate::ratings::{Rating, TimeClass};
 
 /// A stored rating.
@@ -56,18 +56,39 @@ pub struct HistoryRow {
     pub rd: f64,
 }
 
-/// The players of a game as stored (the room's seats), indexed by
-/// [`Color`] as `[sente, gote]`.
+/// The player of one seat, as stored with the game: an account or a guest
+/// with a typed name (an unnamed guest, a free seat and the computer's seat
+/// have none).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatPlayer {
+    /// The account (`None` for a guest, the computer, a deleted account).
+    pub user: Option<i64>,
+    /// The name shown.
+    pub name: String,
+    /// Whether the seat is a guest's.
+    pub guest: bool,
+    /// The account's rating in the game's time class when the game started
+    /// (its volatility is not stored: read back, it is the starting 0.06).
+    pub rating: Option<Rating>,
+}
+
+impl SeatPlayer {
+    /// How a record names this seat: the name, `(guest)` after a guest's.
+    #[must_use]
+    pub fn record_name(&self) -> String {
+        if self.guest {
+            format!("{} (guest)", self.name)
+        } else {
+            self.name.clone()
+        }
+    }
+}
+
+/// The players of a game as stored, and whether it is rated.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GamePlayers {
-    /// The accounts.
-    pub users: [Option<i64>; 2],
-    /// The names shown.
-    pub names: [Option<String>; 2],
-    /// Guest seats.
-    pub guests: [bool; 2],
-    /// The ratings at the start (rating, deviation).
-    pub ratings: [Option<(f64, f64)>; 2],
+    /// Who sits on each side.
+    pub seats: ByColor<Option<SeatPlayer>>,
     /// Whether the game is rated.
     pub rated: bool,
 }
@@ -75,16 +96,28 @@ pub struct GamePlayers {
 impl GamePlayers {
     /// The columns of a `games` row.
     pub(super) fn of_row(r: &sqlx::sqlite::SqliteRow) -> Result<GamePlayers, sqlx::Error> {
-        let rating = |side: &str| -> Result<Option<(f64, f64)>, sqlx::Error> {
-            let rating: Option<f64> = r.try_get(format!("{side}_rating").as_str())?;
-            let rd: Option<f64> = r.try_get(format!("{side}_rd").as_str())?;
-            Ok(rating.map(|x| (x, rd.unwrap_or(Rating::NEW.deviation))))
+        let seat = |side: Color| -> Result<Option<SeatPlayer>, sqlx::Error> {
+            let col = |name: &str| format!("{}_{name}", Side::from(side).name());
+            let Some(name) = r.try_get::<Option<String>, _>(col("name").as_str())? else {
+                return Ok(None);
+            };
+            let rating: Option<f64> = r.try_get(col("rating").as_str())?;
+            let rd: Option<f64> = r.try_get(col("rd").as_str())?;
+            Ok(Some(SeatPlayer {
+                user: r.try_get(col("user").as_str())?,
+                name,
+                guest: r.try_get(col("guest").as_str())?,
+                rating: rating.map(|x| {
+                    Rating::new(
+                        x,
+                        rd.unwrap_or(Rating::NEW.deviation),
+                        Rating::NEW.volatility,
+                    )
+                }),
+            }))
         };
         Ok(GamePlayers {
-            users: [r.try_get("sente_user")?, r.try_get("gote_user")?],
-            names: [r.try_get("sente_name")?, r.try_get("gote_name")?],
-            guests: [r.try_get("sente_guest")?, r.try_get("gote_guest")?],
-            ratings: [rating("sente")?, rating("gote")?],
+            seats: ByColor::new(seat(Color::Sente)?, seat(Color::Gote)?),
             rated: r.try_get("rated")?,
         })
     }
@@ -235,7 +268,8 @@ impl Store {
         })
     }
 
-    /// Stores who sits at game `id` (a new game, or a seat taken later).
+    /// Stores who sits on `side` of game `id` (a seat taken after the game
+    /// was created).
     ///
     /// # Errors
     /// The database refused it.
@@ -243,10 +277,7 @@ impl Store {
         &self,
         id: &str,
         side: Color,
-        user: Option<i64>,
-        name: Option<&str>,
-        guest: bool,
-        rating: Option<(f64, f64)>,
+        player: &SeatPlayer,
     ) -> Result<(), sqlx::Error> {
         let sql = match side {
             Color::Sente => {
@@ -259,12 +290,12 @@ impl Store {
             }
         };
         sqlx::query(sql)
-            .bind(user)
-            .bind(name)
-            .bind(name.map(str::to_lowercase))
-            .bind(guest)
-            .bind(rating.map(|r| r.0))
-            .bind(rating.map(|r| r.1))
+            .bind(player.user)
+            .bind(&player.name)
+            .bind(player.name.to_lowercase())
+            .bind(player.guest)
+            .bind(player.rating.map(|r| r.rating))
+            .bind(player.rating.map(|r| r.deviation))
             .bind(id)
             .execute(&self.pool)
             .await?;
