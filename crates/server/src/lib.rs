@@ -165,6 +165,7 @@ pub struct Server {
     stop: oneshot::Sender<()>,
     task: JoinHandle<()>,
     sweeper: JoinHandle<()>,
+    lobby_refresher: JoinHandle<()>,
 }
 
 impl Server {
@@ -188,14 +189,6 @@ impl Server {
         .with_limits(config.limits)
         .with_https_cookies(config.https_cookies);
         let restored = state.rooms().restore_unfinished().await?;
-        let lobby = state.lobby().clone();
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(lobby::LIVE_REFRESH);
-            loop {
-                tick.tick().await;
-                lobby.refresh();
-            }
-        });
         let listener = tokio::net::TcpListener::bind(config.bind).await?;
         let addr = listener.local_addr()?;
         tracing::info!("listening on http://{addr}, {restored} games restored");
@@ -210,12 +203,14 @@ impl Server {
             },
         ));
         let sweeper = state.rooms().spawn_sweeper(config.sweep_every);
+        let lobby_refresher = state.lobby().spawn_refresher();
         Ok(Server {
             addr,
             state,
             stop,
             task,
             sweeper,
+            lobby_refresher,
         })
     }
 
@@ -235,6 +230,7 @@ impl Server {
     /// `WebSockets`, stops listening and closes the database.
     pub async fn shutdown(self) {
         self.sweeper.abort();
+        self.lobby_refresher.abort();
         self.state.rooms().shutdown().await;
         let _ = self.stop.send(());
         let mut task = self.task;

@@ -478,6 +478,20 @@ impl Lobby {
         }
     }
 
+    /// Calls [`Lobby::refresh`] every [`LIVE_REFRESH`] until the task is aborted.
+    #[must_use]
+    pub fn spawn_refresher(&self) -> tokio::task::JoinHandle<()> {
+        let lobby = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(LIVE_REFRESH);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                lobby.refresh();
+            }
+        })
+    }
+
     /// How many games are listed live.
     #[must_use]
     pub fn live_count(&self) -> usize {
