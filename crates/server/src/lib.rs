@@ -32,6 +32,7 @@ pub mod analysis;
 pub mod annotations;
 mod api;
 pub mod archive;
+pub mod bucket;
 pub mod clock;
 pub mod connections;
 pub mod db;

@@ -16,6 +16,7 @@ use shogi_core::{
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::activity::ActivityGate;
+use crate::bucket::TokenBucket;
 use crate::clock::Clock;
 use crate::connections::Connections;
 use crate::db::players::GamePlayers;
@@ -366,32 +367,6 @@ pub struct RoomDeps {
     pub search: SearchPool,
 }
 
-/// A chat sender's allowance: up to [`CHAT_BURST`] messages, one more a second.
-#[derive(Clone, Copy, Debug, Default)]
-struct ChatAllowance {
-    used: u32,
-    since_ms: u64,
-}
-
-impl ChatAllowance {
-    fn allow(&mut self, now_ms: u64) -> bool {
-        let refilled =
-            u32::try_from(now_ms.saturating_sub(self.since_ms) / 1000).unwrap_or(u32::MAX);
-        if refilled > 0 {
-            self.used = self.used.saturating_sub(refilled);
-            self.since_ms = now_ms;
-        }
-        if self.used >= CHAT_BURST {
-            return false;
-        }
-        if self.used == 0 {
-            self.since_ms = now_ms;
-        }
-        self.used += 1;
-        true
-    }
-}
-
 struct Room {
     id: String,
     mode: Mode,
@@ -416,7 +391,8 @@ struct Room {
     connected: ByColor<u32>,
     chat: VecDeque<Arc<str>>,
     chat_updates: broadcast::Sender<Arc<str>>,
-    chat_allowance: ByColor<ChatAllowance>,
+    /// Each player's chat: [`CHAT_BURST`] messages at once, one more a second.
+    chat_allowance: ByColor<TokenBucket>,
     /// The computer's search, shown while it is to move.
     computer: Option<ComputerView>,
     deps: RoomDeps,
@@ -472,7 +448,10 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         connected: ByColor::default(),
         chat: VecDeque::new(),
         chat_updates,
-        chat_allowance: ByColor::default(),
+        chat_allowance: ByColor::new(
+            TokenBucket::new(1.0, CHAT_BURST),
+            TokenBucket::new(1.0, CHAT_BURST),
+        ),
         computer: None,
         deps,
         updates,

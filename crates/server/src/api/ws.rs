@@ -9,7 +9,6 @@
 //! closed at once with code 1013 `too many spectators`.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -19,6 +18,7 @@ use serde::Deserialize;
 use tokio::sync::broadcast::{self, error::RecvError};
 
 use super::session::MaybeUser;
+use crate::bucket::TokenBucket;
 use crate::connections::WsLimits;
 use crate::error::Error;
 use crate::protocol::{ClientMessage, GameView, Seat, ServerMessage};
@@ -68,37 +68,6 @@ pub(crate) async fn upgrade(
         .max_message_size(TRANSPORT_MAX_BYTES)
         .max_frame_size(TRANSPORT_MAX_BYTES)
         .on_upgrade(move |socket| connection(socket, room, seat, limits)))
-}
-
-/// A token bucket: `rate` messages a second, bursts of `rate`.
-#[derive(Debug)]
-struct RateLimit {
-    rate: f64,
-    tokens: f64,
-    last: Instant,
-}
-
-impl RateLimit {
-    fn new(rate: u32) -> RateLimit {
-        RateLimit {
-            rate: f64::from(rate),
-            tokens: f64::from(rate),
-            last: Instant::now(),
-        }
-    }
-
-    fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        let refill = now.duration_since(self.last).as_secs_f64() * self.rate;
-        self.tokens = (self.tokens + refill).min(self.rate);
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
 }
 
 fn text(msg: &ServerMessage<'_>) -> Message {
@@ -181,7 +150,7 @@ async fn serve(
         socket.send(history(feed)).await.ok()?;
     }
     let mut chat = chat.map(|feed| feed.updates);
-    let mut limit = RateLimit::new(MESSAGES_PER_SECOND);
+    let mut limit = TokenBucket::new(f64::from(MESSAGES_PER_SECOND), MESSAGES_PER_SECOND);
     let start = tokio::time::Instant::now();
     let mut ping = tokio::time::interval_at(start + limits.ping, limits.ping);
     let idle = tokio::time::sleep_until(start + limits.idle);
@@ -199,7 +168,8 @@ async fn serve(
                     break close(close_code::SIZE, "message too big");
                 }
                 Some(Ok(Message::Text(t))) => {
-                    if limit.allow() {
+                    let at_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+                    if limit.allow(at_ms) {
                         answer(room, seat, t.as_str()).await
                     } else {
                         Some(error("too many messages"))
