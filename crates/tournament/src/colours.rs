@@ -1,0 +1,1 @@
+//! Colour history and furigoma.

@@ -1,0 +1,1 @@
+//! The crosstable: a row a player in standings order, a cell a round.

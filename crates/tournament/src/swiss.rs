@@ -1,0 +1,1 @@
+//! Swiss and McMahon pairing as a minimum-weight perfect matching.

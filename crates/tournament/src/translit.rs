@@ -1,0 +1,1 @@
+//! Latin transliteration of Cyrillic names for rating reports.
