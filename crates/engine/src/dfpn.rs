@@ -148,7 +148,7 @@ pub fn solve_mate_with_stats(pos: &Position, limit: MateLimit) -> (MateResult, u
 /// gives check, and the last position is checkmate.
 #[must_use]
 pub fn verify_mate_line(pos: &Position, line: &[Move]) -> bool {
-    if line.len() % 2 == 0 {
+    if line.len().is_multiple_of(2) {
         return false;
     }
     let mut p = pos.clone();

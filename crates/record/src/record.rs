@@ -265,7 +265,7 @@ impl Record {
     #[must_use]
     pub fn side_to_move_at_end(&self) -> Color {
         let side = self.start.side_to_move();
-        if self.moves.len() % 2 == 0 {
+        if self.moves.len().is_multiple_of(2) {
             side
         } else {
             side.opponent()

@@ -76,7 +76,7 @@ fn expected(entry: &Entry) -> (Position, Vec<Move>, Option<usize>) {
 }
 
 fn side_to_move_at_end(start: &Position, plies: usize) -> Color {
-    if plies % 2 == 0 {
+    if plies.is_multiple_of(2) {
         start.side_to_move()
     } else {
         start.side_to_move().opponent()

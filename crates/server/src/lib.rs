@@ -54,6 +54,7 @@ mod serve;
 mod state;
 pub mod time;
 mod token;
+pub mod tournaments;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -167,6 +168,9 @@ pub struct Server {
     task: JoinHandle<()>,
     sweeper: JoinHandle<()>,
     lobby_refresher: JoinHandle<()>,
+    /// The task that replays sennichite in event games (`None`: another
+    /// server on the same state already runs it).
+    replays: Option<JoinHandle<()>>,
 }
 
 impl Server {
@@ -205,6 +209,7 @@ impl Server {
         ));
         let sweeper = state.rooms().spawn_sweeper(config.sweep_every);
         let lobby_refresher = state.lobby().spawn_refresher();
+        let replays = state.tournaments().spawn_replays();
         Ok(Server {
             addr,
             state,
@@ -212,6 +217,7 @@ impl Server {
             task,
             sweeper,
             lobby_refresher,
+            replays,
         })
     }
 
@@ -232,6 +238,9 @@ impl Server {
     pub async fn shutdown(self) {
         self.sweeper.abort();
         self.lobby_refresher.abort();
+        if let Some(replays) = self.replays {
+            replays.abort();
+        }
         self.state.rooms().shutdown().await;
         let _ = self.stop.send(());
         let mut task = self.task;

@@ -336,7 +336,7 @@ impl Limiter {
         let now = self.time.now_ms();
         let mut table = self.table.lock().unwrap_or_else(PoisonError::into_inner);
         table.calls += 1;
-        if table.calls % SWEEP_EVERY == 0 || table.logs.len() >= MAX_KEYS {
+        if table.calls.is_multiple_of(SWEEP_EVERY) || table.logs.len() >= MAX_KEYS {
             self.sweep(&mut table, now);
         }
         let mut refused: Option<(Kind, u64)> = None;

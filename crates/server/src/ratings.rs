@@ -262,8 +262,16 @@ impl Rank {
 }
 
 impl Rank {
-    /// Steps above 1 kyu: 15 kyu is -14, 1 kyu 0, 1 dan 1.
-    fn steps(self) -> i32 {
+    /// Steps above 1 kyu: 15 kyu is -14, 1 kyu 0, 1 dan 1 (a tournament's
+    /// grade).
+    ///
+    /// ```
+    /// use shogi_server::ratings::Rank;
+    /// assert_eq!(Rank::Kyu(3).steps(), -2);
+    /// assert_eq!(Rank::Dan(2).steps(), 2);
+    /// ```
+    #[must_use]
+    pub fn steps(self) -> i32 {
         match self {
             Rank::Kyu(n) => 1 - i32::from(n),
             Rank::Dan(n) => i32::from(n),
@@ -297,6 +305,31 @@ impl Rank {
         match self {
             Rank::Kyu(n) => format!("{n}k"),
             Rank::Dan(n) => format!("{n}d"),
+        }
+    }
+}
+
+impl std::str::FromStr for Rank {
+    type Err = String;
+
+    /// Reads the short form: `15k` to `1k`, `1d` to `8d` (also `3 kyu`,
+    /// `1 dan`).
+    ///
+    /// ```
+    /// use shogi_server::ratings::Rank;
+    /// assert_eq!("3k".parse::<Rank>(), Ok(Rank::Kyu(3)));
+    /// assert_eq!("1 dan".parse::<Rank>(), Ok(Rank::Dan(1)));
+    /// assert!("9d".parse::<Rank>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Rank, String> {
+        let t = s.trim().to_ascii_lowercase().replace(' ', "");
+        let bad = || format!("{s:?} is not a rank (15k to 1k, 1d to 8d)");
+        let (digits, kind) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?);
+        let n: u8 = digits.parse().map_err(|_| bad())?;
+        match kind {
+            "k" | "kyu" if (1..=15).contains(&n) => Ok(Rank::Kyu(n)),
+            "d" | "dan" if (1..=8).contains(&n) => Ok(Rank::Dan(n)),
+            _ => Err(bad()),
         }
     }
 }

@@ -365,6 +365,39 @@ pub struct RoomDeps {
     pub lobby: Lobby,
     /// The search threads the computer's moves wait for.
     pub search: SearchPool,
+    /// Told of every game that ends (the tournaments replay a sennichite).
+    pub ended: GameEndedSender,
+}
+
+/// A game that ended: its id, the ending and the clocks as they stood.
+#[derive(Clone, Debug)]
+pub struct GameEnd {
+    /// The game.
+    pub id: String,
+    /// How it ended.
+    pub ending: Ending,
+    /// Both clocks at the end, if the game had any.
+    pub clocks: Option<ByColor<Clock>>,
+}
+
+/// Where rooms report their endings; unset in rooms nobody listens to.
+#[derive(Clone, Debug, Default)]
+pub struct GameEndedSender(Option<mpsc::UnboundedSender<GameEnd>>);
+
+impl GameEndedSender {
+    /// A sender and the receiver its reports reach.
+    #[must_use]
+    pub fn channel() -> (GameEndedSender, mpsc::UnboundedReceiver<GameEnd>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        (GameEndedSender(Some(tx)), rx)
+    }
+
+    /// Reports an ending (a receiver that has gone is no one's concern).
+    pub fn send(&self, e: GameEnd) {
+        if let Some(tx) = &self.0 {
+            let _ = tx.send(e);
+        }
+    }
 }
 
 struct Room {
@@ -706,6 +739,13 @@ impl Room {
     /// What follows every ending: the lobby is told, a rated game is rated.
     async fn finished(&mut self) {
         self.deps.lobby.game_ended(&self.id);
+        if let Some(ending) = self.ending {
+            self.deps.ended.send(GameEnd {
+                id: self.id.clone(),
+                ending,
+                clocks: self.clocks,
+            });
+        }
         let (Some(ending), true, Some(class)) = (self.ending, self.rated, self.time_class()) else {
             return;
         };

@@ -480,6 +480,112 @@ impl Rooms {
     }
 }
 
+/// A game of a tournament board: two accounts, the event's clock and rules.
+#[derive(Clone, Debug)]
+pub struct EventGame {
+    /// Who sits on each side.
+    pub seats: ByColor<Identity>,
+    /// The clocks to start from: full ones, or a sennichite replay's
+    /// remaining times.
+    pub clocks: ByColor<Clock>,
+    /// The impasse rule.
+    pub impasse: ImpasseRule,
+    /// The start.
+    pub handicap: Handicap,
+    /// Whether the event rates its games (rated only when even).
+    pub rated: bool,
+}
+
+impl Rooms {
+    /// Starts the game of a tournament board: both seats held by the
+    /// players' accounts (their sessions play it; the tokens are never
+    /// given out), the clock running from now. Returns the game id.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn create_event_game(&self, g: &EventGame) -> Result<String, Error> {
+        let class = Some(TimeClass::of_control(&g.clocks[Color::Sente].control));
+        let players = GamePlayers {
+            seats: ByColor::new(
+                SeatPlayer::of(&self.deps.store, &g.seats[Color::Sente], class).await?,
+                SeatPlayer::of(&self.deps.store, &g.seats[Color::Gote], class).await?,
+            ),
+            rated: g.rated
+                && g.handicap == Handicap::Even
+                && g.seats[Color::Sente].user().is_some()
+                && g.seats[Color::Gote].user().is_some(),
+        };
+        let start = g.handicap.position();
+        let settings = Settings {
+            rules: RulesView {
+                impasse: g.impasse,
+                ..rules_of(Mode::Friend, None)?
+            },
+            time: Some(g.clocks[Color::Sente].control),
+            ai: None,
+            handicap: StartChoice::Handicap(g.handicap),
+        };
+        let id = token::new_game_id();
+        let tokens = ByColor::new(Some(token::new_token()), Some(token::new_token()));
+        let clocks = Some(g.clocks);
+        let new = NewGame {
+            id: &id,
+            mode: Mode::Friend,
+            start: &start,
+            settings: &settings,
+            tokens: ByColor::new(
+                tokens[Color::Sente].as_deref(),
+                tokens[Color::Gote].as_deref(),
+            ),
+            invite: None,
+            clocks,
+            clock_started: true,
+            players: &players,
+        };
+        self.deps.store.insert_game(&new, unix_ms()).await?;
+        let init = RoomInit {
+            id: id.clone(),
+            mode: Mode::Friend,
+            settings,
+            start,
+            moves: Vec::new(),
+            tokens,
+            invite: None,
+            clocks,
+            clock_started: true,
+            turn_used_ms: 0,
+            ending: None,
+            players,
+        };
+        let room = room::spawn(init, self.deps.clone());
+        self.map.write().await.insert(id.clone(), room);
+        Ok(id)
+    }
+
+    /// Ends game `id` without a result if no move has been made (a
+    /// tournament round unpaired, a board moved over the board). Says
+    /// whether it did; a game already over is left as it is.
+    ///
+    /// # Errors
+    /// [`Error::Conflict`] once a move has been made; database errors.
+    pub async fn abort_unstarted(&self, id: &str) -> Result<bool, Error> {
+        let room = self.room(id).await?;
+        let Some(view) = room.snapshot().await else {
+            return Ok(false);
+        };
+        if view.status.over {
+            return Ok(false);
+        }
+        if !view.moves.is_empty() {
+            return Err(Error::Conflict(format!("game {id} has begun")));
+        }
+        match room.act(Seat::Sente, room::Action::Abort).await {
+            Ok(()) => Ok(true),
+            Err(e) => Err(Error::Conflict(e.to_string())),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

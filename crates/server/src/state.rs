@@ -15,10 +15,11 @@ use crate::db::Store;
 use crate::limits::{Limiter, RateLimits};
 use crate::lobby::Lobby;
 use crate::opponent::Opponent;
-use crate::room::RoomDeps;
+use crate::room::{GameEndedSender, RoomDeps};
 use crate::rooms::{Rooms, ROOM_IDLE};
 use crate::search_pool::SearchPool;
 use crate::time::TimeSource;
+use crate::tournaments::Tournaments;
 
 /// How much the server takes on at once (the defaults are those of `docs/PROTOCOL.md`).
 #[derive(Clone, Debug)]
@@ -49,6 +50,7 @@ pub struct AppState {
     analyzer: Arc<Analyzer>,
     time: TimeSource,
     lobby: Lobby,
+    tournaments: Tournaments,
     accounts: Accounts,
     limiter: Limiter,
     https_cookies: HttpsCookies,
@@ -84,6 +86,7 @@ impl AppState {
         capacity: Capacity,
     ) -> AppState {
         let lobby = Lobby::new(time.clone());
+        let (ended, endings) = GameEndedSender::channel();
         let deps = RoomDeps {
             store: store.clone(),
             time: time.clone(),
@@ -91,13 +94,16 @@ impl AppState {
             activity: activity.clone(),
             lobby: lobby.clone(),
             search: capacity.search.clone(),
+            ended,
         };
+        let rooms = Rooms::new(deps).with_room_idle(capacity.room_idle);
         AppState {
+            tournaments: Tournaments::new(store.clone(), rooms.clone(), endings),
             accounts: Accounts::new(store.clone()),
             limiter: Limiter::new(RateLimits::default(), time.clone()),
             https_cookies: HttpsCookies::default(),
             store,
-            rooms: Rooms::new(deps).with_room_idle(capacity.room_idle),
+            rooms,
             analyzer: Arc::new(Analyzer::new(activity, capacity.search.clone())),
             time,
             lobby,
@@ -148,6 +154,12 @@ impl AppState {
     #[must_use]
     pub fn lobby(&self) -> &Lobby {
         &self.lobby
+    }
+
+    /// The club tournaments.
+    #[must_use]
+    pub fn tournaments(&self) -> &Tournaments {
+        &self.tournaments
     }
 
     /// The background analysis queue.
@@ -202,6 +214,12 @@ impl FromRef<AppState> for Lobby {
 impl FromRef<AppState> for Accounts {
     fn from_ref(s: &AppState) -> Accounts {
         s.accounts.clone()
+    }
+}
+
+impl FromRef<AppState> for Tournaments {
+    fn from_ref(s: &AppState) -> Tournaments {
+        s.tournaments.clone()
     }
 }
 

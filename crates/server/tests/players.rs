@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{TempDir, TestServer};
+use common::{account, TempDir, TestServer};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use shogi_server::ratings;
@@ -280,24 +280,6 @@ async fn chat_reaches_the_players_only_and_is_limited() {
         }
     }
     s.shutdown().await;
-}
-
-const PASSWORD: &str = "a long enough password";
-
-/// Registers `name`; its `Cookie` header line and the cookie itself.
-async fn account(s: &TestServer, name: &str) -> (String, String) {
-    let body = json!({"name": name, "password": PASSWORD});
-    let (status, head, answer) = s
-        .request_with("POST", "/api/account", &[], Some(&body))
-        .await;
-    assert_eq!(status, 201, "{answer}");
-    let cookie = common::header(&head, "set-cookie")
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string();
-    (format!("Cookie: {cookie}"), cookie)
 }
 
 /// A game from a seek by `seeker` accepted by `acceptor` (sessions); the

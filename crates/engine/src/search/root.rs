@@ -92,7 +92,7 @@ impl Worker<'_> {
     /// Whether this helper thread skips `depth`, so that threads spread
     /// over depths. The main thread searches every depth.
     fn skips(&self, depth: u32) -> bool {
-        self.id != 0 && depth > 1 && (depth as usize + self.id) % 3 == 0
+        self.id != 0 && depth > 1 && (depth as usize + self.id).is_multiple_of(3)
     }
 
     /// One iteration: every line of `MultiPV` to `depth`, best first, until
@@ -132,7 +132,12 @@ impl Worker<'_> {
                 break;
             }
             if v <= alpha {
-                beta = (alpha + beta) / 2;
+                // Rounded toward zero as the search was tuned with (midpoint
+                // rounds down); alpha + beta stays within ±2 × INFINITE.
+                #[allow(clippy::manual_midpoint)]
+                {
+                    beta = (alpha + beta) / 2;
+                }
                 alpha = (v - delta).max(-INFINITE);
             } else if v >= beta {
                 beta = (v + delta).min(INFINITE);

@@ -8,6 +8,7 @@ mod analysis;
 mod annotations;
 mod archive;
 mod body;
+mod download;
 mod games;
 mod guard;
 mod legal;
@@ -15,13 +16,14 @@ mod lobby;
 mod players;
 mod review;
 pub(crate) mod session;
+mod tournaments;
 mod web;
 pub mod ws;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post, put};
+use axum::routing::{delete, get, post, put};
 use axum::{Json, Router};
 
 use crate::error::Error;
@@ -60,7 +62,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/lobby", get(lobby::get))
         .route("/api/lobby/ws", get(lobby::upgrade))
         .route("/api/seeks", post(lobby::post))
-        .route("/api/seeks/{id}", axum::routing::delete(lobby::withdraw))
+        .route("/api/seeks/{id}", delete(lobby::withdraw))
         .route("/api/seeks/{id}/accept", post(lobby::accept))
         .route("/api/players/{name}", get(players::profile))
         .route("/api/players/{name}/games", get(players::games))
@@ -72,6 +74,65 @@ pub fn router(state: AppState) -> Router {
         .route("/api/account/password", put(account::change_password))
         .route("/api/session", post(account::login).delete(account::logout))
         .route("/api/me", get(account::me))
+        .route("/api/me/tournament-games", get(tournaments::ready))
+        .route(
+            "/api/tournaments",
+            get(tournaments::list).post(tournaments::create),
+        )
+        .route(
+            "/api/tournaments/{id}",
+            get(tournaments::get)
+                .put(tournaments::update)
+                .delete(tournaments::delete),
+        )
+        .route(
+            "/api/tournaments/{id}/players",
+            post(tournaments::add_player),
+        )
+        .route(
+            "/api/tournaments/{id}/players/{n}",
+            put(tournaments::update_player).delete(tournaments::withdraw),
+        )
+        .route(
+            "/api/tournaments/{id}/organisers",
+            post(tournaments::add_organiser),
+        )
+        .route(
+            "/api/tournaments/{id}/organisers/{name}",
+            delete(tournaments::remove_organiser),
+        )
+        .route("/api/tournaments/{id}/rounds", post(tournaments::pair))
+        .route(
+            "/api/tournaments/{id}/rounds/{n}",
+            delete(tournaments::unpair),
+        )
+        .route(
+            "/api/tournaments/{id}/rounds/{n}/boards/{b}",
+            put(tournaments::set_board).layer(DefaultBodyLimit::max(
+                crate::tournaments::exports::MAX_RECORD_BYTES + 4096,
+            )),
+        )
+        .route(
+            "/api/tournaments/{id}/rounds/{n}/boards/{b}/report",
+            post(tournaments::report),
+        )
+        .route(
+            "/api/tournaments/{id}/rounds/{n}/boards/{b}/record",
+            get(tournaments::board_record),
+        )
+        .route(
+            "/api/tournaments/{id}/crosstable.csv",
+            get(tournaments::crosstable_csv),
+        )
+        .route(
+            "/api/tournaments/{id}/report.txt",
+            get(tournaments::report_txt),
+        )
+        .route(
+            "/api/tournaments/{id}/games.zip",
+            get(tournaments::games_zip),
+        )
+        .route("/api/tournaments/{id}/audit", get(tournaments::audit))
         .merge(web::routes())
         .fallback(web::not_found)
         .method_not_allowed_fallback(method_not_allowed)

@@ -2,8 +2,7 @@
 //! and all of them as one ZIP of KIF files (`/games.zip`).
 
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderValue};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::Json;
 use serde_json::Value;
 
@@ -42,31 +41,10 @@ pub(super) async fn games_zip(
     Path(name): Path<String>,
 ) -> Result<Response, Error> {
     let (name, bytes) = players::games_zip(&store, &name_key(&name)).await?;
-    // The file name in ASCII (RFC 6266's filename*= carries the real one).
-    let encoded: String = name
-        .bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b == b'-' || b == b'_' {
-                char::from(b).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect();
-    let disposition =
-        format!("attachment; filename=\"games.zip\"; filename*=UTF-8''{encoded}-games.zip");
-    Ok((
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/zip"),
-            ),
-            (
-                header::CONTENT_DISPOSITION,
-                HeaderValue::from_str(&disposition).map_err(|e| Error::Internal(e.to_string()))?,
-            ),
-        ],
+    super::download::attachment(
+        "games.zip",
+        &format!("{name}-games.zip"),
+        "application/zip",
         bytes,
     )
-        .into_response())
 }

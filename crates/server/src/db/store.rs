@@ -10,7 +10,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::SqlitePool;
 
 /// The migrations, in order.
-const MIGRATIONS: [(i64, &str, &str); 5] = [
+const MIGRATIONS: [(i64, &str, &str); 6] = [
     (1, "games", include_str!("../../migrations/0001_games.sql")),
     (
         2,
@@ -27,6 +27,11 @@ const MIGRATIONS: [(i64, &str, &str); 5] = [
         5,
         "players",
         include_str!("../../migrations/0005_players.sql"),
+    ),
+    (
+        6,
+        "tournaments",
+        include_str!("../../migrations/0006_tournaments.sql"),
     ),
 ];
 

@@ -369,3 +369,22 @@ pub fn local(extra: Value) -> Value {
     }
     body
 }
+
+/// The password the tests register accounts with.
+pub const PASSWORD: &str = "a long enough password";
+
+/// Registers `name`; its `Cookie` header line and the cookie itself.
+pub async fn account(s: &TestServer, name: &str) -> (String, String) {
+    let body = json!({"name": name, "password": PASSWORD});
+    let (status, head, answer) = s
+        .request_with("POST", "/api/account", &[], Some(&body))
+        .await;
+    assert_eq!(status, 201, "{answer}");
+    let cookie = header(&head, "set-cookie")
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    (format!("Cookie: {cookie}"), cookie)
+}

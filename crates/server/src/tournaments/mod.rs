@@ -1,0 +1,1081 @@
+//! Club tournaments: events with their organisers and entrants, rounds
+//! paired by the crate `shogi_tournament` (Berger tables, Swiss and McMahon
+//! by minimum-weight matching), the in-app games of online boards and their
+//! sennichite replays, results entered or reported, standings and exports.
+//!
+//! Nothing derived is stored: every call loads the event's rows and builds
+//! the [`shogi_tournament::Event`] from them, so the pairing of a state is
+//! always the same and an online board's result is its game's. Changes are
+//! made one at a time (one lock for all events: a club's organisers click,
+//! they do not stream).
+
+pub mod event;
+pub mod exports;
+pub mod handicaps;
+pub mod settings;
+pub mod view;
+
+use std::sync::{Arc, Mutex as StdMutex};
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use shogi_core::{ByColor, Color, Ending, Handicap};
+use shogi_tournament::check::Warning;
+use shogi_tournament::pair::{self, PairingError, Request};
+use shogi_tournament::{Bye, ByeKind, GameResult};
+use tokio::sync::{mpsc, Mutex};
+use tokio::task::JoinHandle;
+
+use self::event::{
+    board_result, bye_name, colours_name, result_name, result_of_name, reversed, Loaded,
+};
+use self::settings::{BoardPlay, FormatName, PlayMode, SettingsRequest};
+use crate::accounts::{name_key, Account};
+use crate::clock::Clock;
+use crate::db::tournaments::{BoardRow, EntrantRow, EventRow, NewBoard};
+use crate::db::Store;
+use crate::error::Error;
+use crate::players::Identity;
+use crate::ratings::{Rank, TimeClass};
+use crate::room::GameEnd;
+use crate::rooms::{EventGame, Rooms};
+use crate::time::unix_ms;
+use crate::token;
+
+/// The most events one account may create in a day.
+pub const EVENTS_PER_DAY: u32 = 10;
+/// The most entrants of one event.
+pub const MAX_PLAYERS: usize = 1000;
+/// The longest entrant name or club.
+pub const MAX_NAME: usize = 60;
+
+type Endings = mpsc::UnboundedReceiver<GameEnd>;
+
+/// The tournaments service (cheap to clone).
+#[derive(Clone)]
+pub struct Tournaments {
+    store: Store,
+    rooms: Rooms,
+    lock: Arc<Mutex<()>>,
+    endings: Arc<StdMutex<Option<Endings>>>,
+}
+
+/// `POST /api/tournaments/{id}/players` and its `PUT`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntrantRequest {
+    /// The name shown.
+    pub name: Option<String>,
+    /// An account's name.
+    pub account: Option<String>,
+    /// A rating.
+    pub rating: Option<i32>,
+    /// A rank (`3k`, `1d`).
+    pub rank: Option<String>,
+    /// A club.
+    pub club: Option<String>,
+}
+
+/// A sit-out in `POST /api/tournaments/{id}/rounds`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SitOut {
+    /// The player's number.
+    pub player: u32,
+    /// 0, 0.5 or 1.
+    pub points: f64,
+}
+
+/// `POST /api/tournaments/{id}/rounds`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoundRequest {
+    /// Players sitting the round out.
+    #[serde(default)]
+    pub sit_out: Vec<SitOut>,
+    /// Pairs to keep together.
+    #[serde(default)]
+    pub forced: Vec<(u32, u32)>,
+}
+
+fn organisers_only() -> Error {
+    Error::Forbidden("organisers only".into())
+}
+
+fn no_event() -> Error {
+    Error::NoSuch("tournament")
+}
+
+fn entrant_text(field: &str, v: &str) -> Result<String, Error> {
+    let v = v.trim();
+    let n = v.chars().count();
+    if n == 0 || n > MAX_NAME || v.chars().any(char::is_control) {
+        return Err(Error::BadRequest(format!(
+            "{field} must be 1 to {MAX_NAME} characters"
+        )));
+    }
+    Ok(v.to_string())
+}
+
+fn pairing_error(e: PairingError) -> Error {
+    match e {
+        PairingError::BadPlayer(_) => Error::BadRequest(e.to_string()),
+        _ => Error::Conflict(e.to_string()),
+    }
+}
+
+impl Tournaments {
+    /// The service on `store`, starting games in `rooms`; `endings` is
+    /// where the rooms report their endings (read by [`Tournaments::spawn_replays`]).
+    #[must_use]
+    pub fn new(store: Store, rooms: Rooms, endings: Endings) -> Tournaments {
+        Tournaments {
+            store,
+            rooms,
+            lock: Arc::new(Mutex::new(())),
+            endings: Arc::new(StdMutex::new(Some(endings))),
+        }
+    }
+
+    async fn load(&self, id: &str) -> Result<Loaded, Error> {
+        if !token::is_game_id(id) {
+            return Err(no_event());
+        }
+        let rows = self.store.tournament(id).await?.ok_or_else(no_event)?;
+        Loaded::new(rows)
+    }
+
+    async fn load_as_organiser(&self, id: &str, actor: &Account) -> Result<Loaded, Error> {
+        let t = self.load(id).await?;
+        if t.is_organiser(actor.id) || actor.admin {
+            Ok(t)
+        } else {
+            Err(organisers_only())
+        }
+    }
+
+    async fn audit(&self, id: &str, actor: Option<&Account>, action: &str, detail: &str) {
+        let by = actor.map(|a| (a.id, a.name.as_str()));
+        if let Err(e) = self.store.audit(id, unix_ms(), by, action, detail).await {
+            tracing::error!(tournament = %id, "audit log: {e}");
+        }
+    }
+
+    /// Creates an event organised by `actor`; returns its id.
+    ///
+    /// # Errors
+    /// [`Error::BadRequest`] naming a bad field; [`Error::TooManyRequests`]
+    /// past [`EVENTS_PER_DAY`]; database errors.
+    pub async fn create(&self, actor: &Account, req: &SettingsRequest) -> Result<String, Error> {
+        let settings = req.create()?;
+        let now = unix_ms();
+        let day = 24 * 3600 * 1000;
+        if self
+            .store
+            .tournaments_created_since(actor.id, now.saturating_sub(day))
+            .await?
+            >= EVENTS_PER_DAY
+        {
+            return Err(Error::TooManyRequests {
+                message: format!("at most {EVENTS_PER_DAY} events a day"),
+                retry_after_s: 3600,
+            });
+        }
+        let mut seed = [0u8; 8];
+        getrandom::fill(&mut seed).map_err(|e| Error::Internal(format!("random seed: {e}")))?;
+        let row = EventRow {
+            id: token::new_game_id(),
+            created_by: Some(actor.id),
+            created_at_ms: now,
+            settings: serde_json::to_string(&settings)
+                .map_err(|e| Error::Internal(e.to_string()))?,
+            seed: u64::from_le_bytes(seed),
+        };
+        self.store.insert_tournament(&row, &settings.name).await?;
+        self.audit(&row.id, Some(actor), "create", &settings.name)
+            .await;
+        Ok(row.id)
+    }
+
+    /// Changes an event's settings.
+    ///
+    /// # Errors
+    /// [`Error::Forbidden`] for others than organisers; the settings' errors.
+    pub async fn update(
+        &self,
+        id: &str,
+        actor: &Account,
+        req: &SettingsRequest,
+    ) -> Result<Value, Error> {
+        let guard = self.lock.lock().await;
+        let t = self.load_as_organiser(id, actor).await?;
+        let settings = req.apply(t.settings.clone(), t.paired() > 0)?;
+        if let Some(r) = settings.rounds {
+            if r < t.paired() {
+                return Err(Error::Conflict(format!(
+                    "{} rounds are paired already",
+                    t.paired()
+                )));
+            }
+        }
+        let text = serde_json::to_string(&settings).map_err(|e| Error::Internal(e.to_string()))?;
+        self.store
+            .update_tournament(id, &settings.name, &text)
+            .await?;
+        self.audit(id, Some(actor), "settings", &text).await;
+        drop(guard);
+        self.get(id, Some(actor)).await
+    }
+
+    /// Deletes an event before its first round.
+    ///
+    /// # Errors
+    /// [`Error::Conflict`] once a round is paired.
+    pub async fn delete(&self, id: &str, actor: &Account) -> Result<(), Error> {
+        let _guard = self.lock.lock().await;
+        let t = self.load_as_organiser(id, actor).await?;
+        if t.paired() > 0 {
+            return Err(Error::Conflict("an event with a paired round stays".into()));
+        }
+        self.store.delete_tournament(id).await?;
+        Ok(())
+    }
+
+    /// The list of events (`mine`: those `user` organises or plays in).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn list(&self, user: Option<i64>, mine: bool) -> Result<Value, Error> {
+        let rows = self
+            .store
+            .tournaments(if mine { user.or(Some(-1)) } else { None }, 100)
+            .await?;
+        let events: Vec<Value> = rows
+            .iter()
+            .filter_map(|r| {
+                let s: settings::Settings = serde_json::from_str(&r.event.settings).ok()?;
+                let planned = s.rounds.unwrap_or_else(|| {
+                    let n = r.players;
+                    let cycle = if n % 2 == 0 { n.saturating_sub(1) } else { n };
+                    if s.double {
+                        cycle * 2
+                    } else {
+                        cycle
+                    }
+                });
+                let status = if r.rounds_paired == 0 {
+                    "registration"
+                } else if r.rounds_paired >= planned && r.open_boards == 0 {
+                    "finished"
+                } else {
+                    "running"
+                };
+                Some(json!({
+                    "id": r.event.id, "name": s.name, "place": s.place,
+                    "starts": s.starts, "ends": s.ends, "format": s.format,
+                    "status": status, "players": r.players, "rounds": planned,
+                    "round": r.rounds_paired,
+                }))
+            })
+            .collect();
+        Ok(json!({ "events": events }))
+    }
+
+    /// The event as `GET /api/tournaments/{id}` shows it to `viewer`.
+    ///
+    /// # Errors
+    /// [`Error::NoSuch`] for an unknown event.
+    pub async fn get(&self, id: &str, viewer: Option<&Account>) -> Result<Value, Error> {
+        let t = self.load(id).await?;
+        Ok(view::event(&t, viewer))
+    }
+
+    /// Adds an entrant: an organiser adds anyone, an account itself to an
+    /// open event before round 1. Returns the number.
+    ///
+    /// # Errors
+    /// [`Error::Forbidden`], [`Error::Conflict`] (entered twice, a round
+    /// robin under way, the event full), [`Error::BadRequest`].
+    pub async fn add_entrant(
+        &self,
+        id: &str,
+        actor: &Account,
+        req: &EntrantRequest,
+    ) -> Result<u32, Error> {
+        let _guard = self.lock.lock().await;
+        let t = self.load(id).await?;
+        let organiser = t.is_organiser(actor.id) || actor.admin;
+        let account = match req
+            .account
+            .as_deref()
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+        {
+            Some(name) => Some(
+                self.store
+                    .user_by_key(&name_key(name))
+                    .await?
+                    .ok_or(Error::NoSuch("player"))?,
+            ),
+            None if organiser => None,
+            None => self.store.user_by_id(actor.id).await?,
+        };
+        if !organiser {
+            if account.as_ref().is_none_or(|a| a.id != actor.id) {
+                return Err(organisers_only());
+            }
+            if !t.settings.open || t.paired() > 0 {
+                return Err(Error::Forbidden("registration is closed".into()));
+            }
+        }
+        if t.paired() > 0 && t.settings.format == FormatName::RoundRobin {
+            return Err(Error::Conflict(
+                "a round robin takes no new players once paired".into(),
+            ));
+        }
+        if t.rows.players.len() >= MAX_PLAYERS {
+            return Err(Error::Conflict(format!("at most {MAX_PLAYERS} players")));
+        }
+        if let Some(a) = &account {
+            if t.entrant_of(a.id).is_some() {
+                return Err(Error::Conflict(format!("{} has entered already", a.name)));
+            }
+        }
+        let name = match (req.name.as_deref(), &account) {
+            (Some(n), _) => entrant_text("name", n)?,
+            (None, Some(a)) => a.name.clone(),
+            (None, None) => return Err(Error::BadRequest("name is required".into())),
+        };
+        let rank = req
+            .rank
+            .as_deref()
+            .filter(|r| !r.trim().is_empty())
+            .map(|r| r.parse::<Rank>().map(Rank::short))
+            .transpose()
+            .map_err(Error::BadRequest)?;
+        let mut rating = req.rating;
+        if let Some(r) = rating {
+            if !(0..=4000).contains(&r) {
+                return Err(Error::BadRequest("rating must be 0 to 4000".into()));
+            }
+        }
+        if let (None, None, Some(a)) = (rating, &rank, &account) {
+            rating = self
+                .store
+                .rating(a.id, TimeClass::Classical)
+                .await?
+                .map(|r| r.rating.rating.round() as i32);
+        }
+        let club = req
+            .club
+            .as_deref()
+            .filter(|c| !c.trim().is_empty())
+            .map(|c| entrant_text("club", c))
+            .transpose()?;
+        let row = EntrantRow {
+            number: 0,
+            name,
+            user: account.as_ref().map(|a| a.id),
+            account: None,
+            rating,
+            rank,
+            club,
+            from_round: t.paired() + 1,
+            withdrawn_from: None,
+        };
+        let n = self.store.insert_entrant(id, &row).await?;
+        self.audit(id, Some(actor), "add_player", &format!("{n}: {}", row.name))
+            .await;
+        Ok(n)
+    }
+
+    /// Changes an entrant's name, rating, rank or club (organisers).
+    ///
+    /// # Errors
+    /// [`Error::NoSuch`] for an unknown number, [`Error::BadRequest`].
+    pub async fn update_entrant(
+        &self,
+        id: &str,
+        actor: &Account,
+        number: u32,
+        req: &EntrantRequest,
+    ) -> Result<Value, Error> {
+        let _guard = self.lock.lock().await;
+        let t = self.load_as_organiser(id, actor).await?;
+        let mut row = t.entrant(number).ok_or(Error::NoSuch("player"))?.clone();
+        if req.account.is_some() {
+            return Err(Error::BadRequest(
+                "an entrant's account does not change".into(),
+            ));
+        }
+        if let Some(n) = &req.name {
+            row.name = entrant_text("name", n)?;
+        }
+        if let Some(r) = req.rating {
+            if !(0..=4000).contains(&r) {
+                return Err(Error::BadRequest("rating must be 0 to 4000".into()));
+            }
+            row.rating = Some(r);
+        }
+        if let Some(r) = &req.rank {
+            row.rank = if r.trim().is_empty() {
+                None
+            } else {
+                Some(r.parse::<Rank>().map_err(Error::BadRequest)?.short())
+            };
+        }
+        if let Some(c) = &req.club {
+            row.club = if c.trim().is_empty() {
+                None
+            } else {
+                Some(entrant_text("club", c)?)
+            };
+        }
+        self.store.update_entrant(id, &row).await?;
+        self.audit(
+            id,
+            Some(actor),
+            "edit_player",
+            &format!("{number}: {}", row.name),
+        )
+        .await;
+        Ok(view::entrant(&row))
+    }
+
+    /// Withdraws an entrant (an organiser, or the entrant's account):
+    /// removed before round 1, not paired from the next round after.
+    ///
+    /// # Errors
+    /// [`Error::NoSuch`], [`Error::Forbidden`].
+    pub async fn withdraw(&self, id: &str, actor: &Account, number: u32) -> Result<(), Error> {
+        let _guard = self.lock.lock().await;
+        let t = self.load(id).await?;
+        let row = t.entrant(number).ok_or(Error::NoSuch("player"))?.clone();
+        if !(t.is_organiser(actor.id) || actor.admin || row.user == Some(actor.id)) {
+            return Err(organisers_only());
+        }
+        if t.paired() == 0 {
+            self.store.remove_entrant(id, number).await?;
+        } else {
+            let mut row = row.clone();
+            row.withdrawn_from = Some(t.paired() + 1);
+            self.store.update_entrant(id, &row).await?;
+        }
+        self.audit(
+            id,
+            Some(actor),
+            "withdraw",
+            &format!("{number}: {}", row.name),
+        )
+        .await;
+        Ok(())
+    }
+
+    /// Adds a co-organiser by account name.
+    ///
+    /// # Errors
+    /// [`Error::NoSuch`] for an unknown account.
+    pub async fn add_organiser(&self, id: &str, actor: &Account, name: &str) -> Result<(), Error> {
+        let _guard = self.lock.lock().await;
+        self.load_as_organiser(id, actor).await?;
+        let user = self
+            .store
+            .user_by_key(&name_key(name))
+            .await?
+            .ok_or(Error::NoSuch("player"))?;
+        self.store.add_organiser(id, user.id).await?;
+        self.audit(id, Some(actor), "add_organiser", &user.name)
+            .await;
+        Ok(())
+    }
+
+    /// Removes a co-organiser (not the creator).
+    ///
+    /// # Errors
+    /// [`Error::NoSuch`], [`Error::Conflict`] for the creator.
+    pub async fn remove_organiser(
+        &self,
+        id: &str,
+        actor: &Account,
+        name: &str,
+    ) -> Result<(), Error> {
+        let _guard = self.lock.lock().await;
+        let t = self.load_as_organiser(id, actor).await?;
+        let key = name_key(name);
+        let (user, name) = t
+            .rows
+            .organisers
+            .iter()
+            .find(|(_, n)| name_key(n) == key)
+            .cloned()
+            .ok_or(Error::NoSuch("organiser"))?;
+        if Some(user) == t.rows.event.created_by {
+            return Err(Error::Conflict("the creator stays an organiser".into()));
+        }
+        self.store.remove_organiser(id, user).await?;
+        self.audit(id, Some(actor), "remove_organiser", &name).await;
+        Ok(())
+    }
+
+    /// Pairs the next round, starts its online games; returns the round.
+    ///
+    /// # Errors
+    /// [`Error::Conflict`] when the round cannot be paired (all paired, a
+    /// result missing, too few players); [`Error::BadRequest`].
+    pub async fn pair(
+        &self,
+        id: &str,
+        actor: &Account,
+        req: &RoundRequest,
+    ) -> Result<Value, Error> {
+        let _guard = self.lock.lock().await;
+        let t = self.load_as_organiser(id, actor).await?;
+        let n = t.rows.players.len();
+        let player = |p: u32| -> Result<usize, Error> {
+            if p == 0 || p as usize > n {
+                return Err(Error::BadRequest(format!("no player {p}")));
+            }
+            Ok(p as usize - 1)
+        };
+        let mut request = Request::default();
+        for s in &req.sit_out {
+            let kind = if s.points == 0.0 {
+                ByeKind::Zero
+            } else if s.points == 0.5 {
+                ByeKind::Half
+            } else if s.points == 1.0 {
+                ByeKind::Full
+            } else {
+                return Err(Error::BadRequest(
+                    "sit_out points must be 0, 0.5 or 1".into(),
+                ));
+            };
+            request.sit_out.push(Bye {
+                player: player(s.player)?,
+                kind,
+            });
+        }
+        for &(a, b) in &req.forced {
+            request.forced.push((player(a)?, player(b)?));
+        }
+        let event = t.event();
+        let pairing = pair::pair_next(&event, &request).map_err(pairing_error)?;
+        let round = t.paired() + 1;
+        let mut boards = layout(&t, &pairing, round);
+        // The games first (the rows name them); on failure they are aborted.
+        for b in &mut boards {
+            if b.row.play == BoardPlay::Online.name() {
+                let handicap = b.row.handicap.parse::<Handicap>().unwrap_or(Handicap::Even);
+                let seats = Self::seats(&t, b.row.sente, b.row.gote)?;
+                match self.start_game(&t, seats, None, handicap).await {
+                    Ok(game) => b.game = Some(game),
+                    Err(e) => {
+                        self.abort_games(&boards_games(&boards)).await;
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        let warnings = warnings_json(&pairing.warnings);
+        let byes: Vec<(u32, &str)> = pairing
+            .byes
+            .iter()
+            .map(|b| (b.player as u32 + 1, bye_name(b.kind)))
+            .collect();
+        if let Err(e) = self
+            .store
+            .insert_round(id, round, unix_ms(), &warnings.to_string(), &boards, &byes)
+            .await
+        {
+            self.abort_games(&boards_games(&boards)).await;
+            return Err(e.into());
+        }
+        self.audit(
+            id,
+            Some(actor),
+            "pair_round",
+            &format!(
+                "round {round}: {} boards, byes {:?}, forced {:?}",
+                boards.len(),
+                byes.iter().map(|b| b.0).collect::<Vec<_>>(),
+                req.forced
+            ),
+        )
+        .await;
+        let t = self.load(id).await?;
+        let r = t
+            .rows
+            .rounds
+            .last()
+            .ok_or_else(|| Error::Internal("round not stored".into()))?;
+        Ok(view::round(&t, r))
+    }
+
+    fn seats(t: &Loaded, sente: u32, gote: u32) -> Result<ByColor<Identity>, Error> {
+        let seat = |n: u32| -> Result<Identity, Error> {
+            let p = t.entrant(n).ok_or(Error::NoSuch("player"))?;
+            let id = p
+                .user
+                .ok_or_else(|| Error::Conflict(format!("{} has no account", p.name)))?;
+            Ok(Identity::Account {
+                id,
+                name: p.account.clone().unwrap_or_else(|| p.name.clone()),
+            })
+        };
+        Ok(ByColor::new(seat(sente)?, seat(gote)?))
+    }
+
+    async fn start_game(
+        &self,
+        t: &Loaded,
+        seats: ByColor<Identity>,
+        clocks: Option<ByColor<Clock>>,
+        handicap: Handicap,
+    ) -> Result<String, Error> {
+        let tc = t.settings.time;
+        self.rooms
+            .create_event_game(&EventGame {
+                seats,
+                clocks: clocks.unwrap_or_else(|| ByColor::new(Clock::new(tc), Clock::new(tc))),
+                impasse: t.settings.impasse,
+                handicap,
+                rated: t.settings.rated,
+            })
+            .await
+    }
+
+    async fn abort_games(&self, games: &[String]) {
+        for g in games {
+            if let Err(e) = self.rooms.abort_unstarted(g).await {
+                tracing::warn!(game = %g, "aborting an event game: {e}");
+            }
+        }
+    }
+
+    /// Unpairs the last round while nothing of it has been played.
+    ///
+    /// # Errors
+    /// [`Error::Conflict`] once a result or a move exists; [`Error::NoSuch`].
+    pub async fn unpair(&self, id: &str, actor: &Account, round: u32) -> Result<(), Error> {
+        let _guard = self.lock.lock().await;
+        let t = self.load_as_organiser(id, actor).await?;
+        let last = t.rows.rounds.last().ok_or(Error::NoSuch("round"))?;
+        if last.round != round {
+            return Err(Error::Conflict(
+                "only the last round can be unpaired".into(),
+            ));
+        }
+        let played = last.boards.iter().any(|b| {
+            b.games.iter().any(|g| g.moves > 0) || (b.result.is_some() && !preset_forfeit(&t, b))
+        });
+        if played {
+            return Err(Error::Conflict(
+                "the round has begun: results or moves exist".into(),
+            ));
+        }
+        let games: Vec<String> = last
+            .boards
+            .iter()
+            .flat_map(|b| b.games.iter().map(|g| g.id.clone()))
+            .collect();
+        self.abort_games(&games).await;
+        self.store.delete_round(id, round).await?;
+        self.audit(id, Some(actor), "unpair_round", &format!("round {round}"))
+            .await;
+        Ok(())
+    }
+
+    /// Sets a board's result, uploads its record, or moves it between
+    /// online and over the board (organisers). `body` is the JSON object of
+    /// `PUT .../boards/{b}`.
+    ///
+    /// # Errors
+    /// [`Error::BadRequest`] naming the bad field or the bad move of a record.
+    pub async fn set_board(
+        &self,
+        id: &str,
+        actor: &Account,
+        round: u32,
+        board: u32,
+        body: &serde_json::Map<String, Value>,
+    ) -> Result<Value, Error> {
+        let _guard = self.lock.lock().await;
+        let t = self.load_as_organiser(id, actor).await?;
+        let mut row = t.board(round, board).ok_or(Error::NoSuch("board"))?.clone();
+        for key in body.keys() {
+            if !["result", "kif", "play"].contains(&key.as_str()) {
+                return Err(Error::BadRequest(format!("unknown field {key}")));
+            }
+        }
+        let mut details = Vec::new();
+        if let Some(v) = body.get("result") {
+            row.result = match v {
+                Value::Null => None,
+                Value::String(s) if result_of_name(s).is_some() => Some(s.clone()),
+                _ => {
+                    return Err(Error::BadRequest(
+                        "result must be sente, gote, draw, sente_forfeit, gote_forfeit, double_forfeit or null".into(),
+                    ))
+                }
+            };
+            details.push(format!(
+                "result {}",
+                row.result.as_deref().unwrap_or("cleared")
+            ));
+        }
+        if let Some(v) = body.get("kif") {
+            let Value::String(text) = v else {
+                return Err(Error::BadRequest("kif must be the record's text".into()));
+            };
+            row.record = Some(exports::checked_record(&t, &row, text)?);
+            details.push("record uploaded".into());
+        }
+        if let Some(v) = body.get("play") {
+            let play = match v.as_str() {
+                Some("online") => BoardPlay::Online,
+                Some("otb") => BoardPlay::Otb,
+                _ => return Err(Error::BadRequest("play must be online or otb".into())),
+            };
+            if play != BoardPlay::of_name(&row.play) {
+                self.switch_play(&t, &mut row, play).await?;
+                details.push(format!("play {}", play.name()));
+            }
+        }
+        self.store.update_board(id, &row).await?;
+        self.audit(
+            id,
+            Some(actor),
+            "board",
+            &format!("round {round} board {board}: {}", details.join(", ")),
+        )
+        .await;
+        let t = self.load(id).await?;
+        let row = t.board(round, board).ok_or(Error::NoSuch("board"))?;
+        Ok(view::board(&t, row))
+    }
+
+    async fn switch_play(
+        &self,
+        t: &Loaded,
+        row: &mut BoardRow,
+        play: BoardPlay,
+    ) -> Result<(), Error> {
+        if t.settings.play != PlayMode::Mixed {
+            return Err(Error::Conflict("only a mixed event moves boards".into()));
+        }
+        match play {
+            BoardPlay::Otb => {
+                if row.games.iter().any(|g| g.moves > 0) {
+                    return Err(Error::Conflict("the game has begun".into()));
+                }
+                let games: Vec<String> = row.games.iter().map(|g| g.id.clone()).collect();
+                self.abort_games(&games).await;
+                self.store
+                    .clear_board_games(t.id(), row.round, row.board)
+                    .await?;
+                row.games.clear();
+            }
+            BoardPlay::Online => {
+                if row.result.is_some() {
+                    return Err(Error::Conflict("the board has a result".into()));
+                }
+                let seats = Self::seats(t, row.sente, row.gote)?;
+                let handicap = row.handicap.parse::<Handicap>().unwrap_or(Handicap::Even);
+                let game = self.start_game(t, seats, None, handicap).await?;
+                self.store
+                    .clear_board_games(t.id(), row.round, row.board)
+                    .await?;
+                self.store
+                    .add_board_game(t.id(), row.round, row.board, &game)
+                    .await?;
+            }
+        }
+        row.play = play.name().to_string();
+        Ok(())
+    }
+
+    /// A player's report of their over-the-board result; two equal reports
+    /// enter it.
+    ///
+    /// # Errors
+    /// [`Error::Forbidden`] for anyone but the board's players.
+    pub async fn report(
+        &self,
+        id: &str,
+        actor: &Account,
+        round: u32,
+        board: u32,
+        result: &str,
+    ) -> Result<Value, Error> {
+        let _guard = self.lock.lock().await;
+        let t = self.load(id).await?;
+        let mut row = t.board(round, board).ok_or(Error::NoSuch("board"))?.clone();
+        if !matches!(result, "sente" | "gote" | "draw") {
+            return Err(Error::BadRequest(
+                "result must be sente, gote or draw".into(),
+            ));
+        }
+        let user_of = |n: u32| t.entrant(n).and_then(|p| p.user);
+        let side = if user_of(row.sente) == Some(actor.id) {
+            Color::Sente
+        } else if user_of(row.gote) == Some(actor.id) {
+            Color::Gote
+        } else {
+            return Err(Error::Forbidden(
+                "only the board's players report its result".into(),
+            ));
+        };
+        if BoardPlay::of_name(&row.play) == BoardPlay::Online {
+            return Err(Error::Conflict(
+                "an online game reports its own result".into(),
+            ));
+        }
+        if row.result.is_some() {
+            return Err(Error::Conflict("the board has a result".into()));
+        }
+        match side {
+            Color::Sente => row.reports.0 = Some(result.to_string()),
+            Color::Gote => row.reports.1 = Some(result.to_string()),
+        }
+        if row.reports.0.is_some() && row.reports.0 == row.reports.1 {
+            row.result.clone_from(&row.reports.0);
+        }
+        self.store.update_board(id, &row).await?;
+        self.audit(
+            id,
+            Some(actor),
+            "report",
+            &format!("round {round} board {board}: {result}"),
+        )
+        .await;
+        let t = self.load(id).await?;
+        let row = t.board(round, board).ok_or(Error::NoSuch("board"))?;
+        Ok(view::board(&t, row))
+    }
+
+    /// The unfinished event games of `user` ("your game is ready").
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn ready_games(&self, user: i64) -> Result<Value, Error> {
+        let rows = self.store.ready_games(user).await?;
+        let games: Vec<Value> = rows
+            .iter()
+            .map(|r| {
+                let name = serde_json::from_str::<settings::Settings>(&r.settings)
+                    .map(|s| s.name)
+                    .unwrap_or_default();
+                json!({
+                    "tournament": r.tournament, "name": name, "round": r.round,
+                    "board": r.board, "game": r.game, "side": r.side, "opponent": r.opponent,
+                })
+            })
+            .collect();
+        Ok(json!({ "games": games }))
+    }
+
+    /// The audit log (organisers).
+    ///
+    /// # Errors
+    /// [`Error::Forbidden`].
+    pub async fn audit_log(&self, id: &str, actor: &Account) -> Result<Value, Error> {
+        self.load_as_organiser(id, actor).await?;
+        let rows = self.store.audit_log(id).await?;
+        let entries: Vec<Value> = rows
+            .iter()
+            .map(|r| json!({"at_ms": r.at_ms, "by": r.by, "action": r.action, "detail": r.detail}))
+            .collect();
+        Ok(json!({ "entries": entries }))
+    }
+
+    /// Starts the task that replays every sennichite of an online event
+    /// game (once per service; `None` the second time).
+    #[must_use]
+    pub fn spawn_replays(&self) -> Option<JoinHandle<()>> {
+        let mut endings = self.endings.lock().ok()?.take()?;
+        let this = self.clone();
+        Some(tokio::spawn(async move {
+            while let Some(end) = endings.recv().await {
+                if end.ending != Ending::Repetition {
+                    continue;
+                }
+                if let Err(e) = this.replay(&end.id, end.clocks).await {
+                    tracing::error!(game = %end.id, "replaying a sennichite: {e}");
+                }
+            }
+        }))
+    }
+
+    /// Starts the replay of event game `game`, drawn by repetition, with
+    /// the colours reversed and each player's remaining time. A handicap
+    /// board is not replayed (its giver stays Gote): the draw stands.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn replay(&self, game: &str, clocks: Option<ByColor<Clock>>) -> Result<(), Error> {
+        let _guard = self.lock.lock().await;
+        let Some((id, round, board)) = self.store.board_of_game(game).await? else {
+            return Ok(());
+        };
+        let t = self.load(&id).await?;
+        let Some(row) = t.board(round, board) else {
+            return Ok(());
+        };
+        let last = row.games.len().saturating_sub(1);
+        if row.games.last().is_none_or(|g| g.id != game)
+            || row.result.is_some()
+            || row.handicap != Handicap::Even.name()
+        {
+            return Ok(());
+        }
+        // The next game swaps the colours of the one just drawn.
+        let (sente, gote) = if reversed(last + 1) {
+            (row.gote, row.sente)
+        } else {
+            (row.sente, row.gote)
+        };
+        let seats = Self::seats(&t, sente, gote)?;
+        let clocks = clocks.map(|c| ByColor::new(c[Color::Gote], c[Color::Sente]));
+        let new = self.start_game(&t, seats, clocks, Handicap::Even).await?;
+        self.store.add_board_game(&id, round, board, &new).await?;
+        self.audit(
+            &id,
+            None,
+            "sennichite_replay",
+            &format!("round {round} board {board}: {game} drawn by repetition, replay {new}"),
+        )
+        .await;
+        Ok(())
+    }
+
+    /// The crosstable as CSV; the event's name.
+    ///
+    /// # Errors
+    /// [`Error::NoSuch`].
+    pub async fn crosstable_csv(&self, id: &str) -> Result<(String, String), Error> {
+        let t = self.load(id).await?;
+        Ok((t.settings.name.clone(), exports::crosstable_csv(&t)))
+    }
+
+    /// The federations' plain-text report; the event's name.
+    ///
+    /// # Errors
+    /// [`Error::NoSuch`].
+    pub async fn report_txt(&self, id: &str) -> Result<(String, String), Error> {
+        let t = self.load(id).await?;
+        Ok((t.settings.name.clone(), exports::federation_report(&t)))
+    }
+
+    /// Every game of the event as one ZIP of KIF files; the event's name.
+    ///
+    /// # Errors
+    /// [`Error::NoSuch`]; database errors.
+    pub async fn games_zip(&self, id: &str) -> Result<(String, Vec<u8>), Error> {
+        let t = self.load(id).await?;
+        Ok((
+            t.settings.name.clone(),
+            exports::games_zip(&self.store, &t).await?,
+        ))
+    }
+
+    /// One board's record as KIF.
+    ///
+    /// # Errors
+    /// [`Error::NoSuch`] for a board without a record or a game.
+    pub async fn board_record(&self, id: &str, round: u32, board: u32) -> Result<String, Error> {
+        let t = self.load(id).await?;
+        let row = t.board(round, board).ok_or(Error::NoSuch("board"))?;
+        exports::board_kif(&self.store, &t, row)
+            .await?
+            .ok_or(Error::NoSuch("record"))
+    }
+}
+
+/// The rows of a paired round's boards: handicap events turned so that the
+/// stronger player is Gote, each board online where the event and the
+/// players' accounts allow.
+fn layout(t: &Loaded, pairing: &pair::Pairing, round: u32) -> Vec<NewBoard> {
+    let mut boards = Vec::with_capacity(pairing.boards.len());
+    for (i, b) in pairing.boards.iter().enumerate() {
+        let (mut sente, mut gote) = (&t.rows.players[b.sente], &t.rows.players[b.gote]);
+        let mut colours = colours_name(b.colours).to_string();
+        let mut handicap = Handicap::Even;
+        let mut result = b.result;
+        if t.settings.handicap {
+            let (swap, h) = handicaps::orient(event::grade(sente), event::grade(gote));
+            if swap {
+                std::mem::swap(&mut sente, &mut gote);
+                result = result.map(flipped);
+            }
+            if swap || h != Handicap::Even {
+                colours = "handicap".into();
+            }
+            handicap = h;
+        }
+        let toss = match b.colours {
+            shogi_tournament::ColourChoice::Furigoma(toss) if colours == "furigoma" => {
+                Some((toss.tosser as u32 + 1, toss.fu_up))
+            }
+            _ => None,
+        };
+        let both_accounts = sente.user.is_some() && gote.user.is_some();
+        let play = match t.settings.play {
+            PlayMode::Online | PlayMode::Mixed if both_accounts && result.is_none() => {
+                BoardPlay::Online
+            }
+            _ => BoardPlay::Otb,
+        };
+        boards.push(NewBoard {
+            row: BoardRow {
+                round,
+                board: i as u32 + 1,
+                sente: sente.number,
+                gote: gote.number,
+                colours,
+                toss,
+                handicap: handicap.name().to_string(),
+                play: play.name().to_string(),
+                result: result.map(|r| result_name(r).to_string()),
+                ..BoardRow::default()
+            },
+            game: None,
+        });
+    }
+    boards
+}
+
+/// The same result seen from the other side of the board.
+fn flipped(r: GameResult) -> GameResult {
+    match r {
+        GameResult::SenteWin => GameResult::GoteWin,
+        GameResult::GoteWin => GameResult::SenteWin,
+        GameResult::SenteForfeit => GameResult::GoteForfeit,
+        GameResult::GoteForfeit => GameResult::SenteForfeit,
+        GameResult::Draw | GameResult::DoubleForfeit => r,
+    }
+}
+
+/// Whether a board's result was set by the pairing (a withdrawn player's
+/// forfeit) rather than played.
+fn preset_forfeit(t: &Loaded, b: &BoardRow) -> bool {
+    let withdrawn = |n: u32| {
+        t.entrant(n)
+            .is_some_and(|p| p.withdrawn_from.is_some_and(|w| w <= b.round))
+    };
+    matches!(
+        board_result(b),
+        Some(GameResult::SenteForfeit | GameResult::GoteForfeit | GameResult::DoubleForfeit)
+    ) && (withdrawn(b.sente) || withdrawn(b.gote))
+}
+
+fn boards_games(boards: &[NewBoard]) -> Vec<String> {
+    boards.iter().filter_map(|b| b.game.clone()).collect()
+}
+
+fn warnings_json(w: &[Warning]) -> Value {
+    Value::Array(
+        w.iter()
+            .map(|w| json!({"rule": w.rule.key(), "players": w.players.iter().map(|p| p + 1).collect::<Vec<_>>()}))
+            .collect(),
+    )
+}

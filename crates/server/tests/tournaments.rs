@@ -1,0 +1,395 @@
+//! Club tournaments through the HTTP API: a 12-player round robin at
+//! 30 min + 30 s entered over the board with standings checked against
+//! values computed by hand; online boards whose games report their results
+//! and replay a sennichite; permissions, reports, records and exports.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::{account, TempDir, TestServer};
+use serde_json::{json, Value};
+
+async fn post(s: &TestServer, who: &(String, String), path: &str, body: &Value) -> (u16, Value) {
+    let (status, _, v) = s.request_with("POST", path, &[&who.0], Some(body)).await;
+    (status, v)
+}
+
+async fn put(s: &TestServer, who: &(String, String), path: &str, body: &Value) -> (u16, Value) {
+    let (status, _, v) = s.request_with("PUT", path, &[&who.0], Some(body)).await;
+    (status, v)
+}
+
+async fn event(s: &TestServer, id: &str) -> Value {
+    let (status, v) = s
+        .request("GET", &format!("/api/tournaments/{id}"), None)
+        .await;
+    assert_eq!(status, 200, "{v}");
+    v
+}
+
+fn num(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+/// The hand-computed round robin: the lower number wins every game, except
+/// that 1 and 2 draw and 12 beats 1.
+fn winner(a: u64, b: u64) -> Option<u64> {
+    match (a.min(b), a.max(b)) {
+        (1, 2) => None,
+        (1, 12) => Some(12),
+        (lo, _) => Some(lo),
+    }
+}
+
+#[tokio::test]
+async fn a_twelve_player_round_robin_is_paired_by_berger_and_ranked_as_computed_by_hand() {
+    let dir = TempDir::new("t-rr");
+    let s = TestServer::start(&dir.db()).await;
+    let org = account(&s, "Organiser").await;
+    let (status, created) = post(
+        &s,
+        &org,
+        "/api/tournaments",
+        &json!({"name": "Рождественский турнир", "place": "Санкт-Петербург",
+                "format": "round_robin", "rounds": 11, "double": false,
+                "time": {"main_ms": 1_800_000, "byoyomi_ms": 30_000, "periods": 1, "increment_ms": 0},
+                "play": "otb"}),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let base = format!("/api/tournaments/{id}");
+    for n in 1..=12u64 {
+        let (status, p) = post(
+            &s,
+            &org,
+            &format!("{base}/players"),
+            &json!({"name": format!("Игрок {n}"), "rating": 2000 - 50 * n, "club": if n % 3 == 0 { "СПб" } else { "Москва" }}),
+        )
+        .await;
+        assert_eq!(status, 201, "{p}");
+        assert_eq!(p["player"], n);
+    }
+    let mut met = BTreeSet::new();
+    for round in 1..=11u64 {
+        let (status, r) = post(&s, &org, &format!("{base}/rounds"), &json!({})).await;
+        assert_eq!(status, 201, "round {round}: {r}");
+        assert_eq!(r["round"], round);
+        let boards = r["pairings"].as_array().unwrap();
+        assert_eq!(boards.len(), 6, "{r}");
+        assert!(r["bye"].is_null());
+        if round == 1 {
+            // FIDE's table for 12 players, round 1: 1-12, 2-11, 3-10, 4-9,
+            // 5-8, 6-7 (the furigoma may turn every board round).
+            let pairs: BTreeSet<(u64, u64)> = boards
+                .iter()
+                .map(|b| {
+                    let (x, y) = (num(&b["sente"]), num(&b["gote"]));
+                    (x.min(y), x.max(y))
+                })
+                .collect();
+            let table: BTreeSet<(u64, u64)> = [(1, 12), (2, 11), (3, 10), (4, 9), (5, 8), (6, 7)]
+                .into_iter()
+                .collect();
+            assert_eq!(pairs, table);
+        }
+        for b in boards {
+            let (x, y) = (num(&b["sente"]), num(&b["gote"]));
+            assert!(met.insert((x.min(y), x.max(y))), "{x}-{y} met twice");
+            assert!(b["game"].is_null(), "over the board: no game");
+            let result = match winner(x, y) {
+                None => "draw",
+                Some(w) if w == x => "sente",
+                Some(_) => "gote",
+            };
+            let path = format!("{base}/rounds/{round}/boards/{}", b["board"]);
+            let (status, board) = put(&s, &org, &path, &json!({"result": result})).await;
+            assert_eq!(status, 200, "{board}");
+            assert_eq!(board["result"], result);
+        }
+    }
+    assert_eq!(met.len(), 66, "everyone met everyone once");
+    let (status, more) = post(&s, &org, &format!("{base}/rounds"), &json!({})).await;
+    assert_eq!(status, 409, "{more}");
+
+    let e = event(&s, &id).await;
+    assert_eq!(e["status"], "finished");
+    assert_eq!(e["tiebreaks"], json!(["sb", "direct", "wins"]));
+    // By hand: points 2:10½, 1:9½, 3:9, 4:8 ... 10:2, then 12 and 11 on 1
+    // point, 12 ahead on Sonneborn-Berger (it beat 1, 9½) against 11's 1.
+    let expected: [(u64, f64, f64, f64); 12] = [
+        (2, 10.5, 50.75, 10.0),
+        (1, 9.5, 50.25, 9.0),
+        (3, 9.0, 37.0, 9.0),
+        (4, 8.0, 29.0, 8.0),
+        (5, 7.0, 22.0, 7.0),
+        (6, 6.0, 16.0, 6.0),
+        (7, 5.0, 11.0, 5.0),
+        (8, 4.0, 7.0, 4.0),
+        (9, 3.0, 4.0, 3.0),
+        (10, 2.0, 2.0, 2.0),
+        (12, 1.0, 9.5, 1.0),
+        (11, 1.0, 1.0, 1.0),
+    ];
+    let standings = e["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 12);
+    for (i, (row, (player, points, sb, wins))) in standings.iter().zip(expected).enumerate() {
+        assert_eq!(row["rank"], i as u64 + 1, "{row}");
+        assert_eq!(row["player"], player, "{row}");
+        assert_eq!(row["name"], format!("Игрок {player}"));
+        assert_eq!(row["points"].as_f64(), Some(points), "{row}");
+        assert_eq!(row["tiebreaks"]["sb"].as_f64(), Some(sb), "{row}");
+        assert_eq!(row["tiebreaks"]["wins"].as_f64(), Some(wins), "{row}");
+    }
+
+    check_exports(&s, &base, &org).await;
+    s.shutdown().await;
+}
+
+/// The round robin's crosstable, federation report and audit log.
+async fn check_exports(s: &TestServer, base: &str, org: &(String, String)) {
+    // The crosstable: a row a player, a column a round.
+    let (status, head, csv) = s.get_text(&format!("{base}/crosstable.csv")).await;
+    assert_eq!(status, 200);
+    assert!(common::header(&head, "content-type")
+        .unwrap()
+        .starts_with("text/csv"));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 13, "{csv}");
+    assert!(lines[1].contains("Игрок 2"), "{csv}");
+    // The federations' report names the players in Latin letters.
+    let (status, _, report) = s.get_text(&format!("{base}/report.txt")).await;
+    assert_eq!(status, 200);
+    assert!(report.contains("Igrok"), "{report}");
+    assert!(!report.contains("Игрок"), "{report}");
+    // The audit log holds every change.
+    let (status, _, audit) = s
+        .request_with("GET", &format!("{base}/audit"), &[&org.0], None)
+        .await;
+    assert_eq!(status, 200);
+    let entries = audit["entries"].as_array().unwrap();
+    assert_eq!(
+        entries
+            .iter()
+            .filter(|e| e["action"] == "pair_round")
+            .count(),
+        11
+    );
+    assert_eq!(
+        entries.iter().filter(|e| e["action"] == "board").count(),
+        66
+    );
+    assert!(entries.iter().all(|e| e["by"] == "Organiser"));
+}
+
+#[tokio::test]
+async fn only_organisers_change_an_event_and_players_join_an_open_one() {
+    let dir = TempDir::new("t-perm");
+    let s = TestServer::start(&dir.db()).await;
+    let org = account(&s, "Org").await;
+    let alice = account(&s, "Алиса").await;
+    let (status, v) = s
+        .request(
+            "POST",
+            "/api/tournaments",
+            Some(&json!({"name": "x", "format": "swiss", "rounds": 3})),
+        )
+        .await;
+    assert_eq!(status, 401, "{v}");
+    let (_, created) = post(
+        &s,
+        &org,
+        "/api/tournaments",
+        &json!({"name": "Open", "format": "swiss", "rounds": 3}),
+    )
+    .await;
+    let base = format!("/api/tournaments/{}", created["id"].as_str().unwrap());
+    // Alice joins herself, once; she cannot add others nor pair.
+    let (status, joined) = post(&s, &alice, &format!("{base}/players"), &json!({})).await;
+    assert_eq!(status, 201, "{joined}");
+    let (status, _) = post(&s, &alice, &format!("{base}/players"), &json!({})).await;
+    assert_eq!(status, 409);
+    let (status, _) = post(
+        &s,
+        &alice,
+        &format!("{base}/players"),
+        &json!({"name": "Боб"}),
+    )
+    .await;
+    assert_eq!(status, 403);
+    let (status, _) = post(&s, &alice, &format!("{base}/rounds"), &json!({})).await;
+    assert_eq!(status, 403);
+    let e = event(&s, created["id"].as_str().unwrap()).await;
+    assert_eq!(e["players"][0]["name"], "Алиса");
+    assert_eq!(e["players"][0]["account"], "Алиса");
+    // Bad fields are named.
+    let (status, bad) = post(
+        &s,
+        &org,
+        &format!("{base}/players"),
+        &json!({"name": "B", "rank": "12d"}),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(bad["error"].as_str().unwrap().contains("rank"), "{bad}");
+    s.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_online_board_takes_its_games_result_and_replays_a_sennichite() {
+    let dir = TempDir::new("t-online");
+    let s = TestServer::start(&dir.db()).await;
+    let org = account(&s, "Org").await;
+    let a = account(&s, "Алиса").await;
+    let b = account(&s, "Bob").await;
+    let (_, created) = post(
+        &s,
+        &org,
+        "/api/tournaments",
+        &json!({"name": "Online", "format": "swiss", "rounds": 2, "time": "30+30", "play": "online"}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let base = format!("/api/tournaments/{id}");
+    for p in [&a, &b] {
+        let (status, v) = post(&s, p, &format!("{base}/players"), &json!({})).await;
+        assert_eq!(status, 201, "{v}");
+    }
+    let (status, r) = post(&s, &org, &format!("{base}/rounds"), &json!({})).await;
+    assert_eq!(status, 201, "{r}");
+    let board = &r["pairings"][0];
+    assert_eq!(board["colours"], "furigoma");
+    let fu = num(&board["toss"]["fu"]);
+    assert!(fu <= 5);
+    let game = board["game"].as_str().unwrap().to_string();
+    // The game is ready for both, with the event's clock.
+    let (_, _, ready) = s
+        .request_with("GET", "/api/me/tournament-games", &[&a.0], None)
+        .await;
+    assert_eq!(ready["games"][0]["game"], game.as_str(), "{ready}");
+    let state = s.state(&game).await;
+    assert_eq!(state["clocks"]["sente"]["main_ms"], 1_800_000, "{state}");
+    let sente_is_alice = state["players"]["sente"]["name"] == "Алиса";
+    let (sc, gc) = if sente_is_alice { (&a, &b) } else { (&b, &a) };
+    let mut ws_s = s.connect_with(&game, None, Some(&sc.1)).await;
+    let mut ws_g = s.connect_with(&game, None, Some(&gc.1)).await;
+    // Kings step out and back three times: the start position a fourth time.
+    for _ in 0..3 {
+        ws_s.play("5i4h").await;
+        ws_g.play("5a4b").await;
+        ws_s.play("4h5i").await;
+        ws_g.play("4b5a").await;
+    }
+    let end = ws_s.state_where(|s| s["status"]["over"] == true).await;
+    assert_eq!(end["status"]["reason"], "repetition", "{end}");
+    // The replay starts by itself, colours reversed.
+    let mut replay = None;
+    for _ in 0..200 {
+        let e = event(&s, &id).await;
+        let games = e["rounds"][0]["pairings"][0]["games"]
+            .as_array()
+            .unwrap()
+            .clone();
+        if games.len() == 2 {
+            replay = Some(games[1].as_str().unwrap().to_string());
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let replay = replay.expect("the replay game is started");
+    let state = s.state(&replay).await;
+    assert_eq!(
+        state["players"]["gote"]["name"],
+        if sente_is_alice { "Алиса" } else { "Bob" }
+    );
+    let e = event(&s, &id).await;
+    assert!(
+        e["rounds"][0]["pairings"][0]["result"].is_null(),
+        "the replay decides"
+    );
+    // The replay's Sente (the board's Gote) resigns: the board's Sente wins.
+    let mut ws = s.connect_with(&replay, None, Some(&gc.1)).await;
+    ws.send(json!({"type": "resign"})).await;
+    ws.state_where(|s| s["status"]["over"] == true).await;
+    let e = event(&s, &id).await;
+    assert_eq!(e["rounds"][0]["pairings"][0]["result"], "sente", "{e}");
+    let sente_number = e["rounds"][0]["pairings"][0]["sente"].clone();
+    assert_eq!(e["standings"][0]["player"], sente_number);
+    assert_eq!(e["standings"][0]["points"].as_f64(), Some(1.0));
+    // Both games go into the event's ZIP.
+    let (status, _, zip) = common::raw(&s.addr(), "GET", &format!("{base}/games.zip"), b"").await;
+    assert_eq!(status, 200);
+    let names: Vec<String> = {
+        let mut z = zip::ZipArchive::new(std::io::Cursor::new(zip)).unwrap();
+        (0..z.len())
+            .map(|i| z.by_index(i).unwrap().name().to_string())
+            .collect()
+    };
+    assert_eq!(names, ["r1-b1.kif", "r1-b1-2.kif"]);
+    s.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_over_the_board_record_is_checked_and_two_equal_reports_enter_a_result() {
+    let dir = TempDir::new("t-otb");
+    let s = TestServer::start(&dir.db()).await;
+    let org = account(&s, "Org").await;
+    let a = account(&s, "Алиса").await;
+    let b = account(&s, "Bob").await;
+    let (_, created) = post(
+        &s,
+        &org,
+        "/api/tournaments",
+        &json!({"name": "OTB", "format": "swiss", "rounds": 1, "play": "otb"}),
+    )
+    .await;
+    let base = format!("/api/tournaments/{}", created["id"].as_str().unwrap());
+    for p in [&a, &b] {
+        post(&s, p, &format!("{base}/players"), &json!({})).await;
+    }
+    let (_, r) = post(&s, &org, &format!("{base}/rounds"), &json!({})).await;
+    let board = format!("{base}/rounds/1/boards/1");
+    // An illegal move is named.
+    let bad = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 ２二角(99)\n";
+    let (status, v) = put(&s, &org, &board, &json!({"kif": bad})).await;
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("move 5"), "{v}");
+    let good = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n";
+    let (status, v) = put(&s, &org, &board, &json!({"kif": good})).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["record"], true);
+    let (status, _, kif) = s.get_text(&format!("{board}/record")).await;
+    assert_eq!(status, 200);
+    assert!(kif.contains("７六歩"), "{kif}");
+    // The players report; two equal reports enter the result.
+    let sente_is_alice = r["pairings"][0]["sente"] == 1;
+    let (sc, gc) = if sente_is_alice { (&a, &b) } else { (&b, &a) };
+    let (status, v) = post(
+        &s,
+        sc,
+        &format!("{board}/report"),
+        &json!({"result": "gote"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert!(v["result"].is_null());
+    let (status, _) = post(
+        &s,
+        &org,
+        &format!("{board}/report"),
+        &json!({"result": "gote"}),
+    )
+    .await;
+    assert_eq!(status, 403);
+    let (status, v) = post(
+        &s,
+        gc,
+        &format!("{board}/report"),
+        &json!({"result": "gote"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["result"], "gote");
+    s.shutdown().await;
+}
