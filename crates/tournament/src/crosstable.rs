@@ -223,7 +223,12 @@ fn csv_field(s: &str) -> String {
 /// Round cells are described at [`crosstable`](self)'s module level:
 /// `5b+` is a win as Sente against the player in place 5.
 #[must_use]
-pub fn to_csv(table: &Crosstable, event: &Event, info: &[PlayerInfo], order: &[Tiebreak]) -> String {
+pub fn to_csv(
+    table: &Crosstable,
+    event: &Event,
+    info: &[PlayerInfo],
+    order: &[Tiebreak],
+) -> String {
     let places = table.places();
     let rounds = table.rows.first().map_or(0, |r| r.cells.len());
     let mut header: Vec<String> = ["Rank", "No", "Name", "Rating", "Rank", "Club"]
@@ -290,7 +295,13 @@ fn report_field(s: &str) -> String {
     let s: String = latin(s)
         .trim()
         .chars()
-        .map(|c| if c.is_whitespace() || c == ';' { '_' } else { c })
+        .map(|c| {
+            if c.is_whitespace() || c == ';' {
+                '_'
+            } else {
+                c
+            }
+        })
         .collect();
     if s.is_empty() {
         "-".to_owned()
@@ -303,7 +314,13 @@ fn report_field(s: &str) -> String {
 fn header_value(s: &str) -> String {
     latin(s)
         .chars()
-        .map(|c| if c == '\n' || c == '\r' || c == ']' { ' ' } else { c })
+        .map(|c| {
+            if c == '\n' || c == '\r' || c == ']' {
+                ' '
+            } else {
+                c
+            }
+        })
         .collect()
 }
 

@@ -96,9 +96,26 @@ fn ukrainian(c: char) -> Option<(&'static str, &'static str)> {
     })
 }
 
-/// Whether `s` is Ukrainian: it has a letter only Ukrainian has.
-fn is_ukrainian(s: &str) -> bool {
-    s.chars().any(|c| "іїєґІЇЄҐ".contains(c))
+/// The transliteration table to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Language {
+    /// Russian, by ICAO Doc 9303 (Russian passports since 2014).
+    Russian,
+    /// Ukrainian, by the national system of 2010 (KMU resolution 55).
+    Ukrainian,
+}
+
+impl Language {
+    /// Ukrainian if `s` has a letter only Ukrainian has (`і ї є ґ`),
+    /// else Russian.
+    #[must_use]
+    pub fn guess(s: &str) -> Language {
+        if s.chars().any(|c| "іїєґІЇЄҐ".contains(c)) {
+            Language::Ukrainian
+        } else {
+            Language::Russian
+        }
+    }
 }
 
 /// Apostrophes Ukrainian writes between a consonant and a iotated vowel
@@ -107,10 +124,26 @@ fn is_apostrophe(c: char) -> bool {
     matches!(c, '\'' | '’' | 'ʼ')
 }
 
-/// `s` in Latin letters; see the [module](self) documentation.
+/// `s` in Latin letters, read as Ukrainian or Russian as
+/// [`Language::guess`] decides; see the [module](self) documentation.
 #[must_use]
 pub fn latin(s: &str) -> String {
-    let uk = is_ukrainian(s);
+    latin_as(s, Language::guess(s))
+}
+
+/// `s` in Latin letters by the table of `language` (for a name known to be
+/// Ukrainian without a letter only Ukrainian has, such as `Згорани`).
+///
+/// # Examples
+/// ```
+/// use shogi_tournament::translit::{latin_as, Language};
+///
+/// assert_eq!(latin_as("Згорани", Language::Ukrainian), "Zghorany");
+/// assert_eq!(latin_as("Згорани", Language::Russian), "Zgorani");
+/// ```
+#[must_use]
+pub fn latin_as(s: &str, language: Language) -> String {
+    let uk = language == Language::Ukrainian;
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
     for (i, &c) in chars.iter().enumerate() {

@@ -26,17 +26,26 @@ fn swiss_example_points() {
 
 #[test]
 fn swiss_example_sos_counts_unplayed_rounds_as_the_player_himself() {
-    assert_eq!(column(&swiss_example(), Tiebreak::Sos), [12.0, 13.5, 14.5, 11.0, 13.0, 13.5]);
+    assert_eq!(
+        column(&swiss_example(), Tiebreak::Sos),
+        [12.0, 13.5, 14.5, 11.0, 13.0, 13.5]
+    );
 }
 
 #[test]
 fn swiss_example_median_cuts_highest_and_lowest() {
-    assert_eq!(column(&swiss_example(), Tiebreak::Median), [7.5, 9.0, 9.0, 6.5, 8.5, 9.0]);
+    assert_eq!(
+        column(&swiss_example(), Tiebreak::Median),
+        [7.5, 9.0, 9.0, 6.5, 8.5, 9.0]
+    );
 }
 
 #[test]
 fn swiss_example_sosos() {
-    assert_eq!(column(&swiss_example(), Tiebreak::Sosos), [65.5, 66.5, 63.0, 61.5, 64.5, 66.5]);
+    assert_eq!(
+        column(&swiss_example(), Tiebreak::Sosos),
+        [65.5, 66.5, 63.0, 61.5, 64.5, 66.5]
+    );
 }
 
 #[test]
@@ -49,28 +58,43 @@ fn swiss_example_sonneborn_berger() {
 
 #[test]
 fn swiss_example_sodos_counts_only_wins_over_the_board() {
-    assert_eq!(column(&swiss_example(), Tiebreak::Sodos), [6.0, 1.0, 2.0, 2.5, 4.5, 3.5]);
+    assert_eq!(
+        column(&swiss_example(), Tiebreak::Sodos),
+        [6.0, 1.0, 2.0, 2.5, 4.5, 3.5]
+    );
 }
 
 #[test]
 fn swiss_example_wins_leave_out_forfeits_and_byes() {
-    assert_eq!(column(&swiss_example(), Tiebreak::Wins), [3.0, 1.0, 1.0, 1.0, 2.0, 2.0]);
+    assert_eq!(
+        column(&swiss_example(), Tiebreak::Wins),
+        [3.0, 1.0, 1.0, 1.0, 2.0, 2.0]
+    );
 }
 
 #[test]
 fn swiss_example_cumulative() {
-    assert_eq!(column(&swiss_example(), Tiebreak::Cumulative), [11.5, 10.5, 3.0, 3.0, 8.5, 9.5]);
+    assert_eq!(
+        column(&swiss_example(), Tiebreak::Cumulative),
+        [11.5, 10.5, 3.0, 3.0, 8.5, 9.5]
+    );
 }
 
 #[test]
 fn swiss_example_direct_encounter_between_a_and_b() {
     // A and B drew each other in round 3; nobody else is level.
-    assert_eq!(column(&swiss_example(), Tiebreak::DirectEncounter), [0.5, 0.5, 0.0, 0.0, 0.0, 0.0]);
+    assert_eq!(
+        column(&swiss_example(), Tiebreak::DirectEncounter),
+        [0.5, 0.5, 0.0, 0.0, 0.0, 0.0]
+    );
 }
 
 #[test]
 fn swiss_example_standings_by_sos_then_sosos() {
-    let rows = standings(&swiss_example(), &[Tiebreak::Sos, Tiebreak::Sosos, Tiebreak::DirectEncounter]);
+    let rows = standings(
+        &swiss_example(),
+        &[Tiebreak::Sos, Tiebreak::Sosos, Tiebreak::DirectEncounter],
+    );
     let order: Vec<(u32, PlayerId)> = rows.iter().map(|s| (s.rank, s.player)).collect();
     // B before A on SOS (13.5 to 12); the direct encounter then finds
     // nobody level.
@@ -91,12 +115,18 @@ fn round_robin_example_points_and_sonneborn_berger() {
     let e = round_robin_example();
     let points: Vec<f64> = (0..4).map(|p| score(&e, p).value()).collect();
     assert_eq!(points, [1.5, 2.5, 1.0, 1.0]);
-    assert_eq!(column(&e, Tiebreak::SonnebornBerger), [2.25, 2.75, 1.0, 1.5]);
+    assert_eq!(
+        column(&e, Tiebreak::SonnebornBerger),
+        [2.25, 2.75, 1.0, 1.5]
+    );
 }
 
 #[test]
 fn round_robin_sonneborn_berger_before_direct_encounter() {
-    let rows = standings(&round_robin_example(), &[Tiebreak::SonnebornBerger, Tiebreak::DirectEncounter]);
+    let rows = standings(
+        &round_robin_example(),
+        &[Tiebreak::SonnebornBerger, Tiebreak::DirectEncounter],
+    );
     let order: Vec<PlayerId> = rows.iter().map(|s| s.player).collect();
     // Players 3 and 4 (ids 2, 3) are level on 1 point; 4 has the better SB.
     assert_eq!(order, [1, 0, 3, 2]);
@@ -105,7 +135,10 @@ fn round_robin_sonneborn_berger_before_direct_encounter() {
 
 #[test]
 fn round_robin_direct_encounter_before_sonneborn_berger() {
-    let rows = standings(&round_robin_example(), &[Tiebreak::DirectEncounter, Tiebreak::SonnebornBerger]);
+    let rows = standings(
+        &round_robin_example(),
+        &[Tiebreak::DirectEncounter, Tiebreak::SonnebornBerger],
+    );
     let order: Vec<PlayerId> = rows.iter().map(|s| s.player).collect();
     // Player 3 beat player 4 in round 2.
     assert_eq!(order, [1, 0, 2, 3]);
@@ -136,10 +169,16 @@ fn round_robin_idle_round_scores_nothing_and_swiss_bye_a_point() {
     let rr = event(
         Format::RoundRobin { double: false },
         3,
-        vec![round(vec![board(0, 1, GameResult::Draw)], vec![bye(2, ByeKind::Pairing)])],
+        vec![round(
+            vec![board(0, 1, GameResult::Draw)],
+            vec![bye(2, ByeKind::Pairing)],
+        )],
     );
     assert_eq!(score(&rr, 2), Points::ZERO);
-    let swiss = Event { format: Format::Swiss, ..rr };
+    let swiss = Event {
+        format: Format::Swiss,
+        ..rr
+    };
     assert_eq!(score(&swiss, 2), Points::ONE);
 }
 
@@ -151,7 +190,11 @@ fn forfeits_and_sit_outs_score_as_the_organiser_chose() {
         7,
         vec![round(
             vec![board(0, 1, GoteForfeit), board(2, 3, DoubleForfeit)],
-            vec![bye(4, ByeKind::Zero), bye(5, ByeKind::Half), bye(6, ByeKind::Full)],
+            vec![
+                bye(4, ByeKind::Zero),
+                bye(5, ByeKind::Half),
+                bye(6, ByeKind::Full),
+            ],
         )],
     );
     let points: Vec<i32> = (0..7).map(|p| score(&e, p).0).collect();
@@ -160,7 +203,11 @@ fn forfeits_and_sit_outs_score_as_the_organiser_chose() {
 
 #[test]
 fn a_board_without_result_scores_nothing_yet() {
-    let mut e = event(Format::Swiss, 2, vec![round(vec![board(0, 1, GameResult::SenteWin)], vec![])]);
+    let mut e = event(
+        Format::Swiss,
+        2,
+        vec![round(vec![board(0, 1, GameResult::SenteWin)], vec![])],
+    );
     e.played[0].boards[0].result = None;
     assert_eq!(score(&e, 0), Points::ZERO);
     assert_eq!(column(&e, Tiebreak::Sos), [0.0, 0.0]);
@@ -170,7 +217,10 @@ fn a_board_without_result_scores_nothing_yet() {
 fn mcmahon_start_scores_from_grades() {
     // Bar 1 dan (1), floor 5 kyu (-4).
     let mut e = event(Format::McMahon { bar: 1, floor: -4 }, 5, vec![]);
-    for (p, grade) in [Some(3), Some(1), Some(0), Some(-9), None].into_iter().enumerate() {
+    for (p, grade) in [Some(3), Some(1), Some(0), Some(-9), None]
+        .into_iter()
+        .enumerate()
+    {
         e.players[p].grade = grade;
     }
     let starts: Vec<f64> = (0..5).map(|p| start_score(&e, p).value()).collect();
@@ -207,7 +257,10 @@ fn players_not_in_the_event_do_not_panic() {
     let e = event(
         Format::Swiss,
         2,
-        vec![round(vec![board(0, 9, GameResult::SenteWin)], vec![bye(7, ByeKind::Full)])],
+        vec![round(
+            vec![board(0, 9, GameResult::SenteWin)],
+            vec![bye(7, ByeKind::Full)],
+        )],
     );
     let rows = standings(&e, &Tiebreak::ALL);
     assert_eq!(rows.len(), 2);
@@ -260,7 +313,10 @@ fn arb_round(n: usize) -> impl Strategy<Value = Round> {
                 }
             }
             if let Some(p) = waiting {
-                r.byes.push(Bye { player: p, kind: ByeKind::Pairing });
+                r.byes.push(Bye {
+                    player: p,
+                    kind: ByeKind::Pairing,
+                });
             }
             r
         })

@@ -57,15 +57,27 @@ pub fn swiss_example() -> Event {
         6,
         vec![
             round(
-                vec![board(a, d, SenteWin), board(b, e, Draw), board(c, f, GoteWin)],
+                vec![
+                    board(a, d, SenteWin),
+                    board(b, e, Draw),
+                    board(c, f, GoteWin),
+                ],
                 vec![],
             ),
             round(
-                vec![board(f, a, GoteWin), board(e, c, SenteWin), board(d, b, SenteForfeit)],
+                vec![
+                    board(f, a, GoteWin),
+                    board(e, c, SenteWin),
+                    board(d, b, SenteForfeit),
+                ],
                 vec![],
             ),
             round(
-                vec![board(a, b, Draw), board(c, d, SenteWin), board(f, e, SenteWin)],
+                vec![
+                    board(a, b, Draw),
+                    board(c, d, SenteWin),
+                    board(f, e, SenteWin),
+                ],
                 vec![],
             ),
             round(
@@ -73,7 +85,11 @@ pub fn swiss_example() -> Event {
                 vec![bye(d, ByeKind::Pairing), bye(f, ByeKind::Half)],
             ),
             round(
-                vec![board(a, c, SenteWin), board(b, f, Draw), board(d, e, SenteWin)],
+                vec![
+                    board(a, c, SenteWin),
+                    board(b, f, Draw),
+                    board(d, e, SenteWin),
+                ],
                 vec![],
             ),
         ],
