@@ -220,8 +220,10 @@ fn csv_field(s: &str) -> String {
 /// `Rank,No,Name,Rating,Rank,Club,R1,…,Rn,Points,<tie-break keys>` and a
 /// line per row. `No` is the player's number (entry order, from 1);
 /// `info[p]` names player `p` (missing entries leave the fields empty).
-/// Round cells are described at [`crosstable`](self)'s module level:
-/// `5b+` is a win as Sente against the player in place 5.
+/// A round's cell: `5b+` / `5w-` / `5b=` (won, lost, drew against place 5
+/// as Sente `b` or Gote `w`), `5w+f` / `5b-f` (won / lost by forfeit; a
+/// double forfeit is `-f` for both), `5b?` (no result yet), `+` / `=` / `-`
+/// (a bye worth 1, ½, 0), empty (not in the event that round).
 #[must_use]
 pub fn to_csv(
     table: &Crosstable,

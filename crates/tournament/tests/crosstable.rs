@@ -241,3 +241,31 @@ fn report_grade_falls_back_to_the_event_grade() {
         .collect();
     assert_eq!(grades, ["3d", "3k"]);
 }
+
+proptest::proptest! {
+    #[test]
+    fn the_two_cells_of_a_game_agree(e in common::arb_event()) {
+        let table = crosstable(&e, &[Tiebreak::Sos]);
+        let row = |p: usize| table.rows.iter().find(|r| r.standing.player == p).unwrap();
+        for r in &table.rows {
+            for (i, c) in r.cells.iter().enumerate() {
+                let Some(q) = c.opponent else { continue };
+                let other = row(q).cells[i];
+                proptest::prop_assert_eq!(other.opponent, Some(r.standing.player));
+                proptest::prop_assert_eq!(other.side, c.side.map(Side::opponent));
+                let mirror = match c.outcome {
+                    CellOutcome::Win => CellOutcome::Loss,
+                    CellOutcome::Loss => CellOutcome::Win,
+                    CellOutcome::ForfeitWin => CellOutcome::ForfeitLoss,
+                    CellOutcome::ForfeitLoss => CellOutcome::ForfeitWin,
+                    o => o,
+                };
+                proptest::prop_assert_eq!(other.outcome, mirror);
+            }
+        }
+        // Every row has a cell per round, and the CSV a line per row.
+        proptest::prop_assert!(table.rows.iter().all(|r| r.cells.len() == e.played.len()));
+        let csv = to_csv(&table, &e, &[], &[Tiebreak::Sos]);
+        proptest::prop_assert_eq!(csv.split("\r\n").count(), table.rows.len() + 2);
+    }
+}

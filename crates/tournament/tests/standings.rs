@@ -3,12 +3,10 @@
 
 mod common;
 
-use common::{board, bye, event, player, round, round_robin_example, swiss_example};
+use common::{arb_event, board, bye, event, player, round, round_robin_example, swiss_example};
 use proptest::prelude::*;
 use shogi_tournament::standings::{score, standings, start_score, Tiebreak};
-use shogi_tournament::{
-    Board, Bye, ByeKind, ColourChoice, Event, Format, GameResult, PlayerId, Points, Round,
-};
+use shogi_tournament::{ByeKind, Event, Format, GameResult, PlayerId, Points, Round};
 
 /// The value of tie-break `t` for every player, by player number.
 fn column(event: &Event, t: Tiebreak) -> Vec<f64> {
@@ -265,82 +263,6 @@ fn players_not_in_the_event_do_not_panic() {
     let rows = standings(&e, &Tiebreak::ALL);
     assert_eq!(rows.len(), 2);
     assert_eq!(score(&e, 42), Points::ZERO);
-}
-
-fn arb_result() -> impl Strategy<Value = Option<GameResult>> {
-    prop_oneof![
-        Just(None),
-        Just(Some(GameResult::SenteWin)),
-        Just(Some(GameResult::GoteWin)),
-        Just(Some(GameResult::Draw)),
-        Just(Some(GameResult::SenteForfeit)),
-        Just(Some(GameResult::GoteForfeit)),
-        Just(Some(GameResult::DoubleForfeit)),
-    ]
-}
-
-fn arb_kind() -> impl Strategy<Value = ByeKind> {
-    prop_oneof![
-        Just(ByeKind::Zero),
-        Just(ByeKind::Half),
-        Just(ByeKind::Full),
-    ]
-}
-
-/// A round over `n` players: shuffled, some sitting out or absent, the
-/// rest paired in order, the odd one given the pairing bye.
-fn arb_round(n: usize) -> impl Strategy<Value = Round> {
-    (
-        Just((0..n).collect::<Vec<_>>()).prop_shuffle(),
-        proptest::collection::vec((0u8..10, arb_kind(), arb_result()), n),
-    )
-        .prop_map(move |(order, draws)| {
-            let mut r = Round::default();
-            let mut waiting: Option<PlayerId> = None;
-            for (&p, &(roll, kind, result)) in order.iter().zip(&draws) {
-                match roll {
-                    0 => r.byes.push(Bye { player: p, kind }),
-                    1 => {} // absent
-                    _ => match waiting.take() {
-                        None => waiting = Some(p),
-                        Some(q) => r.boards.push(Board {
-                            sente: q,
-                            gote: p,
-                            colours: ColourChoice::Balance,
-                            result,
-                        }),
-                    },
-                }
-            }
-            if let Some(p) = waiting {
-                r.byes.push(Bye {
-                    player: p,
-                    kind: ByeKind::Pairing,
-                });
-            }
-            r
-        })
-}
-
-fn arb_event() -> impl Strategy<Value = Event> {
-    (2usize..12, 0usize..7, 0u8..3).prop_flat_map(|(n, rounds, format)| {
-        let format = match format {
-            0 => Format::Swiss,
-            1 => Format::RoundRobin { double: false },
-            _ => Format::McMahon { bar: 2, floor: -6 },
-        };
-        (
-            proptest::collection::vec(arb_round(n), rounds),
-            proptest::collection::vec(proptest::option::of(-10i32..5), n),
-        )
-            .prop_map(move |(played, grades)| {
-                let mut e = event(format, n, played);
-                for (p, g) in e.players.iter_mut().zip(grades) {
-                    p.grade = g;
-                }
-                e
-            })
-    })
 }
 
 /// Half points given out in a round, counted from the boards and byes.

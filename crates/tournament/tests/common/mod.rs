@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use proptest::prelude::*;
 use shogi_tournament::{
     Board, Bye, ByeKind, ColourChoice, Event, Format, GameResult, Player, PlayerId, Round,
 };
@@ -109,4 +110,80 @@ pub fn round_robin_example() -> Event {
             round(vec![board(1, 3, SenteWin), board(2, 0, GoteWin)], vec![]),
         ],
     )
+}
+
+fn arb_result() -> impl Strategy<Value = Option<GameResult>> {
+    prop_oneof![
+        Just(None),
+        Just(Some(GameResult::SenteWin)),
+        Just(Some(GameResult::GoteWin)),
+        Just(Some(GameResult::Draw)),
+        Just(Some(GameResult::SenteForfeit)),
+        Just(Some(GameResult::GoteForfeit)),
+        Just(Some(GameResult::DoubleForfeit)),
+    ]
+}
+
+fn arb_kind() -> impl Strategy<Value = ByeKind> {
+    prop_oneof![
+        Just(ByeKind::Zero),
+        Just(ByeKind::Half),
+        Just(ByeKind::Full),
+    ]
+}
+
+/// A round over `n` players: shuffled, some sitting out or absent, the
+/// rest paired in order, the odd one given the pairing bye.
+fn arb_round(n: usize) -> impl Strategy<Value = Round> {
+    (
+        Just((0..n).collect::<Vec<_>>()).prop_shuffle(),
+        proptest::collection::vec((0u8..10, arb_kind(), arb_result()), n),
+    )
+        .prop_map(move |(order, draws)| {
+            let mut r = Round::default();
+            let mut waiting: Option<PlayerId> = None;
+            for (&p, &(roll, kind, result)) in order.iter().zip(&draws) {
+                match roll {
+                    0 => r.byes.push(Bye { player: p, kind }),
+                    1 => {} // absent
+                    _ => match waiting.take() {
+                        None => waiting = Some(p),
+                        Some(q) => r.boards.push(Board {
+                            sente: q,
+                            gote: p,
+                            colours: ColourChoice::Balance,
+                            result,
+                        }),
+                    },
+                }
+            }
+            if let Some(p) = waiting {
+                r.byes.push(Bye {
+                    player: p,
+                    kind: ByeKind::Pairing,
+                });
+            }
+            r
+        })
+}
+
+pub fn arb_event() -> impl Strategy<Value = Event> {
+    (2usize..12, 0usize..7, 0u8..3).prop_flat_map(|(n, rounds, format)| {
+        let format = match format {
+            0 => Format::Swiss,
+            1 => Format::RoundRobin { double: false },
+            _ => Format::McMahon { bar: 2, floor: -6 },
+        };
+        (
+            proptest::collection::vec(arb_round(n), rounds),
+            proptest::collection::vec(proptest::option::of(-10i32..5), n),
+        )
+            .prop_map(move |(played, grades)| {
+                let mut e = event(format, n, played);
+                for (p, g) in e.players.iter_mut().zip(grades) {
+                    p.grade = g;
+                }
+                e
+            })
+    })
 }
