@@ -5,6 +5,8 @@
 use shogi_core::Handicap;
 use shogi_record::{Format, Record};
 
+use shogi_tournament::crosstable::{crosstable, to_csv, PlayerInfo, ReportHeader};
+
 use super::event::{reversed, Loaded};
 use crate::db::tournaments::BoardRow;
 use crate::db::Store;
@@ -123,16 +125,45 @@ pub async fn games_zip(store: &Store, t: &Loaded) -> Result<Vec<u8>, Error> {
     Ok(zip.finish().map_err(|e| internal(&e))?.into_inner())
 }
 
-/// The crosstable as CSV.
-#[must_use]
-pub fn crosstable_csv(t: &Loaded) -> String {
-    let _ = t;
-    String::new()
+fn infos(t: &Loaded) -> Vec<PlayerInfo> {
+    t.rows
+        .players
+        .iter()
+        .map(|p| PlayerInfo {
+            name: p.name.clone(),
+            rating: p.rating,
+            rank: p.rank.clone(),
+            club: p.club.clone(),
+            country: None,
+        })
+        .collect()
 }
 
-/// The federations' plain-text report.
+/// The crosstable as CSV (`shogi_tournament::crosstable::to_csv`).
+#[must_use]
+pub fn crosstable_csv(t: &Loaded) -> String {
+    let order = t.settings.tiebreak_order();
+    let event = t.event();
+    let table = crosstable(&event, &order);
+    to_csv(&table, &event, &infos(t), &order)
+}
+
+/// The federations' plain-text report
+/// (`shogi_tournament::crosstable::federation_report`).
 #[must_use]
 pub fn federation_report(t: &Loaded) -> String {
-    let _ = t;
-    String::new()
+    let order = t.settings.tiebreak_order();
+    let event = t.event();
+    let table = crosstable(&event, &order);
+    let s = &t.settings;
+    let header = ReportHeader {
+        name: s.name.clone(),
+        city: s.place.clone(),
+        country: s.country.clone(),
+        starts: s.starts.clone().unwrap_or_default(),
+        ends: s.ends.clone().or_else(|| s.starts.clone()).unwrap_or_default(),
+        class: None,
+        minutes: Some(u32::try_from(s.time.main_ms / 60_000).unwrap_or(u32::MAX)),
+    };
+    shogi_tournament::crosstable::federation_report(&table, &event, &infos(t), &header)
 }

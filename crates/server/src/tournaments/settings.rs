@@ -88,6 +88,9 @@ pub struct Settings {
     pub name: String,
     /// Where.
     pub place: String,
+    /// The country's code (`RU`), for the federations' report.
+    #[serde(default)]
+    pub country: String,
     /// First day (`YYYY-MM-DD`).
     pub starts: Option<String>,
     /// Last day.
@@ -172,6 +175,8 @@ pub struct SettingsRequest {
     pub name: Option<String>,
     /// Where.
     pub place: Option<String>,
+    /// The country's code (`RU`, `UA`).
+    pub country: Option<String>,
     /// First day.
     pub starts: Option<String>,
     /// Last day.
@@ -272,6 +277,7 @@ impl SettingsRequest {
         let base = Settings {
             name: text("name", name, 1)?,
             place: String::new(),
+            country: String::new(),
             starts: None,
             ends: None,
             format,
@@ -309,6 +315,13 @@ impl SettingsRequest {
         }
         if let Some(p) = &self.place {
             s.place = text("place", p, 0)?;
+        }
+        if let Some(c) = &self.country {
+            let c = c.trim().to_ascii_uppercase();
+            if !(c.is_empty() || (c.len() == 2 && c.bytes().all(|b| b.is_ascii_uppercase()))) {
+                return Err(Error::BadRequest("country must be a two-letter code".into()));
+            }
+            s.country = c;
         }
         if let Some(d) = &self.starts {
             s.starts = Some(date("starts", d)?).filter(|d| !d.is_empty());

@@ -89,7 +89,7 @@ pub fn event(t: &Loaded, viewer: Option<&Account>) -> Value {
         })
     });
     json!({
-        "id": t.id(), "name": s.name, "place": s.place, "starts": s.starts, "ends": s.ends,
+        "id": t.id(), "name": s.name, "place": s.place, "country": s.country, "starts": s.starts, "ends": s.ends,
         "format": s.format, "planned_rounds": t.planned(), "double": s.double, "time": s.time,
         "rated": s.rated, "play": s.play, "impasse": s.impasse.to_string(),
         "tiebreaks": s.tiebreaks, "open": s.open, "handicap": s.handicap,
