@@ -3,10 +3,13 @@
 
 use shogi_tournament::berger;
 
-/// Each published table: its field size and its rounds' pairs.
-fn published() -> Vec<(usize, Vec<Vec<(usize, usize)>>)> {
+/// One published table: the field size and each round's pairs.
+type Table = (usize, Vec<Vec<(usize, usize)>>);
+
+/// Every published table.
+fn published() -> Vec<Table> {
     let text = include_str!("data/berger.txt");
-    let mut tables: Vec<(usize, Vec<Vec<(usize, usize)>>)> = Vec::new();
+    let mut tables: Vec<Table> = Vec::new();
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -38,7 +41,12 @@ fn tables_equal_fides_for_4_to_16_players() {
     for (n, rounds) in tables {
         assert_eq!(berger::rounds(n), rounds.len());
         for (i, pairs) in rounds.iter().enumerate() {
-            assert_eq!(&berger::table(n, i + 1), pairs, "{n} players, round {}", i + 1);
+            assert_eq!(
+                &berger::table(n, i + 1),
+                pairs,
+                "{n} players, round {}",
+                i + 1
+            );
         }
     }
 }
@@ -49,9 +57,17 @@ fn odd_fields_drop_the_highest_number_as_the_bye() {
         let odd = n - 1;
         assert_eq!(berger::rounds(odd), rounds.len());
         for (i, pairs) in rounds.iter().enumerate() {
-            let expected: Vec<_> =
-                pairs.iter().copied().filter(|&(a, b)| a != n && b != n).collect();
-            assert_eq!(berger::table(odd, i + 1), expected, "{odd} players, round {}", i + 1);
+            let expected: Vec<_> = pairs
+                .iter()
+                .copied()
+                .filter(|&(a, b)| a != n && b != n)
+                .collect();
+            assert_eq!(
+                berger::table(odd, i + 1),
+                expected,
+                "{odd} players, round {}",
+                i + 1
+            );
         }
     }
 }
