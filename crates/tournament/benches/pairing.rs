@@ -22,9 +22,11 @@ fn event_at_round_6() -> Event {
         .map(|_| Player {
             rating: Some(1000 + (next(&mut rng) % 1400) as i32),
             grade: None,
-            club: (next(&mut rng) % 2 == 0).then(|| format!("club{}", next(&mut rng) % 40)),
+            club: next(&mut rng)
+                .is_multiple_of(2)
+                .then(|| format!("club{}", next(&mut rng) % 40)),
             from_round: 1,
-            withdrawn_from: (next(&mut rng) % 50 == 0).then_some(4),
+            withdrawn_from: next(&mut rng).is_multiple_of(50).then_some(4),
         })
         .collect();
     let mut event = Event {

@@ -216,7 +216,7 @@ fn brute_force(event: &Event, players: &[PlayerId], lowest: i32) -> Cost {
         rest.insert(0, a);
     }
     let mut best = None;
-    if players.len() % 2 == 0 {
+    if players.len().is_multiple_of(2) {
         go(
             event,
             &mut players.to_vec(),
