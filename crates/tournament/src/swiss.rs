@@ -74,7 +74,7 @@ pub(crate) fn start_score(event: &Event, player: PlayerId) -> i32 {
                 .get(player)
                 .and_then(|p| p.grade)
                 .unwrap_or(lo);
-            2 * (grade.clamp(lo, hi) - hi)
+            grade.clamp(lo, hi).saturating_sub(hi).saturating_mul(2)
         }
         _ => 0,
     }
@@ -89,15 +89,15 @@ pub(crate) fn points_after(event: &Event, rounds: usize) -> Vec<i32> {
         for board in &round.boards {
             let (s, g) = game_points(board.result);
             if let Some(p) = points.get_mut(board.sente) {
-                *p += s;
+                *p = p.saturating_add(s);
             }
             if let Some(p) = points.get_mut(board.gote) {
-                *p += g;
+                *p = p.saturating_add(g);
             }
         }
         for bye in &round.byes {
             if let Some(p) = points.get_mut(bye.player) {
-                *p += bye_points(event.format, bye.kind);
+                *p = p.saturating_add(bye_points(event.format, bye.kind));
             }
         }
     }
@@ -200,7 +200,7 @@ fn pair_levels(a: &Vertex, b: &Vertex, met: bool) -> [u64; LEVELS] {
     let sente_b = !b.no_sente && !a.no_gote;
     c[1] = u64::from(!sente_a && !sente_b);
     let d = u64::from(a.points.abs_diff(b.points));
-    c[3] = d * d;
+    c[3] = d.saturating_mul(d);
     if a.points == b.points {
         let want = a.group_len / 2;
         c[8] = a.group_pos.abs_diff(b.group_pos).abs_diff(want) as u64;
@@ -246,8 +246,9 @@ fn multipliers(max: &[u64; LEVELS], edges: u64) -> [i128; LEVELS] {
         for level in (0..kept).rev() {
             let Some(sum) = total else { break };
             mult[level] = sum + 1;
-            total = (i128::from(max[level]) * i128::from(edges))
-                .checked_mul(sum + 1)
+            total = i128::from(max[level])
+                .checked_mul(i128::from(edges))
+                .and_then(|t| t.checked_mul(sum + 1))
                 .and_then(|t| t.checked_add(sum))
                 .filter(|&t| t < limit);
         }
