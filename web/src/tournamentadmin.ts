@@ -31,7 +31,7 @@ export type Act = (f: () => Promise<unknown>) => Promise<void>;
 /** The add-player form's fields, kept while the page redraws (every 10 s). */
 const addForm = { name: '', account: '', rating: '', rank: '', club: '' };
 /** The next round's sit-outs and forced pairs, per event, kept while the page redraws. */
-const pairState = new Map<string, { sitOut: { player: number; points: number }[]; forced: [number, number][] }>();
+const pairState = new Map<string, { sitOut: { player: number; points: number }[]; forced: [number, number][]; open: boolean }>();
 /** KIF text pasted per board (`<event>/<round>/<board>`), kept while the page redraws. */
 const kifText = new Map<string, string>();
 
@@ -181,7 +181,7 @@ function kifUpload(ev: EventView, r: Round, b: Board, act: Act): HTMLElement {
 
 /** "Pair next round" with players sitting out and forced pairs; "Unpair last round". */
 export function pairPanel(ev: EventView, act: Act): HTMLElement {
-  const st = pairState.get(ev.id) ?? { sitOut: [], forced: [] };
+  const st = pairState.get(ev.id) ?? { sitOut: [], forced: [], open: false };
   pairState.set(ev.id, st);
   const active = ev.players.filter((p) => !p.withdrawn);
   const playerOpts = (selected: string) => [option('', '—', selected), ...active.map((p) => option(String(p.player), `${p.player}. ${p.name}`, selected))];
@@ -189,7 +189,7 @@ export function pairPanel(ev: EventView, act: Act): HTMLElement {
   const redraw = () => panel.replaceChildren(...content().filter((x): x is HTMLElement => x !== null));
   const content = (): (HTMLElement | null)[] => {
     const swiss = ev.format !== 'round_robin';
-    const complete = ev.planned !== null && ev.paired.length >= ev.planned;
+    const complete = ev.status === 'finished' || (ev.planned !== null && ev.paired.length >= ev.planned);
     // Sit-outs.
     const sitRows = st.sitOut.map((s, i) => {
       const rm = h('button', { type: 'button', class: 'small' }, '×');
@@ -245,19 +245,22 @@ export function pairPanel(ev: EventView, act: Act): HTMLElement {
     unpair?.addEventListener('click', () => {
       if (last && confirm(t('evConfirmUnpair').replace('{n}', String(last)))) act(() => unpairRound(ev.id, last));
     });
-    return [
-      h('h3', {}, complete ? t('evAllPaired') : t('evPairNextRound').replace('{n}', String(ev.paired.length + 1))),
-      complete
-        ? null
-        : h(
+    const options = complete
+      ? null
+      : h(
             'details',
-            { class: 'pair-options', open: st.sitOut.length + st.forced.length > 0 },
+            { class: 'pair-options', open: st.open || st.sitOut.length + st.forced.length > 0 },
             h('summary', {}, t('evPairOptions')),
             h('div', { class: 'field' }, h('span', {}, t('evSitOut')), h('ul', { class: 'plain' }, sitRows), h('div', { class: 'controls' }, sitPlayer, sitPoints, sitAdd)),
             swiss
               ? h('div', { class: 'field' }, h('span', {}, t('evForced')), h('ul', { class: 'plain' }, forcedRows), h('div', { class: 'controls' }, fa, fb, fAdd))
               : null,
-          ),
+          );
+    // The options stay open across the page's refreshes.
+    options?.addEventListener('toggle', () => (st.open = options.open));
+    return [
+      h('h3', {}, complete ? t('evAllPaired') : t('evPairNextRound').replace('{n}', String(ev.paired.length + 1))),
+      options,
       h('div', { class: 'controls' }, complete ? null : pair, unpair),
     ];
   };
