@@ -23,6 +23,7 @@ import {
 import { hasProfile, playerText, profilePath } from './players';
 import type { Navigate, Screen } from './screen';
 import { HANDICAPS, sideOptions } from './start';
+import { gamesBanner } from './tournamentbanner';
 import { className, SEEK_PRESETS, timeControlText } from './timecontrol';
 
 interface SeekForm {
@@ -89,6 +90,9 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
   const seekBox = h('div', { id: 'seek-list-box' });
   const liveBox = h('div', { id: 'live-list-box' });
   const statusEl = h('p', { class: 'warn', id: 'lobby-status' });
+  // "Your game is ready": one's online tournament games, fetched every 10 s.
+  const readyBox = h('div', { class: 'ready-box' });
+  const ready = gamesBanner(readyBox, 10000);
 
   const drawForm = () => {
     const error = h('p', { class: 'error', id: 'seek-error', role: 'alert' });
@@ -346,7 +350,8 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
     drawSeeks();
     drawLive();
     statusEl.textContent = connected ? '' : t('reconnecting');
-    root.replaceChildren(h('section', { class: 'lobby', id: 'lobby' }, formBox, statusEl, seekBox, liveBox));
+    ready.redraw();
+    root.replaceChildren(h('section', { class: 'lobby', id: 'lobby' }, readyBox, formBox, statusEl, seekBox, liveBox));
   };
   draw();
   const conn = connectLobby(onMessage, (ok) => {
@@ -354,7 +359,10 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
     statusEl.textContent = ok ? '' : t('reconnecting');
   });
   return {
-    destroy: () => conn.close(),
+    destroy: () => {
+      conn.close();
+      ready.destroy();
+    },
     rerender: draw,
   };
 }

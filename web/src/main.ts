@@ -1,12 +1,14 @@
 // The single-page app: the start screen (new game and the lobby) at `/`, a
 // game at `/g/<id>`, the archive, the import page, the review board and a
-// player's profile at `/@/<name>`; the account bar and the language picker.
+// player's profile at `/@/<name>`, the tournaments at `/t` (an event `/t/<id>`,
+// its crosstable and pairing sheets); the account bar and the language picker.
 
 import './style.css';
 import { loadMe, onAccountChange } from './account';
 import { renderAccountBar } from './accountbar';
 import { h, option } from './dom';
 import { renderArchive } from './archive';
+import { openCrosstable, openPairingSheet } from './crosstable';
 import { openGame } from './game';
 import { lang, LANGS, LANG_NAMES, setLang, t, type Lang } from './i18n';
 import { renderNotFound } from './notfound';
@@ -16,6 +18,8 @@ import { openProfile } from './profile';
 import { openReview } from './review';
 import type { Screen } from './screen';
 import { renderStart } from './start';
+import { openTournament } from './tournament';
+import { renderTournaments } from './tournaments';
 
 const app = document.getElementById('app')!;
 const header = h('header', { class: 'top' });
@@ -42,6 +46,7 @@ function renderHeader(): void {
     h(
       'nav',
       { class: 'links' },
+      h('a', { href: '/t', 'data-link': true, id: 'link-tournaments' }, t('tournaments')),
       h('a', { href: '/archive', 'data-link': true, id: 'link-archive' }, t('archive')),
       h('a', { href: '/import', 'data-link': true, id: 'link-import' }, t('import')),
     ),
@@ -68,7 +73,14 @@ async function route(): Promise<void> {
   const m = location.pathname.match(/^\/g\/([0-9a-f]{16})\/?$/);
   const r = location.pathname.match(/^\/review\/([0-9a-f]{16})\/?$/);
   const p = location.pathname.match(/^\/@\/([^/]+)\/?$/);
-  if (p) {
+  const ev = location.pathname.match(/^\/t\/([0-9a-f]{16})(?:\/(crosstable)|\/rounds\/(\d{1,3})\/sheet)?\/?$/);
+  if (ev) {
+    if (ev[2]) screen = await openCrosstable(main, ev[1]);
+    else if (ev[3]) screen = await openPairingSheet(main, ev[1], Number(ev[3]));
+    else screen = await openTournament(main, ev[1], navigate);
+  } else if (/^\/t\/?$/.test(location.pathname)) {
+    screen = renderTournaments(main, navigate);
+  } else if (p) {
     let name = p[1];
     try {
       name = decodeURIComponent(name);

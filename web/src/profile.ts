@@ -13,6 +13,7 @@ import { renderNotFound } from './notfound';
 import { rankText, ratingText } from './players';
 import type { Navigate, Screen } from './screen';
 import { CLASSES, className } from './timecontrol';
+import { gamesBanner } from './tournamentbanner';
 
 /** One class's rating of a player. */
 interface ClassRating {
@@ -57,6 +58,9 @@ export async function openProfile(root: HTMLElement, name: string, navigate: Nav
   }
   let page = 1;
   const gamesBox = h('div', { id: 'profile-games' });
+  // One's own profile: "your game is ready" for one's online tournament games.
+  const readyBox = h('div', { class: 'ready-box' });
+  const ready = me()?.name.toLowerCase() === profile.name.toLowerCase() ? gamesBanner(readyBox, 0) : null;
   const loadGames = async () => {
     try {
       const q = new URLSearchParams({ page: String(page), per_page: String(PER_PAGE) });
@@ -117,6 +121,7 @@ export async function openProfile(root: HTMLElement, name: string, navigate: Nav
         { class: 'profile', id: 'profile', 'data-name': p.name },
         h('h1', { class: 'profile-name' }, p.name, p.rank ? h('span', { class: 'rank' }, ` ${rankText(p.rank)}`) : null),
         h('p', { class: 'note' }, `${t('memberSince')} ${date(p.created_at_ms)}`),
+        readyBox,
         h(
           'p',
           { class: 'results', id: 'profile-results' },
@@ -151,8 +156,11 @@ export async function openProfile(root: HTMLElement, name: string, navigate: Nav
   draw();
   loadGames();
   return {
-    destroy() {},
+    destroy() {
+      ready?.destroy();
+    },
     rerender() {
+      ready?.redraw();
       draw();
       loadGames();
     },

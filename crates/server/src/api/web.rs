@@ -4,7 +4,9 @@
 //!
 //! The bundle has fixed file names (see `web/vite.config.ts`): `index.html`
 //! (served at `/`, at every game page `/g/{id}`, at `/archive`, `/import`,
-//! `/review/{id}` and every profile page `/@/{name}`), `assets/app.js` and
+//! `/review/{id}`, every profile page `/@/{name}` and the tournament pages
+//! `/t`, `/t/{id}`, `/t/{id}/crosstable`, `/t/{id}/rounds/{n}/sheet`),
+//! `assets/app.js` and
 //! `assets/app.css`. Every response
 //! carries an `ETag` (a hash of the file), and `Cache-Control: no-cache` so
 //! that a browser revalidates after an upgrade and gets `304 Not Modified`
@@ -144,6 +146,11 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/review/{id}", get(game_page))
         // A player's profile; the client shows "no such player" itself.
         .route("/@/{name}", get(game_page))
+        // Tournaments; the client shows "no such event" itself.
+        .route("/t", get(index))
+        .route("/t/{id}", get(index))
+        .route("/t/{id}/crosstable", get(index))
+        .route("/t/{id}/rounds/{n}/sheet", get(index))
         .route("/archive", get(index))
         .route("/import", get(index))
         .route("/assets/{name}", get(asset))
