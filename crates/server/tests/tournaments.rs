@@ -214,7 +214,7 @@ async fn only_organisers_change_an_event_and_players_join_an_open_one() {
         &s,
         &alice,
         &format!("{base}/players"),
-        &json!({"name": "Боб"}),
+        &json!({"account": "Org"}),
     )
     .await;
     assert_eq!(status, 403);

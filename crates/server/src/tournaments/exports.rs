@@ -73,7 +73,7 @@ pub async fn board_kifs(
     }
     let mut out = Vec::new();
     for (i, g) in b.games.iter().enumerate() {
-        if g.moves == 0 && g.over {
+        if g.reason.as_deref() == Some("abort") {
             continue;
         }
         let mut review = crate::records::load(store, &g.id).await?;
