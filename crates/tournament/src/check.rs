@@ -122,7 +122,7 @@ pub(crate) fn check_against(event: &Event, round: &Round, free: Option<&[Board]>
     if matches!(event.format, Format::RoundRobin { .. }) {
         return warnings;
     }
-    let points = swiss::points_after(event, done);
+    let points = crate::score::points_after(event, done);
     let had_bye = |p: PlayerId| {
         event.played.iter().any(|r| {
             r.byes

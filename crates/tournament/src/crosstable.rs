@@ -27,7 +27,8 @@
 
 use std::collections::HashMap;
 
-use crate::standings::{bye_points, entry, standings, Entry, Outcome, Standing, Tiebreak};
+use crate::score::bye_points;
+use crate::standings::{entry, standings, Entry, Outcome, Standing, Tiebreak};
 use crate::translit::latin;
 use crate::{ByeKind, Event, Grade, PlayerId, Side};
 

@@ -29,6 +29,9 @@
 
 use std::cmp::Ordering;
 
+pub use crate::score::start_score;
+use crate::score::bye_points;
+
 use crate::{ByeKind, Event, Format, GameResult, PlayerId, Points, Side};
 
 /// A tie-break, applied in the order the organiser chose.
@@ -198,19 +201,6 @@ pub(crate) fn entry(event: &Event, player: PlayerId, round: usize) -> Entry {
         .map_or(Entry::Absent, |b| Entry::Bye(b.kind))
 }
 
-/// Half points a bye of `kind` is worth in `format`.
-pub(crate) fn bye_points(format: Format, kind: ByeKind) -> i32 {
-    match kind {
-        ByeKind::Pairing => match format {
-            Format::RoundRobin { .. } => 0,
-            Format::Swiss | Format::McMahon { .. } => 2,
-        },
-        ByeKind::Zero => 0,
-        ByeKind::Half => 1,
-        ByeKind::Full => 2,
-    }
-}
-
 impl Entry {
     /// Half points scored in the round.
     fn points(self, format: Format) -> i32 {
@@ -220,38 +210,6 @@ impl Entry {
             Entry::Absent => 0,
         }
     }
-}
-
-/// The McMahon start score of `player` in half points: 0 at or above the
-/// bar, one point less for each grade below it, counting a player below the
-/// floor (or without a grade) as at the floor. 0 in other formats.
-///
-/// # Examples
-/// ```
-/// use shogi_tournament::standings::start_score;
-/// use shogi_tournament::*;
-///
-/// let kyu3 = Player { rating: None, grade: Some(-2), club: None, from_round: 1, withdrawn_from: None };
-/// let event = Event {
-///     format: Format::McMahon { bar: 1, floor: -9 },
-///     rounds: 5, seed: 0, players: vec![kyu3], played: vec![],
-/// };
-/// // 3 kyu is three grades below 1 dan.
-/// assert_eq!(start_score(&event, 0), Points(-6));
-/// ```
-#[must_use]
-pub fn start_score(event: &Event, player: PlayerId) -> Points {
-    let Format::McMahon { bar, floor } = event.format else {
-        return Points::ZERO;
-    };
-    let grade = event
-        .players
-        .get(player)
-        .and_then(|p| p.grade)
-        .unwrap_or(floor);
-    // max then min, not clamp: a floor above the bar must not panic.
-    let grade = grade.max(floor).min(bar);
-    Points(grade.saturating_sub(bar).saturating_mul(2))
 }
 
 /// The score of `player` after every result entered so far (in McMahon,

@@ -40,69 +40,8 @@
 
 use crate::colours::{self, Preference, Strength};
 use crate::pair::{PairingError, Request};
-use crate::{Board, Bye, ByeKind, Event, Format, GameResult, PlayerId, Side};
-
-/// Points (half points) of a game result for (sente, gote).
-pub(crate) fn game_points(result: Option<GameResult>) -> (i32, i32) {
-    match result {
-        None | Some(GameResult::DoubleForfeit) => (0, 0),
-        Some(GameResult::SenteWin | GameResult::GoteForfeit) => (2, 0),
-        Some(GameResult::GoteWin | GameResult::SenteForfeit) => (0, 2),
-        Some(GameResult::Draw) => (1, 1),
-    }
-}
-
-/// Points (half points) of a bye in `format`.
-pub(crate) fn bye_points(format: Format, kind: ByeKind) -> i32 {
-    match kind {
-        ByeKind::Pairing if matches!(format, Format::RoundRobin { .. }) => 0,
-        ByeKind::Pairing | ByeKind::Full => 2,
-        ByeKind::Half => 1,
-        ByeKind::Zero => 0,
-    }
-}
-
-/// A player's McMahon start score in half points (zero outside McMahon):
-/// one point less for each grade below the bar, a player without a grade
-/// counting as at the floor.
-pub(crate) fn start_score(event: &Event, player: PlayerId) -> i32 {
-    match event.format {
-        Format::McMahon { bar, floor } => {
-            let (lo, hi) = (floor.min(bar), bar.max(floor));
-            let grade = event
-                .players
-                .get(player)
-                .and_then(|p| p.grade)
-                .unwrap_or(lo);
-            grade.clamp(lo, hi).saturating_sub(hi).saturating_mul(2)
-        }
-        _ => 0,
-    }
-}
-
-/// Every player's points (half points, with the McMahon start score) after
-/// the first `rounds` rounds of `event.played`.
-pub(crate) fn points_after(event: &Event, rounds: usize) -> Vec<i32> {
-    let n = event.players.len();
-    let mut points: Vec<i32> = (0..n).map(|p| start_score(event, p)).collect();
-    for round in event.played.iter().take(rounds) {
-        for board in &round.boards {
-            let (s, g) = game_points(board.result);
-            if let Some(p) = points.get_mut(board.sente) {
-                *p = p.saturating_add(s);
-            }
-            if let Some(p) = points.get_mut(board.gote) {
-                *p = p.saturating_add(g);
-            }
-        }
-        for bye in &round.byes {
-            if let Some(p) = points.get_mut(bye.player) {
-                *p = p.saturating_add(bye_points(event.format, bye.kind));
-            }
-        }
-    }
-    points
-}
+use crate::score::points_after;
+use crate::{Board, Bye, ByeKind, Event, PlayerId, Side};
 
 /// How a player was paired out of their score group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
