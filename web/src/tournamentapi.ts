@@ -110,7 +110,6 @@ export interface TEvent {
   starts: string | null;
   ends: string | null;
   format: Format;
-  rounds: number | null;
   double: boolean;
   time: TimeControl | null;
   rated: boolean;
@@ -125,10 +124,11 @@ export interface TEvent {
   organisers: string[];
   you: { organiser: boolean; player: number | null } | null;
   players: EventPlayer[];
-  rounds_played?: never;
   standings: Standing[];
-  // `rounds` (the planned number) and the paired rounds share a name in the
-  // documented JSON: the paired rounds come as `rounds` too when it is a list.
+  /** The rounds planned. */
+  planned_rounds: number;
+  /** The rounds paired, round 1 first. */
+  rounds: Round[];
 }
 
 /** The event as the page uses it: the planned number of rounds and the paired rounds apart. */
@@ -137,19 +137,11 @@ export interface EventView extends Omit<TEvent, 'rounds'> {
   paired: Round[];
 }
 
-/**
- * Reads the event JSON. The documented example gives `"rounds": 5` (the planned
- * number) and `"rounds": [...]` (the paired rounds) under one key; a JSON
- * parser keeps the last, so the list wins and the planned number is taken
- * from `planned_rounds` or `rounds_planned` when the server sends one, else
- * from the list of events (`rounds` there) or is unknown.
- */
+/** Reads the event JSON (docs/PROTOCOL.md), every list defaulting to empty. */
 export function eventView(raw: unknown): EventView {
   const e = raw as Record<string, unknown>;
-  const rounds = e.rounds;
-  const paired = Array.isArray(rounds) ? (rounds as Round[]) : Array.isArray(e.paired) ? (e.paired as Round[]) : [];
-  const plannedRaw = typeof rounds === 'number' ? rounds : (e.planned_rounds ?? e.rounds_planned ?? e.planned ?? null);
-  const planned = typeof plannedRaw === 'number' ? plannedRaw : null;
+  const paired = Array.isArray(e.rounds) ? (e.rounds as Round[]) : [];
+  const planned = typeof e.planned_rounds === 'number' ? e.planned_rounds : null;
   return {
     ...(e as unknown as TEvent),
     planned,

@@ -998,8 +998,7 @@ async function main() {
         }
       };
       const eventJson = () => api(`/api/tournaments/${id}`);
-      // The documented event JSON names both the planned number and the list of rounds `rounds`: the list is the one with objects.
-      const roundsOf = (ev) => (Array.isArray(ev.rounds) ? ev.rounds : ev.paired ?? []);
+      const roundsOf = (ev) => ev.rounds;
 
       // The organiser registers and creates the event from /t.
       const org = await newPage(browser);
@@ -1029,7 +1028,9 @@ async function main() {
         const ev = await eventJson();
         check(ev.format === 'swiss' && ev.play === 'mixed', `format and play: ${ev.format} ${ev.play}`);
         check(ev.time?.main_ms === 1800000 && ev.time?.byoyomi_ms === 30000, `30 min + 30 s: ${JSON.stringify(ev.time)}`);
-        check(ev.you?.organiser === true, `the creator organises: ${JSON.stringify(ev.you)}`);
+        // `you` is the session's view: asked from the organiser's page, with its cookie.
+        const mine = await org.page.evaluate((u) => fetch(u).then((r) => r.json()), `/api/tournaments/${id}`);
+        check(mine.you?.organiser === true, `the creator organises: ${JSON.stringify(mine.you)}`);
         check((await org.page.textContent('#event-facts')).includes('30 min + 30 s'), 'the header shows the time control');
       });
 
@@ -1142,7 +1143,8 @@ async function main() {
             });
             await step(`round 1 board ${b.board}: a few moves on the board, then a resignation`, async () => {
               const s0 = await api(`/api/games/${b.game}`);
-              check(s0.clocks?.sente?.main_ms === 1800000, `the event's clock: ${JSON.stringify(s0.clocks)}`);
+              // The clock runs from the pairing (Sente's is counting): Gote's is still full.
+              check(s0.clocks?.gote?.main_ms === 1800000 && s0.clocks?.gote?.byoyomi_ms === 30000, `the event's clock: ${JSON.stringify(s0.clocks)}`);
               await dragSquare(sente.page, '7g', '7f', 'sente');
               await waitState(b.game, (s) => s.moves.length === 1, "Sente's first move");
               await gote.page.waitForSelector('#moves .move[data-ply="1"]');

@@ -272,13 +272,13 @@ eq('Russian half-point sit-out', m.byeText({ player: 1, kind: 'half', points: 0.
 m.setLang('uk');
 eq('Ukrainian double round robin', m.formatText('round_robin', true), 'Двоколовий');
 m.setLang('en');
-// The event JSON as documented: "rounds" is both the planned number and the list of rounds; the list wins.
-const doc = JSON.parse('{"id":"a1b2c3d4e5f60718","name":"x","format":"swiss","rounds":5,"players":[],"rounds":[{"round":1,"pairings":[],"bye":5}],"standings":[]}');
+// The event JSON as documented: "planned_rounds" the number, "rounds" the paired rounds.
+const doc = JSON.parse('{"id":"a1b2c3d4e5f60718","name":"x","format":"swiss","planned_rounds":5,"players":[],"rounds":[{"round":1,"pairings":[],"bye":5}],"standings":[]}');
 const view = m.eventView(doc);
 eq('the paired rounds from the documented JSON', view.paired.length, 1);
 eq('a lone pairing bye becomes a bye of 1 point', JSON.stringify(view.paired[0].byes), '[{"player":5,"kind":"pairing","points":1}]');
-eq('the planned number when rounds is a number', m.eventView({ rounds: 7, players: [] }).planned, 7);
-eq('no rounds yet', m.eventView({ rounds: 7 }).paired.length, 0);
+eq('the planned number', view.planned, 5);
+eq('no rounds yet', m.eventView({ planned_rounds: 7 }).paired.length, 0);
 eq('a round robin defaults to SB, direct encounter, wins', m.defaultTiebreaks('round_robin').join(), 'sb,direct,wins');
 eq('a Swiss defaults to SOS, SOSOS, direct encounter', m.defaultTiebreaks('swiss').join(), 'sos,sosos,direct');
 // The create request.

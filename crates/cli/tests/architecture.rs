@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const CRATES: [&str; 5] = ["core", "record", "engine", "server", "cli"];
+const CRATES: [&str; 6] = ["core", "record", "engine", "tournament", "server", "cli"];
 
 fn crates_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -29,8 +29,8 @@
 
 use std::cmp::Ordering;
 
-pub use crate::score::start_score;
 use crate::score::bye_points;
+pub use crate::score::start_score;
 
 use crate::{ByeKind, Event, Format, GameResult, PlayerId, Points, Side};
 

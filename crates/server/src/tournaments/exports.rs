@@ -161,7 +161,11 @@ pub fn federation_report(t: &Loaded) -> String {
         city: s.place.clone(),
         country: s.country.clone(),
         starts: s.starts.clone().unwrap_or_default(),
-        ends: s.ends.clone().or_else(|| s.starts.clone()).unwrap_or_default(),
+        ends: s
+            .ends
+            .clone()
+            .or_else(|| s.starts.clone())
+            .unwrap_or_default(),
         class: None,
         minutes: Some(u32::try_from(s.time.main_ms / 60_000).unwrap_or(u32::MAX)),
     };

@@ -319,7 +319,9 @@ impl SettingsRequest {
         if let Some(c) = &self.country {
             let c = c.trim().to_ascii_uppercase();
             if !(c.is_empty() || (c.len() == 2 && c.bytes().all(|b| b.is_ascii_uppercase()))) {
-                return Err(Error::BadRequest("country must be a two-letter code".into()));
+                return Err(Error::BadRequest(
+                    "country must be a two-letter code".into(),
+                ));
             }
             s.country = c;
         }
