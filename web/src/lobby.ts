@@ -24,7 +24,7 @@ import { hasProfile, playerText, profilePath } from './players';
 import type { Navigate, Screen } from './screen';
 import { HANDICAPS, sideOptions } from './start';
 import { gamesBanner } from './tournamentbanner';
-import { className, SEEK_PRESETS, timeControlText } from './timecontrol';
+import { className, customTimeFields, SEEK_PRESETS, timeControlText } from './timecontrol';
 
 interface SeekForm {
   time: string;
@@ -110,20 +110,8 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
       s.addEventListener('change', () => onChange(s.value));
       return s;
     };
-    const num = (name: 'mainMin' | 'byoSec' | 'periods' | 'incSec', min: number, max: number) => {
-      const i = h('input', { type: 'number', name: `seek-${name}`, min, max, step: 1, value: String(form[name]) });
-      i.addEventListener('input', () => (form[name] = Number(i.value) || 0));
-      return i;
-    };
     const field = (label: string, control: HTMLElement) => h('label', { class: 'field' }, h('span', {}, label), control);
-    const custom = h(
-      'div',
-      { class: 'custom-time' },
-      field(t('mainMinutes'), num('mainMin', 0, 1440)),
-      field(t('byoyomiSeconds'), num('byoSec', 0, 3600)),
-      field(t('periods'), num('periods', 1, 10)),
-      field(t('incrementSeconds'), num('incSec', 0, 3600)),
-    );
+    const custom = customTimeFields(form, (key) => ({ name: `seek-${key}` }));
     custom.hidden = form.time !== 'custom';
     const to = h('input', { name: 'seek-to', id: 'seek-to', value: form.to, maxlength: 24, placeholder: t('optional') });
     to.addEventListener('input', () => (form.to = to.value));

@@ -2,6 +2,7 @@
 // the lobby's presets and the names of the rating classes.
 
 import type { TimeControl } from './api';
+import { h } from './dom';
 import { t, type MsgKey } from './i18n';
 
 /** The lobby's time presets, in the order the seek form offers them ("custom" last). */
@@ -37,4 +38,34 @@ export type TimeClass = (typeof CLASSES)[number];
 /** A rating class's name in the reader's language. */
 export function className(c: string): string {
   return (CLASSES as readonly string[]).includes(c) ? t(`class_${c}` as MsgKey) : c;
+}
+
+/** The numbers of a custom clock as a form keeps them. */
+export interface CustomTime {
+  mainMin: number;
+  byoSec: number;
+  periods: number;
+  incSec: number;
+}
+
+/**
+ * The custom clock's four number fields (main minutes, byoyomi seconds,
+ * periods, increment seconds), editing `form` as they are typed; `attrs`
+ * names each input (its `name` or `id`).
+ */
+export function customTimeFields(form: CustomTime, attrs: (key: keyof CustomTime) => Record<string, string>): HTMLElement {
+  const num = (key: keyof CustomTime, min: number, max: number) => {
+    const i = h('input', { type: 'number', ...attrs(key), min, max, step: 1, value: String(form[key]) });
+    i.addEventListener('input', () => (form[key] = Number(i.value) || 0));
+    return i;
+  };
+  const field = (label: string, control: HTMLElement) => h('label', { class: 'field' }, h('span', {}, label), control);
+  return h(
+    'div',
+    { class: 'custom-time' },
+    field(t('mainMinutes'), num('mainMin', 0, 1440)),
+    field(t('byoyomiSeconds'), num('byoSec', 0, 3600)),
+    field(t('periods'), num('periods', 1, 10)),
+    field(t('incrementSeconds'), num('incSec', 0, 3600)),
+  );
 }

@@ -8,7 +8,7 @@ import type { TimeControl } from './api';
 import { h, option } from './dom';
 import { t } from './i18n';
 import type { Navigate, Screen } from './screen';
-import { SEEK_PRESETS, timeControlText } from './timecontrol';
+import { customTimeFields, SEEK_PRESETS, timeControlText } from './timecontrol';
 import {
   createEvent,
   defaultTiebreaks,
@@ -208,11 +208,6 @@ function createForm(navigate: Navigate, redraw: () => void): HTMLElement {
     i.addEventListener('input', () => (f[key] = i.value));
     return i;
   };
-  const num = (key: 'mainMin' | 'byoSec' | 'periods' | 'incSec', min: number, max: number) => {
-    const i = h('input', { type: 'number', id: `te-${key}`, min, max, step: 1, value: String(f[key]) });
-    i.addEventListener('input', () => (f[key] = Number(i.value) || 0));
-    return i;
-  };
   const select = (id: string, opts: [string, string][], value: string, onChange: (v: string) => void) => {
     const s = h('select', { id, name: id }, opts.map(([v, l]) => option(v, l, value)));
     s.addEventListener('change', () => onChange(s.value));
@@ -224,14 +219,7 @@ function createForm(navigate: Navigate, redraw: () => void): HTMLElement {
     return h('label', { class: 'check' }, c, ' ', label);
   };
 
-  const custom = h(
-    'div',
-    { class: 'custom-time' },
-    field(t('mainMinutes'), num('mainMin', 0, 1440)),
-    field(t('byoyomiSeconds'), num('byoSec', 0, 3600)),
-    field(t('periods'), num('periods', 1, 10)),
-    field(t('incrementSeconds'), num('incSec', 0, 3600)),
-  );
+  const custom = customTimeFields(f, (key) => ({ id: `te-${key}` }));
   custom.hidden = f.time !== 'custom';
   const isRoundRobin = baseFormat(f.format) === 'round_robin';
   const rounds = h('input', {

@@ -5,7 +5,7 @@
 // of the event's data, tested in tests/unit.mjs.
 
 import { t, type MsgKey } from './i18n';
-import type { Board, BoardResult, Bye, EventView, Format, Round } from './tournamentapi';
+import { WARNING_RULES, type Board, type BoardResult, type Bye, type EventView, type Format, type Round } from './tournamentapi';
 
 /** Points as a tournament table writes them: `3`, `2½`, `½`, `0`. */
 export function pointsText(p: number | null | undefined): string {
@@ -108,16 +108,7 @@ export function coloursText(b: Pick<Board, 'colours' | 'toss'>): string {
 
 /** A pairing rule a round breaks, named in the reader's language. */
 export function warningText(rule: string): string {
-  const known = [
-    'rematch',
-    'second_bye',
-    'third_colour_in_row',
-    'bye_not_lowest',
-    'score_gap',
-    'repeated_float',
-    'same_club',
-    'colour_imbalance',
-  ];
+  const known: readonly string[] = WARNING_RULES;
   return known.includes(rule) ? t(`warn_${rule}` as MsgKey) : rule;
 }
 

@@ -348,22 +348,7 @@ impl Rooms {
             Mode::Local => {}
             Mode::Ai | Mode::Friend => players.seats[creator] = me,
         }
-        let new = NewGame {
-            id: &id,
-            mode: req.mode,
-            start: &start,
-            settings: &settings,
-            tokens: ByColor::new(
-                seats.tokens[Color::Sente].as_deref(),
-                seats.tokens[Color::Gote].as_deref(),
-            ),
-            invite: seats.invite.as_deref(),
-            clocks,
-            clock_started,
-            players: &players,
-        };
-        self.deps.store.insert_game(&new, unix_ms()).await?;
-        let init = RoomInit {
+        self.open_new(RoomInit {
             id: id.clone(),
             mode: req.mode,
             settings,
@@ -376,9 +361,8 @@ impl Rooms {
             turn_used_ms: 0,
             ending: None,
             players,
-        };
-        let room = room::spawn(init, self.deps.clone());
-        self.map.write().await.insert(id.clone(), room);
+        })
+        .await?;
         Ok(Created {
             invite: seats.invite.map(|code| format!("/g/{id}?join={code}")),
             id,
@@ -440,22 +424,7 @@ impl Rooms {
             .terms
             .time
             .map(|tc| ByColor::new(Clock::new(tc), Clock::new(tc)));
-        let new = NewGame {
-            id: &id,
-            mode: Mode::Friend,
-            start: &start,
-            settings: &settings,
-            tokens: ByColor::new(
-                tokens[Color::Sente].as_deref(),
-                tokens[Color::Gote].as_deref(),
-            ),
-            invite: None,
-            clocks,
-            clock_started: true,
-            players: &m.players,
-        };
-        self.deps.store.insert_game(&new, unix_ms()).await?;
-        let init = RoomInit {
+        self.open_new(RoomInit {
             id: id.clone(),
             mode: Mode::Friend,
             settings,
@@ -468,9 +437,8 @@ impl Rooms {
             turn_used_ms: 0,
             ending: None,
             players: m.players,
-        };
-        let room = room::spawn(init, self.deps.clone());
-        self.map.write().await.insert(id.clone(), room);
+        })
+        .await?;
         Ok(Created {
             id,
             token: acceptor_token,
@@ -497,6 +465,29 @@ pub struct EventGame {
 }
 
 impl Rooms {
+    /// Stores a new game and starts its room.
+    async fn open_new(&self, init: RoomInit) -> Result<(), Error> {
+        let new = NewGame {
+            id: &init.id,
+            mode: init.mode,
+            start: &init.start,
+            settings: &init.settings,
+            tokens: ByColor::new(
+                init.tokens[Color::Sente].as_deref(),
+                init.tokens[Color::Gote].as_deref(),
+            ),
+            invite: init.invite.as_deref(),
+            clocks: init.clocks,
+            clock_started: init.clock_started,
+            players: &init.players,
+        };
+        self.deps.store.insert_game(&new, unix_ms()).await?;
+        let id = init.id.clone();
+        let room = room::spawn(init, self.deps.clone());
+        self.map.write().await.insert(id, room);
+        Ok(())
+    }
+
     /// Starts the game of a tournament board: both seats held by the
     /// players' accounts (their sessions play it; the tokens are never
     /// given out), the clock running from now. Returns the game id.
@@ -528,22 +519,7 @@ impl Rooms {
         let id = token::new_game_id();
         let tokens = ByColor::new(Some(token::new_token()), Some(token::new_token()));
         let clocks = Some(g.clocks);
-        let new = NewGame {
-            id: &id,
-            mode: Mode::Friend,
-            start: &start,
-            settings: &settings,
-            tokens: ByColor::new(
-                tokens[Color::Sente].as_deref(),
-                tokens[Color::Gote].as_deref(),
-            ),
-            invite: None,
-            clocks,
-            clock_started: true,
-            players: &players,
-        };
-        self.deps.store.insert_game(&new, unix_ms()).await?;
-        let init = RoomInit {
+        self.open_new(RoomInit {
             id: id.clone(),
             mode: Mode::Friend,
             settings,
@@ -556,9 +532,8 @@ impl Rooms {
             turn_used_ms: 0,
             ending: None,
             players,
-        };
-        let room = room::spawn(init, self.deps.clone());
-        self.map.write().await.insert(id.clone(), room);
+        })
+        .await?;
         Ok(id)
     }
 

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::pair::Request;
+use crate::request::Request;
 use crate::swiss::{self, Float};
 use crate::{berger, colours, Board, ByeKind, Event, Format, PlayerId, Round, Side};
 

@@ -20,6 +20,7 @@ pub mod colours;
 pub mod crosstable;
 pub mod model;
 pub mod pair;
+pub mod request;
 pub mod score;
 pub mod standings;
 pub mod swiss;

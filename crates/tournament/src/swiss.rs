@@ -39,7 +39,7 @@
 //! ```
 
 use crate::colours::{self, Preference, Strength};
-use crate::pair::{PairingError, Request};
+use crate::request::{PairingError, Request};
 use crate::score::points_after;
 use crate::{Board, Bye, ByeKind, Event, PlayerId, Side};
 

@@ -52,18 +52,8 @@ pub(super) async fn record(
         other => return Err(bad(format!("unknown format {other:?}"))),
     };
     let text = shogi_record::write(&review.record, format);
-    let disposition = format!("attachment; filename=\"{id}.{ext}\"");
-    Ok((
-        [
-            (header::CONTENT_TYPE, HeaderValue::from_static(mime)),
-            (
-                header::CONTENT_DISPOSITION,
-                HeaderValue::from_str(&disposition).map_err(|e| Error::Internal(e.to_string()))?,
-            ),
-        ],
-        text,
-    )
-        .into_response())
+    let file = format!("{id}.{ext}");
+    super::download::attachment(&file, &file, mime, text)
 }
 
 /// The `diagram.svg` and `diagram.png` query.
