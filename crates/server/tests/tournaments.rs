@@ -115,7 +115,13 @@ async fn a_twelve_player_round_robin_is_paired_by_berger_and_ranked_as_computed_
 
     let e = event(&s, &id).await;
     assert_eq!(e["status"], "finished");
+    assert_eq!(e["planned_rounds"], 11);
     assert_eq!(e["tiebreaks"], json!(["sb", "direct", "wins"]));
+    let (_, list) = s.request("GET", "/api/tournaments", None).await;
+    assert_eq!(list["events"][0]["id"], id.as_str(), "{list}");
+    assert_eq!(list["events"][0]["status"], "finished", "{list}");
+    assert_eq!(list["events"][0]["players"], 12);
+    assert_eq!(list["events"][0]["round"], 11);
     // By hand: points 2:10½, 1:9½, 3:9, 4:8 ... 10:2, then 12 and 11 on 1
     // point, 12 ahead on Sonneborn-Berger (it beat 1, 9½) against 11's 1.
     let expected: [(u64, f64, f64, f64); 12] = [
@@ -223,6 +229,32 @@ async fn only_organisers_change_an_event_and_players_join_an_open_one() {
     let e = event(&s, created["id"].as_str().unwrap()).await;
     assert_eq!(e["players"][0]["name"], "Алиса");
     assert_eq!(e["players"][0]["account"], "Алиса");
+    assert!(e["you"].is_null(), "no session, no `you`");
+    // Only organisers change the settings; before round 1 a withdrawn
+    // player leaves and later numbers move up.
+    let (status, _) = put(&s, &alice, &base, &json!({"name": "Mine"})).await;
+    assert_eq!(status, 403);
+    let (status, renamed) = put(&s, &org, &base, &json!({"name": "Open cup", "rounds": 4})).await;
+    assert_eq!(status, 200, "{renamed}");
+    assert_eq!(renamed["name"], "Open cup");
+    assert_eq!(renamed["planned_rounds"], 4);
+    let (status, _) = post(
+        &s,
+        &org,
+        &format!("{base}/players"),
+        &json!({"name": "Борис", "rank": "2k", "club": "Киев"}),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let (status, _, _) = s
+        .request_with("DELETE", &format!("{base}/players/1"), &[&alice.0], None)
+        .await;
+    assert_eq!(status, 204);
+    let e = event(&s, created["id"].as_str().unwrap()).await;
+    assert_eq!(e["players"].as_array().unwrap().len(), 1);
+    assert_eq!(e["players"][0]["player"], 1);
+    assert_eq!(e["players"][0]["name"], "Борис");
+    assert_eq!(e["players"][0]["rank"], "2k");
     // Bad fields are named.
     let (status, bad) = post(
         &s,
@@ -391,5 +423,51 @@ async fn an_over_the_board_record_is_checked_and_two_equal_reports_enter_a_resul
     .await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["result"], "gote");
+    s.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_handicap_event_seats_the_stronger_player_as_gote_with_the_tables_handicap() {
+    let dir = TempDir::new("t-hc");
+    let s = TestServer::start(&dir.db()).await;
+    let org = account(&s, "Org").await;
+    // The players' accounts (entered by the organiser).
+    account(&s, "Алиса").await;
+    account(&s, "Bob").await;
+    let (_, created) = post(
+        &s,
+        &org,
+        "/api/tournaments",
+        &json!({"name": "Handicap", "format": "swiss", "rounds": 1, "handicap": true, "rated": true}),
+    )
+    .await;
+    let base = format!("/api/tournaments/{}", created["id"].as_str().unwrap());
+    // 2 dan and 3 kyu: four grades apart, a rook handicap.
+    let (status, _) = post(
+        &s,
+        &org,
+        &format!("{base}/players"),
+        &json!({"account": "Алиса", "rank": "3k"}),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let (status, _) = post(
+        &s,
+        &org,
+        &format!("{base}/players"),
+        &json!({"account": "Bob", "rank": "2d"}),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let (status, r) = post(&s, &org, &format!("{base}/rounds"), &json!({})).await;
+    assert_eq!(status, 201, "{r}");
+    let board = &r["pairings"][0];
+    assert_eq!(board["handicap"], "rook", "{r}");
+    assert_eq!(board["colours"], "handicap");
+    assert_eq!(board["gote"], 2, "the 2 dan gives the handicap as Gote");
+    let state = s.state(board["game"].as_str().unwrap()).await;
+    assert_eq!(state["players"]["gote"]["name"], "Bob");
+    assert_eq!(state["side_to_move"], "gote", "the giver moves first");
+    assert_eq!(state["rated"], false, "a handicap game is never rated");
     s.shutdown().await;
 }

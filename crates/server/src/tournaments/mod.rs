@@ -119,7 +119,11 @@ fn entrant_text(field: &str, v: &str) -> Result<String, Error> {
 
 fn pairing_error(e: PairingError) -> Error {
     match e {
-        PairingError::BadPlayer(_) => Error::BadRequest(e.to_string()),
+        // The crate counts players from 0; the API from 1.
+        PairingError::BadPlayer(p) => Error::BadRequest(format!(
+            "player {} cannot be paired this round (unknown, not playing, named twice, or a forced pair in a round robin)",
+            p + 1
+        )),
         _ => Error::Conflict(e.to_string()),
     }
 }
