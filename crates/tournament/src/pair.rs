@@ -3,8 +3,7 @@
 use crate::check::{self, Warning};
 pub use crate::request::{PairingError, Request};
 use crate::{
-    berger, colours, swiss, Board, Bye, ByeKind, ColourChoice, Event, Format, GameResult, PlayerId,
-    Round, Toss,
+    berger, swiss, Board, Bye, ByeKind, ColourChoice, Event, Format, GameResult, PlayerId, Round,
 };
 
 /// A paired round.
@@ -22,12 +21,11 @@ pub struct Pairing {
 
 /// Pairs the next round of `event`.
 ///
-/// Round robins follow the Berger tables ([`crate::berger`]): a player's
-/// Berger number is their entry index + 1. Round 1's colours are the table's
-/// or all reversed, as one furigoma for the whole event decides (tossed by
-/// the first-listed player of the table's first board and recorded on every
-/// board of round 1); later rounds read that toss back from round 1's
-/// boards, so they keep the same orientation. A double round robin plays
+/// Round robins follow the Berger tables ([`crate::berger`]) for the
+/// pairings and the colours: a player's Berger number is their entry number
+/// (index plus one) and the first-named player of a pair takes Sente, as FIDE prints
+/// them (the lots are drawn when the players are entered in order). A
+/// double round robin plays
 /// the table twice, the second time with colours reversed, and (as FIDE
 /// recommends) swaps the last two rounds of the first cycle so that nobody
 /// gets three games in a row with one colour at the turn. A withdrawn
@@ -109,9 +107,9 @@ fn validate(event: &Event, round: u32, request: &Request) -> Result<(), PairingE
     Ok(())
 }
 
-/// Round `round` of a round robin: the table's boards, oriented by round
-/// 1's furigoma, forfeits preset for absent players, and the idle player
-/// of an odd field as a (pointless) pairing bye.
+/// Round `round` of a round robin: the table's boards with the table's
+/// colours, forfeits preset for absent players, and the idle player of an
+/// odd field as a (pointless) pairing bye.
 fn round_robin(
     event: &Event,
     round: u32,
@@ -139,8 +137,7 @@ fn round_robin(
         table_round = 2 * cycle - 1 - table_round;
     }
     let table = berger::table(n, table_round);
-    let first_toss = first_round_toss(event, n);
-    let reversed = !first_toss.tosser_sente() ^ second_cycle;
+    let reversed = second_cycle;
     let absent = |p: PlayerId| {
         !event.players[p].plays_in(round) || request.sit_out.iter().any(|b| b.player == p)
     };
@@ -157,15 +154,10 @@ fn round_robin(
             (false, true) => Some(GameResult::GoteForfeit),
             (false, false) => None,
         };
-        let colours = if round == 1 {
-            ColourChoice::Furigoma(first_toss)
-        } else {
-            ColourChoice::Table
-        };
         boards.push(Board {
             sente,
             gote,
-            colours,
+            colours: ColourChoice::Table,
             result,
         });
     }
@@ -177,20 +169,4 @@ fn round_robin(
         })
         .collect();
     Ok((boards, byes))
-}
-
-/// The furigoma that orients a round robin's table: the one recorded on
-/// round 1's boards if it is paired, else the toss of round 1 (by the
-/// first-listed player of the table's first board).
-fn first_round_toss(event: &Event, n: usize) -> Toss {
-    let recorded = event.played.first().and_then(|r| {
-        r.boards.iter().find_map(|b| match b.colours {
-            ColourChoice::Furigoma(t) => Some(t),
-            _ => None,
-        })
-    });
-    recorded.unwrap_or_else(|| {
-        let (a, b) = berger::table(n, 1).first().copied().unwrap_or((1, 2));
-        colours::toss(event.seed, 1, a - 1, b - 1)
-    })
 }
