@@ -313,16 +313,17 @@ impl std::str::FromStr for Rank {
     type Err = String;
 
     /// Reads the short form: `15k` to `1k`, `1d` to `8d` (also `3 kyu`,
-    /// `1 dan`).
+    /// `1-dan`, any case).
     ///
     /// ```
     /// use shogi_server::ratings::Rank;
     /// assert_eq!("3k".parse::<Rank>(), Ok(Rank::Kyu(3)));
     /// assert_eq!("1 dan".parse::<Rank>(), Ok(Rank::Dan(1)));
+    /// assert_eq!("2-Kyu".parse::<Rank>(), Ok(Rank::Kyu(2)));
     /// assert!("9d".parse::<Rank>().is_err());
     /// ```
     fn from_str(s: &str) -> Result<Rank, String> {
-        let t = s.trim().to_ascii_lowercase().replace(' ', "");
+        let t = s.trim().to_ascii_lowercase().replace([' ', '-'], "");
         let bad = || format!("{s:?} is not a rank (15k to 1k, 1d to 8d)");
         let (digits, kind) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?);
         let n: u8 = digits.parse().map_err(|_| bad())?;

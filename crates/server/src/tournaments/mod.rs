@@ -68,8 +68,8 @@ pub struct EntrantRequest {
     pub name: Option<String>,
     /// An account's name.
     pub account: Option<String>,
-    /// A rating.
-    pub rating: Option<i32>,
+    /// A rating (a fraction is rounded).
+    pub rating: Option<f64>,
     /// A rank (`3k`, `1d`).
     pub rank: Option<String>,
     /// A club.
@@ -115,6 +115,15 @@ fn entrant_text(field: &str, v: &str) -> Result<String, Error> {
         )));
     }
     Ok(v.to_string())
+}
+
+/// A rating as given (0 to 4000, a fraction rounded).
+fn rating_of(r: f64) -> Result<i32, Error> {
+    if (0.0..=4000.0).contains(&r) {
+        Ok(r.round() as i32)
+    } else {
+        Err(Error::BadRequest("rating must be 0 to 4000".into()))
+    }
 }
 
 fn pairing_error(e: PairingError) -> Error {
@@ -357,12 +366,7 @@ impl Tournaments {
             .map(|r| r.parse::<Rank>().map(Rank::short))
             .transpose()
             .map_err(Error::BadRequest)?;
-        let mut rating = req.rating;
-        if let Some(r) = rating {
-            if !(0..=4000).contains(&r) {
-                return Err(Error::BadRequest("rating must be 0 to 4000".into()));
-            }
-        }
+        let mut rating = req.rating.map(rating_of).transpose()?;
         if let (None, None, Some(a)) = (rating, &rank, &account) {
             rating = self
                 .store
@@ -416,10 +420,7 @@ impl Tournaments {
             row.name = entrant_text("name", n)?;
         }
         if let Some(r) = req.rating {
-            if !(0..=4000).contains(&r) {
-                return Err(Error::BadRequest("rating must be 0 to 4000".into()));
-            }
-            row.rating = Some(r);
+            row.rating = Some(rating_of(r)?);
         }
         if let Some(r) = &req.rank {
             row.rank = if r.trim().is_empty() {
