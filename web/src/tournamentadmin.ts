@@ -5,7 +5,8 @@
 // together) or unpairing the last, the co-organisers, and the audit log.
 
 import { h, option } from './dom';
-import { lang, t } from './i18n';
+import { lang, t, type MsgKey } from './i18n';
+import { HANDICAPS } from './start';
 import {
   addOrganiser,
   addPlayer,
@@ -135,6 +136,17 @@ export function adminBoardControls(ev: EventView, r: Round, b: Board, act: Act):
     );
     play.addEventListener('change', () => act(() => putBoard(ev.id, r.round, b.board, { play: play.value as 'online' | 'otb' })));
     parts.push(play);
+  }
+  if (ev.handicap && !b.result) {
+    // The grade-gap table only suggests: an organiser may set another
+    // handicap before the board is played (Gote gives it).
+    const hc = h(
+      'select',
+      { class: 'handicap-select', 'aria-label': `${t('handicap')} ${b.board}` },
+      HANDICAPS.map((x) => option(x, t(`hc_${x}` as MsgKey), b.handicap)),
+    );
+    hc.addEventListener('change', () => act(() => putBoard(ev.id, r.round, b.board, { handicap: hc.value })));
+    parts.push(hc);
   }
   if (b.play === 'otb') parts.push(kifUpload(ev, r, b, act));
   return h('div', { class: 'admin-board' }, parts);

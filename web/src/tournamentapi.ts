@@ -263,7 +263,7 @@ export function putBoard(
   id: string,
   round: number,
   board: number,
-  change: { result?: BoardResult | null; kif?: string; play?: 'online' | 'otb' },
+  change: { result?: BoardResult | null; kif?: string; play?: 'online' | 'otb'; handicap?: string },
 ): Promise<Board> {
   return call('PUT', `${base(id)}/rounds/${round}/boards/${board}`, change);
 }

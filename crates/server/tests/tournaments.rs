@@ -469,5 +469,17 @@ async fn a_handicap_event_seats_the_stronger_player_as_gote_with_the_tables_hand
     assert_eq!(state["players"]["gote"]["name"], "Bob");
     assert_eq!(state["side_to_move"], "gote", "the giver moves first");
     assert_eq!(state["rated"], false, "a handicap game is never rated");
+    // The organiser may set another handicap before the game starts: the
+    // game begins again from the new position.
+    let path = format!("{base}/rounds/1/boards/1");
+    let (status, b) = put(&s, &org, &path, &json!({"handicap": "bishop"})).await;
+    assert_eq!(status, 200, "{b}");
+    assert_eq!(b["handicap"], "bishop");
+    assert_eq!(b["games"].as_array().unwrap().len(), 1);
+    assert_ne!(b["game"], board["game"]);
+    let state = s.state(b["game"].as_str().unwrap()).await;
+    assert_eq!(state["start_sfen"], shogi_core::Handicap::Bishop.sfen());
+    let old = s.state(board["game"].as_str().unwrap()).await;
+    assert_eq!(old["status"]["reason"], "abort");
     s.shutdown().await;
 }

@@ -566,18 +566,19 @@ impl Store {
         Ok(())
     }
 
-    /// Rewrites a board's result, record, play and reports.
+    /// Rewrites a board's result, record, play, handicap and reports.
     ///
     /// # Errors
     /// The database refused it.
     pub async fn update_board(&self, id: &str, b: &BoardRow) -> Result<(), sqlx::Error> {
         sqlx::query(
-            "UPDATE tournament_boards SET result = ?, record = ?, play = ?, report_sente = ?,
-                report_gote = ? WHERE tournament = ? AND round = ? AND board = ?",
+            "UPDATE tournament_boards SET result = ?, record = ?, play = ?, handicap = ?,
+                report_sente = ?, report_gote = ? WHERE tournament = ? AND round = ? AND board = ?",
         )
         .bind(&b.result)
         .bind(&b.record)
         .bind(&b.play)
+        .bind(&b.handicap)
         .bind(&b.reports.0)
         .bind(&b.reports.1)
         .bind(id)

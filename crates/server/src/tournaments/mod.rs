@@ -708,7 +708,7 @@ impl Tournaments {
         let t = self.load_as_organiser(id, actor).await?;
         let mut row = t.board(round, board).ok_or(Error::NoSuch("board"))?.clone();
         for key in body.keys() {
-            if !["result", "kif", "play"].contains(&key.as_str()) {
+            if !["result", "kif", "play", "handicap"].contains(&key.as_str()) {
                 return Err(Error::BadRequest(format!("unknown field {key}")));
             }
         }
@@ -727,6 +727,20 @@ impl Tournaments {
                 "result {}",
                 row.result.as_deref().unwrap_or("cleared")
             ));
+        }
+        if let Some(v) = body.get("handicap") {
+            let h = v
+                .as_str()
+                .and_then(|s| s.parse::<Handicap>().ok())
+                .ok_or_else(|| {
+                    Error::BadRequest(
+                        "handicap must be a handicap's name (even, lance, bishop, rook...)".into(),
+                    )
+                })?;
+            if h.name() != row.handicap {
+                self.change_handicap(&t, &mut row, h).await?;
+                details.push(format!("handicap {}", h.name()));
+            }
         }
         if let Some(v) = body.get("kif") {
             let Value::String(text) = v else {
@@ -757,6 +771,34 @@ impl Tournaments {
         let t = self.load(id).await?;
         let row = t.board(round, board).ok_or(Error::NoSuch("board"))?;
         Ok(view::board(&t, row))
+    }
+
+    /// Sets a board's handicap (the Gote player gives it) before anything
+    /// is played on it; an online board's game starts again from the new
+    /// position.
+    async fn change_handicap(
+        &self,
+        t: &Loaded,
+        row: &mut BoardRow,
+        h: Handicap,
+    ) -> Result<(), Error> {
+        if row.result.is_some() || row.games.iter().any(|g| g.moves > 0) {
+            return Err(Error::Conflict("the board has been played".into()));
+        }
+        row.handicap = h.name().to_string();
+        if BoardPlay::of_name(&row.play) == BoardPlay::Online {
+            let games: Vec<String> = row.games.iter().map(|g| g.id.clone()).collect();
+            self.abort_games(&games).await;
+            let seats = Self::seats(t, row.sente, row.gote)?;
+            let game = self.start_game(t, seats, None, h).await?;
+            self.store
+                .clear_board_games(t.id(), row.round, row.board)
+                .await?;
+            self.store
+                .add_board_game(t.id(), row.round, row.board, &game)
+                .await?;
+        }
+        Ok(())
     }
 
     async fn switch_play(
