@@ -794,6 +794,8 @@ async function main() {
     await test('import a KIF file, step through it, analyse it, download KIF and CSA, search for mate', async () => {
       const { context, page } = await newPage(browser);
       const kif = [
+        '開始日時：2024/01/05(金) 10:00',
+        '持ち時間：各30分',
         '手合割：平手',
         '先手：Alice',
         '後手：Bob',
@@ -822,6 +824,8 @@ async function main() {
       const id = new URL(page.url()).pathname.split('/')[2];
       await page.waitForSelector('#moves .move[data-ply="6"]');
       check((await page.textContent('.review-title')).includes('Alice'), 'the players are shown');
+      const reviewInfo = await page.textContent('#review-result');
+      check(reviewInfo.includes('5 Jan 2024') && reviewInfo.includes('30 min'), `the record's own day and time control: ${reviewInfo}`);
       // Step through the main line with the keyboard and the buttons.
       await page.keyboard.press('ArrowRight');
       check((await page.getAttribute('#moves .move.current', 'data-ply')) === '1', 'ArrowRight shows move 1');
@@ -882,6 +886,12 @@ async function main() {
       await page.waitForSelector(`.archive-row[data-id="${id}"]`);
       const rows = await page.locator('.archive-row').count();
       check(rows === 1, `one game of Alice, got ${rows}`);
+      const row = await page.textContent(`.archive-row[data-id="${id}"]`);
+      check(row.includes('5 Jan 2024') && row.includes('30 min') && !row.includes('((') && !row.includes('))'), `the archive shows the record's day and time control: ${row}`);
+      // The same day in Japanese, as the review writes it.
+      await page.selectOption('#lang', 'ja');
+      await page.waitForFunction((rid) => document.querySelector(`.archive-row[data-id="${rid}"]`)?.textContent?.includes('2024年1月5日'), id, { timeout: 5000 });
+      await page.selectOption('#lang', 'en');
       await shootNarrow(page, 'archive', 'the archive page');
       // Mate search from a position with a mate in one; the line can be stepped through.
       const r = await fetchRetry(BASE + '/api/import?save=1', {
