@@ -5,8 +5,9 @@
 import { request as call } from './api';
 import { h } from './dom';
 import { t } from './i18n';
-import { lineMoveText } from './movetext';
-import type { MoveInfo } from './shogi';
+import { WIN_RATE_GRID, winRate } from './chart';
+import { lineMoveText, usiMoveText } from './movetext';
+import type { MoveInfo, Position } from './shogi';
 
 /** The engine's verdict on one position of the main line. */
 export interface Eval {
@@ -50,6 +51,8 @@ export interface AnalysisView {
   onMain: boolean;
   /** The main line's moves, for the mistakes' text. */
   mainInfos: MoveInfo[];
+  /** The main line's positions (start included), for the best and better moves' text. */
+  mainPositions: Position[];
 }
 
 /** The analysis of one game: loaded, started and polled until done. */
@@ -102,7 +105,12 @@ export class GameAnalysis {
     this.poll = window.setTimeout(() => this.load(), 500);
   }
 
-  /** The panel: a button to start, or the progress, the graph, the evaluation here and the mistakes. */
+  /** The text of a USI move of the main line's position `ply` (the move list's notation). */
+  private moveAt(view: AnalysisView, ply: number, usi: string): string {
+    return usiMoveText(view.mainPositions[ply], usi, ply > 0 ? view.mainInfos[ply - 1]?.to : undefined);
+  }
+
+  /** The panel: a button to start, or the progress, the graph and the evaluation here. */
   panel(view: AnalysisView): HTMLElement {
     const a = this.analysis;
     const parts: (Element | string)[] = [h('h2', {}, t('analysis'))];
@@ -122,71 +130,99 @@ export class GameAnalysis {
       parts.push(this.graph(a, view.ply));
       const ev = view.onMain ? a.evals[view.ply] : undefined;
       if (ev) {
-        const score = ev.mate !== null ? `${t('mateFound')} ${ev.mate}` : String(ev.score_cp);
         parts.push(
           h(
             'p',
             { id: 'eval-now' },
-            `${t('evaluation')}: ${score}`,
-            ev.best_move ? ` · ${t('bestMove')}: ${ev.best_move}` : '',
+            `${t('evaluation')}: ${evalText(ev)}`,
+            ev.best_move ? ` · ${t('bestMove')}: ` : '',
+            ev.best_move ? h('span', { id: 'best-move' }, this.moveAt(view, view.ply, ev.best_move)) : '',
           ),
         );
       }
-      const list = h(
-        'ul',
-        { class: 'mistakes', id: 'mistakes' },
-        a.mistakes.map((m) => {
-          const li = h(
-            'li',
-            { class: `flag-${m.kind}`, 'data-ply': String(m.ply) },
-            `${m.ply}. ${view.mainInfos[m.ply - 1] ? lineMoveText(view.mainInfos, m.ply - 1) : ''} — ${t(m.kind)}; ${t('better')}: ${m.better}`,
-          );
-          li.addEventListener('click', () => this.host.goMain(m.ply - 1));
-          return li;
-        }),
-      );
-      parts.push(list);
     }
     const panel = h('div', { class: 'analysis', id: 'analysis' });
     panel.append(...parts);
     return panel;
   }
 
-  /** The evaluation graph: Sente's score, capped at ±2000, one point per position; the cursor at `ply`. */
+  /** The text of the move the analysis prefers to the mistake `m` (the move list's notation). */
+  betterText(view: AnalysisView, m: Mistake): string {
+    return this.moveAt(view, m.ply - 1, m.better);
+  }
+
+  /** The flagged moves of the main line, each with the better move; null before any are known. */
+  mistakeList(view: AnalysisView): HTMLElement | null {
+    const a = this.analysis;
+    if (!a || a.status === 'none') return null;
+    return h(
+      'ul',
+      { class: 'mistakes', id: 'mistakes' },
+      a.mistakes.map((m) => {
+        const li = h(
+          'li',
+          { class: `flag-${m.kind}`, 'data-ply': String(m.ply) },
+          `${m.ply}. ${view.mainInfos[m.ply - 1] ? lineMoveText(view.mainInfos, m.ply - 1) : ''} — ${t(m.kind)}; ${t('better')}: `,
+          h('span', { class: 'better' }, this.betterText(view, m)),
+        );
+        li.addEventListener('click', () => this.host.goMain(m.ply - 1));
+        return li;
+      }),
+    );
+  }
+
+  /**
+   * The evaluation graph: Sente's win rate (`winRate`, 0-100 %, mates at the
+   * ends) per position, gridlines at 25/50/75 %, the cursor at `ply`; a click
+   * shows that position of the main line.
+   */
   private graph(a: Analysis, ply: number): SVGSVGElement {
     const NS = 'http://www.w3.org/2000/svg';
-    const W = 320;
-    const H = 120;
+    const W = 360;
+    const H = 150;
+    const L = 36;
+    const R = 6;
+    const T = 8;
+    const B = 8;
     const n = Math.max(1, a.total_plies);
-    const x = (p: number) => (p / n) * (W - 8) + 4;
-    const y = (cp: number) => H / 2 - (Math.max(-2000, Math.min(2000, cp)) / 2000) * (H / 2 - 6);
+    const x = (p: number) => L + (p / n) * (W - L - R);
+    const y = (rate: number) => T + (1 - rate) * (H - T - B);
     const svg = document.createElementNS(NS, 'svg');
     svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     svg.setAttribute('class', 'eval-graph');
     svg.setAttribute('id', 'eval-graph');
-    const el = (tag: string, attrs: Record<string, string | number>) => {
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', t('winRateSente'));
+    const el = (tag: string, attrs: Record<string, string | number>, text?: string) => {
       const e = document.createElementNS(NS, tag);
       for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+      if (text !== undefined) e.textContent = text;
       svg.append(e);
       return e;
     };
-    el('rect', { x: 0, y: 0, width: W, height: H, class: 'bg' });
-    el('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'axis' });
-    el('line', { x1: x(ply), y1: 0, x2: x(ply), y2: H, class: 'cursor' });
+    el('title', {}, t('winRateSente'));
+    el('rect', { x: L, y: T, width: W - L - R, height: H - T - B, class: 'bg' });
+    for (const pct of WIN_RATE_GRID) {
+      const gy = y(pct / 100);
+      el('line', { x1: L, y1: gy, x2: W - R, y2: gy, class: pct === 50 ? 'axis' : 'grid' });
+      el('text', { x: L - 4, y: gy + 4, 'text-anchor': 'end', class: 'label' }, `${pct}%`);
+    }
+    el('line', { x1: x(ply), y1: T, x2: x(ply), y2: H - B, class: 'cursor' });
+    const rate = (e: Eval) => winRate(e.score_cp, e.mate);
     if (a.evals.length) {
-      el('polyline', { points: a.evals.map((e) => `${x(e.ply)},${y(e.score_cp)}`).join(' '), class: 'line' });
+      el('polyline', { points: a.evals.map((e) => `${x(e.ply).toFixed(1)},${y(rate(e)).toFixed(1)}`).join(' '), class: 'line' });
     }
     const flagged = new Set(a.mistakes.map((m) => m.ply));
     for (const e of a.evals) {
       const c = el('circle', {
-        cx: x(e.ply),
-        cy: y(e.score_cp),
+        cx: x(e.ply).toFixed(1),
+        cy: y(rate(e)).toFixed(1),
         r: flagged.has(e.ply) ? 4 : 3,
         class: `point${flagged.has(e.ply) ? ' flagged' : ''}${e.ply === ply ? ' current' : ''}`,
         'data-ply': e.ply,
       });
       const title = document.createElementNS(NS, 'title');
-      title.textContent = `${e.ply}: ${e.mate !== null ? `${t('mateFound')} ${e.mate}` : e.score_cp}`;
+      title.textContent = `${e.ply}: ${Math.round(rate(e) * 100)}% (${evalText(e)})`;
       c.append(title);
     }
     svg.addEventListener('click', (ev) => {
@@ -199,8 +235,14 @@ export class GameAnalysis {
       // A click anywhere else picks the nearest ply.
       const box = svg.getBoundingClientRect();
       const px = ((ev.clientX - box.left) / box.width) * W;
-      this.host.goMain(Math.round(((px - 4) / (W - 8)) * n));
+      this.host.goMain(Math.round(((px - L) / (W - L - R)) * n));
     });
     return svg;
   }
+}
+
+/** An evaluation in words: `+120 cp` from Sente's side, or "Mate 5". */
+function evalText(e: Eval): string {
+  if (e.mate !== null) return `${t('mateFound')} ${e.mate}`;
+  return `${e.score_cp > 0 ? '+' : ''}${e.score_cp} ${t('centipawns')}`;
 }

@@ -4,7 +4,8 @@
 import { request as call } from './api';
 import { h, option } from './dom';
 import { resultText } from './ending';
-import { lang, t, type MsgKey } from './i18n';
+import { dayText } from './dates';
+import { t, type MsgKey } from './i18n';
 import type { Screen } from './screen';
 import { timeControlText } from './timecontrol';
 
@@ -13,6 +14,8 @@ export interface ArchiveEntry {
   id: string;
   kind: 'game' | 'import';
   created_at_ms: number;
+  /** When the game was played: a game's start, a record's header date (else its import time). */
+  played_at_ms: number;
   sente: string | null;
   gote: string | null;
   time: { main_ms: number; byoyomi_ms: number; periods: number; increment_ms: number } | null;
@@ -28,7 +31,7 @@ export function gameTable(entries: ArchiveEntry[]): HTMLElement {
     h(
       'tr',
       { class: 'archive-row', 'data-id': e.id },
-      h('td', {}, new Date(e.created_at_ms).toLocaleString(lang())),
+      h('td', { class: 'nowrap' }, dayText(e.played_at_ms ?? e.created_at_ms)),
       h(
         'td',
         {},

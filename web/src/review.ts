@@ -8,7 +8,7 @@ import { Shogiground } from 'shogiground';
 import type { Api } from 'shogiground/api';
 import type { DrawShape } from 'shogiground/draw';
 
-import { GameAnalysis } from './analysis';
+import { GameAnalysis, type AnalysisView } from './analysis';
 import {
   ApiError,
   createGame,
@@ -18,7 +18,10 @@ import {
   savedToken,
   type CreateRequest,
   type LegalMoves,
+  type TimeControl,
 } from './api';
+import { isoDayText } from './dates';
+import { clockRulesFields, clockRulesRequest, type ClockRules } from './gameoptions';
 import { h, option } from './dom';
 import { resultText } from './ending';
 import { dropUsi, groundDests, lastDests, moveShape, moveUsi } from './ground';
@@ -27,6 +30,7 @@ import { MateSearch } from './mate';
 import { renderNotFound } from './notfound';
 import { moveText } from './movetext';
 import type { Navigate, Screen } from './screen';
+import { timeControlText } from './timecontrol';
 import {
   applyUsi,
   boardSfen,
@@ -45,6 +49,7 @@ import {
   parsePathKey,
   pathKey,
   play,
+  promoteVariation,
   removeVariation,
   resolve,
   toJson,
@@ -60,8 +65,19 @@ interface RecordJson {
   moves: string[];
   nodes: TreeNode[];
   start_comments: string[];
+  /** A game played here keeps its moves; an imported record's main line may change (absent: fixed). */
+  main_line_fixed?: boolean;
   ending: { reason: string | null; winner: 'sente' | 'gote' | null };
-  headers: { sente: string | null; gote: string | null; event: string | null; start_time: string | null };
+  headers: {
+    sente: string | null;
+    gote: string | null;
+    event: string | null;
+    start_time: string | null;
+    /** The day it was played (`YYYY-MM-DD`), from the header or a game's start. */
+    date?: string | null;
+    /** The time control, from the header (KIF 持ち時間 in words too) or the game's settings. */
+    time?: TimeControl | null;
+  };
 }
 
 /** The record formats offered for download. */
@@ -102,6 +118,18 @@ class Review implements Screen {
   private saveBtn: HTMLButtonElement | null = null;
   private noteEl: HTMLElement | null = null;
   private level = 3;
+  /** Continuing from the shown position: against whom (the form is open), with which clock and rules. */
+  private continueMode: 'ai' | 'friend' | null = null;
+  private continueForm: ClockRules = {
+    time: '10+30',
+    mainMin: 10,
+    byoSec: 30,
+    periods: 1,
+    incSec: 0,
+    impasse: '27',
+    illegal: 'prevent',
+    maxMoves: 0,
+  };
   private analysis: GameAnalysis;
   private mate: MateSearch;
   private boardEl = h('div', { class: 'board' });
@@ -268,18 +296,40 @@ class Review implements Screen {
   }
 
   private playMove(usi: string): void {
-    const r = play(this.tree, { path: this.path, ply: this.ply }, usi);
+    const r = play(this.tree, { path: this.path, ply: this.ply }, usi, this.mainFixed());
     if (!r) {
       this.note = { text: t('mainLineFixed'), error: true };
       this.render();
       return;
     }
     if (r.added) this.dirty = true;
+    if (r.added && r.cursor.path.length === 0) this.setMain();
     this.setLine(r.cursor.path);
     this.mate.clear();
     this.note = null;
     this.ply = Math.min(this.last(), r.cursor.ply);
     this.render();
+  }
+
+  /** Whether the main line is the game played here (it cannot change). */
+  private mainFixed(): boolean {
+    return this.rec.main_line_fixed !== false;
+  }
+
+  /** The main line's positions and moves, replayed from the tree (after it changed). */
+  private setMain(): void {
+    const main = replay(this.rec.start_sfen, this.tree.map((n) => n.usi));
+    this.mainPositions = main.positions;
+    this.mainInfos = main.infos;
+  }
+
+  /** Makes the shown variation the line it branches from (the main line only for imported records). */
+  private promoteVariation(): void {
+    const at = promoteVariation(this.tree, { path: this.path, ply: this.ply }, this.mainFixed());
+    if (!at) return;
+    this.dirty = true;
+    this.setMain();
+    this.goTo(at);
   }
 
   private removeVariation(): void {
@@ -376,7 +426,7 @@ class Review implements Screen {
       const m = mistakeAt.get(Number(el.dataset.ply));
       if (!m) continue;
       el.classList.add(`flag-${m.kind}`);
-      el.title = `${t(m.kind)}: ${t('better')} ${m.better}`;
+      el.title = `${t(m.kind)}: ${t('better')} ${this.analysis.betterText(this.analysisView(), m)}`;
     }
     const moves = h('div', { class: 'moves', id: 'moves' }, items);
     moves.addEventListener('click', (e) => {
@@ -426,6 +476,8 @@ class Review implements Screen {
       const body = JSON.stringify({ token, start_comments: this.startComments, nodes: toJson(this.tree) });
       this.rec = await call<RecordJson>('PUT', `/api/games/${this.id}/annotations`, body, true);
       this.dirty = false;
+      // A changed main line is analysed afresh (the server forgets the old line's analysis).
+      this.analysis.load();
       this.note = { text: t('saved'), error: false };
     } catch (e) {
       this.note = { text: e instanceof Error ? e.message : String(e), error: true };
@@ -433,9 +485,42 @@ class Review implements Screen {
     this.updateSaveState();
   }
 
+  /** Opens the clock-and-rules form for continuing against the computer or a friend. */
+  private askContinue(mode: 'ai' | 'friend'): void {
+    this.continueMode = mode;
+    this.continueForm.impasse = mode === 'ai' ? '27' : 'count24';
+    this.render();
+    document.getElementById('continue-form')?.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** The form that asks for the time control and rules before continuing (as the start screen does). */
+  private continueFormEl(): HTMLElement | null {
+    const mode = this.continueMode;
+    if (!mode) return null;
+    const start = h('button', { type: 'submit', class: 'primary', id: 'continue-start' }, t('create'));
+    const cancel = h('button', { type: 'button', id: 'continue-cancel' }, t('cancel'));
+    cancel.addEventListener('click', () => {
+      this.continueMode = null;
+      this.render();
+    });
+    const form = h(
+      'form',
+      { class: 'start continue-form', id: 'continue-form' },
+      h('h2', {}, mode === 'ai' ? t('continueAi') : t('continueFriend')),
+      ...clockRulesFields(this.continueForm),
+      h('div', { class: 'controls' }, start, cancel),
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      start.disabled = true;
+      this.continueFrom(mode);
+    });
+    return form;
+  }
+
   private async continueFrom(mode: 'ai' | 'friend'): Promise<void> {
     const { pos } = this.shownPosition();
-    const req: CreateRequest = { mode, side: pos.turn, sfen: toSfen(pos), time: null };
+    const req: CreateRequest = { mode, side: pos.turn, sfen: toSfen(pos), ...clockRulesRequest(this.continueForm) };
     if (mode === 'ai') req.ai = { level: this.level };
     try {
       const created = await createGame(req);
@@ -468,7 +553,12 @@ class Review implements Screen {
     const info = h(
       'p',
       { class: 'review-result', id: 'review-result' },
-      [rec.headers.event, rec.headers.start_time, resultText(rec.ending.winner, rec.ending.reason)]
+      [
+        rec.headers.event,
+        isoDayText(rec.headers.date) ?? rec.headers.start_time,
+        rec.headers.time ? timeControlText(rec.headers.time) : null,
+        resultText(rec.ending.winner, rec.ending.reason),
+      ]
         .filter(Boolean)
         .join(' · '),
     );
@@ -492,6 +582,9 @@ class Review implements Screen {
           { class: 'controls variation-row' },
           btn('to-main', t('backToMain'), () => this.goMain(this.path[0][0])),
           btn('remove-variation', t('removeVariation'), () => this.removeVariation()),
+          !this.mainFixed() || this.path.length > 1
+            ? btn('promote-variation', t('promoteVariation'), () => this.promoteVariation())
+            : null,
         );
     const moves = this.moveList();
     const token = savedToken(this.id);
@@ -519,9 +612,9 @@ class Review implements Screen {
     const continueRow = h(
       'div',
       { class: 'controls continue-row' },
-      btn('continue-ai', t('continueAi'), () => this.continueFrom('ai')),
+      btn('continue-ai', t('continueAi'), () => this.askContinue('ai')),
       levelSelect,
-      btn('continue-friend', t('continueFriend'), () => this.continueFrom('friend')),
+      btn('continue-friend', t('continueFriend'), () => this.askContinue('friend')),
     );
     const q = this.diagramQuery();
     const downloads = h(
@@ -540,18 +633,36 @@ class Review implements Screen {
         info,
         nav,
         variationRow,
+        this.analysis.panel(this.analysisView()),
         moves,
+        this.analysis.mistakeList(this.analysisView()),
         this.commentBox(),
         editRow,
         h('div', { class: 'controls sfen-row' }, sfenInput, copyBtn),
         continueRow,
+        this.continueFormEl(),
         downloads,
-        this.analysis.panel({ ply: this.ply, onMain: this.onMain(), mainInfos: this.mainInfos }),
         this.mate.panel(() => toSfen(this.positions[this.ply])),
       ].filter((el): el is HTMLElement => el !== null),
     );
     this.updateSaveState();
-    moves.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+    scrollIntoList(moves, moves.querySelector<HTMLElement>('.current'));
   }
 
+  /** Where the board stands, for the analysis panel. */
+  private analysisView(): AnalysisView {
+    return { ply: this.ply, onMain: this.onMain(), mainInfos: this.mainInfos, mainPositions: this.mainPositions };
+  }
+
+}
+
+/**
+ * Scrolls the list `box` (not the page: the board stays where it is) so that
+ * `item` is inside it.
+ */
+function scrollIntoList(box: HTMLElement, item: HTMLElement | null): void {
+  if (!item) return;
+  const top = item.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientTop + box.scrollTop;
+  if (top < box.scrollTop) box.scrollTop = top;
+  else if (top + item.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + item.offsetHeight - box.clientHeight;
 }

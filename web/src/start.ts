@@ -2,9 +2,10 @@
 
 import { guestNameToSend } from './account';
 import { guestNameField } from './accountbar';
-import { createGame, saveToken, type CreateRequest, type TimeControl } from './api';
+import { createGame, saveToken, type CreateRequest } from './api';
 import { h, option } from './dom';
 import { t, type MsgKey } from './i18n';
+import { clockRulesFields, clockRulesRequest, field, type ClockRules } from './gameoptions';
 import type { Navigate } from './screen';
 
 export const HANDICAPS = [
@@ -39,35 +40,11 @@ export function sideOptions(handicap: string): [string, string][] {
   ];
 }
 
-const PRESETS: Record<string, TimeControl | null> = {
-  '30+30': { main_ms: 30 * 60000, byoyomi_ms: 30000, periods: 1, increment_ms: 0 },
-  '10+30': { main_ms: 10 * 60000, byoyomi_ms: 30000, periods: 1, increment_ms: 0 },
-  '0+30': { main_ms: 0, byoyomi_ms: 30000, periods: 1, increment_ms: 0 },
-  fischer: { main_ms: 3 * 60000, byoyomi_ms: 0, periods: 1, increment_ms: 2000 },
-  none: null,
-};
-const PRESET_LABELS: [string, MsgKey][] = [
-  ['30+30', 'tc30'],
-  ['10+30', 'tc10'],
-  ['0+30', 'tc0'],
-  ['fischer', 'tcFischer'],
-  ['custom', 'tcCustom'],
-  ['none', 'tcNone'],
-];
-
-interface Form {
+interface Form extends ClockRules {
   mode: 'ai' | 'friend' | 'local';
   level: number;
   side: 'sente' | 'gote' | 'random';
   handicap: string;
-  time: string;
-  mainMin: number;
-  byoSec: number;
-  periods: number;
-  incSec: number;
-  impasse: string;
-  illegal: 'prevent' | 'lose';
-  maxMoves: number;
 }
 
 const form: Form = {
@@ -86,21 +63,11 @@ const form: Form = {
 };
 
 export function request(f: Form): CreateRequest {
-  const time =
-    f.time === 'custom'
-      ? {
-          main_ms: Math.round(f.mainMin * 60000),
-          byoyomi_ms: Math.round(f.byoSec * 1000),
-          periods: Math.max(1, Math.round(f.periods)),
-          increment_ms: Math.round(f.incSec * 1000),
-        }
-      : PRESETS[f.time] ?? null;
   const req: CreateRequest = {
     mode: f.mode,
     side: f.side,
     handicap: f.handicap,
-    time,
-    rules: { impasse: f.impasse, illegal: f.illegal, max_moves: f.maxMoves > 0 ? Math.round(f.maxMoves) : null },
+    ...clockRulesRequest(f),
   };
   if (f.mode === 'ai') req.ai = { level: f.level };
   const name = guestNameToSend();
@@ -110,8 +77,6 @@ export function request(f: Form): CreateRequest {
 
 export function renderStart(root: HTMLElement, navigate: Navigate): void {
   const error = h('p', { class: 'error', role: 'alert' });
-  const field = (label: string, control: HTMLElement, cls = '') =>
-    h('label', { class: `field ${cls}` }, h('span', {}, label), control);
   const select = <K extends keyof Form>(name: K, opts: [string, string][], after?: () => void) => {
     const s = h(
       'select',
@@ -125,14 +90,6 @@ export function renderStart(root: HTMLElement, navigate: Navigate): void {
     });
     return s;
   };
-  const num = (name: keyof Form, min: number, max: number, step = 1) => {
-    const i = h('input', { type: 'number', name, min, max, step, value: String(form[name]) });
-    i.addEventListener('input', () => {
-      (form as unknown as Record<string, unknown>)[name] = Number(i.value) || 0;
-    });
-    return i;
-  };
-
   const rerender = () => renderStart(root, navigate);
   const levelField = field(
     t('level'),
@@ -150,16 +107,6 @@ export function renderStart(root: HTMLElement, navigate: Navigate): void {
     sideSelect.replaceChildren(...sideOptions(form.handicap).map(([v, l]) => option(v, l, form.side)));
     handicapNote.hidden = form.handicap === 'even';
   };
-  const custom = h(
-    'div',
-    { class: 'custom-time' },
-    field(t('mainMinutes'), num('mainMin', 0, 1440, 1)),
-    field(t('byoyomiSeconds'), num('byoSec', 0, 3600, 1)),
-    field(t('periods'), num('periods', 1, 10, 1)),
-    field(t('incrementSeconds'), num('incSec', 0, 3600, 1)),
-  );
-  custom.hidden = form.time !== 'custom';
-
   const submit = h('button', { type: 'submit', class: 'primary', id: 'create' }, t('create'));
   const formEl = h(
     'form',
@@ -191,40 +138,7 @@ export function renderStart(root: HTMLElement, navigate: Navigate): void {
       ),
     ),
     handicapNote,
-    field(
-      t('timeControl'),
-      select(
-        'time',
-        PRESET_LABELS.map(([v, k]) => [v, t(k)]),
-        () => {
-          custom.hidden = form.time !== 'custom';
-        },
-      ),
-    ),
-    custom,
-    h(
-      'fieldset',
-      {},
-      h('legend', {}, t('rules')),
-      field(
-        t('impasseRule'),
-        select('impasse', [
-          ['count24', t('impCount24')],
-          ['27', t('imp27')],
-          ['24', t('imp24')],
-          ['try', t('impTry')],
-          ['none', t('impNone')],
-        ]),
-      ),
-      field(
-        t('illegalMoves'),
-        select('illegal', [
-          ['prevent', t('illegalPrevent')],
-          ['lose', t('illegalLose')],
-        ]),
-      ),
-      field(t('maxMoves'), num('maxMoves', 0, 10000, 1)),
-    ),
+    ...clockRulesFields(form),
     guestNameField('guest-name'),
     submit,
     error,

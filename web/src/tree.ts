@@ -55,11 +55,12 @@ export function resolve(main: TreeNode[], path: Path): { line: TreeNode[]; tail:
 /**
  * Plays `usi` at `at`: follows the line if it continues with that move, else
  * the move that line replaced or one of its variations, else adds a variation
- * (or extends the line when `at` is the end of a variation). Returns the new
- * cursor and whether the tree changed, or null at the end of the main line
- * (the game as played, which cannot grow).
+ * (or extends the line when `at` is the end of a variation, or of the main
+ * line unless `mainFixed`). Returns the new cursor and whether the tree
+ * changed, or null at the end of a fixed main line (a game played here,
+ * which cannot grow).
  */
-export function play(main: TreeNode[], at: Cursor, usi: string): { cursor: Cursor; added: boolean } | null {
+export function play(main: TreeNode[], at: Cursor, usi: string, mainFixed = true): { cursor: Cursor; added: boolean } | null {
   const { line, tail, path } = resolve(main, at.path);
   const ply = Math.max(0, Math.min(at.ply, line.length));
   if (ply < line.length) {
@@ -73,7 +74,7 @@ export function play(main: TreeNode[], at: Cursor, usi: string): { cursor: Curso
     node.variations.push([newNode(usi)]);
     return { cursor: { path: [...base, [ply, node.variations.length - 1]], ply: ply + 1 }, added: true };
   }
-  if (path.length === 0) return null;
+  if (path.length === 0 && mainFixed) return null;
   tail.push(newNode(usi));
   return { cursor: { path, ply: ply + 1 }, added: true };
 }
@@ -112,4 +113,41 @@ export function parsePathKey(key: string): Path {
 /** The tree without times, as `PUT /api/games/{id}/annotations` takes it. */
 export function toJson(nodes: TreeNode[]): { usi: string; comments: string[]; variations: unknown[] }[] {
   return nodes.map((n) => ({ usi: n.usi, comments: n.comments, variations: n.variations.map((l) => toJson(l)) }));
+}
+
+/**
+ * Makes the variation the cursor is in (the last branch of its path) the
+ * line it branches from, from its first move on: the replaced moves become
+ * its first variation, the other alternatives stay alternatives. With
+ * `mainFixed`, a variation of the main line itself cannot be promoted (a game
+ * played here keeps its moves): null then, and on the main line. Returns the
+ * cursor on the same position in the reordered tree.
+ */
+export function promoteVariation(main: TreeNode[], at: Cursor, mainFixed = false): Cursor | null {
+  const { path } = resolve(main, at.path);
+  const last = path[path.length - 1];
+  if (!last) return null;
+  const parent = path.slice(0, -1);
+  if (mainFixed && parent.length === 0) return null;
+  const [i, v] = last;
+  // The array that holds move i of the parent line: the segment of the last branch at or before it.
+  let arr = main;
+  let idx = i;
+  for (let k = 0; k < parent.length && parent[k][0] <= i; k++) {
+    arr = resolve(main, parent.slice(0, k + 1)).tail;
+    idx = i - parent[k][0];
+  }
+  const replaced = arr.splice(idx);
+  const old = replaced[0];
+  const promoted = old.variations.splice(v, 1)[0];
+  const others = old.variations;
+  old.variations = [];
+  promoted[0].variations = [replaced, ...others, ...promoted[0].variations];
+  arr.push(...promoted);
+  return { path: parent, ply: at.ply };
+}
+
+/** Whether the tree's main line is `moves` (the record's own). */
+export function mainLineIs(main: TreeNode[], moves: string[]): boolean {
+  return main.length === moves.length && main.every((n, k) => n.usi === moves[k]);
 }

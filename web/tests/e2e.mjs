@@ -794,6 +794,8 @@ async function main() {
     await test('import a KIF file, step through it, analyse it, download KIF and CSA, search for mate', async () => {
       const { context, page } = await newPage(browser);
       const kif = [
+        '開始日時：2024/01/05(金) 10:00',
+        '持ち時間：各30分',
         '手合割：平手',
         '先手：Alice',
         '後手：Bob',
@@ -816,12 +818,14 @@ async function main() {
       await page.fill('#import-text', 'V2.2\nPI\n+\n+7776XX\n');
       await page.click('#import-submit');
       await page.waitForFunction(() => document.querySelector('#import-error')?.textContent?.includes('line 4'), null, { timeout: 5000 });
-      await page.screenshot({ path: join(shots, 'import-error.png') });
+      await shootNarrow(page, 'import-error', 'the import page');
       await page.setInputFiles('#import-file', { name: 'game.kif', mimeType: 'text/plain', buffer: Buffer.from(kif) });
       await page.waitForURL(/\/review\/[0-9a-f]{16}$/, { timeout: 10000 });
       const id = new URL(page.url()).pathname.split('/')[2];
       await page.waitForSelector('#moves .move[data-ply="6"]');
       check((await page.textContent('.review-title')).includes('Alice'), 'the players are shown');
+      const reviewInfo = await page.textContent('#review-result');
+      check(reviewInfo.includes('5 Jan 2024') && reviewInfo.includes('30 min'), `the record's own day and time control: ${reviewInfo}`);
       // Step through the main line with the keyboard and the buttons.
       await page.keyboard.press('ArrowRight');
       check((await page.getAttribute('#moves .move.current', 'data-ply')) === '1', 'ArrowRight shows move 1');
@@ -839,12 +843,30 @@ async function main() {
       await page.waitForSelector('#analysis-status[data-status="done"]', { timeout: 60000 });
       const points = await page.locator('#eval-graph circle').count();
       check(points === 7, `one graph point per position, got ${points}`);
+      // The board and the graph are seen together at 1280×900, and a click on the graph leaves the page where it is.
+      const inView = async (sel) => {
+        const b = await page.locator(sel).first().boundingBox();
+        return b !== null && b.y >= 0 && b.y + b.height <= 900;
+      };
+      check((await inView('.board')) && (await inView('#eval-graph')), 'the board and the evaluation graph are both in view at 1280×900');
+      const labels = await page.locator('#eval-graph text.label').allTextContents();
+      check(['25%', '50%', '75%'].every((l) => labels.includes(l)), `the win-rate axis has its labels: ${labels}`);
       await page.click('#eval-graph circle[data-ply="3"]');
       check((await page.getAttribute('#moves .move.current', 'data-ply')) === '3', 'a click on the graph jumps to ply 3');
+      check((await page.evaluate(() => window.scrollY)) === 0, 'the page did not scroll away from the board');
+      check((await inView('.board')) && (await inView('#moves .move.current')), 'the board and the current move stay in view');
+      const pointTitle = await page.textContent('#eval-graph circle[data-ply="3"] title');
+      check(/^3: \d+% \(([+-]?\d+ cp|Mate -?\d+)\)$/.test(pointTitle), `a point's title gives the win rate and the centipawns: ${pointTitle}`);
       await page.waitForSelector('.board svg.sg-shapes line, .board svg.sg-shapes path', { state: 'attached', timeout: 5000 });
       check((await page.textContent('#eval-now')).length > 0, 'the evaluation of the shown position');
+      // The best move is written in the move list's notation (Western in English), not USI.
+      const best = await page.textContent('#best-move');
+      check(/^\+?[KRBGSNLP]/.test(best), `the best move in Western notation: ${best}`);
+      for (const better of await page.locator('#mistakes .better').allTextContents()) {
+        check(/^\+?[KRBGSNLP]/.test(better), `a better move in Western notation: ${better}`);
+      }
       await sleep(400);
-      await page.screenshot({ path: join(shots, 'review-analysis.png') });
+      await shootNarrow(page, 'review-analysis', 'the review page');
       // Downloads: KIF and CSA, each read back by the server.
       for (const format of ['kif', 'csa']) {
         const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#dl-${format}`)]);
@@ -864,7 +886,13 @@ async function main() {
       await page.waitForSelector(`.archive-row[data-id="${id}"]`);
       const rows = await page.locator('.archive-row').count();
       check(rows === 1, `one game of Alice, got ${rows}`);
-      await page.screenshot({ path: join(shots, 'archive.png') });
+      const row = await page.textContent(`.archive-row[data-id="${id}"]`);
+      check(row.includes('5 Jan 2024') && row.includes('30 min') && !row.includes('((') && !row.includes('))'), `the archive shows the record's day and time control: ${row}`);
+      // The same day in Japanese, as the review writes it.
+      await page.selectOption('#lang', 'ja');
+      await page.waitForFunction((rid) => document.querySelector(`.archive-row[data-id="${rid}"]`)?.textContent?.includes('2024年1月5日'), id, { timeout: 5000 });
+      await page.selectOption('#lang', 'en');
+      await shootNarrow(page, 'archive', 'the archive page');
       // Mate search from a position with a mate in one; the line can be stepped through.
       const r = await fetchRetry(BASE + '/api/import?save=1', {
         method: 'POST',
@@ -948,16 +976,42 @@ async function main() {
       const png = await fetchRetry(`${BASE}${await page.getAttribute('#dl-png', 'href')}`);
       check(png.ok && (await png.headers.get('content-type')) === 'image/png', `the PNG link: ${png.status}`);
       await page.screenshot({ path: join(shots, 'review-variations.png') });
-      // Continue from the variation's position against the computer.
-      await page.click('#nav-prev');
+      // An imported record: the variation becomes the main line (the old line its variation), and the main line grows.
+      await page.click('#promote-variation');
+      const mainCount = async () => page.locator('#moves > .move').count();
+      check((await mainCount()) === 5, `the start and the promoted line's four moves: ${await mainCount()}`);
+      check(JSON.stringify(await current()) === '["","4"]', `on the same position, now on the main line: ${await current()}`);
+      check((await page.locator('#moves .variation .move').count()) === 3, 'the old main line is a variation of three moves');
+      await sleep(500);
+      await dragSquare(page, '2f', '2e', 'sente');
+      await page.waitForFunction(() => document.querySelector('#moves .move.current')?.getAttribute('data-ply') === '5', null, { timeout: 5000 });
+      check(JSON.stringify(await current()) === '["","5"]', `a move at the end extends the main line: ${await current()}`);
+      await page.click('#save-annotations');
+      await page.waitForFunction(() => document.querySelector('#review-note')?.textContent === 'Saved', null, { timeout: 5000 });
+      const promoted = await api(`/api/games/${id}/record?format=json`);
+      check(promoted.moves.join(' ') === '7g7f 8c8d 2g2f 8d8e 2f2e', `the saved main line: ${promoted.moves}`);
+      check(promoted.nodes[1].variations[0].map((n) => n.usi).join(' ') === '3c3d 2g2f 8c8d', 'the old line is saved as a variation');
+      await shootNarrow(page, 'review-promoted', 'the review page with a promoted line');
+      // Continue from the (now main-line) position after three moves against the computer.
+      await page.click('#moves > .move[data-ply="3"]');
       check((await page.inputValue('#sfen')) === varSfen, 'back on the position to continue from');
+      // "Continue" asks for the clock and rules first, as the start screen does.
       await page.click('#continue-ai');
+      await page.waitForSelector('#continue-form');
+      check(page.url().includes('/review/'), 'the form opens on the review page');
+      await page.selectOption('#continue-form select[name="time"]', '30+30');
+      await page.selectOption('#continue-form select[name="impasse"]', 'try');
+      await page.selectOption('#continue-form select[name="illegal"]', 'lose');
+      await shootNarrow(page, 'review-continue-form', 'the review page with the continue form');
+      await page.click('#continue-start');
       await page.waitForURL(/\/g\/[0-9a-f]{16}$/, { timeout: 10000 });
       await page.waitForSelector('.board sg-board piece');
       await page.waitForSelector('#seat');
       const live = await api(`/api/games/${gameId(page)}`);
       check(live.start_sfen === varSfen && live.sfen === varSfen, `the live game starts from the review position: ${live.sfen}`);
       check(live.mode === 'ai' && live.status.over === false && live.side_to_move === 'gote', `a live game against the computer: ${JSON.stringify(live.status)}`);
+      check(live.rules.impasse === 'try' && live.rules.illegal === 'lose', `the rules chosen in the form: ${JSON.stringify(live.rules)}`);
+      check(live.clocks !== null && live.clocks.sente.main_ms === 30 * 60000, `the clock chosen in the form: ${JSON.stringify(live.clocks)}`);
       await context.close();
     });
     await test('tournament: a 12-player 5-round mixed Swiss played end to end in the browser (two boards online in round 1), standings, crosstable', async () => {

@@ -22,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), 'shogi-unit-'));
 const entry = join(dir, 'entry.ts');
 writeFileSync(
   entry,
-  ['notation', 'shogi', 'ground', 'tree', 'players', 'timecontrol', 'chart', 'i18n', 'tournamentwords', 'tournamentapi', 'tournamentbanner', 'tournaments']
+  ['notation', 'shogi', 'ground', 'tree', 'players', 'timecontrol', 'chart', 'dates', 'i18n', 'tournamentwords', 'tournamentapi', 'tournamentbanner', 'tournaments']
     .map((f) => `export * from ${JSON.stringify(resolve(here, `../src/${f}.ts`))};\n`)
     .join(''),
 );
@@ -130,6 +130,30 @@ const back = m.removeVariation(tree, { path: [[1, 0], [2, 0]], ply: 3 });
 eq('removing a variation goes to the move it replaced', JSON.stringify(back), JSON.stringify({ path: [[1, 0]], ply: 2 }));
 eq('the inner variation is gone', tree[1].variations[0][1].variations.length, 0);
 eq('nothing to remove on the main line', m.removeVariation(tree, { path: [], ply: 2 }), null);
+// Promoting a variation; extending the main line of an imported record.
+{
+  const t2 = m.fromJson([{ usi: '7g7f' }, { usi: '3c3d', variations: [[{ usi: '8c8d' }, { usi: '2g2f' }], [{ usi: '4c4d' }]] }, { usi: '6g6f' }]);
+  eq('a fixed main line keeps its moves', m.promoteVariation(t2, { path: [[1, 0]], ply: 2 }, true), null);
+  const at = m.promoteVariation(t2, { path: [[1, 0]], ply: 3 });
+  eq('the promoted line is the main line', usis(t2), '7g7f 8c8d 2g2f');
+  eq('the cursor stays on the same position, now on the main line', JSON.stringify(at), JSON.stringify({ path: [], ply: 3 }));
+  eq('the old main line is the first variation', usis(t2[1].variations[0]), '3c3d 6g6f');
+  eq('the other alternative stays', usis(t2[1].variations[1]), '4c4d');
+  eq('the old main move lost its variations', t2[1].variations[0][0].variations.length, 0);
+  eq('promoting back restores the main line', (m.promoteVariation(t2, { path: [[1, 0]], ply: 2 }), usis(t2)), '7g7f 3c3d 6g6f');
+  eq('and the order of the alternatives', t2[1].variations.map(usis).join(' | '), '8c8d 2g2f | 4c4d');
+  m.play(t2, { path: [[1, 1]], ply: 2 }, '2g2f');
+  const sub = m.play(t2, { path: [[1, 1]], ply: 2 }, '6g6f');
+  eq('a variation inside the second one', JSON.stringify(sub.cursor), JSON.stringify({ path: [[1, 1], [2, 0]], ply: 3 }));
+  const inner = m.promoteVariation(t2, sub.cursor, true);
+  eq('inside a variation, no main-line move changes', usis(t2), '7g7f 3c3d 6g6f');
+  eq('a variation of a variation can be promoted within it', JSON.stringify(inner), JSON.stringify({ path: [[1, 1]], ply: 3 }));
+  eq('the variation now goes on with it', usis(t2[1].variations[1]), '4c4d 6g6f');
+  eq('and its old move is its alternative', usis(t2[1].variations[1][1].variations[0]), '2g2f');
+  const grown = m.play(t2, { path: [], ply: 3 }, '8c8d', false);
+  eq('an imported main line grows at its end', `${usis(t2)} ${JSON.stringify(grown.cursor)}`, '7g7f 3c3d 6g6f 8c8d {"path":[],"ply":4}');
+  eq('the main line is the record\'s', m.mainLineIs(t2, ['7g7f', '3c3d', '6g6f']), false);
+}
 eq('the JSON has no times', JSON.stringify(m.toJson([{ usi: '7g7f', time: 3, comments: [], variations: [] }])), '[{"usi":"7g7f","comments":[],"variations":[]}]');
 
 // Time controls in words, in every language; the lobby's presets.
@@ -292,6 +316,25 @@ eq('the 30+30 preset is 30 min + 30 s byoyomi', JSON.stringify(req.time), JSON.s
 const sw = m.createRequest({ ...formBase, format: 'mcmahon', rounds: '5', time: 'custom', mainMin: 15, byoSec: 10, periods: 3 });
 eq('McMahon with bar and floor, rounds', `${sw.format} ${sw.rounds} ${JSON.stringify(sw.mcmahon)} ${'double' in sw}`, 'mcmahon 5 {"bar":"1d","floor":"10k"} false');
 eq('a custom clock', JSON.stringify(sw.time), JSON.stringify({ main_ms: 900000, byoyomi_ms: 10000, periods: 3, increment_ms: 0 }));
+
+// The evaluation graph's win rate: 1 / (1 + exp(-cp / 600)), mates at the ends.
+eq('an even position is 50 %', m.winRate(0), 0.5);
+eq('+600 cp is about 73 %', Math.round(m.winRate(600) * 100), 73);
+eq('-600 cp is about 27 %', Math.round(m.winRate(-600) * 100), 27);
+eq('+1200 cp is about 88 %', Math.round(m.winRate(1200) * 100), 88);
+eq('a mate for Sente is 100 %, for Gote 0 %', `${m.winRate(10000, 5)} ${m.winRate(-10000, -4)}`, '1 0');
+eq('the win rate grows with the score', m.winRate(100) < m.winRate(101) && m.winRate(-3000) > 0, true);
+
+// One date format per language (UTC days): the archive's and the review's.
+const jan5 = Date.UTC(2024, 0, 5);
+eq('a day in English', m.dayText(jan5, 'en'), '5 Jan 2024');
+eq('a day in Japanese', m.dayText(jan5, 'ja'), '2024年1月5日');
+eq('a day in Russian', m.dayText(jan5, 'ru').startsWith('5 янв. 2024'), true);
+eq('a day in Ukrainian', m.dayText(jan5, 'uk').startsWith('5 січ. 2024'), true);
+eq('the review reads the ISO day the server sends', m.isoDayText('2024-01-05', 'en'), '5 Jan 2024');
+eq('an Edo-period day', m.isoDayText('1709-11-08', 'en'), '8 Nov 1709');
+eq('no day without an ISO date', m.isoDayText(null, 'en'), null);
+eq('a day late in the evening west of Greenwich is still that UTC day', m.dayText(Date.UTC(2024, 0, 5, 23, 59), 'en'), '5 Jan 2024');
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

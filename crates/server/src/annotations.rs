@@ -2,10 +2,12 @@
 //! saved with `PUT /api/games/{id}/annotations` and laid over the record
 //! whenever it is read (the JSON, KIF, KI2, JKF and CSA downloads).
 //!
-//! The main line never changes: an annotation gives, for each main-line move,
-//! its comments and its variations (lines that replace it), plus the comments
-//! before the first move. Every variation move is checked against the rules
-//! core before anything is stored.
+//! An annotation gives, for each main-line move, its comments and its
+//! variations (lines that replace it), plus the comments before the first
+//! move. The main line of a game played here never changes (it is the game);
+//! an imported record's may ([`MainLine::Free`]): a variation promoted to the
+//! main line, or moves added after its end. Every move is checked against the
+//! rules core before anything is stored.
 //!
 //! Who may save: a player of the game (either seat's token, as the game page
 //! keeps it) once the game is over, or whoever imported the record (the token
@@ -171,13 +173,46 @@ fn line(
     Ok(out)
 }
 
-/// `rec` with the comments and variations of `ann` instead of its own.
+/// Whether an annotation may change the record's main line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MainLine {
+    /// The main line is the game played here: it must be sent unchanged.
+    Fixed,
+    /// An imported record: the main line sent replaces the file's (each
+    /// move checked); a changed main line drops the file's ending.
+    Free,
+}
+
+/// Whether `ann` keeps `rec`'s main line move for move.
+#[must_use]
+pub fn keeps_main_line(rec: &Record, ann: &Annotations) -> bool {
+    ann.nodes.len() == rec.moves.len()
+        && ann
+            .nodes
+            .iter()
+            .zip(&rec.moves)
+            .all(|(a, n)| a.usi == n.mv.to_string())
+}
+
+/// `rec` with the comments and variations of `ann` instead of its own (and,
+/// with [`MainLine::Free`], its main line).
 ///
 /// # Errors
 /// What is wrong with `ann`, naming the place (`nodes[3].variations[0][2]`):
-/// a main line that differs from the record's, an illegal or unreadable move,
-/// an empty variation, a comment with a line break.
-pub fn apply(rec: &Record, ann: &Annotations) -> Result<Record, AnnotationError> {
+/// a main line that differs from the record's (with [`MainLine::Fixed`]), an
+/// illegal or unreadable move, an empty variation, a comment with a line break.
+pub fn apply(rec: &Record, ann: &Annotations, main: MainLine) -> Result<Record, AnnotationError> {
+    if main == MainLine::Free && !keeps_main_line(rec, ann) {
+        check_comments(&ann.start_comments, "start")?;
+        let mut out = rec.clone();
+        out.start_comments.clone_from(&ann.start_comments);
+        let mut budget = MAX_VARIATION_MOVES.saturating_add(ann.nodes.len());
+        out.moves = line(&rec.start, &ann.nodes, "nodes", &mut budget)?;
+        // The file's ending (a resignation after its last move) no longer ends this line.
+        out.ending = shogi_record::Ending::None;
+        out.illegal_move = None;
+        return Ok(out);
+    }
     if ann.nodes.len() != rec.moves.len() {
         return Err(AnnotationError::MainLineLength {
             sent: ann.nodes.len(),
@@ -262,7 +297,7 @@ mod tests {
             start_comments: vec!["before".into()],
             nodes: vec![node("7g7f"), second, node("2g2f")],
         };
-        let rec = apply(&record(), &ann).unwrap();
+        let rec = apply(&record(), &ann, MainLine::Fixed).unwrap();
         assert_eq!(rec.start_comments, ["before"]);
         assert_eq!(rec.moves[1].comments, ["a comment"]);
         assert_eq!(rec.moves[1].variations[0].len(), 2);
@@ -279,7 +314,7 @@ mod tests {
             start_comments: vec![],
             nodes: vec![node("7g7f"), second, node("2g2f")],
         };
-        let e = apply(&record(), &ann).unwrap_err();
+        let e = apply(&record(), &ann, MainLine::Fixed).unwrap_err();
         assert!(
             matches!(&e, AnnotationError::Illegal { at, .. } if at == "nodes[1].variations[0][1]"),
             "{e:?}"
@@ -296,7 +331,7 @@ mod tests {
             start_comments: vec![],
             nodes: vec![node("7g7f"), node("8c8d"), node("2g2f")],
         };
-        assert!(apply(&record(), &ann)
+        assert!(apply(&record(), &ann, MainLine::Fixed)
             .unwrap_err()
             .to_string()
             .contains("main line"));
@@ -304,7 +339,47 @@ mod tests {
             start_comments: vec![],
             nodes: vec![node("7g7f")],
         };
-        assert!(apply(&record(), &short).is_err());
+        assert!(apply(&record(), &short, MainLine::Fixed).is_err());
+    }
+
+    #[test]
+    fn an_imported_records_main_line_may_be_promoted_or_extended() {
+        // 3c3d's variation 8c8d 2g2f promoted: the old line becomes its variation.
+        let mut second = node("8c8d");
+        second.variations = vec![vec![node("3c3d"), node("2g2f")]];
+        let ann = Annotations {
+            start_comments: vec![],
+            nodes: vec![node("7g7f"), second, node("2g2f"), node("3a3b")],
+        };
+        let mut rec = record();
+        rec.ending = shogi_record::Ending::Game(shogi_core::Ending::Resignation {
+            loser: shogi_core::Color::Sente,
+        });
+        assert!(apply(&rec, &ann, MainLine::Fixed).is_err());
+        let out = apply(&rec, &ann, MainLine::Free).unwrap();
+        let main: Vec<String> = out.moves.iter().map(|n| n.mv.to_string()).collect();
+        assert_eq!(main, ["7g7f", "8c8d", "2g2f", "3a3b"]);
+        assert_eq!(out.moves[1].variations[0].len(), 2);
+        assert_eq!(out.ending, shogi_record::Ending::None);
+        // An illegal main-line move is named like any other.
+        let bad = Annotations {
+            start_comments: vec![],
+            nodes: vec![node("7g7f"), node("7g7f")],
+        };
+        let e = apply(&rec, &bad, MainLine::Free).unwrap_err();
+        assert!(
+            matches!(&e, AnnotationError::Illegal { at, .. } if at == "nodes[1]"),
+            "{e:?}"
+        );
+        // The same main line keeps the file's ending.
+        let same = Annotations {
+            start_comments: vec![],
+            nodes: vec![node("7g7f"), node("3c3d"), node("2g2f")],
+        };
+        assert_eq!(
+            apply(&rec, &same, MainLine::Free).unwrap().ending,
+            rec.ending
+        );
     }
 
     #[test]
@@ -316,7 +391,7 @@ mod tests {
             nodes: vec![first, node("3c3d"), node("2g2f")],
         };
         assert_eq!(
-            apply(&record(), &ann).unwrap_err(),
+            apply(&record(), &ann, MainLine::Fixed).unwrap_err(),
             AnnotationError::LineBreak {
                 at: "nodes[0].comments[0]".into()
             }

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use shogi_core::{Color, Ending, Handicap, Move, Position};
 use shogi_record::{Node, Record};
 
-use crate::annotations;
+use crate::annotations::{self, MainLine};
 use crate::clock::TimeControl;
 use crate::db::players::SeatPlayer;
 use crate::db::records::NewRecord;
@@ -31,14 +31,15 @@ pub struct Review {
     pub record: Record,
     /// How the game ended, for a game played here (records tell their own).
     pub ending: Option<Ending>,
+    /// When a game played here started (Unix milliseconds); records tell their own date.
+    pub played_at_ms: Option<i64>,
+    /// Whether annotations may change the main line (imported records only).
+    pub main_line: MainLine,
 }
 
-/// `YYYY/MM/DD HH:MM:SS` (UTC) of Unix milliseconds.
-fn date_text(ms: u64) -> String {
-    let secs = ms / 1000;
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    let rem = secs % 86_400;
-    // Days to civil date (proleptic Gregorian), after Howard Hinnant's algorithm.
+/// The civil date (proleptic Gregorian) of a day counted from 1970-01-01,
+/// after Howard Hinnant's algorithm.
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -47,13 +48,184 @@ fn date_text(ms: u64) -> String {
     let mp = (5 * doy + 2) / 153;
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+/// `YYYY/MM/DD HH:MM:SS` (UTC) of Unix milliseconds.
+fn date_text(ms: u64) -> String {
+    let secs = ms / 1000;
+    let rem = secs % 86_400;
+    let (year, month, day) = civil_from_days(i64::try_from(secs / 86_400).unwrap_or(0));
     format!(
         "{year:04}/{month:02}/{day:02} {:02}:{:02}:{:02}",
         rem / 3600,
         rem % 3600 / 60,
         rem % 60
     )
+}
+
+/// Days from 1970-01-01 to a civil date (proleptic Gregorian), after Howard
+/// Hinnant's algorithm (the inverse of [`date_text`]'s).
+fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(month);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The text with full-width digits (`２０２４`) as ASCII ones.
+fn ascii_digits(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '０'..='９' => {
+                char::from_u32(u32::from(c) - u32::from('０') + u32::from('0')).unwrap_or(c)
+            }
+            '＋' => '+',
+            _ => c,
+        })
+        .collect()
+}
+
+/// The date at the start of a header's date text: `2024/01/05 10:00:00`,
+/// `2024-01-05`, `2024/01/05(金) 10:00`, `2025年3月2日（日）`, `1709/11/08`;
+/// `(year, month, day)`, or `None` when it does not start with a real date.
+#[must_use]
+pub fn parse_header_date(text: &str) -> Option<(i64, u32, u32)> {
+    let text = ascii_digits(text.trim());
+    let mut nums = [0_u32; 3];
+    let mut rest = text.as_str();
+    for (i, n) in nums.iter_mut().enumerate() {
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits == 0 || digits > if i == 0 { 4 } else { 2 } {
+            return None;
+        }
+        *n = rest[..digits].parse().ok()?;
+        rest = &rest[digits..];
+        if i < 2 {
+            let sep = rest.chars().next()?;
+            if !matches!(sep, '/' | '-' | '.' | '年' | '月') {
+                return None;
+            }
+            rest = &rest[sep.len_utf8()..];
+        }
+    }
+    let [year, month, day] = nums;
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days_in_month = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    if year < 1000
+        || day == 0
+        || day > days_in_month
+        || rest.starts_with(|c: char| c.is_ascii_digit())
+    {
+        return None;
+    }
+    Some((i64::from(year), month, day))
+}
+
+/// The day a record's header says its game was played (開始日時, CSA
+/// `$START_TIME`, else KIF 対局日 or 日時): Unix milliseconds of that day's
+/// midnight UTC (the header's clock time and zone are not kept).
+#[must_use]
+pub fn played_at_ms(rec: &Record) -> Option<i64> {
+    let h = &rec.headers;
+    let others = h
+        .other
+        .iter()
+        .filter(|(k, _)| k == "対局日" || k == "日時")
+        .map(|(_, v)| v.as_str());
+    let (y, m, d) = h
+        .start_time
+        .as_deref()
+        .into_iter()
+        .chain(others)
+        .find_map(parse_header_date)?;
+    Some(days_from_civil(y, m, d) * 86_400_000)
+}
+
+/// A KIF 持ち時間 text in words as the common writers put it: `各30分`,
+/// `4時間`, `各1時間30分`, `30分+30秒`, `各10分、秒読み30秒`; a time after
+/// `+` or 秒読み is byoyomi, unless the text says it is added per move
+/// (`加算`, `フィッシャー`). `None` without a number and a unit.
+#[must_use]
+pub fn parse_kif_time(text: &str) -> Option<shogi_record::TimeControl> {
+    let text = ascii_digits(text);
+    if let Some(tc) = shogi_record::TimeControl::parse_plus(&text) {
+        return Some(tc);
+    }
+    let split = ["秒読み", "+", "フィッシャー", "加算", "1手"]
+        .iter()
+        .filter_map(|m| text.find(m))
+        .min()
+        .unwrap_or(text.len());
+    let (main_text, extra_text) = text.split_at(split);
+    // Sums `<n>時間`, `<n>分`, `<n>秒`; `None` when there is no such pair.
+    let seconds = |s: &str| -> Option<u32> {
+        let mut total: Option<u32> = None;
+        let mut rest = s;
+        while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
+            let after = &rest[start..];
+            let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let n: u32 = after[..digits].parse().ok()?;
+            let unit = after[digits..].trim_start();
+            let scale = [("時間", 3600), ("分", 60), ("秒", 1)]
+                .iter()
+                .find(|(u, _)| unit.starts_with(u))
+                .map(|&(_, s)| s);
+            if let Some(scale) = scale {
+                total = Some(total.unwrap_or(0).saturating_add(n.saturating_mul(scale)));
+            }
+            rest = &after[digits..];
+        }
+        total
+    };
+    let main = seconds(main_text);
+    let extra = seconds(extra_text);
+    if main.is_none() && extra.is_none() {
+        return None;
+    }
+    let added = ["フィッシャー", "加算", "1手"]
+        .iter()
+        .any(|m| extra_text.contains(m));
+    let extra = extra.unwrap_or(0);
+    Some(shogi_record::TimeControl {
+        main: main.unwrap_or(0),
+        byoyomi: if added { 0 } else { extra },
+        increment: if added { extra } else { 0 },
+    })
+}
+
+/// A record's time control: the one its reader understood, else its KIF
+/// 持ち時間 in words ([`parse_kif_time`]).
+#[must_use]
+pub fn record_time(rec: &Record) -> Option<TimeControl> {
+    let tc = rec.headers.time_control.or_else(|| {
+        rec.headers
+            .other
+            .iter()
+            .find(|(k, _)| k == "持ち時間")
+            .and_then(|(_, v)| parse_kif_time(v))
+    })?;
+    Some(TimeControl {
+        main_ms: u64::from(tc.main) * 1000,
+        byoyomi_ms: u64::from(tc.byoyomi) * 1000,
+        periods: 1,
+        increment_ms: u64::from(tc.increment) * 1000,
+    })
+}
+
+/// `YYYY-MM-DD` of the day a played-at time falls on (UTC).
+fn iso_day(ms: i64) -> String {
+    let (year, month, day) = civil_from_days(ms.div_euclid(86_400_000));
+    format!("{year:04}-{month:02}-{day:02}")
 }
 
 /// The record's ending for a game that ended (or not) with `e`.
@@ -74,6 +246,11 @@ fn record_summary(rec: &Record) -> (Option<Side>, Option<&'static str>) {
         R::Error => Some("error"),
     };
     (rec.loser().map(|l| Side::from(l.opponent())), reason)
+}
+
+/// Whether a review is of an imported record (its main line may change).
+fn base_is_import(review: &Review) -> bool {
+    review.main_line == MainLine::Free
 }
 
 /// The winner and the protocol's word for the ending of a review: the
@@ -133,32 +310,45 @@ fn game_record(g: &StoredGame) -> Record {
 /// # Errors
 /// [`Error::NotFound`] when `id` is neither; database errors.
 pub async fn load(store: &Store, id: &str) -> Result<Review, Error> {
-    if !token::is_game_id(id) {
-        return Err(Error::NotFound);
-    }
-    let (rec, ending) = if let Some(g) = store.load(id).await? {
-        (game_record(&g), g.ending)
-    } else {
-        let bytes = store.record_source(id).await?.ok_or(Error::NotFound)?;
-        let rec =
-            shogi_record::read(&bytes).map_err(|e| Error::Internal(format!("record {id}: {e}")))?;
-        (rec, None)
-    };
+    let base = unannotated(store, id).await?;
     let Some(ann) = store.annotations(id).await? else {
-        return Ok(Review {
-            record: rec,
-            ending,
-        });
+        return Ok(base);
     };
-    let record = match annotations::apply(&rec, &ann) {
-        Ok(annotated) => annotated,
+    match annotations::apply(&base.record, &ann, base.main_line) {
+        Ok(record) => Ok(Review { record, ..base }),
         Err(e) => {
             // Checked when saved; a record read differently since then keeps its own.
             tracing::warn!("annotations of {id} no longer fit the record: {e}");
-            rec
+            Ok(base)
         }
-    };
-    Ok(Review { record, ending })
+    }
+}
+
+/// The record of a game or an imported record as stored, without annotations.
+///
+/// # Errors
+/// [`Error::NotFound`] when `id` is neither; database errors.
+async fn unannotated(store: &Store, id: &str) -> Result<Review, Error> {
+    if !token::is_game_id(id) {
+        return Err(Error::NotFound);
+    }
+    if let Some(g) = store.load(id).await? {
+        return Ok(Review {
+            record: game_record(&g),
+            ending: g.ending,
+            played_at_ms: i64::try_from(g.created_at_ms).ok(),
+            main_line: MainLine::Fixed,
+        });
+    }
+    let bytes = store.record_source(id).await?.ok_or(Error::NotFound)?;
+    let record =
+        shogi_record::read(&bytes).map_err(|e| Error::Internal(format!("record {id}: {e}")))?;
+    Ok(Review {
+        record,
+        ending: None,
+        played_at_ms: None,
+        main_line: MainLine::Free,
+    })
 }
 
 fn node_json(n: &Node) -> Value {
@@ -186,9 +376,12 @@ pub fn record_json(review: &Review) -> Value {
             "sente": h.sente, "gote": h.gote, "event": h.event, "site": h.site,
             "start_time": h.start_time, "end_time": h.end_time,
             "time_control": h.time_control.map(|t| t.to_plus()),
+            "date": review.played_at_ms.or_else(|| played_at_ms(rec)).map(iso_day),
+            "time": record_time(rec),
             "handicap": rec.handicap().map_or("custom", Handicap::name),
             "other": h.other,
         },
+        "main_line_fixed": review.main_line == MainLine::Fixed,
         "illegal_move": rec.illegal_move.as_ref().map(|i| json!({
             "ply": i.ply, "text": i.text, "problem": i.problem.to_string(),
         })),
@@ -216,6 +409,8 @@ pub async fn import(store: &Store, bytes: &[u8], save: bool) -> Result<Imported,
     let review = Review {
         record: rec,
         ending: None,
+        played_at_ms: None,
+        main_line: MainLine::Free,
     };
     let json = record_json(&review);
     if !save {
@@ -234,15 +429,11 @@ pub async fn import(store: &Store, bytes: &[u8], save: bool) -> Result<Imported,
         handicap: rec
             .handicap()
             .map_or(StartChoice::Custom, StartChoice::Handicap),
-        time: rec.headers.time_control.map(|t| TimeControl {
-            main_ms: u64::from(t.main) * 1000,
-            byoyomi_ms: u64::from(t.byoyomi) * 1000,
-            periods: 1,
-            increment_ms: u64::from(t.increment) * 1000,
-        }),
+        time: record_time(rec),
         winner,
         reason,
         plies: rec.moves.len(),
+        played_at_ms: played_at_ms(rec),
         owner_token: &owner,
     };
     store.insert_record(&new).await?;
@@ -267,15 +458,25 @@ pub async fn annotate(
         return Err(Error::NotFound);
     }
     annotations::authorize(store, id, &req.token).await?;
-    let review = load(store, id).await?;
+    let before = load(store, id).await?;
+    let base = unannotated(store, id).await?;
     let ann = annotations::Annotations {
         start_comments: req.start_comments,
         nodes: req.nodes,
     };
-    let record =
-        annotations::apply(&review.record, &ann).map_err(|e| Error::BadRequest(e.to_string()))?;
+    let record = annotations::apply(&base.record, &ann, base.main_line)
+        .map_err(|e| Error::BadRequest(e.to_string()))?;
     store.save_annotations(id, &ann, unix_ms()).await?;
-    Ok(Review { record, ..review })
+    let review = Review { record, ..base };
+    let line = |r: &Record| r.moves.iter().map(|n| n.mv).collect::<Vec<_>>();
+    if base_is_import(&review) && line(&before.record) != line(&review.record) {
+        // The archive lists the new line's length and ending; an analysis of the old line is dropped.
+        let (winner, reason) = record_summary(&review.record);
+        store
+            .set_record_line(id, review.record.moves.len(), winner, reason)
+            .await?;
+    }
+    Ok(review)
 }
 
 /// Which position of a record a picture shows.
@@ -341,6 +542,61 @@ mod tests {
     }
 
     #[test]
+    fn header_dates_in_the_common_forms() {
+        assert_eq!(parse_header_date("2024/01/05 10:00:00"), Some((2024, 1, 5)));
+        assert_eq!(parse_header_date("2024-01-05"), Some((2024, 1, 5)));
+        assert_eq!(
+            parse_header_date("2024/01/05(金) 10:00"),
+            Some((2024, 1, 5))
+        );
+        assert_eq!(
+            parse_header_date("２０２５年３月２日（日）"),
+            Some((2025, 3, 2))
+        );
+        assert_eq!(parse_header_date("1709/11/08"), Some((1709, 11, 8)));
+        assert_eq!(parse_header_date(" 15:35:06"), None);
+        assert_eq!(parse_header_date("2023/02/29"), None);
+        assert_eq!(parse_header_date("2024/13/01"), None);
+        assert_eq!(parse_header_date("20240105"), None);
+    }
+
+    #[test]
+    fn a_played_day_is_its_midnight_utc() {
+        let mut rec = Record::new(Position::startpos());
+        rec.headers.start_time = Some("2024/01/05(金) 10:00".into());
+        let ms = played_at_ms(&rec).unwrap();
+        assert_eq!(ms, 1_704_412_800_000);
+        assert_eq!(iso_day(ms), "2024-01-05");
+        rec.headers.start_time = Some("1709/11/08".into());
+        assert_eq!(iso_day(played_at_ms(&rec).unwrap()), "1709-11-08");
+        rec.headers.start_time = None;
+        rec.headers
+            .other
+            .push(("対局日".into(), "2020年10月1日".into()));
+        assert_eq!(iso_day(played_at_ms(&rec).unwrap()), "2020-10-01");
+        assert_eq!(date_text(1_704_412_800_000), "2024/01/05 00:00:00");
+    }
+
+    #[test]
+    fn kif_time_controls_in_words() {
+        let tc = |main, byoyomi, increment| {
+            Some(shogi_record::TimeControl {
+                main,
+                byoyomi,
+                increment,
+            })
+        };
+        assert_eq!(parse_kif_time("各30分"), tc(1800, 0, 0));
+        assert_eq!(parse_kif_time("30分+30秒"), tc(1800, 30, 0));
+        assert_eq!(parse_kif_time("４時間"), tc(14_400, 0, 0));
+        assert_eq!(parse_kif_time("各1時間30分"), tc(5400, 0, 0));
+        assert_eq!(parse_kif_time("各10分、秒読み30秒"), tc(600, 30, 0));
+        assert_eq!(parse_kif_time("5分 フィッシャー10秒"), tc(300, 0, 10));
+        assert_eq!(parse_kif_time("30+0+5"), tc(30, 0, 5));
+        assert_eq!(parse_kif_time("なし"), None);
+    }
+
+    #[test]
     fn a_resignation_out_of_turn_names_the_resigner_as_loser() {
         // Sente resigns while Gote is to move.
         let e = Ending::Resignation {
@@ -357,6 +613,8 @@ mod tests {
             ending: Some(Ending::Try {
                 winner: Color::Gote,
             }),
+            played_at_ms: None,
+            main_line: MainLine::Fixed,
         };
         assert_eq!(summary(&review), (Some(Side::Gote), Some("try")));
     }

@@ -534,3 +534,100 @@ async fn a_resignation_out_of_turn_is_recorded_with_the_resigner_as_loser() {
     }
     ts.shutdown().await;
 }
+
+/// The archive entry of `id` (newest 100).
+async fn archive_entry(ts: &TestServer, id: &str) -> Value {
+    let (status, list) = ts.request("GET", "/api/archive?per_page=100", None).await;
+    assert_eq!(status, 200, "{list}");
+    list["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == id)
+        .unwrap_or_else(|| panic!("{id} is not in the archive: {list}"))
+        .clone()
+}
+
+#[tokio::test]
+async fn shared_records_are_listed_with_their_own_dates_and_time_controls() {
+    let dir = records_dir();
+    let tmp = TempDir::new("archive-dates");
+    let ts = TestServer::start(&tmp.db()).await;
+    let tc = |main: u64, byoyomi: u64, increment: u64| json!({"main_ms": main * 1000, "byoyomi_ms": byoyomi * 1000, "periods": 1, "increment_ms": increment * 1000});
+    // (file, the day its header gives, the time control its header gives)
+    let cases = [
+        // CSA $START_TIME:2017/11/11 10:00:00, no time control.
+        (
+            "bioshogi_sample_womens_ouza_2017.csa",
+            Some("2017-11-11"),
+            Value::Null,
+        ),
+        // KIF 開始日時：2025/03/02 09:00, 持ち時間：4時間 (in words).
+        (
+            "sbq_test_kiou_comments.kif",
+            Some("2025-03-02"),
+            tc(4 * 3600, 0, 0),
+        ),
+        // KIFU 開始日時：2025/08/30 14:04:20, 持ち時間：30+0+5 (seconds).
+        (
+            "shogihome_e2e01_record.kifu",
+            Some("2025-08-30"),
+            tc(30, 0, 5),
+        ),
+        // KIF 開始日時：1709/11/08 (an Edo-period game: before 1970).
+        ("sp_08731.kif", Some("1709-11-08"), Value::Null),
+        // CSA $START_TIME: 15:35:06 (no date: the import time), $TIME:30+0+5.
+        ("shogihome_e2e27_record.csa", None, tc(30, 0, 5)),
+    ];
+    for (file, day, time) in cases {
+        let bytes = std::fs::read(dir.join(file)).unwrap();
+        let (status, imported) = import(&ts, &bytes, true).await;
+        assert_eq!(status, 201, "{file}: {imported}");
+        let id = imported["id"].as_str().unwrap();
+        let entry = archive_entry(&ts, id).await;
+        assert_eq!(entry["time"], time, "{file}: the archive's time control");
+        let played = entry["played_at_ms"].as_i64().unwrap();
+        let record = ts
+            .request("GET", &format!("/api/games/{id}/record?format=json"), None)
+            .await
+            .1;
+        assert_eq!(
+            record["headers"]["time"], time,
+            "{file}: the review's time control"
+        );
+        match day {
+            Some(day) => {
+                assert_eq!(record["headers"]["date"], day, "{file}: the review's day");
+                let midnight = match day {
+                    "2017-11-11" => 1_510_358_400_000_i64,
+                    "2025-03-02" => 1_740_873_600_000,
+                    "2025-08-30" => 1_756_512_000_000,
+                    _ => -8_209_468_800_000,
+                };
+                assert_eq!(
+                    played, midnight,
+                    "{file}: the archive's day is its midnight UTC"
+                );
+            }
+            None => {
+                assert_eq!(record["headers"]["date"], Value::Null, "{file}");
+                let created = entry["created_at_ms"].as_i64().unwrap();
+                assert_eq!(
+                    played, created,
+                    "{file}: no date in the header: the import time"
+                );
+            }
+        }
+    }
+    // The Edo-period game sorts by import, but shows its own (negative) time.
+    let (_, list) = ts.request("GET", "/api/archive?per_page=100", None).await;
+    let edo = list["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["played_at_ms"].as_i64().unwrap() < 0);
+    assert!(
+        edo.is_some(),
+        "the 1709 game is listed with its day: {list}"
+    );
+}

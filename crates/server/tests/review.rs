@@ -115,14 +115,9 @@ async fn bad_annotations_are_refused_with_the_problem_named_and_nothing_stored()
             "nodes[1].variations[0][1]: 2g2e is not legal",
         ),
         (
-            json!({"token": token, "nodes": nodes(&["7g7f", "8c8d", "2g2f"])}),
+            json!({"token": token, "nodes": nodes(&["7g7f", "7g7f", "2g2f"])}),
             400,
-            "nodes[1]: the main line has 3c3d here",
-        ),
-        (
-            json!({"token": token, "nodes": nodes(&["7g7f"])}),
-            400,
-            "the main line has 1 moves, the record 3",
+            "nodes[1]: 7g7f is not legal",
         ),
         (
             json!({"token": token, "nodes": [{"usi": "7g7f", "comments": ["a\nb"]}, {"usi": "3c3d"}, {"usi": "2g2f"}]}),
@@ -169,6 +164,56 @@ async fn bad_annotations_are_refused_with_the_problem_named_and_nothing_stored()
 }
 
 #[tokio::test]
+async fn an_imported_records_variation_becomes_its_main_line_and_back() {
+    let tmp = TempDir::new("review-promote");
+    let ts = TestServer::start(&tmp.db()).await;
+    let (id, token) = import(&ts).await;
+    let path = format!("/api/games/{id}/annotations");
+    assert_eq!(record(&ts, &id).await["main_line_fixed"], false);
+    let entry = |list: &Value| {
+        list["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["id"] == id.as_str())
+            .unwrap()
+            .clone()
+    };
+    // 8c8d 2g2f (a variation of 3c3d) promoted and one move added: the old line is its variation.
+    let mut main = nodes(&["7g7f", "8c8d", "2g2f", "3a3b"]);
+    main[1]["variations"] = json!([[{"usi": "3c3d"}, {"usi": "2g2f"}]]);
+    let (status, answer) = ts
+        .request("PUT", &path, Some(&json!({"token": token, "nodes": main})))
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let back = record(&ts, &id).await;
+    assert_eq!(back["moves"], json!(["7g7f", "8c8d", "2g2f", "3a3b"]));
+    assert_eq!(back["nodes"][1]["variations"][0][0]["usi"], "3c3d");
+    assert_eq!(
+        back["ending"]["reason"],
+        Value::Null,
+        "the resignation ended the old line"
+    );
+    let (_, list) = ts.request("GET", "/api/archive", None).await;
+    assert_eq!(entry(&list)["moves"], 4, "the archive lists the new line");
+    assert_eq!(entry(&list)["reason"], Value::Null);
+    // Promoted back: the file's own line, with its ending.
+    let mut main = nodes(&["7g7f", "3c3d", "2g2f"]);
+    main[1]["variations"] = json!([[{"usi": "8c8d"}, {"usi": "2g2f"}, {"usi": "3a3b"}]]);
+    let (status, answer) = ts
+        .request("PUT", &path, Some(&json!({"token": token, "nodes": main})))
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let back = record(&ts, &id).await;
+    assert_eq!(back["moves"], json!(["7g7f", "3c3d", "2g2f"]));
+    assert_eq!(back["ending"]["reason"], "resign");
+    let (_, list) = ts.request("GET", "/api/archive", None).await;
+    assert_eq!(entry(&list)["moves"], 3);
+    assert_eq!(entry(&list)["reason"], "resign");
+    ts.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_played_game_is_annotated_by_its_players_once_it_is_over() {
     let tmp = TempDir::new("review-game");
     let ts = TestServer::start(&tmp.db()).await;
@@ -193,8 +238,25 @@ async fn a_played_game_is_annotated_by_its_players_once_it_is_over() {
         )
         .await;
     assert_eq!(status, 403, "{answer}");
+    // The game's own moves cannot change: no promoted variation, no added move.
+    for (moves, msg) in [
+        (
+            &["7g7f", "8c8d"][..],
+            "nodes[1]: the main line has 3c3d here",
+        ),
+        (
+            &["7g7f", "3c3d", "2g2f"][..],
+            "the main line has 3 moves, the record 2",
+        ),
+    ] {
+        let changed = json!({"token": token, "nodes": nodes(moves)});
+        let (status, answer) = ts.request("PUT", &path, Some(&changed)).await;
+        assert_eq!(status, 400, "{answer}");
+        assert!(answer["error"].as_str().unwrap().contains(msg), "{answer}");
+    }
     let (status, answer) = ts.request("PUT", &path, Some(&body)).await;
     assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["main_line_fixed"], true);
     let (_, _, kif) = ts
         .get_text(&format!("/api/games/{id}/record?format=kif"))
         .await;

@@ -56,8 +56,11 @@ pub struct ArchiveEntry {
     pub id: String,
     /// `game` (played here) or `import`.
     pub kind: EntryKind,
-    /// When it was created (Unix milliseconds).
+    /// When it was created (Unix milliseconds): played here, or imported.
     pub created_at_ms: u64,
+    /// When the game was played (Unix milliseconds): a game's start; for a
+    /// record, midnight UTC of the day its header gives, else its import time.
+    pub played_at_ms: i64,
     /// Sente's name, if known (the computer's seat is named `AI N`).
     pub sente: Option<String>,
     /// Gote's name, if known.
@@ -75,7 +78,7 @@ pub struct ArchiveEntry {
 }
 
 /// Every archive entry as rows of `id, kind, created_at, sente, gote, sente_lc,
-/// gote_lc, time_json, handicap, winner, reason, plies`.
+/// gote_lc, sente_user, gote_user, time_json, handicap, winner, reason, plies, played_at`.
 const ENTRIES: &str = "
     SELECT g.id AS id, 'game' AS kind, g.created_at AS created_at,
         CASE WHEN json_extract(g.settings, '$.ai.side') = 'sente'
@@ -92,11 +95,12 @@ const ENTRIES: &str = "
         json_extract(g.settings, '$.time') AS time_json,
         coalesce(json_extract(g.settings, '$.handicap'), 'even') AS handicap,
         g.winner AS winner, g.reason AS reason,
-        (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies
+        (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies,
+        g.created_at AS played_at
     FROM games g WHERE g.over = 1
     UNION ALL
     SELECT id, 'import', created_at, sente, gote, sente_lc, gote_lc, NULL, NULL, time_json,
-        handicap, winner, reason, plies
+        handicap, winner, reason, plies, coalesce(played_at, created_at)
     FROM records";
 
 /// The filter over [`ENTRIES`]: `?1` a lower-case part of a name or NULL,
@@ -122,6 +126,7 @@ fn entry(r: &SqliteRow) -> Result<ArchiveEntry, sqlx::Error> {
             EntryKind::Import
         },
         created_at_ms: to_u64(r.try_get("created_at")?),
+        played_at_ms: r.try_get("played_at")?,
         sente: r.try_get("sente")?,
         gote: r.try_get("gote")?,
         time: time.and_then(|t| serde_json::from_str(&t).ok()),

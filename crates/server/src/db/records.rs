@@ -30,6 +30,8 @@ pub struct NewRecord<'a> {
     pub reason: Option<&'a str>,
     /// The number of moves.
     pub plies: usize,
+    /// The day its header says it was played (Unix milliseconds of midnight UTC), if it says.
+    pub played_at_ms: Option<i64>,
     /// The token that allows annotating it.
     pub owner_token: &'a str,
 }
@@ -54,8 +56,8 @@ impl Store {
             .map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
         sqlx::query(
             "INSERT INTO records (id, created_at, source, sente, gote, handicap, time_json, winner,
-                reason, plies, owner_token, sente_lc, gote_lc)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                reason, plies, owner_token, sente_lc, gote_lc, played_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(r.id)
         .bind(ms(r.created_at_ms))
@@ -70,8 +72,38 @@ impl Store {
         .bind(r.owner_token)
         .bind(search_name(r.sente))
         .bind(search_name(r.gote))
+        .bind(r.played_at_ms)
         .execute(&self.pool)
         .await?;
+        Ok(())
+    }
+
+    /// Sets the length and ending the archive lists for imported record `id`
+    /// once its main line changed (a variation promoted, moves added), and
+    /// forgets its analysis (of the old line).
+    ///
+    /// # Errors
+    /// The database refused it.
+    pub async fn set_record_line(
+        &self,
+        id: &str,
+        plies: usize,
+        winner: Option<Side>,
+        reason: Option<&str>,
+    ) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE records SET plies = ?, winner = ?, reason = ? WHERE id = ?")
+            .bind(ms(u64::try_from(plies).unwrap_or(u64::MAX)))
+            .bind(winner.map(Side::name))
+            .bind(reason)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM analyses WHERE id = ?")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
         Ok(())
     }
 

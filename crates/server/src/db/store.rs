@@ -10,7 +10,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::SqlitePool;
 
 /// The migrations, in order.
-const MIGRATIONS: [(i64, &str, &str); 6] = [
+const MIGRATIONS: [(i64, &str, &str); 7] = [
     (1, "games", include_str!("../../migrations/0001_games.sql")),
     (
         2,
@@ -32,6 +32,11 @@ const MIGRATIONS: [(i64, &str, &str); 6] = [
         6,
         "tournaments",
         include_str!("../../migrations/0006_tournaments.sql"),
+    ),
+    (
+        7,
+        "played_at",
+        include_str!("../../migrations/0007_played_at.sql"),
     ),
 ];
 
