@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use shogi_core::impasse::{self, declaration, total_points};
 use shogi_core::{
-    ByColor, Color, Ending, Foul, Game, GameRules, HandKind, IllegalMove, ImpasseRule, ImpasseVerdict, Move,
-    PlayError, Position, Square,
+    ByColor, Color, Ending, Foul, Game, GameRules, HandKind, IllegalMove, ImpasseRule,
+    ImpasseVerdict, Move, PlayError, Position, Square,
 };
 use tokio::sync::{broadcast, mpsc, oneshot};
 
@@ -168,7 +168,9 @@ impl RoomError {
             RoomError::NoPieceOfYours { mv, from } => {
                 Some(Refusal::of(mv, IllegalMove::NoPiece(from)))
             }
-            RoomError::NotInHand { mv, kind } => Some(Refusal::of(mv, IllegalMove::NotInHand(kind))),
+            RoomError::NotInHand { mv, kind } => {
+                Some(Refusal::of(mv, IllegalMove::NotInHand(kind)))
+            }
             RoomError::Illegal(PlayError::Illegal { mv, reason }) => Some(Refusal::of(mv, reason)),
             _ => None,
         }

@@ -337,7 +337,10 @@ async fn a_nifu_that_loses_names_the_rule_in_the_status_and_the_record() {
     // The record reads back with the comment on the last move written.
     let rec = shogi_record::read(kif.as_bytes()).unwrap();
     assert_eq!(rec.moves.len(), BEFORE_NIFU.len());
-    assert!(rec.moves[7].comments[0].starts_with("反則: 二歩"), "{rec:?}");
+    assert!(
+        rec.moves[7].comments[0].starts_with("反則: 二歩"),
+        "{rec:?}"
+    );
     s.shutdown().await;
 }
 
