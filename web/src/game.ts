@@ -680,7 +680,7 @@ class Game implements Screen {
           this.renderClocks();
         },
       },
-      on ? '🔔' : '🔕',
+      '♪',
     );
   }
 
