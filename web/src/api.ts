@@ -1,5 +1,7 @@
 // The server's HTTP + WebSocket protocol (docs/PROTOCOL.md).
 
+import type { FoulView, Refusal } from './refusal';
+
 export type Side = 'sente' | 'gote';
 
 export interface ClockView {
@@ -36,7 +38,7 @@ export interface GameState extends LegalMoves {
     running: Side | null;
     server_time_ms: number;
   } | null;
-  status: { over: boolean; winner: Side | null; reason: string | null };
+  status: { over: boolean; winner: Side | null; reason: string | null; foul?: FoulView };
   impasse: {
     rule: string;
     sente_points: number;
@@ -194,7 +196,8 @@ export interface Connection {
 
 export interface ConnectionEvents {
   onState(s: GameState): void;
-  onError(message: string): void;
+  /** A refused message; `refusal` for a move the rules refuse (its rule and square). */
+  onError(message: string, refusal?: Refusal): void;
   onStatus(connected: boolean): void;
   /** The upgrade was refused for good (bad token or unknown game). */
   onRefused(): void;
@@ -233,7 +236,7 @@ export function connect(id: string, token: string | null, ev: ConnectionEvents):
         return;
       }
       if (msg.type === 'state') ev.onState(msg as GameState);
-      else if (msg.type === 'error') ev.onError(msg.message ?? 'error');
+      else if (msg.type === 'error') ev.onError(msg.message ?? 'error', typeof (msg as unknown as Refusal).rule === 'string' ? (msg as unknown as Refusal) : undefined);
       else if (msg.type === 'chat') ev.onChat?.([msg as unknown as ChatMessage], false);
       else if (msg.type === 'chat_history') ev.onChat?.(msg.messages ?? [], true);
     };

@@ -22,17 +22,21 @@ import {
   type Side,
 } from './api';
 import { ChatPanel } from './chat';
-import { clockNow, clockText, type ClockReading } from './clock';
+import { clockNow, clockText, type ClockNow, type ClockReading } from './clock';
 import { h, option } from './dom';
 import { dropUsi, groundDests, lastDests, moveUsi } from './ground';
 import { lang, t, type MsgKey } from './i18n';
-import { defaultNotation, lineMoveText } from './movetext';
+import { defaultNotation, lineMoveText, moveText } from './movetext';
 import { NOTATIONS, type Notation } from './notation';
 import type { Screen } from './screen';
 import { renderNotFound } from './notfound';
+import { beepDue, playBeep, setSoundOn, soundOn } from './byoyomi';
+import { couldTry, describePosition, isListed, matchMove } from './keyboard';
+import { foulText, ruleText } from './refusal';
 import { hasProfile, playerDetail, profilePath } from './players';
 import {
   boardSfen,
+  fileRank,
   handsSfen,
   inZone,
   opposite,
@@ -178,6 +182,12 @@ class Game implements Screen {
   private playerBottom = h('div', { class: 'player bottom' });
   private side = h('div', { class: 'side' });
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
+  /** Keyboard play under the board, and the screen reader's words (moves, the position on request). */
+  private typePanel = h('form', { class: 'type-move', id: 'type-move' });
+  private typeNote = h('div', { class: 'type-note', id: 'type-note', role: 'status' });
+  private liveEl = h('div', { class: 'visually-hidden', id: 'live', 'aria-live': 'polite' });
+  /** The last reading of the clock the sounds follow, and whose it was. */
+  private beepReading: { side: Side; now: ClockNow } | null = null;
 
   constructor(
     root: HTMLElement,
@@ -187,7 +197,21 @@ class Game implements Screen {
     private seatTaken = false,
   ) {
     this.message = joinError;
-    this.boardCol.append(this.playerTop, this.handTop, h('div', { class: 'board-wrap' }, this.boardEl), this.handBottom, this.playerBottom);
+    this.boardCol.append(
+      this.playerTop,
+      this.handTop,
+      h('div', { class: 'board-wrap' }, this.boardEl),
+      this.handBottom,
+      this.playerBottom,
+      this.typePanel,
+      this.liveEl,
+    );
+    this.typePanel.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const input = this.typePanel.querySelector<HTMLInputElement>('#move-input');
+      if (input) this.onTyped(input);
+    });
+    this.renderTypePanel();
     root.replaceChildren(h('div', { class: 'game' }, this.boardCol, this.side));
     this.applyPrefsClasses();
     this.renderSide();
@@ -200,10 +224,12 @@ class Game implements Screen {
     this.conn?.close();
     this.conn = connect(this.id, this.token, {
       onState: (s) => this.onState(s),
-      onError: (m) => {
-        this.message = m;
+      onError: (m, refusal) => {
+        const why = refusal ? ruleText(refusal.rule, refusal.file) : null;
+        this.message = why ?? m;
         this.syncBoard(true);
         this.renderSide();
+        if (why && refusal?.square) this.showBubble(refusal.square, why);
       },
       onStatus: (ok) => {
         this.connected = ok;
@@ -234,6 +260,7 @@ class Game implements Screen {
   }
 
   rerender(): void {
+    this.renderTypePanel();
     this.movesPanel = null;
     this.settingsEl = null;
     this.chat?.draw();
@@ -258,7 +285,16 @@ class Game implements Screen {
     this.infos = r.infos;
     // Looking at an earlier position stays there; past the end means live.
     if (this.viewPly !== null && this.viewPly >= s.moves.length) this.viewPly = null;
-    if (prevMoves >= 0 && s.moves.length !== prevMoves) this.message = '';
+    if (prevMoves >= 0 && s.moves.length !== prevMoves) {
+      this.message = '';
+      this.typeNote.replaceChildren();
+      if (s.moves.length > prevMoves && this.infos.length === s.moves.length) {
+        const n = s.moves.length;
+        this.liveEl.textContent = t('lastMoveSaid')
+          .replace('{n}', String(n))
+          .replace('{move}', lineMoveText(this.infos, n - 1, this.prefs.notation));
+      }
+    }
     this.clockLostAt = null;
     if (s.clocks) {
       const prevFull = this.clock?.fullPeriod ?? 0;
@@ -332,7 +368,7 @@ class Game implements Screen {
       movable: {
         showDests: true,
         events: {
-          after: (orig, dest, prom) => this.send({ type: 'move', usi: moveUsi(orig, dest, prom) }),
+          after: (orig, dest, prom) => this.tryMove(moveUsi(orig, dest, prom)),
         },
       },
       droppable: {
@@ -340,7 +376,7 @@ class Game implements Screen {
         events: {
           after: (piece, key) => {
             const usi = dropUsi(piece.role, key);
-            if (usi) this.send({ type: 'move', usi });
+            if (usi) this.tryMove(usi);
           },
         },
       },
@@ -348,6 +384,104 @@ class Game implements Screen {
         insert: () => this.titleHandPieces(),
       },
     };
+  }
+
+  /** The field under the board for typing a move, and "Describe the position". */
+  private renderTypePanel(): void {
+    const input = h('input', {
+      type: 'text',
+      id: 'move-input',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      placeholder: t('typeMoveHint'),
+    });
+    const describe = this.button(t('describePosition'), 'describe', () => {
+      const pos = this.positions[this.viewPly ?? this.positions.length - 1];
+      if (pos) this.liveEl.textContent = describePosition(pos);
+    });
+    this.typePanel.replaceChildren(
+      h('label', { class: 'field', for: 'move-input' }, t('typeMove')),
+      h('div', { class: 'row' }, input, h('button', { type: 'submit', id: 'play-typed' }, t('playTyped')), describe),
+      this.typeNote,
+    );
+    this.boardEl.setAttribute('role', 'region');
+    this.boardEl.setAttribute('aria-label', t('boardLabel'));
+  }
+
+  /** A typed move: played when it names exactly one legal move; several are offered to pick from. */
+  private onTyped(input: HTMLInputElement): void {
+    const s = this.st;
+    const text = input.value.trim();
+    if (!text) return;
+    const note = (msg: string, ...rest: HTMLElement[]) => this.typeNote.replaceChildren(h('span', {}, msg), ...rest);
+    if (!s || !this.canAct()) {
+      note(t('notYourTurn'));
+      return;
+    }
+    this.setView(null);
+    const pos = this.positions[this.positions.length - 1];
+    const prevTo = this.infos[this.infos.length - 1]?.to;
+    const found = matchMove(text, s, pos, prevTo);
+    if (found.length === 1) {
+      input.value = '';
+      this.typeNote.replaceChildren();
+      this.send({ type: 'move', usi: found[0].usi });
+    } else if (found.length === 0) {
+      note(t('moveUnknown').replace('{text}', text));
+    } else {
+      note(
+        t('moveAmbiguous').replace('{text}', text),
+        h(
+          'span',
+          { class: 'choices' },
+          found.map((c) =>
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'choice',
+                'data-usi': c.usi,
+                onclick: () => {
+                  input.value = '';
+                  this.typeNote.replaceChildren();
+                  this.send({ type: 'move', usi: c.usi });
+                },
+              },
+              moveText(c.info, prevTo, this.prefs.notation),
+            ),
+          ),
+        ),
+      );
+    }
+  }
+
+  /** A move made on the board: sent when it is legal, or when the piece could
+   * make it but a rule forbids it (the server then names the rule, shown at the
+   * square); a move no piece makes is put back silently. */
+  private tryMove(usi: string): void {
+    const s = this.st;
+    const pos = this.positions[this.positions.length - 1];
+    if (!s || !pos) return;
+    if (s.rules.illegal === 'lose' || isListed(s, usi) || couldTry(pos, usi)) this.send({ type: 'move', usi });
+    else this.syncBoard(true);
+  }
+
+  /** The rule that refused a move, in a bubble over `square` for a few seconds. */
+  private showBubble(square: string, text: string): void {
+    const wrap = this.boardEl;
+    if (!/^[1-9][a-i]$/.test(square)) return;
+    wrap.querySelector('.rule-bubble')?.remove();
+    const [file, rank] = fileRank(square);
+    // Sente's view: file 9 on the left, rank a at the top; Gote's view turned round.
+    const col = this.orientation === 'sente' ? 9 - file : file - 1;
+    const row = this.orientation === 'sente' ? rank - 1 : 9 - rank;
+    const bubble = h('div', { class: 'rule-bubble', id: 'rule-bubble', role: 'status', 'data-square': square }, text);
+    bubble.style.left = `${((col + 0.5) / 9) * 100}%`;
+    bubble.style.top = `${(row / 9) * 100}%`;
+    bubble.classList.toggle('below', row < 2);
+    if (row < 2) bubble.style.top = `${((row + 1) / 9) * 100}%`;
+    wrap.append(bubble);
+    window.setTimeout(() => bubble.remove(), 4000);
   }
 
   /** Whether a move offers the choice to promote: as the server says, or for
@@ -398,9 +532,9 @@ class Game implements Screen {
       activeColor: act ? s.side_to_move : undefined,
       checks: live ? s.in_check : false,
       lastDests: lastDests(info),
-      // With "illegal moves lose" any move can be tried; the dots still show the legal ones.
-      movable: { dests, free: act && s.rules.illegal === 'lose' },
-      droppable: { dests: drops, free: act && s.rules.illegal === 'lose' },
+      // Any move can be tried (tryMove decides what is sent); the dots show the legal ones.
+      movable: { dests, free: act },
+      droppable: { dests: drops, free: act },
     });
     // A new position (or a refused move) drops any half-made move.
     const shown = `${ply}:${s.moves.length}:${s.status.over}`;
@@ -518,7 +652,51 @@ class Game implements Screen {
       );
       const clockEl = el.querySelector<HTMLElement>('.clock');
       if (clockEl) clockEl.hidden = !this.clock;
+      if (el === this.playerBottom && this.clock?.fullPeriod) el.append(this.soundToggle());
     }
+    const hands: [HTMLElement, Side][] = [
+      [this.handTop, top],
+      [this.handBottom, bottom],
+    ];
+    for (const [el, side] of hands) el.setAttribute('aria-label', `${t('handLabel')}: ${t(side)}`);
+  }
+
+  /** The byoyomi sound switch beside the clock (off until turned on; remembered). */
+  private soundToggle(): HTMLElement {
+    const on = soundOn();
+    const label = on ? t('soundOn') : t('soundOff');
+    return h(
+      'button',
+      {
+        type: 'button',
+        id: 'sound-toggle',
+        class: 'sound-toggle',
+        'aria-pressed': String(on),
+        'aria-label': label,
+        title: label,
+        onclick: () => {
+          setSoundOn(!soundOn());
+          this.renderPlayers();
+          this.renderClocks();
+        },
+      },
+      '♪',
+    );
+  }
+
+  /** Byoyomi beeps for the clock the player listens to: their own, or (spectators, local games) the side to move. */
+  private soundBeeps(now: number, lost: boolean): void {
+    const r = this.clock;
+    const side: Side | null = this.you === 'sente' || this.you === 'gote' ? this.you : (r?.state.running ?? null);
+    if (!r || !side || lost) {
+      this.beepReading = null;
+      return;
+    }
+    const cur = clockNow(r, side, now);
+    const prev = this.beepReading?.side === side ? this.beepReading.now : null;
+    this.beepReading = { side, now: cur };
+    const beep = beepDue(prev, cur);
+    if (beep && soundOn()) playBeep(beep);
   }
 
   private renderClocks(): void {
@@ -526,6 +704,7 @@ class Game implements Screen {
     // While the connection is lost the readings are stale: stop where they were and say so.
     const lost = this.clockLostAt !== null && !this.clock.over;
     const now = this.clockLostAt ?? performance.now();
+    this.soundBeeps(now, lost);
     for (const el of this.boardCol.querySelectorAll<HTMLElement>('.clock')) {
       const side = el.dataset.side as Side;
       const c = clockNow(this.clock, side, now);
@@ -548,7 +727,12 @@ class Game implements Screen {
     if (!s) return t('connecting');
     if (s.status.over) {
       if (s.status.reason === 'abort') return `${t('gameOver')}: ${t('reason_abort')}`;
-      const reason = s.status.reason ? t(`reason_${s.status.reason}` as MsgKey) : '';
+      const reason =
+        s.status.reason === 'illegal_move' && s.status.foul
+          ? foulText(s.status.foul)
+          : s.status.reason
+            ? t(`reason_${s.status.reason}` as MsgKey)
+            : '';
       const head = s.status.winner ? words(t(s.status.winner), t('wins')) : t('draw');
       return `${t('gameOver')}: ${head}${reason ? ` (${reason})` : ''}`;
     }

@@ -754,6 +754,111 @@ async function main() {
       await context.close();
     });
 
+    // Sente ends up with a pawn in hand and a pawn on file 5: P*5e is nifu.
+    const BEFORE_NIFU = ['7g7f', '3c3d', '7f7e', '3d3e', '7e7d', '3e3f', '7d7c+', '3f3g+'];
+    /** Types `moves` (USI) one by one into the move field, waiting for each to be played. */
+    const typeMoves = async (page, id, moves) => {
+      const before = (await api(`/api/games/${id}`)).moves.length;
+      for (const [i, mv] of moves.entries()) {
+        await page.fill('#move-input', mv);
+        await page.press('#move-input', 'Enter');
+        await waitState(id, (s) => s.moves.length === before + i + 1, `typed move ${mv}`);
+      }
+    };
+    const dropPawnOn5e = async (page) => {
+      await page.click('.hand-bottom-el piece.sente.pawn');
+      await clickSquare(page, '5e', 'sente');
+    };
+
+    await test('a refused move is explained at the square: nifu in English and Russian; when illegal moves lose, the ending names it', async () => {
+      const { context, page } = await newPage(browser);
+      await createFromStartScreen(page, { mode: 'local', time: 'none' });
+      const id = gameId(page);
+      await typeMoves(page, id, BEFORE_NIFU);
+      await dropPawnOn5e(page);
+      await page.waitForSelector('#rule-bubble');
+      const bubble = await page.textContent('#rule-bubble');
+      check(bubble === 'Nifu: a second pawn on file 5', `the bubble in English: ${bubble}`);
+      check((await page.getAttribute('#rule-bubble', 'data-square')) === '5e', 'the bubble is at 5e');
+      check((await page.textContent('#message')).includes('Nifu'), 'the message area says it too');
+      // Over the square: the bubble's centre is above 5e's centre, on its file.
+      const b = await page.locator('#rule-bubble').boundingBox();
+      const sq = await squareCenter(page, '5e', 'sente');
+      check(Math.abs(b.x + b.width / 2 - sq.x) < 4 && b.y + b.height <= sq.y, `the bubble over 5e: ${JSON.stringify(b)} vs ${JSON.stringify(sq)}`);
+      await shootNarrow(page, 'refused-nifu', 'a game with a refused move');
+      check((await api(`/api/games/${id}`)).moves.length === BEFORE_NIFU.length, 'the refused move was not played');
+      await page.selectOption('#lang', 'ru');
+      await dropPawnOn5e(page);
+      await page.waitForFunction(() => document.querySelector('#rule-bubble')?.textContent === 'Нифу: вторая пешка на вертикали 5');
+      await page.screenshot({ path: join(shots, 'refused-nifu-russian.png') });
+      await page.selectOption('#lang', 'en');
+
+      await createFromStartScreen(page, { mode: 'local', time: 'none', illegal: 'lose' });
+      const lost = gameId(page);
+      await typeMoves(page, lost, BEFORE_NIFU);
+      await dropPawnOn5e(page);
+      const s = await waitState(lost, (x) => x.status.over, 'the nifu to lose');
+      check(s.status.foul?.rule === 'nifu' && s.status.foul?.file === 5 && s.status.winner === 'gote', JSON.stringify(s.status));
+      await page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('Gote wins (nifu on file 5)'));
+      await page.selectOption('#lang', 'ru');
+      await page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('нифу на вертикали 5'));
+      await shootNarrow(page, 'foul-nifu-russian', 'a game lost by nifu');
+      await context.close();
+    });
+
+    await test('keyboard play: moves typed in USI and Western, an ambiguous move asks, the screen reader hears the moves and the position', async () => {
+      const { context, page } = await newPage(browser);
+      await createFromStartScreen(page, { mode: 'local', time: 'none' });
+      const id = gameId(page);
+      check((await page.getAttribute('.board', 'aria-label')) === 'Shogi board', 'the board has an accessible name');
+      check((await page.textContent('label[for="move-input"]')) === 'Type a move', 'the field is labelled');
+      await page.fill('#move-input', '7g7f');
+      await page.press('#move-input', 'Enter');
+      await waitState(id, (s) => s.moves.length === 1, 'the USI move');
+      await page.fill('#move-input', 'P-34');
+      await page.press('#move-input', 'Enter');
+      let s = await waitState(id, (x) => x.moves.length === 2, 'the Western move');
+      check(s.moves[1] === '3c3d', `P-34 is 3c3d: ${s.moves}`);
+      await page.waitForFunction(() => document.querySelector('#live')?.textContent === 'Move 2: P-3d');
+      check((await page.getAttribute('#live', 'aria-live')) === 'polite', 'the live region is polite');
+      // Both golds reach 5h: the choices are offered.
+      await page.fill('#move-input', 'G-5h');
+      await page.press('#move-input', 'Enter');
+      await page.waitForSelector('#type-note .choice');
+      const choices = await page.$$eval('#type-note .choice', (els) => els.map((e) => e.textContent));
+      check(choices.length === 2 && choices.includes('G4i-5h') && choices.includes('G6i-5h'), `choices: ${choices}`);
+      await page.screenshot({ path: join(shots, 'keyboard-ambiguous.png') });
+      await page.click('#type-note .choice[data-usi="4i5h"]');
+      s = await waitState(id, (x) => x.moves.length === 3, 'the chosen move');
+      check(s.moves[2] === '4i5h', `the chosen gold: ${s.moves}`);
+      await page.waitForFunction(() => document.querySelector('#live')?.textContent === 'Move 3: G4i-5h');
+      await page.fill('#move-input', 'K-1a');
+      await page.press('#move-input', 'Enter');
+      await page.waitForFunction(() => document.querySelector('#type-note')?.textContent?.includes('No legal move reads "K-1a"'));
+      await page.click('#describe');
+      const said = await page.textContent('#live');
+      check(said.includes('☗ Sente: king 5i;') && said.includes('gold 6i, 5h;') && said.includes('in hand: nothing.'), `the position in words: ${said}`);
+      await shootNarrow(page, 'keyboard-play', 'a game played from the keyboard');
+      await context.close();
+    });
+
+    await test('byoyomi sounds: off by default, the switch is remembered across a reload', async () => {
+      const { context, page } = await newPage(browser);
+      await createFromStartScreen(page, { mode: 'local', time: '0+30' });
+      await page.waitForSelector('#sound-toggle');
+      check((await page.getAttribute('#sound-toggle', 'aria-pressed')) === 'false', 'off by default');
+      check((await page.getAttribute('#sound-toggle', 'aria-label')) === 'Byoyomi sounds off', 'named for what it does');
+      await page.click('#sound-toggle');
+      check((await page.getAttribute('#sound-toggle', 'aria-pressed')) === 'true', 'turned on');
+      await page.reload();
+      await page.waitForSelector('#sound-toggle');
+      check((await page.getAttribute('#sound-toggle', 'aria-pressed')) === 'true', 'still on after a reload');
+      await shootNarrow(page, 'byoyomi-sound-on', 'a game with the sound switch');
+      await page.click('#sound-toggle');
+      check((await page.evaluate(() => localStorage.getItem('shogi.sound'))) === 'off', 'turned off and remembered');
+      await context.close();
+    });
+
     await test('playing Gote against the computer: the board is turned, the computer starts', async () => {
       const { context, page } = await newPage(browser, 'uk-UA');
       await createFromStartScreen(page, { mode: 'ai', side: 'gote', time: 'none', handicap: 'bishop' });

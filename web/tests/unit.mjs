@@ -22,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), 'shogi-unit-'));
 const entry = join(dir, 'entry.ts');
 writeFileSync(
   entry,
-  ['notation', 'shogi', 'ground', 'tree', 'players', 'timecontrol', 'chart', 'dates', 'i18n', 'tournamentwords', 'tournamentapi', 'tournamentbanner', 'tournaments']
+  ['notation', 'shogi', 'ground', 'tree', 'players', 'timecontrol', 'chart', 'dates', 'i18n', 'tournamentwords', 'tournamentapi', 'tournamentbanner', 'tournaments', 'refusal', 'keyboard', 'byoyomi']
     .map((f) => `export * from ${JSON.stringify(resolve(here, `../src/${f}.ts`))};\n`)
     .join(''),
 );
@@ -335,6 +335,98 @@ eq('the review reads the ISO day the server sends', m.isoDayText('2024-01-05', '
 eq('an Edo-period day', m.isoDayText('1709-11-08', 'en'), '8 Nov 1709');
 eq('no day without an ISO date', m.isoDayText(null, 'en'), null);
 eq('a day late in the evening west of Greenwich is still that UTC day', m.dayText(Date.UTC(2024, 0, 5, 23, 59), 'en'), '5 Jan 2024');
+
+// A refused move in words, per rule code and language.
+m.setLang('en');
+eq('nifu names the file', m.ruleText('nifu', 5), 'Nifu: a second pawn on file 5');
+eq('an unknown code has no words', m.ruleText('teleport'), null);
+eq('every rule code has words', m.RULE_CODES.every((c) => typeof m.ruleText(c) === 'string' && !m.ruleText(c).startsWith('rule_')), true);
+eq('a nifu foul in an ending', m.foulText({ kind: 'illegal_move', rule: 'nifu', file: 7 }), 'nifu on file 7');
+eq('a foul with no words of its own', m.foulText({ kind: 'illegal_move', rule: 'not_reachable' }), 'illegal move');
+m.setLang('ru');
+eq('Russian nifu', m.ruleText('nifu', 5), 'Нифу: вторая пешка на вертикали 5');
+eq('Russian nifu ending', m.foulText({ kind: 'illegal_move', rule: 'nifu', file: 7 }), 'нифу на вертикали 7');
+eq('Russian pawn-drop mate', m.ruleText('uchifuzume'), 'Утифудзумэ: мат сбросом пешки запрещён');
+m.setLang('uk');
+eq('Ukrainian nifu', m.ruleText('nifu', 3), 'Ніфу: другий пішак на вертикалі 3');
+m.setLang('ja');
+eq('Japanese nifu ending', m.foulText({ kind: 'illegal_move', rule: 'nifu', file: 7 }), '二歩（7筋）');
+m.setLang('en');
+
+// Typed moves: every notation the client writes, read against the legal moves.
+const startLegal = (() => {
+  const pos = m.parseSfen(START);
+  const dests = {};
+  for (const [k, p] of pos.board) {
+    if (p.color !== 'sente') continue;
+    for (let f = 1; f <= 9; f++)
+      for (const r of 'abcdefghi') {
+        const to = `${f}${r}`;
+        if (m.canReach(pos, k, to)) (dests[k] ??= []).push(to);
+      }
+  }
+  return { pos, legal: { side_to_move: 'sente', dests, drops: {}, promotions: {} } };
+})();
+const typed = (text, legal = startLegal.legal, pos = startLegal.pos, prevTo) => m.matchMove(text, legal, pos, prevTo).map((c) => c.usi).sort().join(' ');
+eq('USI', typed('7g7f'), '7g7f');
+eq('Western', typed('P-7f'), '7g7f');
+eq('Western with numbers', typed('P-76'), '7g7f');
+eq('Russian', typed('7g-7f'), '7g7f');
+eq('Japanese', typed('▲７六歩'), '7g7f');
+eq('Japanese typed with ASCII digits and kanji', typed('76歩'), '7g7f');
+eq('full-width USI and spaces', typed(' ７ｇ７ｆ '), '7g7f');
+eq('case does not matter', typed('p-7F'), '7g7f');
+eq('a gold move both golds make is ambiguous', typed('G-5h'), '4i5h 6i5h');
+eq('the Japanese side marker picks one', typed('５八金右'), '4i5h');
+eq('Western with the origin picks one', typed('G4i-5h'), '4i5h');
+eq('no such move', typed('K-5e'), '');
+eq('nonsense', typed('hello'), '');
+// A promotion left open asks; a compulsory one need not be typed.
+{
+  const pos = m.parseSfen('4k4/9/2P6/9/9/9/9/9/4K4 b - 1');
+  const legal = { side_to_move: 'sente', dests: { '7c': ['7b'] }, drops: { P: ['5e'] }, promotions: { '7c7b': 'may' } };
+  eq('promote or not: asked', typed('P-7b', legal, pos), '7c7b 7c7b+');
+  eq('promote', typed('P-7b+', legal, pos), '7c7b+');
+  eq('decline', typed('P-7b=', legal, pos), '7c7b');
+  eq('Japanese promotion', typed('７二歩成', legal, pos), '7c7b+');
+  eq('Japanese decline', typed('７二歩不成', legal, pos), '7c7b');
+  eq('a drop in USI', typed('P*5e', legal, pos), 'P*5e');
+  eq('a drop in Japanese', typed('５五歩打', legal, pos), 'P*5e');
+  eq('a drop in Russian', typed('П*5e', legal, pos), 'P*5e');
+  const must = { side_to_move: 'sente', dests: { '7c': ['7b'] }, drops: {}, promotions: {} };
+  const pos2 = m.parseSfen('4k4/9/9/9/9/9/9/2P6/4K4 b - 1');
+  eq('a plain move', typed('7h7g', { ...must, dests: { '7h': ['7g'] } }, pos2), '7h7g');
+}
+// The board lets a player try a move a piece makes; the rules may still refuse it.
+{
+  const pos = m.parseSfen('4k4/9/9/9/9/9/4P4/9/4K4 b P 1');
+  eq('a second pawn on a file can be tried', m.couldTry(pos, 'P*5e'), true);
+  eq('a drop onto a piece cannot', m.couldTry(pos, 'P*5g'), false);
+  eq('a pawn moving sideways cannot', m.couldTry(pos, '5g4g'), false);
+  eq('a pawn moving forward can', m.couldTry(pos, '5g5f'), true);
+  eq('listed drops', m.isListed({ dests: {}, drops: { P: ['4e'] } }, 'P*4e'), true);
+  eq('unlisted drops', m.isListed({ dests: {}, drops: { P: ['4e'] } }, 'P*5e'), false);
+  const words = m.describePosition(pos);
+  eq('the position in words: pieces with squares', words.includes('☗ Sente: king 5i; pawn 5g.'), true);
+  eq('the position in words: hands', words.includes('in hand: pawn.') && words.includes('☖ Gote: king 5a. in hand: nothing.'), true);
+}
+
+// Byoyomi beeps: which one a clock reading calls for.
+{
+  const reading = (byoyomiMs, periodsLeft = 3, extra = {}) => ({ mainMs: 0, byoyomiMs, periodsLeft, inByoyomi: true, hasByoyomi: true, running: true, ...extra });
+  eq('no beep before 10 s are left', m.beepDue(reading(12000), reading(10500)), null);
+  eq('10 s left: a tick', m.beepDue(reading(10100), reading(9950)), 'tick');
+  eq('6 s left: a tick', m.beepDue(reading(6050), reading(5990)), 'tick');
+  eq('5 s left: the higher beep', m.beepDue(reading(5050), reading(4990)), 'high');
+  eq('1 s left: the higher beep', m.beepDue(reading(1050), reading(900)), 'high');
+  eq('within a second: nothing', m.beepDue(reading(4900), reading(4200)), null);
+  eq('a period used up', m.beepDue(reading(300, 3), reading(29700, 2)), 'period');
+  eq('the last period used up', m.beepDue(reading(100, 1), reading(0, 0)), 'period');
+  eq('no previous reading', m.beepDue(null, reading(4990)), null);
+  eq('main time: no beeps', m.beepDue(reading(30000, 3, { mainMs: 5000, inByoyomi: false }), reading(30000, 3, { mainMs: 4000, inByoyomi: false })), null);
+  eq('a clock standing still: no beeps', m.beepDue(reading(5050, 3, { running: false }), reading(4990, 3, { running: false })), null);
+  eq('a jump over several seconds beeps once, for the last', m.beepDue(reading(8200), reading(4100)), 'high');
+}
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -6,7 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
-use shogi_core::{Color, Ending, Foul, Handicap, ImpasseRule, Move};
+use shogi_core::{Color, Ending, Foul, Handicap, IllegalMove, ImpasseRule, Move};
 
 use crate::clock::TimeControl;
 
@@ -439,9 +439,81 @@ pub struct FoulView {
     /// The illegal move in USI (`illegal_move` only).
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub mv: Option<String>,
-    /// The rule it broke, in words (`illegal_move` only).
+    /// The rule it broke, as a code ([`rule_code`]; `illegal_move` only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rule: Option<String>,
+    pub rule: Option<&'static str>,
+    /// The file of the pawn already there (`nifu` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<u8>,
+    /// The rule it broke, in English words (`illegal_move` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// The protocol's code for the rule an illegal move breaks: the one
+/// translation of [`IllegalMove`] to the words clients translate
+/// (`docs/PROTOCOL.md`, "Refused moves").
+#[must_use]
+pub fn rule_code(reason: IllegalMove) -> &'static str {
+    match reason {
+        IllegalMove::NoPiece(_) => "no_piece",
+        IllegalMove::NotYourPiece(_) => "not_your_piece",
+        IllegalMove::BadDirection { .. } => "not_reachable",
+        IllegalMove::PathBlocked { .. } => "path_blocked",
+        IllegalMove::OwnPieceOnTarget(_) => "own_piece",
+        IllegalMove::LeavesKingInCheck => "self_check",
+        IllegalMove::Nifu(_) => "nifu",
+        IllegalMove::DeadDrop { .. } => "dead_piece",
+        IllegalMove::MustPromote(_) => "must_promote",
+        IllegalMove::CannotPromote => "cannot_promote",
+        IllegalMove::PawnDropMate => "uchifuzume",
+        IllegalMove::NotInHand(_) => "not_in_hand",
+        IllegalMove::DropOnOccupied(_) => "occupied",
+    }
+}
+
+/// The file a nifu names (the pawn already on it), `None` for other rules.
+fn nifu_file(reason: IllegalMove) -> Option<u8> {
+    match reason {
+        IllegalMove::Nifu(file) => Some(file.number()),
+        _ => None,
+    }
+}
+
+/// A move the rules refuse, as an `error` message names it: the move, the
+/// rule's code and the square to show it at.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    /// Always `illegal_move`.
+    pub code: &'static str,
+    /// The move in USI.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The rule it breaks ([`rule_code`]).
+    pub rule: &'static str,
+    /// Where the move went (its origin when there is no piece of the mover's there).
+    pub square: String,
+    /// The file of the pawn already there (`nifu` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<u8>,
+}
+
+impl Refusal {
+    /// The refusal of `mv` for `reason`.
+    #[must_use]
+    pub fn of(mv: Move, reason: IllegalMove) -> Refusal {
+        let square = match reason {
+            IllegalMove::NoPiece(sq) | IllegalMove::NotYourPiece(sq) => sq,
+            _ => mv.to(),
+        };
+        Refusal {
+            code: "illegal_move",
+            mv: mv.to_string(),
+            rule: rule_code(reason),
+            square: square.to_string(),
+            file: nifu_file(reason),
+        }
+    }
 }
 
 /// The protocol's word for how a game ended (`status.reason`, the archive's
@@ -469,22 +541,30 @@ impl StatusView {
                 Foul::Move { mv, reason } => FoulView {
                     kind: "illegal_move",
                     mv: Some(mv.to_string()),
-                    rule: Some(reason.to_string()),
+                    rule: Some(rule_code(reason)),
+                    file: nifu_file(reason),
+                    message: Some(reason.to_string()),
                 },
                 Foul::UnreadableMove => FoulView {
                     kind: "unreadable_move",
                     mv: None,
                     rule: None,
+                    file: None,
+                    message: None,
                 },
                 Foul::FalseDeclaration => FoulView {
                     kind: "false_declaration",
                     mv: None,
                     rule: None,
+                    file: None,
+                    message: None,
                 },
                 Foul::Unspecified => FoulView {
                     kind: "unspecified",
                     mv: None,
                     rule: None,
+                    file: None,
+                    message: None,
                 },
             }),
             _ => None,
@@ -655,8 +735,11 @@ pub enum ServerMessage<'a> {
     },
     /// A refused message; the game is unchanged.
     Error {
-        /// Why.
+        /// Why, in English words.
         message: &'a str,
+        /// For a move the rules refuse: its rule and square.
+        #[serde(flatten, skip_serializing_if = "Option::is_none")]
+        refusal: Option<&'a Refusal>,
     },
     /// The answer to a ping.
     Pong,

@@ -6,7 +6,7 @@
 //! positions that board pictures show.
 
 use serde_json::{json, Value};
-use shogi_core::{Color, Ending, Handicap, Move, Position};
+use shogi_core::{Color, Ending, Foul, Handicap, IllegalMove, Move, Position};
 use shogi_record::{Node, Record};
 
 use crate::annotations::{self, MainLine};
@@ -15,7 +15,7 @@ use crate::db::players::SeatPlayer;
 use crate::db::records::NewRecord;
 use crate::db::{Store, StoredGame};
 use crate::error::Error;
-use crate::protocol::{reason_word, Side, StartChoice};
+use crate::protocol::{reason_word, rule_code, Side, StartChoice};
 use crate::time::unix_ms;
 use crate::token;
 
@@ -263,6 +263,28 @@ pub fn summary(review: &Review) -> (Option<Side>, Option<&'static str>) {
     }
 }
 
+/// Full-width digits, as KIF writes files.
+const FULL_WIDTH_DIGITS: [char; 10] = ['０', '１', '２', '３', '４', '５', '６', '７', '８', '９'];
+
+/// The comment a record ends with when an illegal move lost the game (the
+/// move itself is not written): `反則: 二歩（７筋）`, `反則: 打ち歩詰め`,
+/// with the protocol's rule code after the Japanese words for other readers.
+#[must_use]
+pub fn foul_comment(mv: Move, reason: IllegalMove) -> String {
+    let words = match reason {
+        IllegalMove::Nifu(file) => {
+            let digit = FULL_WIDTH_DIGITS[usize::from(file.number() % 10)];
+            format!("二歩（{digit}筋）")
+        }
+        IllegalMove::PawnDropMate => "打ち歩詰め".to_owned(),
+        IllegalMove::LeavesKingInCheck => "王手放置".to_owned(),
+        IllegalMove::DeadDrop { .. } | IllegalMove::MustPromote(_) => "行き所のない駒".to_owned(),
+        IllegalMove::CannotPromote => "成れない駒の成り".to_owned(),
+        _ => "駒の動きの誤り".to_owned(),
+    };
+    format!("反則: {words} {mv} ({})", rule_code(reason))
+}
+
 /// The record of a stored game.
 fn game_record(g: &StoredGame) -> Record {
     let mut rec = Record::new(g.start.clone());
@@ -299,6 +321,17 @@ fn game_record(g: &StoredGame) -> Record {
             .get(i)
             .map(|&ms| u32::try_from(ms / 1000).unwrap_or(u32::MAX));
         rec.moves.push(node);
+    }
+    if let Some(Ending::Foul {
+        foul: Foul::Move { mv, reason },
+        ..
+    }) = g.ending
+    {
+        let comment = foul_comment(mv, reason);
+        match rec.moves.last_mut() {
+            Some(last) => last.comments.push(comment),
+            None => rec.start_comments.push(comment),
+        }
     }
     rec.ending = record_ending(g.ending);
     rec

@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use shogi_core::impasse::{self, declaration, total_points};
 use shogi_core::{
-    ByColor, Color, Ending, Foul, Game, GameRules, HandKind, ImpasseRule, ImpasseVerdict, Move,
-    PlayError, Position, Square,
+    ByColor, Color, Ending, Foul, Game, GameRules, HandKind, IllegalMove, ImpasseRule,
+    ImpasseVerdict, Move, PlayError, Position, Square,
 };
 use tokio::sync::{broadcast, mpsc, oneshot};
 
@@ -28,8 +28,8 @@ use crate::opponent::{Limits, Opponent};
 use crate::players::{self, Identity, SeatPlayer};
 use crate::protocol::{
     reason_word, AiSeat, ClockView, ClocksView, ComputerView, ConnectedView, GameView,
-    IllegalPolicy, ImpasseView, Joined, Mode, PlayerView, PlayersView, Seat, SeatsView, Settings,
-    Side, StatusView, TakebackView,
+    IllegalPolicy, ImpasseView, Joined, Mode, PlayerView, PlayersView, Refusal, Seat, SeatsView,
+    Settings, Side, StatusView, TakebackView,
 };
 use crate::ratings::TimeClass;
 use crate::search_pool::SearchPool;
@@ -157,6 +157,24 @@ pub enum RoomError {
     /// The room has stopped.
     #[error("the game is not available")]
     Gone,
+}
+
+impl RoomError {
+    /// For a move the rules refuse: the move, its rule and square, as the
+    /// `error` message names them.
+    #[must_use]
+    pub fn refusal(&self) -> Option<Refusal> {
+        match *self {
+            RoomError::NoPieceOfYours { mv, from } => {
+                Some(Refusal::of(mv, IllegalMove::NoPiece(from)))
+            }
+            RoomError::NotInHand { mv, kind } => {
+                Some(Refusal::of(mv, IllegalMove::NotInHand(kind)))
+            }
+            RoomError::Illegal(PlayError::Illegal { mv, reason }) => Some(Refusal::of(mv, reason)),
+            _ => None,
+        }
+    }
 }
 
 /// What a connection receives: the state updates, the state now, and for

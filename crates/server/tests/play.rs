@@ -260,6 +260,90 @@ async fn resignation_ends_the_game_for_either_player() {
     s.shutdown().await;
 }
 
+/// Sente ends up with a pawn in hand and a pawn on file 5: `P*5e` is nifu.
+const BEFORE_NIFU: [&str; 8] = [
+    "7g7f", "3c3d", "7f7e", "3d3e", "7e7d", "3e3f", "7d7c+", "3f3g+",
+];
+
+#[tokio::test]
+async fn a_refused_move_names_its_rule_square_and_file() {
+    let dir = TempDir::new("illegal-code");
+    let s = TestServer::start(&dir.db()).await;
+    let g = s.create(json!({"mode": "local"})).await;
+    let id = g["id"].as_str().unwrap();
+    let mut ws = s.connect(id, g["token"].as_str()).await;
+    ws.play_all(&BEFORE_NIFU).await;
+    ws.send(json!({"type": "move", "usi": "P*5e"})).await;
+    let e = loop {
+        let msg = ws.next().await;
+        if msg["type"] == "error" {
+            break msg;
+        }
+    };
+    assert_eq!(e["code"], "illegal_move", "{e}");
+    assert_eq!(e["move"], "P*5e");
+    assert_eq!(e["rule"], "nifu");
+    assert_eq!(e["square"], "5e");
+    assert_eq!(e["file"], 5);
+    assert!(e["message"].as_str().unwrap().contains("nifu"), "{e}");
+    // A king walking into check: the rule, no file.
+    ws.send(json!({"type": "move", "usi": "5i4h"})).await;
+    let e = loop {
+        let msg = ws.next().await;
+        if msg["type"] == "error" {
+            break msg;
+        }
+    };
+    assert_eq!(e["rule"], "self_check", "{e}");
+    assert_eq!(e["square"], "4h");
+    assert!(e.get("file").is_none(), "{e}");
+    // A square without a piece of the mover's: named at the origin.
+    ws.send(json!({"type": "move", "usi": "5e5d"})).await;
+    let e = loop {
+        let msg = ws.next().await;
+        if msg["type"] == "error" {
+            break msg;
+        }
+    };
+    assert_eq!(e["rule"], "no_piece", "{e}");
+    assert_eq!(e["square"], "5e");
+    // Errors that are not refused moves have no rule.
+    ws.send(json!({"type": "fly"})).await;
+    let e = ws.next().await;
+    assert_eq!(e["type"], "error");
+    assert!(e.get("rule").is_none() && e.get("code").is_none(), "{e}");
+    s.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_nifu_that_loses_names_the_rule_in_the_status_and_the_record() {
+    let dir = TempDir::new("nifu-lose");
+    let s = TestServer::start(&dir.db()).await;
+    let g = s.create(local(json!({"rules": {"illegal": "lose"}}))).await;
+    let id = g["id"].as_str().unwrap();
+    let mut ws = s.connect(id, g["token"].as_str()).await;
+    ws.play_all(&BEFORE_NIFU).await;
+    ws.send(json!({"type": "move", "usi": "P*5e"})).await;
+    let end = ws.state_where(|v| v["status"]["over"] == true).await;
+    assert_eq!(end["status"]["winner"], "gote");
+    assert_eq!(end["status"]["foul"]["rule"], "nifu", "{end}");
+    assert_eq!(end["status"]["foul"]["file"], 5);
+    assert_eq!(end["status"]["foul"]["move"], "P*5e");
+    let (code, _, kif) = s
+        .get_text(&format!("/api/games/{id}/record?format=kif"))
+        .await;
+    assert_eq!(code, 200);
+    assert!(kif.contains("*反則: 二歩（５筋）"), "{kif}");
+    // The record reads back with the comment on the last move written.
+    let rec = shogi_record::read(kif.as_bytes()).unwrap();
+    assert_eq!(rec.moves.len(), BEFORE_NIFU.len());
+    assert!(
+        rec.moves[7].comments[0].starts_with("反則: 二歩"),
+        "{rec:?}"
+    );
+    s.shutdown().await;
+}
+
 #[tokio::test]
 async fn fourfold_repetition_is_a_draw() {
     let dir = TempDir::new("repetition");

@@ -22,7 +22,7 @@ use crate::bucket::TokenBucket;
 use crate::connections::WsLimits;
 use crate::error::Error;
 use crate::protocol::{ClientMessage, GameView, Seat, ServerMessage};
-use crate::room::{Action, ChatFeed, RoomHandle, Subscription};
+use crate::room::{Action, ChatFeed, RoomError, RoomHandle, Subscription};
 use crate::rooms::Rooms;
 
 /// The largest message a client may send.
@@ -80,7 +80,18 @@ fn state(view: &GameView, you: Option<Seat>) -> Message {
 }
 
 fn error(message: &str) -> Message {
-    text(&ServerMessage::Error { message })
+    text(&ServerMessage::Error {
+        message,
+        refusal: None,
+    })
+}
+
+/// The error for a refused action: a refused move names its rule and square.
+fn refused(e: &RoomError) -> Message {
+    text(&ServerMessage::Error {
+        message: &e.to_string(),
+        refusal: e.refusal().as_ref(),
+    })
 }
 
 fn close(code: u16, reason: &'static str) -> Message {
@@ -236,7 +247,7 @@ async fn answer(room: &RoomHandle, seat: Option<Seat>, text: &str) -> Option<Mes
     };
     match room.act(seat, action).await {
         Ok(()) => None,
-        Err(e) => Some(error(&e.to_string())),
+        Err(e) => Some(refused(&e)),
     }
 }
 
