@@ -980,7 +980,7 @@ const uk: Dict = {
   notation: 'Нотація',
   notJapanese: 'Японська',
   notWestern: 'Західна',
-  notRussian: 'Російська (7g-7f)',
+  notRussian: 'Українська (7g-7f)',
   notUsi: 'USI',
   pieceSet: 'Фігури',
   kanji: 'Ієрогліфи',
