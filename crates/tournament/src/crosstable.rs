@@ -218,7 +218,7 @@ fn csv_field(s: &str) -> String {
 }
 
 /// The crosstable as CSV (RFC 4180, CRLF line ends): a header line
-/// `Rank,No,Name,Rating,Rank,Club,R1,…,Rn,Points,<tie-break keys>` and a
+/// `Rank,No,Name,Rating,Grade,Club,R1,…,Rn,Points,<tie-break keys>` and a
 /// line per row. `No` is the player's number (entry order, from 1);
 /// `info[p]` names player `p` (missing entries leave the fields empty).
 /// A round's cell: `5b+` / `5w-` / `5b=` (won, lost, drew against place 5
@@ -234,7 +234,7 @@ pub fn to_csv(
 ) -> String {
     let places = table.places();
     let rounds = table.rows.first().map_or(0, |r| r.cells.len());
-    let mut header: Vec<String> = ["Rank", "No", "Name", "Rating", "Rank", "Club"]
+    let mut header: Vec<String> = ["Rank", "No", "Name", "Rating", "Grade", "Club"]
         .iter()
         .map(ToString::to_string)
         .collect();

@@ -108,7 +108,7 @@ fn csv_header_and_rows() {
     let lines: Vec<&str> = csv.split("\r\n").collect();
     assert_eq!(
         lines[0],
-        "Rank,No,Name,Rating,Rank,Club,R1,R2,R3,R4,R5,Points,sos,sosos"
+        "Rank,No,Name,Rating,Grade,Club,R1,R2,R3,R4,R5,Points,sos,sosos"
     );
     // B: drew E (place 4) as Sente, won by forfeit against D (place 5) as
     // Gote, drew A, beat C, drew F.
