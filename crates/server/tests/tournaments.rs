@@ -20,6 +20,13 @@ async fn put(s: &TestServer, who: &(String, String), path: &str, body: &Value) -
     (status, v)
 }
 
+/// Creates an event as `who`; its id (panics unless the server answers 201).
+async fn create(s: &TestServer, who: &(String, String), body: &Value) -> String {
+    let (status, created) = post(s, who, "/api/tournaments", body).await;
+    assert_eq!(status, 201, "{created}");
+    created["id"].as_str().unwrap().to_string()
+}
+
 async fn event(s: &TestServer, id: &str) -> Value {
     let (status, v) = s
         .request("GET", &format!("/api/tournaments/{id}"), None)
@@ -47,18 +54,10 @@ async fn a_twelve_player_round_robin_is_paired_by_berger_and_ranked_as_computed_
     let dir = TempDir::new("t-rr");
     let s = TestServer::start(&dir.db()).await;
     let org = account(&s, "Organiser").await;
-    let (status, created) = post(
-        &s,
-        &org,
-        "/api/tournaments",
-        &json!({"name": "Рождественский турнир", "place": "Санкт-Петербург",
+    let id = create(&s, &org, &json!({"name": "Рождественский турнир", "place": "Санкт-Петербург",
                 "format": "round_robin", "rounds": 11, "double": false,
                 "time": {"main_ms": 1_800_000, "byoyomi_ms": 30_000, "periods": 1, "increment_ms": 0},
-                "play": "otb"}),
-    )
-    .await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
+                "play": "otb"})).await;
     let base = format!("/api/tournaments/{id}");
     for n in 1..=12u64 {
         let (status, p) = post(
@@ -203,14 +202,13 @@ async fn only_organisers_change_an_event_and_players_join_an_open_one() {
         )
         .await;
     assert_eq!(status, 401, "{v}");
-    let (_, created) = post(
+    let id = create(
         &s,
         &org,
-        "/api/tournaments",
         &json!({"name": "Open", "format": "swiss", "rounds": 3}),
     )
     .await;
-    let base = format!("/api/tournaments/{}", created["id"].as_str().unwrap());
+    let base = format!("/api/tournaments/{id}");
     // Alice joins herself, once; she cannot add others nor pair.
     let (status, joined) = post(&s, &alice, &format!("{base}/players"), &json!({})).await;
     assert_eq!(status, 201, "{joined}");
@@ -226,7 +224,7 @@ async fn only_organisers_change_an_event_and_players_join_an_open_one() {
     assert_eq!(status, 403);
     let (status, _) = post(&s, &alice, &format!("{base}/rounds"), &json!({})).await;
     assert_eq!(status, 403);
-    let e = event(&s, created["id"].as_str().unwrap()).await;
+    let e = event(&s, &id).await;
     assert_eq!(e["players"][0]["name"], "Алиса");
     assert_eq!(e["players"][0]["account"], "Алиса");
     assert!(e["you"].is_null(), "no session, no `you`");
@@ -250,7 +248,7 @@ async fn only_organisers_change_an_event_and_players_join_an_open_one() {
         .request_with("DELETE", &format!("{base}/players/1"), &[&alice.0], None)
         .await;
     assert_eq!(status, 204);
-    let e = event(&s, created["id"].as_str().unwrap()).await;
+    let e = event(&s, &id).await;
     assert_eq!(e["players"].as_array().unwrap().len(), 1);
     assert_eq!(e["players"][0]["player"], 1);
     assert_eq!(e["players"][0]["name"], "Борис");
@@ -275,14 +273,7 @@ async fn an_online_board_takes_its_games_result_and_replays_a_sennichite() {
     let org = account(&s, "Org").await;
     let a = account(&s, "Алиса").await;
     let b = account(&s, "Bob").await;
-    let (_, created) = post(
-        &s,
-        &org,
-        "/api/tournaments",
-        &json!({"name": "Online", "format": "swiss", "rounds": 2, "time": "30+30", "play": "online"}),
-    )
-    .await;
-    let id = created["id"].as_str().unwrap().to_string();
+    let id = create(&s, &org, &json!({"name": "Online", "format": "swiss", "rounds": 2, "time": "30+30", "play": "online"})).await;
     let base = format!("/api/tournaments/{id}");
     for p in [&a, &b] {
         let (status, v) = post(&s, p, &format!("{base}/players"), &json!({})).await;
@@ -369,14 +360,13 @@ async fn an_over_the_board_record_is_checked_and_two_equal_reports_enter_a_resul
     let org = account(&s, "Org").await;
     let a = account(&s, "Алиса").await;
     let b = account(&s, "Bob").await;
-    let (_, created) = post(
+    let id = create(
         &s,
         &org,
-        "/api/tournaments",
         &json!({"name": "OTB", "format": "swiss", "rounds": 1, "play": "otb"}),
     )
     .await;
-    let base = format!("/api/tournaments/{}", created["id"].as_str().unwrap());
+    let base = format!("/api/tournaments/{id}");
     for p in [&a, &b] {
         post(&s, p, &format!("{base}/players"), &json!({})).await;
     }
@@ -434,14 +424,8 @@ async fn a_handicap_event_seats_the_stronger_player_as_gote_with_the_tables_hand
     // The players' accounts (entered by the organiser).
     account(&s, "Алиса").await;
     account(&s, "Bob").await;
-    let (_, created) = post(
-        &s,
-        &org,
-        "/api/tournaments",
-        &json!({"name": "Handicap", "format": "swiss", "rounds": 1, "handicap": true, "rated": true}),
-    )
-    .await;
-    let base = format!("/api/tournaments/{}", created["id"].as_str().unwrap());
+    let id = create(&s, &org, &json!({"name": "Handicap", "format": "swiss", "rounds": 1, "handicap": true, "rated": true})).await;
+    let base = format!("/api/tournaments/{id}");
     // 2 dan and 3 kyu: four grades apart, a rook handicap.
     let (status, _) = post(
         &s,

@@ -462,9 +462,11 @@ impl Tournaments {
         if t.paired() == 0 {
             self.store.remove_entrant(id, number).await?;
         } else {
-            let mut row = row.clone();
-            row.withdrawn_from = Some(t.paired() + 1);
-            self.store.update_entrant(id, &row).await?;
+            let withdrawn = EntrantRow {
+                withdrawn_from: Some(t.paired() + 1),
+                ..row.clone()
+            };
+            self.store.update_entrant(id, &withdrawn).await?;
         }
         self.audit(
             id,
