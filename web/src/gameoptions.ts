@@ -4,6 +4,7 @@
 import type { CreateRequest, TimeControl } from './api';
 import { h, option } from './dom';
 import { t, type MsgKey } from './i18n';
+import { customTime, customTimeFields } from './timecontrol';
 
 /** The clock and rules chosen in a form. */
 export interface ClockRules {
@@ -17,6 +18,18 @@ export interface ClockRules {
   illegal: 'prevent' | 'lose';
   maxMoves: number;
 }
+
+/** A new game's clock and rules until the player changes them: 10 min + 30 s, rule 27, illegal moves prevented, no move limit. */
+export const DEFAULT_CLOCK_RULES: Readonly<ClockRules> = {
+  time: '10+30',
+  mainMin: 10,
+  byoSec: 30,
+  periods: 1,
+  incSec: 0,
+  impasse: '27',
+  illegal: 'prevent',
+  maxMoves: 0,
+};
 
 const PRESETS: Record<string, TimeControl | null> = {
   '30+30': { main_ms: 30 * 60000, byoyomi_ms: 30000, periods: 1, increment_ms: 0 },
@@ -37,14 +50,7 @@ const PRESET_LABELS: [string, MsgKey][] = [
 /** The time control and rules of the request `f` describes. */
 export function clockRulesRequest(f: ClockRules): Pick<CreateRequest, 'time' | 'rules'> {
   const time =
-    f.time === 'custom'
-      ? {
-          main_ms: Math.round(f.mainMin * 60000),
-          byoyomi_ms: Math.round(f.byoSec * 1000),
-          periods: Math.max(1, Math.round(f.periods)),
-          increment_ms: Math.round(f.incSec * 1000),
-        }
-      : (PRESETS[f.time] ?? null);
+f.time === 'custom' ? customTime(f) : (PRESETS[f.time] ?? null);
   return {
     time,
     rules: { impasse: f.impasse, illegal: f.illegal, max_moves: f.maxMoves > 0 ? Math.round(f.maxMoves) : null },
@@ -78,14 +84,7 @@ export function clockRulesFields(f: ClockRules): HTMLElement[] {
     i.addEventListener('input', () => set(name, i.value));
     return i;
   };
-  const custom = h(
-    'div',
-    { class: 'custom-time' },
-    field(t('mainMinutes'), num('mainMin', 0, 1440)),
-    field(t('byoyomiSeconds'), num('byoSec', 0, 3600)),
-    field(t('periods'), num('periods', 1, 10)),
-    field(t('incrementSeconds'), num('incSec', 0, 3600)),
-  );
+  const custom = customTimeFields(f, (key) => ({ name: key }));
   custom.hidden = f.time !== 'custom';
   return [
     field(

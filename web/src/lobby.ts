@@ -5,7 +5,7 @@
 
 import { guestNameToSend, me } from './account';
 import { guestNameField } from './accountbar';
-import { saveToken, type PlayerView, type TimeControl } from './api';
+import { saveToken, type PlayerView } from './api';
 import { h, option } from './dom';
 import { t, type MsgKey } from './i18n';
 import {
@@ -24,7 +24,7 @@ import { hasProfile, playerText, profilePath } from './players';
 import type { Navigate, Screen } from './screen';
 import { HANDICAPS, sideOptions } from './start';
 import { gamesBanner } from './tournamentbanner';
-import { className, customTimeFields, SEEK_PRESETS, timeControlText } from './timecontrol';
+import { className, customTimeFields, SEEK_PRESETS, seekTime, timeControlText } from './timecontrol';
 
 interface SeekForm {
   time: string;
@@ -49,17 +49,6 @@ const form: SeekForm = {
   handicap: 'even',
   to: '',
 };
-
-function seekTime(f: SeekForm): TimeControl {
-  const preset = SEEK_PRESETS.find(([k]) => k === f.time);
-  if (preset) return preset[1];
-  return {
-    main_ms: Math.round(f.mainMin * 60000),
-    byoyomi_ms: Math.round(f.byoSec * 1000),
-    periods: Math.max(1, Math.round(f.periods)),
-    increment_ms: Math.round(f.incSec * 1000),
-  };
-}
 
 /** Whether a seek is this browser's or this account's own. */
 function mine(s: Seek): boolean {

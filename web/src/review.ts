@@ -21,7 +21,7 @@ import {
   type TimeControl,
 } from './api';
 import { isoDayText } from './dates';
-import { clockRulesFields, clockRulesRequest, type ClockRules } from './gameoptions';
+import { clockRulesFields, clockRulesRequest, DEFAULT_CLOCK_RULES, type ClockRules } from './gameoptions';
 import { h, option } from './dom';
 import { resultText } from './ending';
 import { dropUsi, groundDests, lastDests, moveShape, moveUsi } from './ground';
@@ -120,16 +120,7 @@ class Review implements Screen {
   private level = 3;
   /** Continuing from the shown position: against whom (the form is open), with which clock and rules. */
   private continueMode: 'ai' | 'friend' | null = null;
-  private continueForm: ClockRules = {
-    time: '10+30',
-    mainMin: 10,
-    byoSec: 30,
-    periods: 1,
-    incSec: 0,
-    impasse: '27',
-    illegal: 'prevent',
-    maxMoves: 0,
-  };
+  private continueForm: ClockRules = { ...DEFAULT_CLOCK_RULES };
   private analysis: GameAnalysis;
   private mate: MateSearch;
   private boardEl = h('div', { class: 'board' });

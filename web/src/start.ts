@@ -5,7 +5,7 @@ import { guestNameField } from './accountbar';
 import { createGame, saveToken, type CreateRequest } from './api';
 import { h, option } from './dom';
 import { t, type MsgKey } from './i18n';
-import { clockRulesFields, clockRulesRequest, field, type ClockRules } from './gameoptions';
+import { clockRulesFields, clockRulesRequest, DEFAULT_CLOCK_RULES, field, type ClockRules } from './gameoptions';
 import type { Navigate } from './screen';
 
 export const HANDICAPS = [
@@ -52,14 +52,7 @@ const form: Form = {
   level: 3,
   side: 'sente',
   handicap: 'even',
-  time: '10+30',
-  mainMin: 10,
-  byoSec: 30,
-  periods: 1,
-  incSec: 0,
-  impasse: '27',
-  illegal: 'prevent',
-  maxMoves: 0,
+  ...DEFAULT_CLOCK_RULES,
 };
 
 export function request(f: Form): CreateRequest {

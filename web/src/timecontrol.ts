@@ -48,6 +48,22 @@ export interface CustomTime {
   incSec: number;
 }
 
+/** The custom clock's numbers as a time control (at least one period). */
+export function customTime(f: CustomTime): TimeControl {
+  return {
+    main_ms: Math.round(f.mainMin * 60000),
+    byoyomi_ms: Math.round(f.byoSec * 1000),
+    periods: Math.max(1, Math.round(f.periods)),
+    increment_ms: Math.round(f.incSec * 1000),
+  };
+}
+
+/** The time control a form with the lobby's presets chose: the preset named `time`, else its custom clock. */
+export function seekTime(f: CustomTime & { time: string }): TimeControl {
+  const preset = SEEK_PRESETS.find(([k]) => k === f.time);
+  return preset ? preset[1] : customTime(f);
+}
+
 /**
  * The custom clock's four number fields (main minutes, byoyomi seconds,
  * periods, increment seconds), editing `form` as they are typed; `attrs`

@@ -4,11 +4,10 @@
 // tie-break order, registration and handicaps). Creating goes to the event.
 
 import { me } from './account';
-import type { TimeControl } from './api';
 import { h, option } from './dom';
 import { t } from './i18n';
 import type { Navigate, Screen } from './screen';
-import { customTimeFields, SEEK_PRESETS, timeControlText } from './timecontrol';
+import { customTimeFields, SEEK_PRESETS, seekTime, timeControlText } from './timecontrol';
 import {
   createEvent,
   defaultTiebreaks,
@@ -81,24 +80,13 @@ function baseFormat(f: FormatChoice): Format {
   return f === 'double_round_robin' ? 'round_robin' : f;
 }
 
-function formTime(f: EventForm): TimeControl {
-  const preset = SEEK_PRESETS.find(([k]) => k === f.time);
-  if (preset) return preset[1];
-  return {
-    main_ms: Math.round(f.mainMin * 60000),
-    byoyomi_ms: Math.round(f.byoSec * 1000),
-    periods: Math.max(1, Math.round(f.periods)),
-    increment_ms: Math.round(f.incSec * 1000),
-  };
-}
-
 /** The request the form makes. */
 export function createRequest(f: EventForm): CreateEvent {
   const format = baseFormat(f.format);
   const req: CreateEvent = {
     name: f.name.trim(),
     format,
-    time: formTime(f),
+    time: seekTime(f),
     rated: f.rated,
     play: f.play,
     impasse: f.impasse,
