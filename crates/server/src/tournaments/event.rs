@@ -113,6 +113,25 @@ pub fn board_result(b: &BoardRow) -> Option<GameResult> {
     game_result(&b.games[last], last)
 }
 
+/// The rounds an event plans with `players` entered: as set, else a round
+/// robin's full cycle (once or twice).
+#[must_use]
+pub fn planned_rounds(settings: &Settings, players: u32) -> u32 {
+    if let Some(r) = settings.rounds {
+        return r;
+    }
+    let cycle = if players.is_multiple_of(2) {
+        players.saturating_sub(1)
+    } else {
+        players
+    };
+    if settings.double {
+        cycle * 2
+    } else {
+        cycle
+    }
+}
+
 /// A player's grade: the rank given, else the rating's rank.
 #[must_use]
 pub fn grade(p: &EntrantRow) -> Option<Grade> {
@@ -146,24 +165,10 @@ impl Loaded {
         self.rows.rounds.len() as u32
     }
 
-    /// The rounds planned: as set, else a round robin's full cycle for the
-    /// players entered.
+    /// The rounds planned ([`planned_rounds`] for the players entered).
     #[must_use]
     pub fn planned(&self) -> u32 {
-        if let Some(r) = self.settings.rounds {
-            return r;
-        }
-        let n = self.rows.players.len() as u32;
-        let cycle = if n.is_multiple_of(2) {
-            n.saturating_sub(1)
-        } else {
-            n
-        };
-        if self.settings.double {
-            cycle * 2
-        } else {
-            cycle
-        }
+        planned_rounds(&self.settings, self.rows.players.len() as u32)
     }
 
     /// `registration`, `running` or `finished`.

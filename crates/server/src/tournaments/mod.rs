@@ -267,15 +267,7 @@ impl Tournaments {
             .iter()
             .filter_map(|r| {
                 let s: settings::Settings = serde_json::from_str(&r.event.settings).ok()?;
-                let planned = s.rounds.unwrap_or_else(|| {
-                    let n = r.players;
-                    let cycle = if n % 2 == 0 { n.saturating_sub(1) } else { n };
-                    if s.double {
-                        cycle * 2
-                    } else {
-                        cycle
-                    }
-                });
+                let planned = event::planned_rounds(&s, r.players);
                 let status = if r.rounds_paired == 0 {
                     "registration"
                 } else if r.rounds_paired >= planned && r.open_boards == 0 {
