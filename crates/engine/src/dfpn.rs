@@ -144,6 +144,128 @@ pub fn solve_mate_with_stats(pos: &Position, limit: MateLimit) -> (MateResult, u
     }
 }
 
+/// The shortest mate of at most `plies` plies for the side to move in `pos`:
+/// depth-limited searches of 1, 3, 5, ... plies, each within `limit` (the
+/// node and time limits count from the start of this call).
+///
+/// `Mate(line)` is a shortest mate (checked like [`solve_mate`]'s), `NoMate`
+/// says there is none within `plies` plies by continuous checks, `Timeout`
+/// that the limit was reached first. Puzzles use it where "a mate" is not
+/// enough: whether a move keeps a mate within the moves left.
+///
+/// ```
+/// use std::time::Duration;
+/// use shogi_engine::dfpn::{shortest_mate_within, MateLimit, MateResult};
+/// let pos = shogi_core::sfen::parse_position_with(
+///     "9/4k4/9/4S4/9/9/9/9/9 b GS2r2b3g2s4n4l18p 1",
+///     shogi_core::Leniency { allow_missing_kings: true },
+/// )?;
+/// let limit = || MateLimit::time(Duration::from_secs(10));
+/// assert_eq!(shortest_mate_within(&pos, 1, limit()), MateResult::NoMate);
+/// assert!(matches!(shortest_mate_within(&pos, 5, limit()), MateResult::Mate(l) if l.len() == 3));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn shortest_mate_within(pos: &Position, plies: u32, limit: MateLimit) -> MateResult {
+    let pos = pos.clone();
+    let handle = std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(move || Solver::new(pos, limit).shortest_within(plies));
+    match handle {
+        Ok(h) => h.join().unwrap_or(MateResult::Timeout),
+        Err(_) => MateResult::Timeout,
+    }
+}
+
+/// How the side to move in `pos` (the defender, just checked) resists a mate
+/// of at most `plies` more plies: see [`longest_defence`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Defence {
+    /// The defender has no legal move: it is mated now.
+    Mated,
+    /// After this reply the attacker has no mate within the plies left.
+    Escapes(Move),
+    /// Every reply is mated within the plies left; this one resists longest,
+    /// and `line` is the attacker's shortest mate after it.
+    Falls {
+        /// The longest-resisting reply.
+        reply: Move,
+        /// The shortest mate after `reply`, from the attacker's next move.
+        line: Vec<Move>,
+    },
+    /// A search reached its limit first.
+    Timeout,
+}
+
+/// The defender's best resistance in `pos` (the defender to move) when the
+/// attacker must mate within `plies` plies after the reply: every legal
+/// reply is tried with [`shortest_mate_within`] (each within `limit`); the
+/// first reply that escapes is answered at once, otherwise the reply whose
+/// shortest mate is longest (among equals, `prefer` when it is one of them,
+/// else the first in generation order).
+///
+/// A puzzle server answers a solver's check with it; a puzzle generator asks
+/// it whether a first move other than the solution also mates in time.
+///
+/// ```
+/// use std::time::Duration;
+/// use shogi_engine::dfpn::{longest_defence, shortest_mate_within, Defence, MateLimit, MateResult};
+/// let mut pos = shogi_core::sfen::parse_position_with(
+///     "9/4k4/9/4S4/9/9/9/9/9 b GS2r2b3g2s4n4l18p 1",
+///     shogi_core::Leniency { allow_missing_kings: true },
+/// )?;
+/// let limit = || MateLimit::time(Duration::from_secs(10));
+/// let MateResult::Mate(line) = shortest_mate_within(&pos, 3, limit()) else { panic!() };
+/// pos.play(line[0])?;
+/// // Whatever the king does, a mate in one follows; no reply escapes it.
+/// match longest_defence(&pos, 1, Some(line[1]), limit()) {
+///     Defence::Falls { reply, line: rest } => {
+///         assert_eq!(rest.len(), 1);
+///         assert_eq!(reply, line[1]);
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// // Allowed no further move, the attacker cannot mate: the first reply escapes.
+/// assert!(matches!(longest_defence(&pos, 0, None, limit()), Defence::Escapes(_)));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn longest_defence(
+    pos: &Position,
+    plies: u32,
+    prefer: Option<Move>,
+    limit: MateLimit,
+) -> Defence {
+    let replies = pos.legal_moves();
+    if replies.is_empty() {
+        return Defence::Mated;
+    }
+    let mut best: Option<(Move, Vec<Move>)> = None;
+    for &reply in &replies {
+        let mut after = pos.clone();
+        if after.play(reply).is_err() {
+            continue;
+        }
+        match shortest_mate_within(&after, plies, limit.clone()) {
+            MateResult::NoMate => return Defence::Escapes(reply),
+            MateResult::Timeout => return Defence::Timeout,
+            MateResult::Mate(line) => {
+                let longer = best.as_ref().is_none_or(|(m, l)| {
+                    line.len() > l.len()
+                        || (line.len() == l.len() && Some(reply) == prefer && *m != reply)
+                });
+                if longer {
+                    best = Some((reply, line));
+                }
+            }
+        }
+    }
+    match best {
+        Some((reply, line)) => Defence::Falls { reply, line },
+        None => Defence::Mated,
+    }
+}
+
 /// Checks that `line` is a mate from `pos`: legal moves, every attacker move
 /// gives check, and the last position is checkmate.
 #[must_use]
@@ -192,6 +314,29 @@ impl Solver {
             }
         }
         MateResult::Timeout
+    }
+
+    /// The shortest mate within `plies` plies (see [`shortest_mate_within`]).
+    fn shortest_within(&mut self, plies: u32) -> MateResult {
+        for depth in (1..=plies).step_by(2) {
+            self.depth_limit = Some(depth);
+            let r = self.prove(depth);
+            if self.aborted {
+                return MateResult::Timeout;
+            }
+            if r.pn == 0 {
+                let start = self.pos.clone();
+                return match self.extract(depth) {
+                    Some(line)
+                        if line.len() <= depth as usize && verify_mate_line(&start, &line) =>
+                    {
+                        MateResult::Mate(line)
+                    }
+                    _ => MateResult::Timeout,
+                };
+            }
+        }
+        MateResult::NoMate
     }
 
     /// Looks for a shorter mate than `line` with depth-limited searches
@@ -260,6 +405,23 @@ mod tests {
                 matches!(&r, MateResult::Mate(line) if line.len() == 7),
                 "{max_entries}: {r:?}"
             );
+        }
+    }
+
+    #[test]
+    fn shortest_within_is_exact_about_length() {
+        // A mate in 7 (the small-table test): none in 5, one of 7 within 7 or 9.
+        let p = lenient("9/9/9/4k4/9/4P4/9/9/9 b 4G2r2b4s4n4l17p 1");
+        let limit = || MateLimit::time(Duration::from_secs(20));
+        assert_eq!(shortest_mate_within(&p, 5, limit()), MateResult::NoMate);
+        for plies in [7, 9] {
+            match shortest_mate_within(&p, plies, limit()) {
+                MateResult::Mate(line) => {
+                    assert_eq!(line.len(), 7);
+                    assert!(verify_mate_line(&p, &line));
+                }
+                other => panic!("{plies}: {other:?}"),
+            }
         }
     }
 
