@@ -1,5 +1,6 @@
 // The server's HTTP + WebSocket protocol (docs/PROTOCOL.md).
 
+import { problemText, type ServerError } from './problem';
 import type { FoulView, Refusal } from './refusal';
 
 export type Side = 'sente' | 'gote';
@@ -98,10 +99,17 @@ export interface Created {
   invite?: string;
 }
 
+/**
+ * A refused request: its status, the server's `code` and parameters, and as
+ * `message` the refusal in the reader's language (problem.ts); `english` is
+ * the server's own words.
+ */
 export class ApiError extends Error {
   constructor(
     public status: number,
     message: string,
+    public code: string | null = null,
+    public english: string = message,
   ) {
     super(message);
   }
@@ -109,7 +117,7 @@ export class ApiError extends Error {
 
 /**
  * Sends `body` as it is (`json`: labelled as JSON) and parses the JSON reply;
- * a refusal throws an {@link ApiError} with the server's message.
+ * a refusal throws an {@link ApiError} worded in the reader's language.
  */
 export async function request<T>(method: string, path: string, body?: BodyInit, json = false): Promise<T> {
   const res = await fetch(path, {
@@ -125,8 +133,10 @@ export async function request<T>(method: string, path: string, body?: BodyInit, 
     data = null;
   }
   if (!res.ok) {
-    const msg = (data as { error?: string } | null)?.error ?? `${res.status} ${res.statusText}`;
-    throw new ApiError(res.status, msg);
+    const fallback = `${res.status} ${res.statusText}`;
+    const err: ServerError = data && typeof data === 'object' ? (data as ServerError) : {};
+    const english = typeof err.error === 'string' ? err.error : fallback;
+    throw new ApiError(res.status, problemText(err, fallback), typeof err.code === 'string' ? err.code : null, english);
   }
   return data as T;
 }
@@ -196,7 +206,7 @@ export interface Connection {
 
 export interface ConnectionEvents {
   onState(s: GameState): void;
-  /** A refused message; `refusal` for a move the rules refuse (its rule and square). */
+  /** A refused message in the reader's language; `refusal` for a move the rules refuse (its rule and square). */
   onError(message: string, refusal?: Refusal): void;
   onStatus(connected: boolean): void;
   /** The upgrade was refused for good (bad token or unknown game). */
@@ -229,14 +239,17 @@ export function connect(id: string, token: string | null, ev: ConnectionEvents):
       }, 25000);
     };
     sock.onmessage = (e) => {
-      let msg: { type?: string; message?: string; messages?: ChatMessage[] };
+      let msg: { type?: string; message?: string; code?: string; messages?: ChatMessage[] };
       try {
         msg = JSON.parse(String(e.data));
       } catch {
         return;
       }
       if (msg.type === 'state') ev.onState(msg as GameState);
-      else if (msg.type === 'error') ev.onError(msg.message ?? 'error', typeof (msg as unknown as Refusal).rule === 'string' ? (msg as unknown as Refusal) : undefined);
+      else if (msg.type === 'error') {
+        const refusal = msg.code === 'illegal_move' && typeof (msg as unknown as Refusal).rule === 'string' ? (msg as unknown as Refusal) : undefined;
+        ev.onError(problemText(msg as ServerError, 'error'), refusal);
+      }
       else if (msg.type === 'chat') ev.onChat?.([msg as unknown as ChatMessage], false);
       else if (msg.type === 'chat_history') ev.onChat?.(msg.messages ?? [], true);
     };

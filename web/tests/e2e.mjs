@@ -659,6 +659,47 @@ async function main() {
       await context.close();
     });
 
+    await test("the server's refusals in the UI language: a broken record, a wrong login, a wrong invite (Russian, Ukrainian)", async () => {
+      const ru = await newPage(browser, 'ru-RU');
+      // An import the reader cannot read: the line, the column, the token and what is wrong, in Russian.
+      await ru.page.goto(BASE + '/import');
+      await ru.page.waitForSelector('#import-text');
+      await ru.page.fill('#import-text', 'V2.2\nPI\n+\n+7776XX\n');
+      await ru.page.click('#import-submit');
+      await ru.page.waitForFunction(() => document.querySelector('#import-error')?.textContent !== '');
+      const importError = await ru.page.textContent('#import-error');
+      check(importError === 'Строка 4, столбец 1: ход не читается «+7776XX»', `Russian import error: ${importError}`);
+      await ru.page.fill('#import-text', 'hello world');
+      await ru.page.click('#import-submit');
+      await ru.page.waitForFunction((before) => document.querySelector('#import-error')?.textContent !== before, importError);
+      const noRecord = await ru.page.textContent('#import-error');
+      check(noRecord.includes('в тексте нет записи партии') && !/[a-z]{4}/.test(noRecord.replace('hello world', '')), `Russian "no record": ${noRecord}`);
+      await shootNarrow(ru.page, 'server-error-import-russian', 'the import page with a Russian server error');
+      // A wrong password: the login dialog says so in Russian.
+      await ru.page.click('#login-open');
+      await ru.page.fill('#login-name', 'nobody_here');
+      await ru.page.fill('#login-password', 'not the password');
+      await ru.page.click('#login-submit');
+      await ru.page.waitForFunction(() => document.querySelector('#login-error')?.textContent !== '');
+      const loginError = await ru.page.textContent('#login-error');
+      check(loginError === 'Неверное имя или пароль.', `Russian login error: ${loginError}`);
+      await ru.page.screenshot({ path: join(shots, 'server-error-login-russian.png') });
+      await ru.context.close();
+      // An invite link with a wrong code: refused (403), said in Ukrainian.
+      const a = await newPage(browser);
+      await createFromStartScreen(a.page, { mode: 'friend', side: 'sente', time: 'none' });
+      const id = gameId(a.page);
+      const uk = await newPage(browser, 'uk-UA');
+      await uk.page.goto(`${BASE}/g/${id}?join=0123456789abcdef0123456789abcdef`);
+      await uk.page.waitForSelector('#join-seat');
+      await uk.page.click('#join-seat');
+      await uk.page.waitForSelector('#message');
+      const joinError = await uk.page.textContent('#message');
+      check(joinError.includes('Це посилання-запрошення не підходить до партії.'), `Ukrainian wrong invite: ${joinError}`);
+      await shootNarrow(uk.page, 'server-error-invite-ukrainian', 'the game screen of a wrong invite');
+      for (const p of [a, uk]) await p.context.close();
+    });
+
     await test('an invite link opened again: the seat is taken, said in the UI language', async () => {
       const a = await newPage(browser);
       await createFromStartScreen(a.page, { mode: 'friend', side: 'sente', time: 'none' });
@@ -922,7 +963,7 @@ async function main() {
       // A broken file: the server's message is shown and nothing is stored.
       await page.fill('#import-text', 'V2.2\nPI\n+\n+7776XX\n');
       await page.click('#import-submit');
-      await page.waitForFunction(() => document.querySelector('#import-error')?.textContent?.includes('line 4'), null, { timeout: 5000 });
+      await page.waitForFunction(() => document.querySelector('#import-error')?.textContent?.includes('Line 4'), null, { timeout: 5000 });
       await shootNarrow(page, 'import-error', 'the import page');
       await page.setInputFiles('#import-file', { name: 'game.kif', mimeType: 'text/plain', buffer: Buffer.from(kif) });
       await page.waitForURL(/\/review\/[0-9a-f]{16}$/, { timeout: 10000 });

@@ -22,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), 'shogi-unit-'));
 const entry = join(dir, 'entry.ts');
 writeFileSync(
   entry,
-  ['notation', 'shogi', 'ground', 'tree', 'players', 'timecontrol', 'chart', 'dates', 'i18n', 'tournamentwords', 'tournamentapi', 'tournamentbanner', 'tournaments', 'refusal', 'keyboard', 'byoyomi']
+  ['notation', 'shogi', 'ground', 'tree', 'players', 'timecontrol', 'chart', 'dates', 'i18n', 'tournamentwords', 'tournamentapi', 'tournamentbanner', 'tournaments', 'refusal', 'keyboard', 'byoyomi', 'problem']
     .map((f) => `export * from ${JSON.stringify(resolve(here, `../src/${f}.ts`))};\n`)
     .join(''),
 );
@@ -426,6 +426,39 @@ eq('nonsense', typed('hello'), '');
   eq('main time: no beeps', m.beepDue(reading(30000, 3, { mainMs: 5000, inByoyomi: false }), reading(30000, 3, { mainMs: 4000, inByoyomi: false })), null);
   eq('a clock standing still: no beeps', m.beepDue(reading(5050, 3, { running: false }), reading(4990, 3, { running: false })), null);
   eq('a jump over several seconds beeps once, for the last', m.beepDue(reading(8200), reading(4100)), 'high');
+}
+
+// Server errors by code (problem.ts): every code docs/PROTOCOL.md lists, in
+// the table of HTTP codes and the WebSocket's list, is worded in each
+// language; the generic codes of a kind fall back to the English words.
+{
+  const doc = readFileSync(resolve(here, '../../docs/PROTOCOL.md'), 'utf8');
+  const table = doc.slice(doc.indexOf('### Error codes'), doc.indexOf('Every other error carries'));
+  const tableCodes = [...table.matchAll(/^\| `(\w+)`(?: \([^|]*\))?(?: \/ `(\w+)`)?(?: \/ `(\w+)`)?/gm)].flatMap((x) => x.slice(1).filter(Boolean));
+  const wsList = doc.slice(doc.indexOf('The codes: `bad_message`'), doc.indexOf('#### Refused moves'));
+  const wsCodes = [...wsList.matchAll(/`(\w+)`/g)].map((x) => x[1]).filter((c) => !['reason', 'rule', 'max', 'illegal_move'].includes(c));
+  eq('the doc lists the HTTP codes', tableCodes.length >= 25, true);
+  eq('the doc lists the WebSocket codes', wsCodes.length >= 20, true);
+  const samples = { what: 'player', retry_after_s: 30, name: 'Ivan', max: 1000, min: 8, len: 5, bad: '<', line: 4, column: 1, token: '+7776XX', reason: 'bad_move', move: '5e5d', rule: 'no_piece', detail: 'x' };
+  for (const l of ['en', 'ru', 'uk', 'ja']) {
+    m.setLang(l);
+    const refused = m.problemText({ code: 'bad_request', error: 'x' });
+    for (const code of [...tableCodes, ...wsCodes]) {
+      const text = m.problemText({ ...samples, code, error: 'ENGLISH' });
+      eq(`${l}: ${code} is worded`, !text.includes('ENGLISH') && !text.includes('err_') && !text.includes('{') && text !== refused, true);
+    }
+  }
+  m.setLang('ru');
+  eq('Russian seat taken', m.problemText({ code: 'seat_taken', error: 'this game has no free seat' }), 'Оба места в этой партии заняты.');
+  eq('Russian record error names line, column and token',
+    m.problemText({ code: 'unreadable_record', line: 4, column: 1, token: '+7776XX', reason: 'bad_move', error: 'line 4...' }),
+    'Строка 4, столбец 1: ход не читается «+7776XX»');
+  eq('Russian retry time', m.problemText({ code: 'too_many_requests', retry_after_s: 42 }), 'Слишком много запросов; попробуйте через 42 с.');
+  eq('Russian unknown code keeps the English words', m.problemText({ code: 'bad_request', error: 'rating must be 0 to 4000' }), 'Сервер отказал: rating must be 0 to 4000');
+  eq('no code at all: the fallback', m.problemText({}, '502 Bad Gateway'), 'Сервер отказал: 502 Bad Gateway');
+  m.setLang('uk');
+  eq('Ukrainian name length', m.problemText({ code: 'bad_length', what: 'password', min: 8, max: 256, len: 5 }), 'Пароль: від 8 до 256 символів, а не 5.');
+  m.setLang('en');
 }
 
 console.log(`${passed} passed, ${failed} failed`);

@@ -49,6 +49,32 @@ pub enum ReadErrorKind {
     UnknownHandicap,
 }
 
+impl ReadErrorKind {
+    /// A stable code for the kind, for programs that word it themselves
+    /// (the server's JSON errors).
+    ///
+    /// ```
+    /// let err = shogi_record::csa::read("V2.2\nPI\n+\n+7776XX\n").unwrap_err();
+    /// assert_eq!(err.kind.code(), "bad_move");
+    /// ```
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            ReadErrorKind::UnknownFormat => "unknown_format",
+            ReadErrorKind::BadMove => "bad_move",
+            ReadErrorKind::BadBoard => "bad_board",
+            ReadErrorKind::BadHand => "bad_hand",
+            ReadErrorKind::BadVariation => "bad_variation",
+            ReadErrorKind::Position(_) => "illegal_position",
+            ReadErrorKind::Sfen(_) => "bad_sfen",
+            ReadErrorKind::Json(_) => "bad_jkf",
+            ReadErrorKind::UnexpectedLine => "unexpected_line",
+            ReadErrorKind::NoRecord => "no_record",
+            ReadErrorKind::UnknownHandicap => "unknown_handicap",
+        }
+    }
+}
+
 /// Why a record could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub struct ReadError {

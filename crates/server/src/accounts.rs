@@ -36,7 +36,7 @@ use tokio::sync::OnceCell;
 use unicode_normalization::UnicodeNormalization;
 
 use crate::db::{NewSession, Store, UserRow};
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::time::unix_ms;
 use crate::token;
 
@@ -76,7 +76,20 @@ pub enum CredentialError {
 
 impl From<CredentialError> for Error {
     fn from(e: CredentialError) -> Error {
-        Error::BadRequest(e.to_string())
+        Error::Problem(match e {
+            CredentialError::Length {
+                what,
+                min,
+                max,
+                len,
+            } => Problem::BadLength {
+                what,
+                min,
+                max,
+                len,
+            },
+            CredentialError::Character { what, bad } => Problem::BadCharacter { what, bad },
+        })
     }
 }
 
@@ -488,7 +501,7 @@ impl Accounts {
         };
         let Some(row) = row else {
             self.inner.hasher.verify_dummy(password).await?;
-            return Err(Error::Unauthorized(WRONG_LOGIN.into()));
+            return Err(Problem::WrongLogin.into());
         };
         if !self
             .inner
@@ -496,7 +509,7 @@ impl Accounts {
             .verify(password, row.password_hash.clone())
             .await?
         {
-            return Err(Error::Unauthorized(WRONG_LOGIN.into()));
+            return Err(Problem::WrongLogin.into());
         }
         self.store()
             .delete_expired_sessions(row.id, unix_ms())
@@ -530,7 +543,7 @@ impl Accounts {
 
     /// The stored row of account `id` if `password` is its password.
     async fn checked(&self, user_id: i64, password: &str) -> Result<UserRow, Error> {
-        let wrong = || Error::Unauthorized("wrong password".into());
+        let wrong = || Error::Problem(Problem::WrongPassword);
         let row = self.store().user_by_id(user_id).await?.ok_or_else(wrong)?;
         let ok = self
             .inner
@@ -597,7 +610,7 @@ impl Accounts {
 }
 
 fn name_taken() -> Error {
-    Error::Conflict("name taken".into())
+    Error::Problem(Problem::NameTaken)
 }
 
 /// The administrator's tools (`shogi user ...`): each opens the database at

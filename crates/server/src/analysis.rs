@@ -32,7 +32,7 @@ use shogi_engine::tt::TranspositionTable;
 
 use crate::activity::ActivityGate;
 use crate::db::Store;
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::protocol::AnalysisStatus;
 pub use crate::protocol::Eval;
 use crate::records;
@@ -102,9 +102,7 @@ impl Analyzer {
         };
         match tx.try_send(job) {
             Ok(()) => Ok(()),
-            Err(TrySendError::Full(_)) => Err(Error::Unavailable(
-                "too many analyses waiting; try again later".into(),
-            )),
+            Err(TrySendError::Full(_)) => Err(Problem::AnalysisBusy.into()),
             Err(TrySendError::Disconnected(_)) => {
                 *queue = None;
                 Err(Error::Internal("analysis worker stopped".into()))

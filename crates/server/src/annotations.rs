@@ -19,7 +19,7 @@ use shogi_core::{IllegalMove, Move, Position, UsiMoveError};
 use shogi_record::{Node, Record};
 
 use crate::db::Store;
-use crate::error::Error;
+use crate::error::{Error, Problem};
 pub use crate::protocol::{AnnotatedNode, Annotations};
 use crate::token;
 
@@ -260,7 +260,7 @@ pub async fn authorize(store: &Store, id: &str, token: &str) -> Result<(), Error
             return Err(forbidden("only the game's players may annotate it (token)"));
         }
         if !game.over {
-            return Err(Error::Conflict("the game is still in progress".into()));
+            return Err(Problem::GameInProgress.into());
         }
         return Ok(());
     }

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashSet};
 use serde::Serialize;
 use shogi_core::{Move, Position};
 
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::protocol::Side;
 
 /// The legal moves of a position, grouped as shogiground wants them.
@@ -75,8 +75,9 @@ pub fn of_sfen(sfen: &str) -> Result<LegalMoves, Error> {
     if sfen.len() > MAX_SFEN_BYTES {
         return Err(Error::BadRequest("sfen too long".into()));
     }
-    let pos = shogi_core::sfen::parse_position(sfen)
-        .map_err(|e| Error::BadRequest(format!("sfen: {e}")))?;
+    let pos = shogi_core::sfen::parse_position(sfen).map_err(|e| Problem::BadSfen {
+        detail: e.to_string(),
+    })?;
     Ok(LegalMoves::of(&pos))
 }
 

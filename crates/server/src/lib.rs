@@ -69,7 +69,7 @@ use tokio::task::JoinHandle;
 pub use activity::{ActivityGate, ManualGate};
 pub use api::MAX_BODY_BYTES;
 pub use connections::WsLimits;
-pub use error::Error;
+pub use error::{Error, Kind, Problem};
 pub use limits::RateLimits;
 pub use opponent::{EngineOpponent, Greedy, Limits, Opponent};
 pub use search_pool::SearchPool;

@@ -18,7 +18,7 @@ use shogi_core::Handicap;
 use tokio::sync::broadcast;
 
 use crate::clock::TimeControl;
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::players::Identity;
 use crate::protocol::PlayerView;
 use crate::protocol::SideChoice;
@@ -359,7 +359,7 @@ impl Lobby {
         let by_account = who.user().is_some() && seek.owner.user() == who.user();
         let by_token = token.is_some_and(|t| token::same(&seek.token, t));
         if !by_account && !by_token {
-            return Err(Error::Forbidden("not your challenge".into()));
+            return Err(Problem::NotYourChallenge.into());
         }
         state.seeks.remove(at);
         self.send(text(&json!({"type": "seek_removed", "id": id})));
@@ -383,7 +383,7 @@ impl Lobby {
             .ok_or(Error::NoSuch("challenge"))?;
         let seek = &state.seeks[at];
         if who.user().is_some() && seek.owner.user() == who.user() {
-            return Err(Error::Conflict("this is your own challenge".into()));
+            return Err(Problem::OwnChallenge.into());
         }
         if let Some(to) = &seek.to_key {
             if who_key != Some(to.as_str()) {
@@ -601,7 +601,7 @@ mod tests {
             .unwrap();
         assert!(matches!(
             lobby.take(&id, &alice, Some("alice")),
-            Err(Error::Conflict(_))
+            Err(Error::Problem(Problem::OwnChallenge))
         ));
         let (carol, _) = account(3, "Carol");
         assert!(matches!(
@@ -610,7 +610,7 @@ mod tests {
         ));
         assert!(matches!(
             lobby.withdraw(&id, &carol, None),
-            Err(Error::Forbidden(_))
+            Err(Error::Problem(Problem::NotYourChallenge))
         ));
         lobby
             .withdraw(&id, &Identity::Guest { name: None }, Some(&token))

@@ -3,7 +3,7 @@
 
 use shogi_engine::dfpn::{self, MateResult};
 
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::search_pool::SearchPool;
 
 /// The longest mate search, in milliseconds.
@@ -27,5 +27,9 @@ pub async fn solve(pool: &SearchPool, sfen: String, time_ms: u64) -> Result<Mate
     pool.run(move || dfpn::solve_mate_sfen(&sfen, time_ms))
         .await
         .map_err(|e| Error::Internal(format!("mate search: {e}")))?
-        .map_err(|e| Error::BadRequest(format!("sfen: {e}")))
+        .map_err(|e| {
+            Error::Problem(Problem::BadSfen {
+                detail: e.to_string(),
+            })
+        })
 }

@@ -721,6 +721,34 @@ pub enum ComputerView {
     },
 }
 
+/// Why a WebSocket message was refused, beside the English words: the
+/// fields `code` and its parameters (docs/PROTOCOL.md, "Server → client").
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ErrorDetail {
+    /// A move the rules refuse (code `illegal_move`): its rule and square.
+    Move(Refusal),
+    /// Any other refusal.
+    Other {
+        /// `not_your_turn`, `game_over`, `bad_message`, ...
+        code: &'static str,
+        /// The code's parameters (`reason` of `game_over`, ...).
+        #[serde(flatten)]
+        params: serde_json::Map<String, serde_json::Value>,
+    },
+}
+
+impl ErrorDetail {
+    /// A refusal without parameters.
+    #[must_use]
+    pub fn code(code: &'static str) -> ErrorDetail {
+        ErrorDetail::Other {
+            code,
+            params: serde_json::Map::new(),
+        }
+    }
+}
+
 /// A message from the server.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -737,9 +765,9 @@ pub enum ServerMessage<'a> {
     Error {
         /// Why, in English words.
         message: &'a str,
-        /// For a move the rules refuse: its rule and square.
-        #[serde(flatten, skip_serializing_if = "Option::is_none")]
-        refusal: Option<&'a Refusal>,
+        /// Why, as a code (and its parameters) a client words itself.
+        #[serde(flatten)]
+        detail: ErrorDetail,
     },
     /// The answer to a ping.
     Pong,

@@ -14,7 +14,7 @@ use crate::clock::TimeControl;
 use crate::db::players::SeatPlayer;
 use crate::db::records::NewRecord;
 use crate::db::{Store, StoredGame};
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::protocol::{reason_word, rule_code, Side, StartChoice};
 use crate::time::unix_ms;
 use crate::token;
@@ -436,9 +436,9 @@ pub struct Imported {
 /// [`Error::BadRequest`] with the reader's message; database errors.
 pub async fn import(store: &Store, bytes: &[u8], save: bool) -> Result<Imported, Error> {
     if bytes.is_empty() {
-        return Err(Error::BadRequest("empty record".into()));
+        return Err(Problem::EmptyRecord.into());
     }
-    let rec = shogi_record::read(bytes).map_err(|e| Error::BadRequest(e.to_string()))?;
+    let rec = shogi_record::read(bytes).map_err(|e| Problem::unreadable(&e))?;
     let review = Review {
         record: rec,
         ending: None,
@@ -497,8 +497,17 @@ pub async fn annotate(
         start_comments: req.start_comments,
         nodes: req.nodes,
     };
-    let record = annotations::apply(&base.record, &ann, base.main_line)
-        .map_err(|e| Error::BadRequest(e.to_string()))?;
+    let record = annotations::apply(&base.record, &ann, base.main_line).map_err(|e| match e {
+        annotations::AnnotationError::Illegal { at, mv, reason } => {
+            Error::Problem(Problem::NotLegalHere {
+                at,
+                mv: mv.to_string(),
+                rule: Some(rule_code(reason)),
+                why: reason.to_string(),
+            })
+        }
+        other => Error::BadRequest(other.to_string()),
+    })?;
     store.save_annotations(id, &ann, unix_ms()).await?;
     let review = Review { record, ..base };
     let line = |r: &Record| r.moves.iter().map(|n| n.mv).collect::<Vec<_>>();
@@ -537,8 +546,11 @@ pub fn position_at(rec: &Record, at: &PlyChoice) -> Result<(Position, Option<Mov
                 )));
             }
             for (i, &mv) in moves.iter().enumerate() {
-                pos.check_move(mv).map_err(|e| {
-                    Error::BadRequest(format!("moves[{i}]: {mv} is not legal here: {e}"))
+                pos.check_move(mv).map_err(|e| Problem::NotLegalHere {
+                    at: format!("moves[{i}]"),
+                    mv: mv.to_string(),
+                    rule: Some(rule_code(e)),
+                    why: e.to_string(),
                 })?;
                 pos.make_move(mv);
             }

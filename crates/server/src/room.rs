@@ -21,13 +21,13 @@ use crate::clock::Clock;
 use crate::connections::Connections;
 use crate::db::players::GamePlayers;
 use crate::db::{MoveRecord, Store};
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::legal::LegalMoves;
 use crate::lobby::{LiveGame, LivePlayers, Lobby, Terms};
 use crate::opponent::{Limits, Opponent};
 use crate::players::{self, Identity, SeatPlayer};
 use crate::protocol::{
-    reason_word, AiSeat, ClockView, ClocksView, ComputerView, ConnectedView, GameView,
+    reason_word, AiSeat, ClockView, ClocksView, ComputerView, ConnectedView, ErrorDetail, GameView,
     IllegalPolicy, ImpasseView, Joined, Mode, PlayerView, PlayersView, Refusal, Seat, SeatsView,
     Settings, Side, StatusView, TakebackView,
 };
@@ -160,8 +160,56 @@ pub enum RoomError {
 }
 
 impl RoomError {
-    /// For a move the rules refuse: the move, its rule and square, as the
-    /// `error` message names them.
+    /// Why, as the `error` message's code and parameters: for a move the
+    /// rules refuse the move, its rule and square.
+    #[must_use]
+    pub fn detail(&self) -> ErrorDetail {
+        if let Some(r) = self.refusal() {
+            return ErrorDetail::Move(r);
+        }
+        let mut params = serde_json::Map::new();
+        let code = match *self {
+            RoomError::Over(reason) => {
+                params.insert("reason".into(), reason.into());
+                "game_over"
+            }
+            RoomError::WaitingForOpponent => "waiting_for_opponent",
+            RoomError::NotYourTurn => "not_your_turn",
+            RoomError::NotYourDeclaration => "not_your_declaration",
+            RoomError::NoDeclaration(rule) | RoomError::NoCount(rule) => {
+                params.insert("rule".into(), rule.to_string().into());
+                if matches!(self, RoomError::NoCount(_)) {
+                    "no_count"
+                } else {
+                    "no_declaration"
+                }
+            }
+            RoomError::CountNotPossible => "count_not_possible",
+            RoomError::CountAlreadyProposed => "count_already_proposed",
+            RoomError::NoCountProposed => "no_count_proposed",
+            RoomError::OwnProposal => "own_proposal",
+            // Refused moves carry their rule (above).
+            RoomError::NoPieceOfYours { .. }
+            | RoomError::NotInHand { .. }
+            | RoomError::Illegal(_) => "illegal_move",
+            RoomError::MoveNotStored | RoomError::EndingNotStored => "not_stored",
+            RoomError::TooLateToAbort => "too_late_to_abort",
+            RoomError::RatedTakeback => "rated_takeback",
+            RoomError::NothingToTakeBack => "nothing_to_take_back",
+            RoomError::TakebackAlreadyProposed => "takeback_already_proposed",
+            RoomError::NoTakebackProposed => "no_takeback_proposed",
+            RoomError::NoChat => "no_chat",
+            RoomError::ChatLength => {
+                params.insert("max".into(), MAX_CHAT_CHARS.into());
+                "chat_length"
+            }
+            RoomError::ChatTooFast => "chat_too_fast",
+            RoomError::Gone => "game_gone",
+        };
+        ErrorDetail::Other { code, params }
+    }
+
+    /// For a refused move, its rule and square.
     #[must_use]
     pub fn refusal(&self) -> Option<Refusal> {
         match *self {
@@ -1121,10 +1169,10 @@ impl Room {
 
     async fn join(&mut self, invite: &str, who: &Identity) -> Result<Joined, Error> {
         let Some(code) = self.invite.as_deref() else {
-            return Err(Error::Conflict("this game has no free seat".into()));
+            return Err(Problem::SeatTaken.into());
         };
         if !token::same(code, invite) {
-            return Err(Error::Forbidden("wrong invite code".into()));
+            return Err(Problem::WrongInvite.into());
         }
         let side = if self.tokens[Color::Sente].is_none() {
             Color::Sente
@@ -1299,6 +1347,60 @@ impl Room {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_refusal_has_a_documented_code() {
+        let doc = include_str!("../../../docs/PROTOCOL.md");
+        let mv: Move = "5e5d".parse().unwrap();
+        let all = [
+            RoomError::Over("resign"),
+            RoomError::WaitingForOpponent,
+            RoomError::NotYourTurn,
+            RoomError::NotYourDeclaration,
+            RoomError::NoDeclaration(ImpasseRule::Count24),
+            RoomError::NoCount(ImpasseRule::Csa27),
+            RoomError::CountNotPossible,
+            RoomError::CountAlreadyProposed,
+            RoomError::NoCountProposed,
+            RoomError::OwnProposal,
+            RoomError::NoPieceOfYours {
+                mv,
+                from: "5e".parse().unwrap(),
+            },
+            RoomError::NotInHand {
+                mv: "P*5e".parse().unwrap(),
+                kind: HandKind::Pawn,
+            },
+            RoomError::MoveNotStored,
+            RoomError::EndingNotStored,
+            RoomError::TooLateToAbort,
+            RoomError::RatedTakeback,
+            RoomError::NothingToTakeBack,
+            RoomError::TakebackAlreadyProposed,
+            RoomError::NoTakebackProposed,
+            RoomError::NoChat,
+            RoomError::ChatLength,
+            RoomError::ChatTooFast,
+            RoomError::Gone,
+        ];
+        for e in all {
+            let json = serde_json::to_value(e.detail()).unwrap();
+            let code = json["code"].as_str().unwrap();
+            assert!(
+                doc.contains(&format!("`{code}`")),
+                "{code} is not in PROTOCOL.md"
+            );
+        }
+        let over = serde_json::to_value(RoomError::Over("resign").detail()).unwrap();
+        assert_eq!(
+            over,
+            serde_json::json!({"code": "game_over", "reason": "resign"})
+        );
+        let no_count =
+            serde_json::to_value(RoomError::NoCount(ImpasseRule::Csa27).detail()).unwrap();
+        assert_eq!(no_count["code"], "no_count");
+        assert_eq!(no_count["rule"], ImpasseRule::Csa27.to_string());
+    }
 
     /// Sente's king and 17 pieces in the enemy camp, two rooks and bishops in hand.
     const DECLARABLE: &str = "4K4/GGGG1SSSS/PPPPPPPPP/9/9/9/9/9/4k4 b 2R2B 1";

@@ -74,7 +74,13 @@ async fn registering_logs_in_with_an_http_only_session_cookie() {
 
     assert_eq!(me(&ts, &cookie).await, (200, body));
     let (status, _, body) = ts.request_with("GET", "/api/me", &[], None).await;
-    assert_eq!((status, body), (401, json!({"error": "not logged in"})));
+    assert_eq!(
+        (status, body),
+        (
+            401,
+            json!({"error": "not logged in", "code": "not_logged_in"})
+        )
+    );
     let other = "shogi_session=0123456789abcdef0123456789abcdef";
     assert_eq!(me(&ts, other).await.0, 401);
     // Among other cookies.
@@ -122,7 +128,10 @@ async fn a_wrong_password_and_an_unknown_name_answer_alike() {
     let invalid = login(&ts, "<no>", PASSWORD).await;
     for (status, head, body) in [&wrong, &unknown, &invalid] {
         assert_eq!(*status, 401);
-        assert_eq!(*body, json!({"error": "wrong name or password"}));
+        assert_eq!(
+            *body,
+            json!({"error": "wrong name or password", "code": "wrong_login"})
+        );
         assert_eq!(header(head, "set-cookie"), None);
     }
     // The right password logs in, in any case of the name.
@@ -144,7 +153,7 @@ async fn names_are_taken_in_any_case() {
         let (status, _, body) = register(&ts, second, PASSWORD).await;
         assert_eq!(
             (status, body),
-            (409, json!({"error": "name taken"})),
+            (409, json!({"error": "name taken", "code": "name_taken"})),
             "{second}"
         );
     }
@@ -172,7 +181,13 @@ async fn bad_names_and_passwords_are_refused_with_the_rule() {
         ("erin", "short", "a password has 8-256 characters, not 5"),
     ] {
         let (status, _, body) = register(&ts, name, password).await;
-        assert_eq!((status, body), (400, json!({"error": error})), "{name}");
+        assert_eq!((status, &body["error"]), (400, &json!(error)), "{name}");
+        let code = if error.contains("characters") {
+            "bad_length"
+        } else {
+            "bad_character"
+        };
+        assert_eq!(body["code"], code, "{name}");
     }
     let (status, _, body) = ts
         .request_with("POST", "/api/account", &[], Some(&json!({"name": "erin"})))
@@ -200,7 +215,7 @@ async fn the_sixth_registration_from_one_address_in_an_hour_is_refused() {
     assert_eq!(header(&head, "retry-after"), Some("3300"));
     assert_eq!(
         body,
-        json!({"error": "too many accounts registered from this address; try again in 3300 s"})
+        json!({"error": "too many accounts registered from this address; try again in 3300 s", "code": "too_many_requests", "retry_after_s": 3300})
     );
     ts.advance(3_300_000);
     registered(&ts, "user5").await;
@@ -231,7 +246,7 @@ async fn login_attempts_are_limited_per_name_and_per_address() {
     assert_eq!(header(&head, "retry-after"), Some("600"));
     assert_eq!(
         body,
-        json!({"error": "too many login attempts; try again in 600 s"})
+        json!({"error": "too many login attempts; try again in 600 s", "code": "too_many_requests", "retry_after_s": 600})
     );
     // Another name from the same address still may (11 counted so far).
     assert_eq!(login(&ts, "grace", PASSWORD).await.0, 200);
@@ -285,7 +300,13 @@ async fn a_password_change_ends_every_session_but_the_new_one() {
             Some(&change(PASSWORD, "new password")),
         )
         .await;
-    assert_eq!((status, body), (401, json!({"error": "not logged in"})));
+    assert_eq!(
+        (status, body),
+        (
+            401,
+            json!({"error": "not logged in", "code": "not_logged_in"})
+        )
+    );
     let put = |body: Value| {
         let cookie = cookie_header(&first);
         let ts = &ts;
@@ -295,7 +316,13 @@ async fn a_password_change_ends_every_session_but_the_new_one() {
         }
     };
     let (status, _, body) = put(change("wrong one", "new password")).await;
-    assert_eq!((status, body), (401, json!({"error": "wrong password"})));
+    assert_eq!(
+        (status, body),
+        (
+            401,
+            json!({"error": "wrong password", "code": "wrong_password"})
+        )
+    );
     let (status, _, body) = put(change(PASSWORD, "short")).await;
     assert_eq!(status, 400, "{body}");
     let (status, head, _) = put(change(PASSWORD, "new password")).await;
@@ -341,9 +368,21 @@ async fn a_deleted_account_frees_its_name_and_its_games_stay_as_deleted() {
         }
     };
     let (status, _, body) = delete(PASSWORD, None).await;
-    assert_eq!((status, body), (401, json!({"error": "not logged in"})));
+    assert_eq!(
+        (status, body),
+        (
+            401,
+            json!({"error": "not logged in", "code": "not_logged_in"})
+        )
+    );
     let (status, _, body) = delete("wrong one", Some(&cookie)).await;
-    assert_eq!((status, body), (401, json!({"error": "wrong password"})));
+    assert_eq!(
+        (status, body),
+        (
+            401,
+            json!({"error": "wrong password", "code": "wrong_password"})
+        )
+    );
     let (status, head, _) = delete(PASSWORD, Some(&cookie)).await;
     assert_eq!(status, 204);
     assert!(header(&head, "set-cookie").unwrap().contains("Max-Age=0"));

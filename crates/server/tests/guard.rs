@@ -44,7 +44,7 @@ async fn a_cross_origin_post_is_refused_by_either_header() {
         assert_eq!(status, 403, "{extra}");
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(&body).unwrap(),
-            serde_json::json!({"error": "cross-origin request refused"}),
+            serde_json::json!({"error": "cross-origin request refused", "code": "cross_origin"}),
             "{extra}"
         );
     }

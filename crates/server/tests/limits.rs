@@ -23,7 +23,7 @@ async fn the_31st_game_in_a_minute_is_refused() {
     assert_eq!(header(&head, "retry-after"), Some("60"));
     assert_eq!(
         body,
-        json!({"error": "too many games created; try again in 60 s"})
+        json!({"error": "too many games created; try again in 60 s", "code": "too_many_requests", "retry_after_s": 60})
     );
     ts.advance(60_000);
     ts.create(local(json!({}))).await;
@@ -43,7 +43,7 @@ async fn the_11th_mate_search_in_a_minute_is_refused() {
         (status, body),
         (
             429,
-            json!({"error": "too many mate searches; try again in 60 s"})
+            json!({"error": "too many mate searches; try again in 60 s", "code": "too_many_requests", "retry_after_s": 60})
         )
     );
     ts.shutdown().await;

@@ -307,11 +307,12 @@ async fn a_refused_move_names_its_rule_square_and_file() {
     };
     assert_eq!(e["rule"], "no_piece", "{e}");
     assert_eq!(e["square"], "5e");
-    // Errors that are not refused moves have no rule.
+    // Errors that are not refused moves have a code of their own and no rule.
     ws.send(json!({"type": "fly"})).await;
     let e = ws.next().await;
     assert_eq!(e["type"], "error");
-    assert!(e.get("rule").is_none() && e.get("code").is_none(), "{e}");
+    assert_eq!(e["code"], "bad_message", "{e}");
+    assert!(e.get("rule").is_none(), "{e}");
     s.shutdown().await;
 }
 
@@ -657,7 +658,10 @@ async fn unknown_pages_get_the_client_with_404_and_unknown_api_routes_the_json_e
     assert!(body.contains("/assets/app.js"));
     let (status, body) = s.request("GET", "/api/no-such-route", None).await;
     assert_eq!(status, 404);
-    assert_eq!(body, json!({"error": "no such API route"}));
+    assert_eq!(
+        body,
+        json!({"error": "no such API route", "code": "no_such_route"})
+    );
     // Known pages are still 200.
     let (status, head, _) = s.get_text("/archive").await;
     assert_eq!(status, 200, "{head}");

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::body::JsonBody;
 use super::session::{clear_cookie, session_id, set_cookie, ClientAddr, SecureCookies, User};
 use crate::accounts::{name_key, Account, Accounts, Name, Password};
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::limits::{Kind, Limiter};
 
 /// The body of registration and login.
@@ -70,7 +70,7 @@ pub(super) async fn register(
     let name = Name::parse(&req.name)?;
     let password = Password::new(&req.password)?;
     if accounts.name_taken(&name).await? {
-        return Err(Error::Conflict("name taken".into()));
+        return Err(Problem::NameTaken.into());
     }
     // Only registrations that would succeed count against the address.
     limiter.check(Kind::Accounts, &addr.key())?;

@@ -25,7 +25,7 @@ use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::error::Error;
+use crate::error::{Error, Problem};
 
 /// The Content-Security-Policy of every response, up to `connect-src`'s sources.
 const CSP_HEAD: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
@@ -33,9 +33,6 @@ const CSP_HEAD: &str = "default-src 'self'; script-src 'self'; style-src 'self';
 /// The rest of the Content-Security-Policy.
 const CSP_TAIL: &str =
     "; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
-/// The message of a refused cross-origin request.
-const REFUSED: &str = "cross-origin request refused";
 
 /// The Content-Security-Policy for a request to `host`.
 fn content_security_policy(host: Option<&HeaderValue>) -> HeaderValue {
@@ -79,7 +76,7 @@ fn security_headers(host: Option<&HeaderValue>) -> [(HeaderName, HeaderValue); 4
 pub(crate) async fn guard(req: Request, next: Next) -> Response {
     let host = req.headers().get(header::HOST).cloned();
     let mut res = if cross_origin_change(req.method(), req.headers()) {
-        Error::Forbidden(REFUSED.into()).into_response()
+        Error::from(Problem::CrossOrigin).into_response()
     } else {
         next.run(req).await
     };

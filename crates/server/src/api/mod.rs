@@ -26,7 +26,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post, put};
 use axum::{Json, Router};
 
-use crate::error::Error;
+use crate::error::{Error, Kind};
 use crate::state::AppState;
 
 /// The largest HTTP request body accepted.
@@ -146,7 +146,10 @@ pub fn router(state: AppState) -> Router {
 async fn method_not_allowed(method: axum::http::Method) -> Response {
     (
         StatusCode::METHOD_NOT_ALLOWED,
-        Json(serde_json::json!({"error": format!("{method} is not allowed here")})),
+        Json(serde_json::json!({
+            "error": format!("{method} is not allowed here"),
+            "code": "method_not_allowed",
+        })),
     )
         .into_response()
 }
@@ -157,27 +160,54 @@ impl IntoResponse for Error {
             Error::BadRequest(_) => StatusCode::BAD_REQUEST,
             Error::NotFound | Error::NoSuch(_) => StatusCode::NOT_FOUND,
             Error::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            Error::TooManyRequests { retry_after_s, .. } => {
-                let retry = retry_after_s.to_string();
-                return (
-                    StatusCode::TOO_MANY_REQUESTS,
-                    [(axum::http::header::RETRY_AFTER, retry)],
-                    Json(serde_json::json!({"error": self.to_string()})),
-                )
-                    .into_response();
-            }
+            Error::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::Conflict(_) => StatusCode::CONFLICT,
             Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Problem(p) => match p.kind() {
+                Kind::BadRequest => StatusCode::BAD_REQUEST,
+                Kind::Unauthorized => StatusCode::UNAUTHORIZED,
+                Kind::Forbidden => StatusCode::FORBIDDEN,
+                Kind::Conflict => StatusCode::CONFLICT,
+                Kind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            },
             Error::Internal(e) => {
                 tracing::error!("{e}");
-                return (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    Json(serde_json::json!({"error": "internal error"})),
-                )
-                    .into_response();
+                StatusCode::INTERNAL_SERVER_ERROR
             }
         };
-        (status, Json(serde_json::json!({"error": self.to_string()}))).into_response()
+        let body = error_body(&self);
+        match self {
+            Error::TooManyRequests { retry_after_s, .. } => (
+                status,
+                [(axum::http::header::RETRY_AFTER, retry_after_s.to_string())],
+                Json(body),
+            )
+                .into_response(),
+            _ => (status, Json(body)).into_response(),
+        }
     }
+}
+
+/// The JSON of an error answer: `error` (English words), `code` and the
+/// code's parameters (docs/PROTOCOL.md, "Errors").
+fn error_body(e: &Error) -> serde_json::Value {
+    let mut body = match e {
+        Error::Problem(p) => serde_json::to_value(p).unwrap_or_default(),
+        Error::NoSuch(what) => serde_json::json!({"what": what}),
+        Error::TooManyRequests { retry_after_s, .. } => {
+            serde_json::json!({"retry_after_s": retry_after_s})
+        }
+        _ => serde_json::json!({}),
+    };
+    if let Some(fields) = body.as_object_mut() {
+        let message = match e {
+            // The server's failures are logged, not shown.
+            Error::Internal(_) => "internal error".to_string(),
+            _ => e.to_string(),
+        };
+        fields.insert("error".into(), message.into());
+        fields.entry("code").or_insert_with(|| e.kind_code().into());
+    }
+    body
 }

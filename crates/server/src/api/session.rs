@@ -11,7 +11,7 @@ use axum::http::header::{HeaderMap, HeaderValue, COOKIE};
 use axum::http::request::Parts;
 
 use crate::accounts::{is_session_id, Account, Accounts, Session};
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::limits::address_key;
 use crate::state::HttpsCookies;
 
@@ -65,7 +65,7 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<User, Error> {
         match MaybeUser::from_request_parts(parts, state).await? {
             MaybeUser(Some(account)) => Ok(User(account)),
-            MaybeUser(None) => Err(Error::Unauthorized("not logged in".into())),
+            MaybeUser(None) => Err(Problem::NotLoggedIn.into()),
         }
     }
 }

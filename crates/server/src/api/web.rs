@@ -127,7 +127,7 @@ pub(crate) async fn not_found(uri: axum::http::Uri, headers: HeaderMap) -> Respo
     if uri.path() == "/api" || uri.path().starts_with("/api/") {
         return (
             StatusCode::NOT_FOUND,
-            axum::Json(serde_json::json!({"error": "no such API route"})),
+            axum::Json(serde_json::json!({"error": "no such API route", "code": "no_such_route"})),
         )
             .into_response();
     }

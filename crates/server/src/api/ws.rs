@@ -20,8 +20,8 @@ use tokio::sync::broadcast::{self, error::RecvError};
 use super::session::MaybeUser;
 use crate::bucket::TokenBucket;
 use crate::connections::WsLimits;
-use crate::error::Error;
-use crate::protocol::{ClientMessage, GameView, Seat, ServerMessage};
+use crate::error::{Error, Problem};
+use crate::protocol::{ClientMessage, ErrorDetail, GameView, Seat, ServerMessage};
 use crate::room::{Action, ChatFeed, RoomError, RoomHandle, Subscription};
 use crate::rooms::Rooms;
 
@@ -57,7 +57,7 @@ pub(crate) async fn upgrade(
         (Some(token), _) => Some(
             room.authorize(token)
                 .await
-                .ok_or_else(|| Error::Forbidden("this token holds no seat in this game".into()))?,
+                .ok_or(Error::Problem(Problem::NotASeat))?,
         ),
         // A logged-in player is seated by the session; anyone else watches.
         (None, Some(account)) => room.authorize_user(account.id).await,
@@ -79,10 +79,12 @@ fn state(view: &GameView, you: Option<Seat>) -> Message {
     text(&ServerMessage::State { view, you })
 }
 
-fn error(message: &str) -> Message {
+/// An error about the message itself (`code`: `bad_message`,
+/// `too_many_messages`, `spectator`).
+fn error(code: &'static str, message: &str) -> Message {
     text(&ServerMessage::Error {
         message,
-        refusal: None,
+        detail: ErrorDetail::code(code),
     })
 }
 
@@ -90,7 +92,7 @@ fn error(message: &str) -> Message {
 fn refused(e: &RoomError) -> Message {
     text(&ServerMessage::Error {
         message: &e.to_string(),
-        refusal: e.refusal().as_ref(),
+        detail: e.detail(),
     })
 }
 
@@ -183,10 +185,10 @@ async fn serve(
                     if limit.allow(at_ms) {
                         answer(room, seat, t.as_str()).await
                     } else {
-                        Some(error("too many messages"))
+                        Some(error("too_many_messages", "too many messages"))
                     }
                 }
-                Some(Ok(Message::Binary(_))) => Some(error("send JSON text messages")),
+                Some(Ok(Message::Binary(_))) => Some(error("bad_message", "send JSON text messages")),
                 // Pings are answered by the library; pongs only show the peer is there.
                 Some(Ok(_)) => None,
             }},
@@ -218,7 +220,7 @@ async fn serve(
 async fn answer(room: &RoomHandle, seat: Option<Seat>, text: &str) -> Option<Message> {
     let msg: ClientMessage = match serde_json::from_str(text) {
         Ok(m) => m,
-        Err(e) => return Some(error(&format!("bad message: {e}"))),
+        Err(e) => return Some(error("bad_message", &format!("bad message: {e}"))),
     };
     let action = match msg {
         ClientMessage::Ping => return Some(text_pong()),
@@ -234,16 +236,19 @@ async fn answer(room: &RoomHandle, seat: Option<Seat>, text: &str) -> Option<Mes
         ClientMessage::DeclineTakeback => Action::DeclineTakeback,
         ClientMessage::Chat { text } => {
             let Some(seat) = seat else {
-                return Some(error("spectators cannot chat with the players"));
+                return Some(error(
+                    "spectator",
+                    "spectators cannot chat with the players",
+                ));
             };
             return match room.chat(seat, text).await {
                 Ok(()) => None,
-                Err(e) => Some(error(&e.to_string())),
+                Err(e) => Some(refused(&e)),
             };
         }
     };
     let Some(seat) = seat else {
-        return Some(error("spectators cannot play"));
+        return Some(error("spectator", "spectators cannot play"));
     };
     match room.act(seat, action).await {
         Ok(()) => None,

@@ -34,7 +34,7 @@ use crate::accounts::{name_key, Account};
 use crate::clock::Clock;
 use crate::db::tournaments::{BoardRow, EntrantRow, EventRow, NewBoard};
 use crate::db::Store;
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::players::Identity;
 use crate::ratings::{Rank, TimeClass};
 use crate::room::GameEnd;
@@ -99,7 +99,7 @@ pub struct RoundRequest {
 }
 
 fn organisers_only() -> Error {
-    Error::Forbidden("organisers only".into())
+    Error::Problem(Problem::OrganisersOnly)
 }
 
 fn no_event() -> Error {
@@ -330,7 +330,7 @@ impl Tournaments {
                 return Err(organisers_only());
             }
             if !t.settings.open || t.paired() > 0 {
-                return Err(Error::Forbidden("registration is closed".into()));
+                return Err(Problem::RegistrationClosed.into());
             }
         }
         if t.paired() > 0 && t.settings.format == FormatName::RoundRobin {
@@ -339,11 +339,14 @@ impl Tournaments {
             ));
         }
         if t.rows.players.len() >= MAX_PLAYERS {
-            return Err(Error::Conflict(format!("at most {MAX_PLAYERS} players")));
+            return Err(Problem::EventFull { max: MAX_PLAYERS }.into());
         }
         if let Some(a) = &account {
             if t.entrant_of(a.id).is_some() {
-                return Err(Error::Conflict(format!("{} has entered already", a.name)));
+                return Err(Problem::AlreadyEntered {
+                    name: a.name.clone(),
+                }
+                .into());
             }
         }
         let name = match (req.name.as_deref(), &account) {
@@ -818,7 +821,7 @@ impl Tournaments {
             }
             BoardPlay::Online => {
                 if row.result.is_some() {
-                    return Err(Error::Conflict("the board has a result".into()));
+                    return Err(Problem::BoardHasResult.into());
                 }
                 let seats = Self::seats(t, row.sente, row.gote)?;
                 let handicap = row.handicap.parse::<Handicap>().unwrap_or(Handicap::Even);
@@ -872,7 +875,7 @@ impl Tournaments {
             ));
         }
         if row.result.is_some() {
-            return Err(Error::Conflict("the board has a result".into()));
+            return Err(Problem::BoardHasResult.into());
         }
         match side {
             Color::Sente => row.reports.0 = Some(result.to_string()),
