@@ -39,6 +39,8 @@ class CoordsScreen implements Screen {
   private newBest = false;
   private boardEl = h('div', { class: 'board coords-board', id: 'coords-board' });
   private panel = h('div', { class: 'side coords-side' });
+  /** The square to find, above the board so that a phone shows both. */
+  private prompt = h('p', { class: 'coords-prompt', id: 'coords-prompt', 'aria-live': 'polite' });
   private ground: Api;
 
   constructor(private root: HTMLElement) {
@@ -48,6 +50,7 @@ class CoordsScreen implements Screen {
         { class: 'coords', id: 'coords' },
         h('nav', { class: 'learn-nav' }, h('a', { href: '/learn', 'data-link': true }, `← ${t('learnTitle')}`)),
         h('h2', {}, t('coordsTitle')),
+        this.prompt,
         h('div', { class: 'game' }, h('div', { class: 'board-col' }, h('div', { class: 'board-wrap' }, this.boardEl)), this.panel),
       ),
     );
@@ -157,11 +160,6 @@ class CoordsScreen implements Screen {
       start,
       h(
         'p',
-        { class: 'coords-prompt', id: 'coords-prompt', 'aria-live': 'polite' },
-        this.target ? squareName(this.target, this.style) : '—',
-      ),
-      h(
-        'p',
         { class: 'coords-figures' },
         h('span', {}, `${t('coordsScore')}: `, h('b', { id: 'coords-score' }, String(this.score))),
         ' · ',
@@ -179,6 +177,7 @@ class CoordsScreen implements Screen {
         ),
       );
     }
+    this.prompt.textContent = this.target ? squareName(this.target, this.style) : '—';
     this.panel.replaceChildren(...parts);
   }
 }

@@ -68,7 +68,9 @@ class LessonScreen implements Screen {
   private handTop = h('div', { class: 'hand hand-top-el' });
   private handBottom = h('div', { class: 'hand hand-bottom-el' });
   private side = h('div', { class: 'side learn-side' });
+  private head = h('div', { class: 'learn-head' });
   private text = h('div', { class: 'learn-text' });
+  private exercise = h('div', { class: 'learn-exercise' });
   private ground: Api;
   private index: number;
   private sfen = '';
@@ -95,7 +97,7 @@ class LessonScreen implements Screen {
       h(
         'div',
         { class: 'learn-lesson', id: 'lesson', 'data-lesson': lesson.id },
-        this.text,
+        this.head,
         h('div', { class: 'game learn-board' }, boardCol, this.side),
       ),
     );
@@ -276,11 +278,12 @@ class LessonScreen implements Screen {
   private render(): void {
     const l = this.lesson;
     const n = LESSONS.indexOf(l);
-    this.text.replaceChildren(
+    this.head.replaceChildren(
       h('nav', { class: 'learn-nav' }, h('a', { href: '/learn', 'data-link': true, id: 'back-to-course' }, `← ${t('learnTitle')}`)),
       h('h2', { id: 'lesson-title' }, `${n + 1}. ${tr(l.title)}`),
-      ...l.text[lang()].map((p) => h('p', {}, p)),
     );
+    this.text.replaceChildren(...l.text[lang()].map((p) => h('p', {}, p)));
+    this.side.replaceChildren(this.text, this.exercise);
     this.renderSide();
     this.syncBoard();
   }
@@ -358,8 +361,8 @@ class LessonScreen implements Screen {
       }
     }
     parts.push(buttons);
-    this.side.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
-    if (this.solved) this.side.querySelector<HTMLElement>('#exercise-next, #lesson-next')?.focus();
+    this.exercise.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
+    if (this.solved) this.exercise.querySelector<HTMLElement>('#exercise-next, #lesson-next')?.focus();
   }
 
   /** A typed move (USI or any notation the game screen reads) for players without a mouse. */
