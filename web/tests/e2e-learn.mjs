@@ -104,7 +104,39 @@ export async function learnTests({ browser, base, test, check, newPage, shootNar
     check(!(await page.locator('.lesson-item.done[data-lesson="rook"]').count()), 'rook not done');
     await page.reload();
     await page.waitForSelector('.lesson-item.done[data-lesson="king"]');
+
+    // Registering merges this browser's progress into the account ...
+    const name = `learner${Date.now() % 100000}`;
+    const password = 'a long enough password';
+    await page.click('#register-open');
+    await page.fill('#login-name', name);
+    await page.fill('#login-password', password);
+    await page.click('#login-submit');
+    await page.waitForSelector('#account-name');
+    const local = await page.evaluate(() => JSON.parse(localStorage.getItem('shogi.learn.done')));
+    check(local.length === 6, `six exercises solved here: ${local}`);
+    let stored = [];
+    for (let i = 0; i < 50 && stored.length < local.length; i++) {
+      stored = (await page.evaluate(() => fetch('/api/me/learn').then((r) => r.json()))).done;
+      if (stored.length < local.length) await page.waitForTimeout(100);
+    }
+    check(JSON.stringify(stored) === JSON.stringify(local), `the account has them: ${stored}`);
     await context.close();
+
+    // ... and another browser that logs in gets it.
+    const other = await newPage(browser, 'uk-UA');
+    await other.page.goto(base + '/learn');
+    await other.page.waitForSelector('#lesson-list');
+    check(!(await other.page.locator('.lesson-item.done').count()), 'a new browser starts empty');
+    await other.page.click('#login-open');
+    await other.page.fill('#login-name', name);
+    await other.page.fill('#login-password', password);
+    await other.page.click('#login-submit');
+    await other.page.waitForSelector('#account-name');
+    await other.page.goto(base + '/learn');
+    await other.page.waitForSelector('.lesson-item.done[data-lesson="nifu"]');
+    check((await other.page.textContent('#learn h2')) === 'Вчимося грати в сьоґі', 'the course in Ukrainian');
+    await other.context.close();
   });
 
   await test('learn: the coordinates trainer takes clicks and counts, from both sides and in two notations', async () => {
