@@ -1,7 +1,8 @@
 // The single-page app: the start screen (new game and the lobby) at `/`, a
 // game at `/g/<id>`, the archive, the import page, the review board and a
 // player's profile at `/@/<name>`, the tournaments at `/t` (an event `/t/<id>`,
-// its crosstable and pairing sheets); the account bar and the language picker.
+// its crosstable and pairing sheets), the learn pages (`/learn`, a lesson
+// `/learn/<id>`, `/learn/coordinates`); the account bar and the language picker.
 
 import './style.css';
 import { loadMe, onAccountChange } from './account';
@@ -13,6 +14,9 @@ import { openGame } from './game';
 import { lang, LANGS, LANG_NAMES, setLang, t, type Lang } from './i18n';
 import { renderNotFound } from './notfound';
 import { renderImport } from './import';
+import { openLesson, renderLearn } from './learn';
+import { renderCoords } from './coords';
+import { syncProgress } from './learnprogress';
 import { renderLobby } from './lobby';
 import { openProfile } from './profile';
 import { openReview } from './review';
@@ -46,6 +50,7 @@ function renderHeader(): void {
     h(
       'nav',
       { class: 'links' },
+      h('a', { href: '/learn', 'data-link': true, id: 'link-learn' }, t('learn')),
       h('a', { href: '/t', 'data-link': true, id: 'link-tournaments' }, t('tournaments')),
       h('a', { href: '/archive', 'data-link': true, id: 'link-archive' }, t('archive')),
       h('a', { href: '/import', 'data-link': true, id: 'link-import' }, t('import')),
@@ -74,7 +79,12 @@ async function route(): Promise<void> {
   const r = location.pathname.match(/^\/review\/([0-9a-f]{16})\/?$/);
   const p = location.pathname.match(/^\/@\/([^/]+)\/?$/);
   const ev = location.pathname.match(/^\/t\/([0-9a-f]{16})(?:\/(crosstable)|\/rounds\/(\d{1,3})\/sheet)?\/?$/);
-  if (ev) {
+  const learn = location.pathname.match(/^\/learn(?:\/([a-z0-9-]{1,40}))?\/?$/);
+  if (learn) {
+    if (!learn[1]) screen = renderLearn(main);
+    else if (learn[1] === 'coordinates') screen = renderCoords(main);
+    else screen = openLesson(main, learn[1]);
+  } else if (ev) {
     if (ev[2]) screen = await openCrosstable(main, ev[1]);
     else if (ev[3]) screen = await openPairingSheet(main, ev[1], Number(ev[3]));
     else screen = await openTournament(main, ev[1], navigate);
@@ -124,5 +134,8 @@ document.addEventListener('click', (e) => {
 window.addEventListener('popstate', () => route());
 
 onAccountChange(() => renderAccountBar(accountBar, refresh));
+onAccountChange(() => {
+  syncProgress();
+});
 renderHeader();
 loadMe().finally(() => route());

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { learnTests } from './e2e-learn.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const webDir = resolve(here, '..');
@@ -250,6 +251,7 @@ async function main() {
   BASE = server.url;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
   try {
+    await learnTests({ browser, base: BASE, test, check, newPage, shootNarrow, clickSquare, shots, join });
     await test('an unknown page or game: a page in the UI language with a link home', async () => {
       const { context, page } = await newPage(browser, 'ru-RU');
       const res = await page.goto(BASE + '/games');

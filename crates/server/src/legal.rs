@@ -67,18 +67,35 @@ impl LegalMoves {
 /// The longest SFEN accepted.
 pub const MAX_SFEN_BYTES: usize = 200;
 
-/// The legal moves of the position `sfen`.
+/// Reads `sfen` (at most [`MAX_SFEN_BYTES`]) allowing missing kings, as
+/// lesson and tsume positions need (a lone piece on the board; mate problems
+/// without the attacker's king).
+///
+/// # Errors
+/// [`Problem::BadSfen`] for a bad SFEN, [`Error::BadRequest`] for a too long one.
+pub fn parse_lenient(sfen: &str) -> Result<Position, Error> {
+    if sfen.len() > MAX_SFEN_BYTES {
+        return Err(Error::BadRequest("sfen too long".into()));
+    }
+    shogi_core::sfen::parse_position_with(
+        sfen,
+        shogi_core::Leniency {
+            allow_missing_kings: true,
+        },
+    )
+    .map_err(|e| {
+        Error::Problem(Problem::BadSfen {
+            detail: e.to_string(),
+        })
+    })
+}
+
+/// The legal moves of the position `sfen` (kings may be missing).
 ///
 /// # Errors
 /// [`Error::BadRequest`] for a bad or too long SFEN.
 pub fn of_sfen(sfen: &str) -> Result<LegalMoves, Error> {
-    if sfen.len() > MAX_SFEN_BYTES {
-        return Err(Error::BadRequest("sfen too long".into()));
-    }
-    let pos = shogi_core::sfen::parse_position(sfen).map_err(|e| Problem::BadSfen {
-        detail: e.to_string(),
-    })?;
-    Ok(LegalMoves::of(&pos))
+    Ok(LegalMoves::of(&parse_lenient(sfen)?))
 }
 
 #[cfg(test)]
@@ -101,5 +118,12 @@ mod tests {
         assert_eq!(m.promotions.get("5c5b"), Some(&"may"));
         assert_eq!(m.promotions.get("9b9a"), Some(&"must"));
         assert_eq!(m.dests["9b"], vec!["9a".to_string()]);
+    }
+
+    #[test]
+    fn a_position_without_kings_is_read() {
+        let m = of_sfen("9/9/9/9/4B4/9/9/9/9 b - 1").unwrap();
+        assert_eq!(m.dests["5e"].len(), 16);
+        assert!(of_sfen("9/9/9/9/4B4/9/9/9 b - 1").is_err());
     }
 }

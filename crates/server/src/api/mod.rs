@@ -11,8 +11,10 @@ mod body;
 mod download;
 mod games;
 mod guard;
+mod learn;
 mod legal;
 mod lobby;
+mod play;
 mod players;
 mod review;
 pub(crate) mod session;
@@ -54,6 +56,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/archive", get(archive::archive))
         .route("/api/legal", post(legal::legal))
+        .route("/api/play", post(play::play))
         .route(
             "/api/import",
             post(review::import).layer(DefaultBodyLimit::max(crate::records::MAX_IMPORT_BYTES)),
@@ -75,6 +78,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/session", post(account::login).delete(account::logout))
         .route("/api/me", get(account::me))
         .route("/api/me/tournament-games", get(tournaments::ready))
+        .route(
+            "/api/me/learn",
+            get(learn::get)
+                .put(learn::put)
+                .layer(DefaultBodyLimit::max(crate::learn::MAX_PROGRESS_BYTES)),
+        )
         .route(
             "/api/tournaments",
             get(tournaments::list).post(tournaments::create),

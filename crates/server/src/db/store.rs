@@ -10,7 +10,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::SqlitePool;
 
 /// The migrations, in order.
-const MIGRATIONS: [(i64, &str, &str); 7] = [
+const MIGRATIONS: [(i64, &str, &str); 8] = [
     (1, "games", include_str!("../../migrations/0001_games.sql")),
     (
         2,
@@ -38,6 +38,7 @@ const MIGRATIONS: [(i64, &str, &str); 7] = [
         "played_at",
         include_str!("../../migrations/0007_played_at.sql"),
     ),
+    (8, "learn", include_str!("../../migrations/0008_learn.sql")),
 ];
 
 /// A handle on the database (cheap to clone).
