@@ -1,6 +1,6 @@
 // The single-page app: the start screen (new game and the lobby) at `/`, a
 // game at `/g/<id>`, the archive, the import page, the review board and a
-// player's profile at `/@/<name>`, the tournaments at `/t` (an event `/t/<id>`,
+// player's profile at `/@/<name>`, the puzzles at `/puzzles`, the tournaments at `/t` (an event `/t/<id>`,
 // its crosstable and pairing sheets); the account bar and the language picker.
 
 import './style.css';
@@ -15,6 +15,7 @@ import { renderNotFound } from './notfound';
 import { renderImport } from './import';
 import { renderLobby } from './lobby';
 import { openProfile } from './profile';
+import { openPuzzles, renderDailyPuzzle } from './puzzles';
 import { openReview } from './review';
 import type { Screen } from './screen';
 import { renderStart } from './start';
@@ -46,6 +47,7 @@ function renderHeader(): void {
     h(
       'nav',
       { class: 'links' },
+      h('a', { href: '/puzzles', 'data-link': true, id: 'link-puzzles' }, t('puzzles')),
       h('a', { href: '/t', 'data-link': true, id: 'link-tournaments' }, t('tournaments')),
       h('a', { href: '/archive', 'data-link': true, id: 'link-archive' }, t('archive')),
       h('a', { href: '/import', 'data-link': true, id: 'link-import' }, t('import')),
@@ -74,7 +76,10 @@ async function route(): Promise<void> {
   const r = location.pathname.match(/^\/review\/([0-9a-f]{16})\/?$/);
   const p = location.pathname.match(/^\/@\/([^/]+)\/?$/);
   const ev = location.pathname.match(/^\/t\/([0-9a-f]{16})(?:\/(crosstable)|\/rounds\/(\d{1,3})\/sheet)?\/?$/);
-  if (ev) {
+  const pz = location.pathname.match(/^\/puzzles(?:\/([A-Za-z0-9_-]{1,32}))?\/?$/);
+  if (pz) {
+    screen = await openPuzzles(main, pz[1] ?? null);
+  } else if (ev) {
     if (ev[2]) screen = await openCrosstable(main, ev[1]);
     else if (ev[3]) screen = await openPairingSheet(main, ev[1], Number(ev[3]));
     else screen = await openTournament(main, ev[1], navigate);
@@ -100,13 +105,16 @@ async function route(): Promise<void> {
   } else if (/^\/?$/.test(location.pathname)) {
     const newGame = h('div', { class: 'start-new' });
     const lobby = h('div', { class: 'start-lobby' });
-    main.replaceChildren(h('div', { class: 'start-screen' }, newGame, lobby));
+    const daily = h('div', { class: 'start-daily' });
+    main.replaceChildren(h('div', { class: 'start-screen' }, daily, newGame, lobby));
     renderStart(newGame, navigate);
+    renderDailyPuzzle(daily);
     const l = renderLobby(lobby, navigate);
     screen = {
       destroy: () => l.destroy(),
       rerender: () => {
         renderStart(newGame, navigate);
+        renderDailyPuzzle(daily);
         l.rerender();
       },
     };

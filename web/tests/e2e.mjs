@@ -19,6 +19,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
+import { puzzleTests } from './e2e-puzzles.mjs';
+
 const here = dirname(fileURLToPath(import.meta.url));
 const webDir = resolve(here, '..');
 const repoDir = resolve(webDir, '..');
@@ -1405,6 +1407,8 @@ async function main() {
       });
       for (const p of open) await p.context.close();
     });
+
+    await puzzleTests({ browser, base: BASE, test, check, newPage, shootNarrow, clickSquare, fetchRetry, shots });
   } finally {
     await browser.close();
     await server.stop();

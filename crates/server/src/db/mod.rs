@@ -2,7 +2,8 @@
 //! ([`games`]), imported records ([`records`]), analyses ([`analysis`]),
 //! review annotations ([`annotations`]), the archive list ([`archive`]),
 //! ratings and the players of games ([`players`]), and accounts with their
-//! sessions ([`accounts`]), club tournaments ([`tournaments`]).
+//! sessions ([`accounts`]), club tournaments ([`tournaments`]), puzzle
+//! ratings and attempts ([`puzzles`]).
 //! Every statement binds its values; no SQL is built from text. Rows come
 //! back typed: moves as [`shogi_core::Move`], endings as
 //! [`shogi_core::Ending`], settings as [`crate::protocol::Settings`].
@@ -16,6 +17,7 @@ pub mod annotations;
 pub mod archive;
 pub mod games;
 pub mod players;
+pub mod puzzles;
 pub mod records;
 pub mod tournaments;
 

@@ -10,7 +10,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::SqlitePool;
 
 /// The migrations, in order.
-const MIGRATIONS: [(i64, &str, &str); 7] = [
+const MIGRATIONS: [(i64, &str, &str); 8] = [
     (1, "games", include_str!("../../migrations/0001_games.sql")),
     (
         2,
@@ -37,6 +37,11 @@ const MIGRATIONS: [(i64, &str, &str); 7] = [
         7,
         "played_at",
         include_str!("../../migrations/0007_played_at.sql"),
+    ),
+    (
+        9,
+        "puzzles",
+        include_str!("../../migrations/0009_puzzles.sql"),
     ),
 ];
 
