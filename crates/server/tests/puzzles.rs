@@ -23,7 +23,10 @@ fn set() -> std::sync::Arc<PuzzleSet> {
 /// A mate puzzle of at least 3 plies, and a best-move one.
 fn mate3() -> String {
     let s = set();
-    let p = s.all().iter().find(|p| p.kind == Kind::Mate && p.plies >= 3);
+    let p = s
+        .all()
+        .iter()
+        .find(|p| p.kind == Kind::Mate && p.plies >= 3);
     p.expect("a mate puzzle of 3 plies or more").id.clone()
 }
 
@@ -53,7 +56,12 @@ async fn register(ts: &TestServer, name: &str) -> String {
     format!("Cookie: {}", set.split(';').next().unwrap())
 }
 
-async fn attempt(ts: &TestServer, id: &str, moves: &[String], cookie: Option<&str>) -> (u16, Value) {
+async fn attempt(
+    ts: &TestServer,
+    id: &str,
+    moves: &[String],
+    cookie: Option<&str>,
+) -> (u16, Value) {
     let body = json!({ "moves": moves });
     let headers: Vec<&str> = cookie.into_iter().collect();
     let path = format!("/api/puzzles/{id}/attempt");
@@ -101,9 +109,19 @@ async fn a_puzzle_is_shown_without_its_solution_unless_asked() {
         .request("GET", &format!("/api/puzzles/{id}?solution=1"), None)
         .await;
     assert_eq!(p["solution"], json!(solution(&id)));
-    for path in ["/api/puzzles/no-such", "/api/puzzles/a%20b", "/api/puzzles/no-such/attempt"] {
-        let method = if path.ends_with("attempt") { "POST" } else { "GET" };
-        let (status, e) = ts.request(method, path, Some(&json!({"moves": ["7g7f"]}))).await;
+    for path in [
+        "/api/puzzles/no-such",
+        "/api/puzzles/a%20b",
+        "/api/puzzles/no-such/attempt",
+    ] {
+        let method = if path.ends_with("attempt") {
+            "POST"
+        } else {
+            "GET"
+        };
+        let (status, e) = ts
+            .request(method, path, Some(&json!({"moves": ["7g7f"]})))
+            .await;
         assert_eq!(status, 404, "{path}: {e}");
         assert_eq!(e, json!({"error": "no such puzzle"}));
     }
@@ -120,7 +138,11 @@ async fn the_stored_solution_is_answered_continue_then_solved() {
     assert_eq!(answers.last().unwrap(), &json!({"result": "solved"}));
     assert_eq!(answers.len(), sol.len().div_ceil(2));
     assert_eq!(answers[0]["result"], "continue");
-    assert_eq!(answers[0]["reply"], sol[1].as_str(), "the stored reply preferred");
+    assert_eq!(
+        answers[0]["reply"],
+        sol[1].as_str(),
+        "the stored reply preferred"
+    );
     ts.shutdown().await;
 }
 
@@ -153,16 +175,34 @@ async fn malformed_attempts_are_refused_with_the_json_error() {
     {
         let (s, e) = bad(vec![sol[0].clone(), other, sol[2].clone()]).await;
         assert_eq!(s, 400, "{e}");
-        assert!(e["error"].as_str().unwrap().contains("not the server's reply"), "{e}");
+        assert!(
+            e["error"]
+                .as_str()
+                .unwrap()
+                .contains("not the server's reply"),
+            "{e}"
+        );
     }
     let (s, _) = bad(vec!["7g7f".into(); 65]).await;
     assert_eq!(s, 400);
     let (s, e) = ts
-        .request("POST", &format!("/api/puzzles/{id}/attempt"), Some(&json!({"moves": ["zz"]})))
+        .request(
+            "POST",
+            &format!("/api/puzzles/{id}/attempt"),
+            Some(&json!({"moves": ["zz"]})),
+        )
         .await;
     assert_eq!(s, 400, "{e}");
-    for q in ["kind=tsume", "plies=0", "plies=x", "rating=-5", "rating=nan"] {
-        let (s, e) = ts.request("GET", &format!("/api/puzzles/next?{q}"), None).await;
+    for q in [
+        "kind=tsume",
+        "plies=0",
+        "plies=x",
+        "rating=-5",
+        "rating=nan",
+    ] {
+        let (s, e) = ts
+            .request("GET", &format!("/api/puzzles/next?{q}"), None)
+            .await;
         assert_eq!(s, 400, "{q}: {e}");
         assert!(e["error"].is_string());
     }
@@ -175,9 +215,20 @@ async fn a_best_move_puzzle_takes_its_move_and_says_not_best_otherwise() {
     let ts = TestServer::start(&tmp.db()).await;
     let id = best();
     let sol = solution(&id);
-    assert_eq!(attempt(&ts, &id, &sol, None).await.1, json!({"result": "solved"}));
+    assert_eq!(
+        attempt(&ts, &id, &sol, None).await.1,
+        json!({"result": "solved"})
+    );
     let s = set();
-    let other = s.get(&id).unwrap().position.legal_moves().iter().map(ToString::to_string).find(|m| *m != sol[0]).unwrap();
+    let other = s
+        .get(&id)
+        .unwrap()
+        .position
+        .legal_moves()
+        .iter()
+        .map(ToString::to_string)
+        .find(|m| *m != sol[0])
+        .unwrap();
     let (status, a) = attempt(&ts, &id, &[other], None).await;
     assert_eq!(status, 200);
     assert_eq!(a, json!({"result": "wrong", "why": "not_best"}));
@@ -191,31 +242,49 @@ async fn next_honours_the_filters_and_the_rating() {
     let s = set();
     for p in s.all() {
         let (status, n) = ts
-            .request("GET", &format!("/api/puzzles/next?kind=mate&plies={}", p.plies), None)
+            .request(
+                "GET",
+                &format!("/api/puzzles/next?kind=mate&plies={}", p.plies),
+                None,
+            )
             .await;
         if p.kind == Kind::Mate {
             assert_eq!(status, 200);
-            assert_eq!((n["kind"].as_str(), n["plies"].as_u64()), (Some("mate"), Some(u64::from(p.plies))));
+            assert_eq!(
+                (n["kind"].as_str(), n["plies"].as_u64()),
+                (Some("mate"), Some(u64::from(p.plies)))
+            );
         }
     }
     let (_, n) = ts.request("GET", "/api/puzzles/next?kind=best", None).await;
     assert_eq!(n["kind"], "best");
-    let (status, e) = ts.request("GET", "/api/puzzles/next?kind=mate&plies=63", None).await;
+    let (status, e) = ts
+        .request("GET", "/api/puzzles/next?kind=mate&plies=63", None)
+        .await;
     assert_eq!((status, e), (404, json!({"error": "no such puzzle"})));
     // A rating far above every puzzle: one of the hardest comes.
     let hardest = s.all().iter().map(|p| p.rating).fold(0.0, f64::max);
-    let (_, n) = ts.request("GET", "/api/puzzles/next?rating=4000", None).await;
+    let (_, n) = ts
+        .request("GET", "/api/puzzles/next?rating=4000", None)
+        .await;
     let near: Vec<f64> = {
         let mut r: Vec<f64> = s.all().iter().map(|p| p.rating).collect();
         r.sort_by(|a, b| b.total_cmp(a));
         r.truncate(8);
         r
     };
-    assert!(near.contains(&n["rating"].as_f64().unwrap()), "{n} not among {near:?} (max {hardest})");
+    assert!(
+        near.contains(&n["rating"].as_f64().unwrap()),
+        "{n} not among {near:?} (max {hardest})"
+    );
     // Excluded puzzles are not offered while others remain.
     let all_but_one: Vec<&str> = s.all().iter().skip(1).map(|p| p.id.as_str()).collect();
     let (_, n) = ts
-        .request("GET", &format!("/api/puzzles/next?exclude={}", all_but_one.join(",")), None)
+        .request(
+            "GET",
+            &format!("/api/puzzles/next?exclude={}", all_but_one.join(",")),
+            None,
+        )
         .await;
     assert_eq!(n["id"], s.all()[0].id.as_str());
     ts.shutdown().await;
@@ -238,21 +307,48 @@ async fn an_accounts_first_attempt_changes_both_ratings_as_glicko2_says() {
     let player_after = g.rate(Rating::NEW, &[(puzzle, Score::Win)]);
     let puzzle_after = g.rate(puzzle, &[(Rating::NEW, Score::Loss)]);
     let close = |v: &Value, x: f64| (v.as_f64().unwrap() - x).abs() < 0.06;
-    assert!(close(&last["rated"]["player"]["before"]["rating"], 1500.0), "{last}");
-    assert!(close(&last["rated"]["player"]["after"]["rating"], player_after.rating), "{last}");
-    assert!(close(&last["rated"]["puzzle"]["after"]["rating"], puzzle_after.rating), "{last}");
+    assert!(
+        close(&last["rated"]["player"]["before"]["rating"], 1500.0),
+        "{last}"
+    );
+    assert!(
+        close(
+            &last["rated"]["player"]["after"]["rating"],
+            player_after.rating
+        ),
+        "{last}"
+    );
+    assert!(
+        close(
+            &last["rated"]["puzzle"]["after"]["rating"],
+            puzzle_after.rating
+        ),
+        "{last}"
+    );
     assert!(player_after.rating > 1500.0 && puzzle_after.rating < p.rating);
     // The puzzle shows its new rating; a second attempt changes nothing.
     let (_, shown) = ts.request("GET", &format!("/api/puzzles/{id}"), None).await;
-    assert_eq!(shown["rating"].as_f64().unwrap(), puzzle_after.rating.round());
+    assert_eq!(
+        shown["rating"].as_f64().unwrap(),
+        puzzle_after.rating.round()
+    );
     let again = play_through(&ts, &id, Some(&cookie)).await;
     assert!(again.last().unwrap().get("rated").is_none());
-    let (status, _, me) = ts.request_with("GET", "/api/me/puzzles", &[&cookie], None).await;
+    let (status, _, me) = ts
+        .request_with("GET", "/api/me/puzzles", &[&cookie], None)
+        .await;
     assert_eq!(status, 200);
-    assert_eq!((me["solved"].as_u64(), me["attempted"].as_u64()), (Some(1), Some(1)));
+    assert_eq!(
+        (me["solved"].as_u64(), me["attempted"].as_u64()),
+        (Some(1), Some(1))
+    );
     assert!(close(&me["rating"]["rating"], player_after.rating), "{me}");
     // The next puzzle is not the one solved (while others of its kind remain).
-    let others = set().all().iter().filter(|q| q.kind == p.kind && q.plies == p.plies).count();
+    let others = set()
+        .all()
+        .iter()
+        .filter(|q| q.kind == p.kind && q.plies == p.plies)
+        .count();
     if others > 1 {
         let path = format!("/api/puzzles/next?kind=mate&plies={}", p.plies);
         let (_, _, n) = ts.request_with("GET", &path, &[&cookie], None).await;
@@ -269,7 +365,13 @@ async fn a_wrong_first_attempt_lowers_the_rating_and_a_guest_gets_its_change_uns
     let id = best();
     let s = set();
     let p = s.get(&id).unwrap();
-    let other = p.position.legal_moves().iter().map(ToString::to_string).find(|m| *m != solution(&id)[0]).unwrap();
+    let other = p
+        .position
+        .legal_moves()
+        .iter()
+        .map(ToString::to_string)
+        .find(|m| *m != solution(&id)[0])
+        .unwrap();
     let (_, a) = attempt(&ts, &id, std::slice::from_ref(&other), Some(&cookie)).await;
     assert_eq!(a["result"], "wrong");
     let after = a["rated"]["player"]["after"]["rating"].as_f64().unwrap();
@@ -277,16 +379,40 @@ async fn a_wrong_first_attempt_lowers_the_rating_and_a_guest_gets_its_change_uns
     // A guest sends its rating and gets the new one; nothing is stored.
     let body = json!({"moves": [solution(&id)[0]], "rating": {"rating": 1400.0, "deviation": 100.0, "volatility": 0.06}});
     let (status, _, g) = ts
-        .request_with("POST", &format!("/api/puzzles/{id}/attempt"), &[], Some(&body))
+        .request_with(
+            "POST",
+            &format!("/api/puzzles/{id}/attempt"),
+            &[],
+            Some(&body),
+        )
         .await;
     assert_eq!(status, 200);
     let want = Glicko2::default().rate(
         Rating::new(1400.0, 100.0, 0.06),
-        &[(Rating::new(a["rated"]["puzzle"]["after"]["rating"].as_f64().unwrap(), a["rated"]["puzzle"]["after"]["deviation"].as_f64().unwrap(), a["rated"]["puzzle"]["after"]["volatility"].as_f64().unwrap()), Score::Win)],
+        &[(
+            Rating::new(
+                a["rated"]["puzzle"]["after"]["rating"].as_f64().unwrap(),
+                a["rated"]["puzzle"]["after"]["deviation"].as_f64().unwrap(),
+                a["rated"]["puzzle"]["after"]["volatility"]
+                    .as_f64()
+                    .unwrap(),
+            ),
+            Score::Win,
+        )],
     );
-    assert!((g["guest_rating"]["rating"].as_f64().unwrap() - want.rating).abs() < 0.2, "{g} vs {want:?}");
+    assert!(
+        (g["guest_rating"]["rating"].as_f64().unwrap() - want.rating).abs() < 0.2,
+        "{g} vs {want:?}"
+    );
     let bad = json!({"moves": [solution(&id)[0]], "rating": {"rating": 1400.0, "deviation": 0.0, "volatility": 0.06}});
-    let (status, _, _) = ts.request_with("POST", &format!("/api/puzzles/{id}/attempt"), &[], Some(&bad)).await;
+    let (status, _, _) = ts
+        .request_with(
+            "POST",
+            &format!("/api/puzzles/{id}/attempt"),
+            &[],
+            Some(&bad),
+        )
+        .await;
     assert_eq!(status, 400);
     ts.shutdown().await;
 }
@@ -302,16 +428,29 @@ async fn me_puzzles_needs_an_account_and_a_streak_counts_only_solved_puzzles() {
         let (ts, cookie) = (&ts, &cookie);
         async move {
             let body = json!({ "streak": n });
-            ts.request_with("POST", "/api/me/puzzles/streak", &[cookie], Some(&body)).await.2
+            ts.request_with("POST", "/api/me/puzzles/streak", &[cookie], Some(&body))
+                .await
+                .2
         }
     };
     // Nothing solved yet: a claimed streak of 5 counts as 0.
     assert_eq!(streak(5).await, json!({"best_streak": 0}));
     play_through(&ts, &mate3(), Some(&cookie)).await;
-    assert_eq!(attempt(&ts, &best(), &solution(&best()), Some(&cookie)).await.1["result"], "solved");
+    assert_eq!(
+        attempt(&ts, &best(), &solution(&best()), Some(&cookie))
+            .await
+            .1["result"],
+        "solved"
+    );
     assert_eq!(streak(2).await, json!({"best_streak": 2}));
-    assert_eq!(streak(1).await, json!({"best_streak": 2}), "the best is kept");
-    let (_, _, me) = ts.request_with("GET", "/api/me/puzzles", &[&cookie], None).await;
+    assert_eq!(
+        streak(1).await,
+        json!({"best_streak": 2}),
+        "the best is kept"
+    );
+    let (_, _, me) = ts
+        .request_with("GET", "/api/me/puzzles", &[&cookie], None)
+        .await;
     assert_eq!(me["best_streak"], 2);
     ts.shutdown().await;
 }
@@ -324,7 +463,10 @@ async fn the_daily_puzzle_is_one_puzzle_all_day_and_changes_with_the_date() {
     assert_eq!(status, 200);
     assert!(set().get(first["id"].as_str().unwrap()).is_some());
     let date = first["date"].as_str().unwrap().to_string();
-    assert!(date.len() == 10 && date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-', "{date}");
+    assert!(
+        date.len() == 10 && date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-',
+        "{date}"
+    );
     let (_, again) = ts.request("GET", "/api/puzzles/daily", None).await;
     assert_eq!(again, first);
     let mut ids = std::collections::HashSet::new();
@@ -356,11 +498,19 @@ async fn attempts_are_rate_limited_per_address() {
     }
     let body = json!({ "moves": sol });
     let (status, head, e) = ts
-        .request_with("POST", &format!("/api/puzzles/{id}/attempt"), &[], Some(&body))
+        .request_with(
+            "POST",
+            &format!("/api/puzzles/{id}/attempt"),
+            &[],
+            Some(&body),
+        )
         .await;
     assert_eq!(status, 429, "{e}");
     assert_eq!(header(&head, "retry-after"), Some("60"));
-    assert_eq!(e, json!({"error": "too many puzzle moves; try again in 60 s"}));
+    assert_eq!(
+        e,
+        json!({"error": "too many puzzle moves; try again in 60 s"})
+    );
     // Reading puzzles is not limited.
     assert_eq!(ts.request("GET", "/api/puzzles/daily", None).await.0, 200);
     ts.advance(60_000);

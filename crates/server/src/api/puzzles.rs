@@ -121,12 +121,7 @@ pub(super) async fn next(
     let user = user.map(|u| u.id);
     let target = match (q.rating()?, user) {
         (Some(r), _) => r,
-        (None, Some(u)) => puzzles
-            .stats(u)
-            .await?
-            .rating
-            .unwrap_or(Rating::NEW)
-            .rating,
+        (None, Some(u)) => puzzles.stats(u).await?.rating.unwrap_or(Rating::NEW).rating,
         (None, None) => Rating::NEW.rating,
     };
     let (p, rating) = puzzles

@@ -137,14 +137,15 @@ impl Store {
             tx.commit().await?;
             return Ok(None);
         }
-        let player = sqlx::query("SELECT rating, rd, volatility FROM puzzle_players WHERE user_id = ?")
-            .bind(a.user)
-            .fetch_optional(&mut *tx)
-            .await?
-            .as_ref()
-            .map(rating_of)
-            .transpose()?
-            .unwrap_or(Rating::NEW);
+        let player =
+            sqlx::query("SELECT rating, rd, volatility FROM puzzle_players WHERE user_id = ?")
+                .bind(a.user)
+                .fetch_optional(&mut *tx)
+                .await?
+                .as_ref()
+                .map(rating_of)
+                .transpose()?
+                .unwrap_or(Rating::NEW);
         let puzzle =
             sqlx::query("SELECT rating, rd, volatility FROM puzzle_ratings WHERE puzzle_id = ?")
                 .bind(a.puzzle_id)

@@ -158,12 +158,12 @@ mod tests {
     use super::*;
     use crate::puzzles::PuzzleSet;
 
-    /// A mate in 3 with more than one mating line (the king in the corner,
-    /// a dragon and a gold in hand), as `shogi mate` solves it.
+    /// A mate in 3 without the attacker's king (a tsume), as `shogi mate`
+    /// solves it, and a best-move position.
     const SET: &str = r#"{"version": 1, "generator": "test", "puzzles": [
-      {"id": "m3", "kind": "mate", "sfen": "8k/9/7P1/9/9/9/9/9/9 b RG2b3g4s4n4l17p 1",
-       "plies": 3, "solution": ["R*1c", "1a2b", "G*2a"], "rating": 1200},
-      {"id": "b1", "kind": "best", "sfen": "4k4/9/9/9/4b4/9/9/4R4/4K4 b - 1",
+      {"id": "m3", "kind": "mate", "sfen": "6S2/4k4/9/4S4/9/9/9/9/9 b GS2r2b3g1s4n4l18p 1",
+       "plies": 3, "solution": ["S*5c", "5b4a", "3a4b+"], "rating": 1200},
+      {"id": "b1", "kind": "best", "sfen": "4k4/9/9/9/4b4/9/9/4R4/4K4 b rb4g4s4n4l18p 1",
        "plies": 1, "solution": ["5h5e"], "best_cp": 800, "second_cp": 0, "rating": 1000}
     ]}"#;
 
@@ -179,10 +179,31 @@ mod tests {
         list.iter().map(|m| m.parse().unwrap()).collect()
     }
 
+    /// Whether the side to move of `pos` mates in one (the rules core alone).
+    fn mates_in_one(pos: &Position) -> bool {
+        pos.legal_moves().iter().any(|&m| {
+            let mut p = pos.clone();
+            p.play(m).unwrap();
+            p.is_checkmate()
+        })
+    }
+
     #[test]
     fn a_move_that_does_not_check_is_wrong() {
         let s = set();
-        let v = judge_last(s.get("m3").unwrap(), &mv(&["2c2b+"]), &limit()).unwrap();
+        let p = s.get("m3").unwrap();
+        let quiet = p
+            .position
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|&m| {
+                let mut a = p.position.clone();
+                a.play(m).unwrap();
+                !a.in_check()
+            })
+            .unwrap();
+        let v = judge_last(p, &[quiet], &limit()).unwrap();
         assert_eq!(v, Verdict::Wrong(Why::NoCheck));
     }
 
@@ -191,63 +212,76 @@ mod tests {
         let s = set();
         let p = s.get("m3").unwrap();
         let v = judge_last(p, &p.solution[..1], &limit()).unwrap();
-        assert_eq!(v, Verdict::Continue(p.solution[1]), "the stored reply is preferred");
+        assert_eq!(
+            v,
+            Verdict::Continue(p.solution[1]),
+            "the stored reply is preferred"
+        );
         let v = judge_last(p, &p.solution, &limit()).unwrap();
         assert_eq!(v, Verdict::Solved);
+    }
+
+    #[test]
+    fn every_first_check_is_judged_by_whether_a_mate_in_one_follows() {
+        let s = set();
+        let p = s.get("m3").unwrap();
+        let (mut continued, mut escaped) = (0, 0);
+        for first in p.position.legal_moves() {
+            let mut after = p.position.clone();
+            after.play(first).unwrap();
+            if !after.in_check() {
+                continue;
+            }
+            match judge_last(p, &[first], &limit()).unwrap() {
+                Verdict::Continue(reply) => {
+                    // Every reply is mated in one, this one too.
+                    for r in after.legal_moves() {
+                        let mut q = after.clone();
+                        q.play(r).unwrap();
+                        assert!(mates_in_one(&q), "{first} {r}");
+                    }
+                    assert!(after.is_legal(reply));
+                    continued += 1;
+                }
+                Verdict::Wrong(Why::Escapes(reply)) => {
+                    let mut q = after.clone();
+                    q.play(reply).unwrap();
+                    assert!(!mates_in_one(&q), "{first} {reply} escapes");
+                    escaped += 1;
+                }
+                other => panic!("{first}: {other:?}"),
+            }
+        }
+        assert!(continued >= 1 && escaped >= 1, "{continued} {escaped}");
     }
 
     #[test]
     fn a_different_mating_line_is_solved_not_wrong() {
         let s = set();
         let p = s.get("m3").unwrap();
-        // Every first move the judge accepts, and every reply it then gives,
-        // leads to a mate in one the judge accepts, whatever the stored line.
+        let (first, reply) = (p.solution[0], p.solution[1]);
+        let mut pos = p.position.clone();
+        pos.play(first).unwrap();
+        pos.play(reply).unwrap();
         let mut other_lines = 0;
-        for first in p.position.legal_moves() {
-            let Ok(Verdict::Continue(reply)) = judge_last(p, &[first], &limit()) else {
-                continue;
-            };
-            let mut pos = p.position.clone();
-            pos.play(first).unwrap();
-            pos.play(reply).unwrap();
-            for last in pos.legal_moves() {
-                let line = [first, reply, last];
-                let mut end = pos.clone();
-                end.play(last).unwrap();
-                let v = judge_last(p, &line, &limit()).unwrap();
-                // An independent truth: the rules core says whether it mates.
-                assert_eq!(v == Verdict::Solved, end.is_checkmate(), "{line:?}");
-                if end.is_checkmate() && line[..] != p.solution[..] {
-                    other_lines += 1;
-                }
+        let mut not_mate = 0;
+        for last in pos.legal_moves() {
+            let line = [first, reply, last];
+            let mut end = pos.clone();
+            end.play(last).unwrap();
+            let v = judge_last(p, &line, &limit()).unwrap();
+            // An independent truth: the rules core says whether it mates.
+            assert_eq!(v == Verdict::Solved, end.is_checkmate(), "{line:?}");
+            if end.is_checkmate() && last != p.solution[2] {
+                other_lines += 1;
+            }
+            if end.in_check() && !end.is_checkmate() {
+                assert_eq!(v, Verdict::Wrong(Why::NotMate), "{line:?}");
+                not_mate += 1;
             }
         }
-        assert!(other_lines > 0, "the puzzle has another mating line");
-    }
-
-    #[test]
-    fn a_check_the_king_escapes_is_wrong_with_the_escape() {
-        let s = set();
-        let p = s.get("m3").unwrap();
-        // A rook check from afar: the king steps away and no mate in one follows.
-        let v = judge_last(p, &mv(&["R*1i"]), &limit()).unwrap();
-        let Verdict::Wrong(Why::Escapes(reply)) = v else {
-            panic!("{v:?}")
-        };
-        let mut pos = p.position.clone();
-        pos.play("R*1i".parse().unwrap()).unwrap();
-        assert!(pos.is_legal(reply));
-    }
-
-    #[test]
-    fn a_last_check_that_does_not_mate_is_not_mate() {
-        let s = set();
-        let p = s.get("m3").unwrap();
-        let v = judge_last(p, &mv(&["R*1c", "1a2b", "1c1b+"]), &limit());
-        assert!(
-            matches!(v, Ok(Verdict::Wrong(Why::NotMate)) | Ok(Verdict::Solved)),
-            "{v:?}"
-        );
+        assert!(other_lines > 0, "the puzzle has another mating last move");
+        assert!(not_mate > 0, "a check that does not mate was tried");
     }
 
     #[test]
@@ -255,16 +289,21 @@ mod tests {
         let s = set();
         let p = s.get("m3").unwrap();
         let bad = |moves: &[&str]| judge_last(p, &mv(moves), &limit()).unwrap_err();
-        assert!(matches!(bad(&["R*1c", "1a2b"]), JudgeError::Bad(m) if m.contains("odd")));
+        assert!(matches!(bad(&["S*5c", "5b4a"]), JudgeError::Bad(m) if m.contains("odd")));
         assert!(matches!(bad(&["5e5d"]), JudgeError::Bad(m) if m.contains("moves[0]")));
-        assert!(matches!(bad(&["R*1c", "1a2b", "G*2a", "2b3c", "G*3b"]), JudgeError::Bad(m) if m.contains("at most 3")));
+        assert!(
+            matches!(bad(&["S*5c", "5b4a", "G*4b", "4a3a", "G*3b"]), JudgeError::Bad(m) if m.contains("at most 3"))
+        );
     }
 
     #[test]
     fn a_best_move_puzzle_takes_only_its_move() {
         let s = set();
         let p = s.get("b1").unwrap();
-        assert_eq!(judge_last(p, &mv(&["5h5e"]), &limit()).unwrap(), Verdict::Solved);
+        assert_eq!(
+            judge_last(p, &mv(&["5h5e"]), &limit()).unwrap(),
+            Verdict::Solved
+        );
         assert_eq!(
             judge_last(p, &mv(&["5h5g"]), &limit()).unwrap(),
             Verdict::Wrong(Why::NotBest)

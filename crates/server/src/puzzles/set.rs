@@ -282,7 +282,11 @@ mod tests {
                 "plies": 1, "solution": ["G*4b"], "rating": 900}"#,
         )
         .unwrap_err();
-        assert!(e.to_string().contains("puzzle \"x\": the solution is not a mate"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("puzzle \"x\": the solution is not a mate"),
+            "{e}"
+        );
     }
 
     #[test]
