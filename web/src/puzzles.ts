@@ -56,8 +56,8 @@ class PuzzlePage implements Screen {
   private solutionAt = 0;
   private ground: Api | null = null;
   private boardEl = h('div', { class: 'board', id: 'board' });
-  private handTop = h('div', { class: 'hand hand-top' });
-  private handBottom = h('div', { class: 'hand hand-bottom' });
+  private handTop = h('div', { class: 'hand hand-top-el' });
+  private handBottom = h('div', { class: 'hand hand-bottom-el' });
   private side = h('div', { class: 'side puzzle-side' });
   private timer: number | undefined;
   private alive = true;
