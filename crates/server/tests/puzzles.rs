@@ -328,10 +328,7 @@ async fn an_accounts_first_attempt_changes_both_ratings_as_glicko2_says() {
     assert!(player_after.rating > 1500.0 && puzzle_after.rating < p.rating);
     // The puzzle shows its new rating; a second attempt changes nothing.
     let (_, shown) = ts.request("GET", &format!("/api/puzzles/{id}"), None).await;
-    assert_eq!(
-        shown["rating"].as_f64().unwrap(),
-        puzzle_after.rating.round()
-    );
+    assert!((shown["rating"].as_f64().unwrap() - puzzle_after.rating.round()).abs() < 0.5);
     let again = play_through(&ts, &id, Some(&cookie)).await;
     assert!(again.last().unwrap().get("rated").is_none());
     let (status, _, me) = ts

@@ -85,7 +85,7 @@ pub enum JudgeError {
 /// # Errors
 /// [`JudgeError::Bad`]: too many moves, an even count, or an illegal move.
 pub fn replay(p: &Puzzle, moves: &[Move]) -> Result<Position, JudgeError> {
-    if moves.len() % 2 == 0 {
+    if moves.len().is_multiple_of(2) {
         return Err(JudgeError::Bad(
             "moves must end with the solver's move (an odd count)".into(),
         ));
