@@ -290,6 +290,8 @@ class PuzzlePage implements Screen {
     try {
       const full = await request<PuzzleView>('GET', `/api/puzzles/${p.id}?solution=1`);
       p.solution = full.solution ?? [];
+      // An account that looks before finishing has failed the puzzle: its rating changed.
+      if (me() && this.status !== 'solved' && this.status !== 'wrong') this.loadMine();
     } catch (e) {
       this.feedback = e instanceof Error ? e.message : String(e);
       this.render();
@@ -355,7 +357,7 @@ class PuzzlePage implements Screen {
     parts.push(h('p', { class: 'puzzle-best-streak' }, t('puzzleStreakBest').replace('{n}', String(this.myBest))));
     const fb = this.status === 'waiting' ? t('puzzleWaiting') : this.feedback;
     parts.push(
-      h('p', { class: `puzzle-feedback ${this.status}`, id: 'puzzle-feedback', 'data-status': this.status, 'aria-live': 'polite' }, fb),
+      h('p', { class: `puzzle-feedback ${this.status}`, id: 'puzzle-feedback', 'data-status': this.status, 'data-moves': this.moves.length, 'aria-live': 'polite' }, fb),
     );
     const done = this.status === 'solved' || this.status === 'wrong' || this.status === 'solution';
     const actions = h('div', { class: 'puzzle-actions' });

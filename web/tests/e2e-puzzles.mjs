@@ -94,8 +94,11 @@ export async function puzzleTests(h) {
     const first = legal.find((m) => m.usi === found.first);
     check(first, `the first move ${found.first} is legal`);
     await clickMove(page, first, side);
-    await page.waitForFunction(() => document.querySelector('#puzzle-feedback')?.dataset.status === 'solving');
-    await page.waitForFunction(() => document.querySelector('.board sg-board piece') !== null);
+    // The server's reply is on the board and the solver is to move again.
+    await page.waitForFunction(() => {
+      const f = document.querySelector('#puzzle-feedback');
+      return f?.dataset.status === 'solving' && f.dataset.moves === '2';
+    });
     await clickMove(page, found.last, side);
     await page.waitForFunction(() => document.querySelector('#puzzle-feedback')?.dataset.status === 'solved', null, {
       timeout: 15000,

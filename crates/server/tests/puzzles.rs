@@ -514,3 +514,27 @@ async fn attempts_are_rate_limited_per_address() {
     assert_eq!(attempt(&ts, &id, &sol, None).await.0, 200);
     ts.shutdown().await;
 }
+
+#[tokio::test]
+async fn an_account_that_asks_for_the_solution_first_has_failed_the_puzzle() {
+    let tmp = TempDir::new("puzzles-peek");
+    let ts = TestServer::start(&tmp.db()).await;
+    let cookie = register(&ts, "peeker").await;
+    let id = mate3();
+    let path = format!("/api/puzzles/{id}?solution=1");
+    let (status, _, p) = ts.request_with("GET", &path, &[&cookie], None).await;
+    assert_eq!(status, 200);
+    assert!(p["solution"].is_array());
+    let (_, _, me) = ts
+        .request_with("GET", "/api/me/puzzles", &[&cookie], None)
+        .await;
+    assert_eq!(
+        (me["attempted"].as_u64(), me["solved"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert!(me["rating"]["rating"].as_f64().unwrap() < 1500.0, "{me}");
+    // Solving it afterwards counts it solved but rates nothing.
+    let answers = play_through(&ts, &id, Some(&cookie)).await;
+    assert!(answers.last().unwrap().get("rated").is_none());
+    ts.shutdown().await;
+}

@@ -159,14 +159,20 @@ fn puzzle<'a>(puzzles: &'a Puzzles, id: &str) -> Result<&'a Puzzle, Error> {
     puzzles.get(id)
 }
 
-/// `GET /api/puzzles/{id}[?solution=1]`.
+/// `GET /api/puzzles/{id}[?solution=1]`. An account that asks for the
+/// solution before finishing an attempt has failed the puzzle (rated so).
 pub(super) async fn get(
     State(puzzles): State<Puzzles>,
+    State(time): State<TimeSource>,
+    MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     Query(q): Query<GetQuery>,
 ) -> Result<Json<Value>, Error> {
     let p = puzzle(&puzzles, &id)?;
     let solution = matches!(q.solution.as_deref(), Some("1" | "true"));
+    if let (true, Some(account)) = (solution, user) {
+        puzzles.finish(account.id, p, false, time.now_ms()).await?;
+    }
     let rating = puzzles.rating(p).await?;
     Ok(Json(Value::Object(puzzle_json(p, rating, solution))))
 }
