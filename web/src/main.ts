@@ -2,7 +2,8 @@
 // game at `/g/<id>`, the archive, the import page, the review board and a
 // player's profile at `/@/<name>`, the tournaments at `/t` (an event `/t/<id>`,
 // its crosstable and pairing sheets), the learn pages (`/learn`, a lesson
-// `/learn/<id>`, `/learn/coordinates`); the account bar and the language picker.
+// `/learn/<id>`, `/learn/coordinates`), the puzzles at `/puzzles`; the account
+// bar and the language picker.
 
 import './style.css';
 import { loadMe, onAccountChange } from './account';
@@ -19,6 +20,7 @@ import { renderCoords } from './coords';
 import { syncProgress } from './learnprogress';
 import { renderLobby } from './lobby';
 import { openProfile } from './profile';
+import { openPuzzles, renderDailyPuzzle } from './puzzles';
 import { openReview } from './review';
 import type { Screen } from './screen';
 import { renderStart } from './start';
@@ -51,6 +53,7 @@ function renderHeader(): void {
       'nav',
       { class: 'links' },
       h('a', { href: '/learn', 'data-link': true, id: 'link-learn' }, t('learn')),
+      h('a', { href: '/puzzles', 'data-link': true, id: 'link-puzzles' }, t('puzzles')),
       h('a', { href: '/t', 'data-link': true, id: 'link-tournaments' }, t('tournaments')),
       h('a', { href: '/archive', 'data-link': true, id: 'link-archive' }, t('archive')),
       h('a', { href: '/import', 'data-link': true, id: 'link-import' }, t('import')),
@@ -80,10 +83,13 @@ async function route(): Promise<void> {
   const p = location.pathname.match(/^\/@\/([^/]+)\/?$/);
   const ev = location.pathname.match(/^\/t\/([0-9a-f]{16})(?:\/(crosstable)|\/rounds\/(\d{1,3})\/sheet)?\/?$/);
   const learn = location.pathname.match(/^\/learn(?:\/([a-z0-9-]{1,40}))?\/?$/);
+  const pz = location.pathname.match(/^\/puzzles(?:\/([A-Za-z0-9_-]{1,32}))?\/?$/);
   if (learn) {
     if (!learn[1]) screen = renderLearn(main);
     else if (learn[1] === 'coordinates') screen = renderCoords(main);
     else screen = openLesson(main, learn[1]);
+  } else if (pz) {
+    screen = await openPuzzles(main, pz[1] ?? null);
   } else if (ev) {
     if (ev[2]) screen = await openCrosstable(main, ev[1]);
     else if (ev[3]) screen = await openPairingSheet(main, ev[1], Number(ev[3]));
@@ -110,13 +116,16 @@ async function route(): Promise<void> {
   } else if (/^\/?$/.test(location.pathname)) {
     const newGame = h('div', { class: 'start-new' });
     const lobby = h('div', { class: 'start-lobby' });
-    main.replaceChildren(h('div', { class: 'start-screen' }, newGame, lobby));
+    const daily = h('div', { class: 'start-daily' });
+    main.replaceChildren(h('div', { class: 'start-screen' }, daily, newGame, lobby));
     renderStart(newGame, navigate);
+    renderDailyPuzzle(daily);
     const l = renderLobby(lobby, navigate);
     screen = {
       destroy: () => l.destroy(),
       rerender: () => {
         renderStart(newGame, navigate);
+        renderDailyPuzzle(daily);
         l.rerender();
       },
     };

@@ -20,6 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { learnTests } from './e2e-learn.mjs';
 
+import { puzzleTests } from './e2e-puzzles.mjs';
+
 const here = dirname(fileURLToPath(import.meta.url));
 const webDir = resolve(here, '..');
 const repoDir = resolve(webDir, '..');
@@ -1448,6 +1450,8 @@ async function main() {
       });
       for (const p of open) await p.context.close();
     });
+
+    await puzzleTests({ browser, base: BASE, test, check, newPage, shootNarrow, clickSquare, fetchRetry, shots });
   } finally {
     await browser.close();
     await server.stop();

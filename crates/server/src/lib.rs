@@ -11,7 +11,7 @@
 //! WebSocket → typed calls, through the registries of [`AppState`]); the
 //! domain modules ([`rooms`], [`room`], [`connections`], [`players`],
 //! [`lobby`], [`records`], [`annotations`], [`analysis`], [`archive`],
-//! [`legal`], [`mate`], [`opponent`], [`search_pool`], [`picture`],
+//! [`legal`], [`mate`], [`puzzles`], [`opponent`], [`search_pool`], [`picture`],
 //! [`accounts`], [`limits`]), which know nothing of HTTP; and the storage,
 //! [`db`], the only module that speaks SQL. Value types ([`protocol`],
 //! [`clock`], [`time`], [`activity`], [`Error`]) sit at the bottom. `serve`
@@ -47,6 +47,7 @@ pub mod picture;
 pub mod play;
 pub mod players;
 pub mod protocol;
+pub mod puzzles;
 pub mod ratings;
 pub mod records;
 pub mod room;
@@ -182,6 +183,7 @@ impl Server {
     /// # Errors
     /// The database cannot be opened or read, or the address cannot be bound.
     pub async fn start(config: Config) -> Result<Server, Error> {
+        puzzles::PuzzleSet::embedded().map_err(Error::Internal)?;
         let store = db::Store::open(&config.db_path).await?;
         analysis::reset_unfinished(&store).await?;
         store.fill_search_names().await?;

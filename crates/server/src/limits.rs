@@ -102,12 +102,15 @@ pub struct RateLimits {
     pub import_bytes: Rate,
     /// Mate searches per address.
     pub mate: Rate,
+    /// Puzzle attempts (moves judged) per address.
+    pub puzzles: Rate,
 }
 
 impl Default for RateLimits {
     /// The table of `docs/PROTOCOL.md`: 5 accounts an hour, 20 login
     /// attempts per 10 minutes per address and 10 per name, 30 games, 20
-    /// seeks, 30 imports and 8 MiB of them, 10 mate searches a minute.
+    /// seeks, 30 imports and 8 MiB of them, 10 mate searches, 60 puzzle
+    /// moves a minute.
     fn default() -> RateLimits {
         RateLimits {
             accounts: Rate::new(5, Duration::from_secs(3600)),
@@ -118,6 +121,7 @@ impl Default for RateLimits {
             imports: Rate::new(30, MINUTE),
             import_bytes: Rate::new(8 << 20, MINUTE),
             mate: Rate::new(10, MINUTE),
+            puzzles: Rate::new(60, MINUTE),
         }
     }
 }
@@ -135,6 +139,7 @@ impl RateLimits {
             imports: Rate::unlimited(),
             import_bytes: Rate::unlimited(),
             mate: Rate::unlimited(),
+            puzzles: Rate::unlimited(),
         }
     }
 
@@ -150,6 +155,7 @@ impl RateLimits {
             Kind::Imports => self.imports,
             Kind::ImportBytes => self.import_bytes,
             Kind::Mate => self.mate,
+            Kind::Puzzles => self.puzzles,
         }
     }
 }
@@ -173,6 +179,8 @@ pub enum Kind {
     ImportBytes,
     /// Mate searches (key: the address).
     Mate,
+    /// Puzzle attempts (key: the address).
+    Puzzles,
 }
 
 impl Kind {
@@ -186,6 +194,7 @@ impl Kind {
             Kind::Imports => "too many records imported",
             Kind::ImportBytes => "too many bytes of records imported",
             Kind::Mate => "too many mate searches",
+            Kind::Puzzles => "too many puzzle moves",
         }
     }
 }

@@ -39,7 +39,7 @@ pub struct Review {
 
 /// The civil date (proleptic Gregorian) of a day counted from 1970-01-01,
 /// after Howard Hinnant's algorithm.
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
+pub(crate) fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;

@@ -15,6 +15,7 @@ use crate::db::Store;
 use crate::limits::{Limiter, RateLimits};
 use crate::lobby::Lobby;
 use crate::opponent::Opponent;
+use crate::puzzles::{PuzzleSet, Puzzles};
 use crate::room::{GameEndedSender, RoomDeps};
 use crate::rooms::{Rooms, ROOM_IDLE};
 use crate::search_pool::SearchPool;
@@ -53,6 +54,7 @@ pub struct AppState {
     tournaments: Tournaments,
     accounts: Accounts,
     limiter: Limiter,
+    puzzles: Puzzles,
     https_cookies: HttpsCookies,
     capacity: Capacity,
 }
@@ -101,6 +103,12 @@ impl AppState {
             tournaments: Tournaments::new(store.clone(), rooms.clone(), endings),
             accounts: Accounts::new(store.clone()),
             limiter: Limiter::new(RateLimits::default(), time.clone()),
+            // A bad embedded set stops `Server::start` before this; elsewhere it is empty.
+            puzzles: Puzzles::new(
+                PuzzleSet::embedded().unwrap_or_default(),
+                store.clone(),
+                capacity.search.clone(),
+            ),
             https_cookies: HttpsCookies::default(),
             store,
             rooms,
@@ -160,6 +168,12 @@ impl AppState {
     #[must_use]
     pub fn tournaments(&self) -> &Tournaments {
         &self.tournaments
+    }
+
+    /// The puzzles.
+    #[must_use]
+    pub fn puzzles(&self) -> &Puzzles {
+        &self.puzzles
     }
 
     /// The background analysis queue.
@@ -226,6 +240,12 @@ impl FromRef<AppState> for Tournaments {
 impl FromRef<AppState> for Limiter {
     fn from_ref(s: &AppState) -> Limiter {
         s.limiter.clone()
+    }
+}
+
+impl FromRef<AppState> for Puzzles {
+    fn from_ref(s: &AppState) -> Puzzles {
+        s.puzzles.clone()
     }
 }
 

@@ -16,6 +16,7 @@ mod legal;
 mod lobby;
 mod play;
 mod players;
+mod puzzles;
 mod review;
 pub(crate) mod session;
 mod tournaments;
@@ -142,6 +143,12 @@ pub fn router(state: AppState) -> Router {
             get(tournaments::games_zip),
         )
         .route("/api/tournaments/{id}/audit", get(tournaments::audit))
+        .route("/api/puzzles/next", get(puzzles::next))
+        .route("/api/puzzles/daily", get(puzzles::daily))
+        .route("/api/puzzles/{id}", get(puzzles::get))
+        .route("/api/puzzles/{id}/attempt", post(puzzles::attempt))
+        .route("/api/me/puzzles", get(puzzles::me))
+        .route("/api/me/puzzles/streak", post(puzzles::streak))
         .merge(web::routes())
         .fallback(web::not_found)
         .method_not_allowed_fallback(method_not_allowed)

@@ -5,8 +5,8 @@
 //! The bundle has fixed file names (see `web/vite.config.ts`): `index.html`
 //! (served at `/`, at every game page `/g/{id}`, at `/archive`, `/import`,
 //! `/review/{id}`, every profile page `/@/{name}` and the tournament pages
-//! `/t`, `/t/{id}`, `/t/{id}/crosstable`, `/t/{id}/rounds/{n}/sheet`, and
-//! the learn pages `/learn`, `/learn/{id}`),
+//! `/t`, `/t/{id}`, `/t/{id}/crosstable`, `/t/{id}/rounds/{n}/sheet`, the
+//! learn pages `/learn`, `/learn/{id}`, `/puzzles` and `/puzzles/{id}`),
 //! `assets/app.js` and
 //! `assets/app.css`. Every response
 //! carries an `ETag` (a hash of the file), and `Cache-Control: no-cache` so
@@ -157,6 +157,9 @@ pub(crate) fn routes() -> Router<AppState> {
         // The learn pages: the course, a lesson, the coordinates trainer.
         .route("/learn", get(index))
         .route("/learn/{id}", get(index))
+        // Puzzles; the client shows "no such puzzle" itself.
+        .route("/puzzles", get(index))
+        .route("/puzzles/{id}", get(game_page))
         .route("/assets/{name}", get(asset))
 }
 

@@ -39,6 +39,11 @@ const MIGRATIONS: [(i64, &str, &str); 8] = [
         include_str!("../../migrations/0007_played_at.sql"),
     ),
     (8, "learn", include_str!("../../migrations/0008_learn.sql")),
+    (
+        9,
+        "puzzles",
+        include_str!("../../migrations/0009_puzzles.sql"),
+    ),
 ];
 
 /// A handle on the database (cheap to clone).

@@ -1,0 +1,77 @@
+// Unit tests of the puzzles' words (src/puzzlewords.ts): the prompt in each
+// language (Japanese counts plies, the others moves), the reason of a wrong
+// move, the kind choices and the guest's stored rating (no browser; the few
+// globals i18n.ts reads are stubbed).
+//
+//   node tests/unit-puzzles.mjs      (prints `N passed, M failed`)
+
+import { build } from 'esbuild';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'shogi-unit-puzzles-'));
+const entry = join(dir, 'entry.ts');
+writeFileSync(
+  entry,
+  ['puzzlewords', 'i18n'].map((f) => `export * from ${JSON.stringify(resolve(here, `../src/${f}.ts`))};\n`).join(''),
+);
+const out = join(dir, 'bundle.mjs');
+await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'error' });
+const store = new Map();
+globalThis.localStorage = {
+  getItem: (k) => (store.has(k) ? store.get(k) : null),
+  setItem: (k, v) => store.set(k, String(v)),
+  removeItem: (k) => store.delete(k),
+};
+if (!globalThis.navigator) Object.defineProperty(globalThis, 'navigator', { value: { language: 'en-US', languages: ['en-US'] } });
+globalThis.document ??= { documentElement: {} };
+const m = await import(pathToFileURL(out).href);
+rmSync(dir, { recursive: true, force: true });
+
+let passed = 0;
+let failed = 0;
+function eq(name, got, want) {
+  if (got === want) passed++;
+  else {
+    failed++;
+    console.log(`FAIL ${name}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+  }
+}
+
+const m3 = { kind: 'mate', plies: 3, side_to_move: 'gote' };
+m.setLang('en');
+eq('en: moves, not plies', m.puzzlePrompt(m3), 'Gote to move, mate in 2');
+eq('en: best move', m.puzzlePrompt({ kind: 'best', plies: 1, side_to_move: 'sente' }), 'Sente to move: find the best move');
+eq('en: escape names the move', m.whyText('escapes', 'K-2b'), 'The king escapes: after K-2b there is no mate in the moves left.');
+eq('en: kind label', m.kindLabel('mate-5'), 'Mate in 3');
+eq('kind query of mate in 3', m.kindQuery('mate-5'), 'kind=mate&plies=5');
+eq('kind query of best', m.kindQuery('best'), 'kind=best');
+eq('kind query of any', m.kindQuery(''), '');
+m.setLang('ja');
+eq('ja: plies (手詰め)', m.puzzlePrompt(m3), '後手番・3手詰め');
+eq('ja: kind label', m.kindLabel('mate-7'), '7手詰め');
+m.setLang('ru');
+eq('ru: moves', m.puzzlePrompt(m3), 'Ходит Готэ. Мат в 2');
+eq('ru: no check', m.whyText('no_check', ''), 'Этот ход не объявляет шах: цумэ решается только шахами.');
+m.setLang('uk');
+eq('uk: moves', m.puzzlePrompt(m3), 'Ходить Ґоте. Мат у 2');
+for (const why of ['no_check', 'not_mate', 'escapes', 'not_best']) {
+  for (const l of ['en', 'ru', 'uk', 'ja']) {
+    m.setLang(l);
+    eq(`${l}: ${why} has words`, m.whyText(why, 'X').length > 5, true);
+  }
+}
+eq('a new guest: 1500', m.guestRating().rating, 1500);
+localStorage.setItem(m.RATING_KEY, JSON.stringify({ rating: 1612.5, deviation: 120, volatility: 0.06 }));
+eq('a stored guest rating', m.guestRating().rating, 1612.5);
+localStorage.setItem(m.RATING_KEY, '{"rating": "x"}');
+eq('a damaged guest rating starts again', m.guestRating().rating, 1500);
+eq('no best streak yet', m.guestBestStreak(), 0);
+localStorage.setItem(m.STREAK_KEY, '7');
+eq('a best streak', m.guestBestStreak(), 7);
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
