@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { analysisScenarios } from './e2e-analysis.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const webDir = resolve(here, '..');
@@ -1405,6 +1406,7 @@ async function main() {
       });
       for (const p of open) await p.context.close();
     });
+    await analysisScenarios({ browser, base: BASE, test, check, newPage, shootNarrow, squareCenter });
   } finally {
     await browser.close();
     await server.stop();

@@ -102,12 +102,17 @@ pub struct RateLimits {
     pub import_bytes: Rate,
     /// Mate searches per address.
     pub mate: Rate,
+    /// Analysis board searches (`POST /api/analyse`) per address.
+    pub analyse: Rate,
+    /// Position diagrams (`GET /api/diagram.png`) per address.
+    pub diagrams: Rate,
 }
 
 impl Default for RateLimits {
     /// The table of `docs/PROTOCOL.md`: 5 accounts an hour, 20 login
     /// attempts per 10 minutes per address and 10 per name, 30 games, 20
-    /// seeks, 30 imports and 8 MiB of them, 10 mate searches a minute.
+    /// seeks, 30 imports and 8 MiB of them, 10 mate searches, 120 analysis
+    /// board searches and 60 position diagrams a minute.
     fn default() -> RateLimits {
         RateLimits {
             accounts: Rate::new(5, Duration::from_secs(3600)),
@@ -118,6 +123,8 @@ impl Default for RateLimits {
             imports: Rate::new(30, MINUTE),
             import_bytes: Rate::new(8 << 20, MINUTE),
             mate: Rate::new(10, MINUTE),
+            analyse: Rate::new(120, MINUTE),
+            diagrams: Rate::new(60, MINUTE),
         }
     }
 }
@@ -135,6 +142,8 @@ impl RateLimits {
             imports: Rate::unlimited(),
             import_bytes: Rate::unlimited(),
             mate: Rate::unlimited(),
+            analyse: Rate::unlimited(),
+            diagrams: Rate::unlimited(),
         }
     }
 
@@ -150,6 +159,8 @@ impl RateLimits {
             Kind::Imports => self.imports,
             Kind::ImportBytes => self.import_bytes,
             Kind::Mate => self.mate,
+            Kind::Analyse => self.analyse,
+            Kind::Diagrams => self.diagrams,
         }
     }
 }
@@ -173,6 +184,10 @@ pub enum Kind {
     ImportBytes,
     /// Mate searches (key: the address).
     Mate,
+    /// Analysis board searches (key: the address).
+    Analyse,
+    /// Position diagrams (key: the address).
+    Diagrams,
 }
 
 impl Kind {
@@ -186,6 +201,8 @@ impl Kind {
             Kind::Imports => "too many records imported",
             Kind::ImportBytes => "too many bytes of records imported",
             Kind::Mate => "too many mate searches",
+            Kind::Analyse => "too many analysis requests",
+            Kind::Diagrams => "too many diagrams",
         }
     }
 }
