@@ -56,7 +56,7 @@ const VECTORS = [
   },
   {
     name: 'variations off the main line, a promotion and a drop',
-    usen: 'RUST1',
+    usen: '~0.7ku2jm8rl09kbxo.~1.36e6y2.~3.20k.',
     line: {
       sfen: START,
       moves: ['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e'],
@@ -68,12 +68,12 @@ const VECTORS = [
   },
   {
     name: 'a handicap start (Gote to move)',
-    usen: 'RUST2',
+    usen: 'lnsgkgsnl_7b1_ppppppppp_9_9_9_PPPPPPPPP_1B5R1_LNSGKGSNL.w.-~0.2jm7ku.',
     line: { sfen: 'lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1', moves: ['3c3d', '7g7f'], variations: [] },
   },
   {
     name: 'a problem with pieces in hand, gold drops, a variation of the first move',
-    usen: 'RUST3',
+    usen: '4k4_9_9_9_9_9_9_9_4K4.b.2Gp~0.b9q0i6b9o.~0.b9s.',
     line: { sfen: '4k4/9/9/9/9/9/9/9/4K4 b 2Gp 1', moves: ['G*5b', '5a4a', 'G*4b'], variations: [{ at: 0, moves: ['G*6b'] }] },
   },
 ];

@@ -206,9 +206,17 @@ mod tests {
     #[tokio::test]
     async fn three_lines_of_the_start_position_are_distinct_legal_moves() {
         let pool = SearchPool::new(1);
-        let r = analyse(&pool, &ActivityGate::default(), ask("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 3, 200))
-            .await
-            .unwrap();
+        let r = analyse(
+            &pool,
+            &ActivityGate::default(),
+            ask(
+                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+                3,
+                200,
+            ),
+        )
+        .await
+        .unwrap();
         assert_eq!(r.lines.len(), 3);
         let firsts: Vec<&str> = r.lines.iter().map(|l| l.pv[0].as_str()).collect();
         let pos = Position::startpos();
@@ -223,9 +231,13 @@ mod tests {
     async fn a_gote_mate_is_negative_from_sentes_view() {
         // Gote to move mates with G*5h (the Sente king on 5i, a Gote gold on 5g).
         let pool = SearchPool::new(1);
-        let r = analyse(&pool, &ActivityGate::default(), ask("4k4/9/9/9/9/9/4g4/9/4K4 w g 1", 1, 300))
-            .await
-            .unwrap();
+        let r = analyse(
+            &pool,
+            &ActivityGate::default(),
+            ask("4k4/9/9/9/9/9/4g4/9/4K4 w g 1", 1, 300),
+        )
+        .await
+        .unwrap();
         assert_eq!(r.lines[0].pv[0], "G*5h");
         assert_eq!((r.lines[0].score_cp, r.lines[0].mate), (-10_000, Some(-1)));
     }
@@ -234,9 +246,13 @@ mod tests {
     async fn a_mated_side_gets_no_lines() {
         // Sente is mated already: no legal move.
         let pool = SearchPool::new(1);
-        let r = analyse(&pool, &ActivityGate::default(), ask("4k4/9/9/9/9/9/4g4/4g4/4K4 b - 1", 1, 100))
-            .await
-            .unwrap();
+        let r = analyse(
+            &pool,
+            &ActivityGate::default(),
+            ask("4k4/9/9/9/9/9/4g4/4g4/4K4 b - 1", 1, 100),
+        )
+        .await
+        .unwrap();
         assert!(r.lines.is_empty());
     }
 
@@ -244,12 +260,28 @@ mod tests {
     async fn a_dropped_request_stops_its_search() {
         let pool = SearchPool::new(1);
         let gate = ActivityGate::default();
-        let long = ask("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 1, 3000);
+        let long = ask(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            1,
+            3000,
+        );
         let started = Instant::now();
         // Cancelled after 100 ms: the next search gets the one thread long before 3 s.
-        let _ = tokio::time::timeout(std::time::Duration::from_millis(100), analyse(&pool, &gate, long)).await;
-        let quick = ask("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 1, 10);
+        let _ = tokio::time::timeout(
+            std::time::Duration::from_millis(100),
+            analyse(&pool, &gate, long),
+        )
+        .await;
+        let quick = ask(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            1,
+            10,
+        );
         analyse(&pool, &gate, quick).await.unwrap();
-        assert!(started.elapsed().as_millis() < 2500, "{:?}", started.elapsed());
+        assert!(
+            started.elapsed().as_millis() < 2500,
+            "{:?}",
+            started.elapsed()
+        );
     }
 }

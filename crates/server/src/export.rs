@@ -11,7 +11,7 @@
 //! let var = Variation { at: 1, moves: vec!["8c8d".parse().unwrap()] };
 //! let rec = record(start, &main, &[var])?;
 //! assert_eq!(shogi_record::write(&rec, Format::Usi), "position startpos moves 7g7f 3c3d");
-//! assert_eq!(shogi_record::write(&rec, Format::Usen), "~0.7ku2jm.~1.2ee.");
+//! assert_eq!(shogi_record::write(&rec, Format::Usen), "~0.7ku2jm.~1.36e.");
 //! # Ok::<_, shogi_server::export::ExportError>(())
 //! ```
 
@@ -198,16 +198,28 @@ mod usen_vectors {
     fn vectors_for_the_client() {
         let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
         assert_eq!(
-            usen(start, &["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"], &[(1, &["8c8d", "2g2f"]), (3, &["8b2b"])]),
-            "?"
+            usen(
+                start,
+                &["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"],
+                &[(1, &["8c8d", "2g2f"]), (3, &["8b2b"])]
+            ),
+            "~0.7ku2jm8rl09kbxo.~1.36e6y2.~3.20k."
         );
         assert_eq!(
-            usen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1", &["3c3d", "7g7f"], &[]),
-            "?"
+            usen(
+                "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+                &["3c3d", "7g7f"],
+                &[]
+            ),
+            "lnsgkgsnl_7b1_ppppppppp_9_9_9_PPPPPPPPP_1B5R1_LNSGKGSNL.w.-~0.2jm7ku."
         );
         assert_eq!(
-            usen("4k4/9/9/9/9/9/9/9/4K4 b 2Gp 1", &["G*5b", "5a4a", "G*4b"], &[(0, &["G*6b"])]),
-            "?"
+            usen(
+                "4k4/9/9/9/9/9/9/9/4K4 b 2Gp 1",
+                &["G*5b", "5a4a", "G*4b"],
+                &[(0, &["G*6b"])]
+            ),
+            "4k4_9_9_9_9_9_9_9_4K4.b.2Gp~0.b9q0i6b9o.~0.b9s."
         );
     }
 }

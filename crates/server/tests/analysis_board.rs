@@ -80,7 +80,8 @@ async fn the_121st_analysis_in_a_minute_is_refused() {
 }
 
 async fn export(ts: &TestServer, body: &Value) -> (u16, String) {
-    let (status, _, text) = send_text(&ts.addr(), "POST", "/api/export", "", &body.to_string()).await;
+    let (status, _, text) =
+        send_text(&ts.addr(), "POST", "/api/export", "", &body.to_string()).await;
     (status, text)
 }
 
@@ -98,10 +99,19 @@ async fn export_writes_the_line_and_its_variations_in_each_format() {
     };
     let (status, kif) = export(&ts, &line("kif")).await;
     assert_eq!(status, 200, "{kif}");
-    assert!(kif.contains("７六歩(77)") && kif.contains("２二角成(88)"), "{kif}");
-    assert!(kif.contains("変化：2手") && kif.contains("８四歩(83)"), "{kif}");
+    assert!(
+        kif.contains("７六歩(77)") && kif.contains("２二角成(88)"),
+        "{kif}"
+    );
+    assert!(
+        kif.contains("変化：2手") && kif.contains("８四歩(83)"),
+        "{kif}"
+    );
     let (_, ki2) = export(&ts, &line("ki2")).await;
-    assert!(ki2.contains("▲７六歩") && ki2.contains("▲２二角成"), "{ki2}");
+    assert!(
+        ki2.contains("▲７六歩") && ki2.contains("▲２二角成"),
+        "{ki2}"
+    );
     let (_, csa) = export(&ts, &line("csa")).await;
     assert!(csa.contains("+7776FU") && csa.contains("+8822UM"), "{csa}");
     let (_, usi) = export(&ts, &line("sfen")).await;
@@ -118,10 +128,22 @@ async fn export_names_the_move_it_refuses() {
     let ts = TestServer::start(&tmp.db()).await;
     let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
     for (body, words) in [
-        (json!({"sfen": sfen, "moves": ["7g7f", "7f7e"], "format": "kif"}), "moves[1]: 7f7e is not legal"),
-        (json!({"sfen": sfen, "moves": ["7x7f"], "format": "kif"}), "moves[0]: \"7x7f\""),
-        (json!({"sfen": sfen, "moves": ["7g7f"], "variations": [{"at": 0, "moves": ["2g2f", "2f2e"]}], "format": "kif"}), "variations[0][1]: 2f2e is not legal"),
-        (json!({"sfen": sfen, "moves": ["7g7f"], "variations": [{"at": 1, "moves": ["3c3d"]}], "format": "kif"}), "past the main line"),
+        (
+            json!({"sfen": sfen, "moves": ["7g7f", "7f7e"], "format": "kif"}),
+            "moves[1]: 7f7e is not legal",
+        ),
+        (
+            json!({"sfen": sfen, "moves": ["7x7f"], "format": "kif"}),
+            "moves[0]: \"7x7f\"",
+        ),
+        (
+            json!({"sfen": sfen, "moves": ["7g7f"], "variations": [{"at": 0, "moves": ["2g2f", "2f2e"]}], "format": "kif"}),
+            "variations[0][1]: 2f2e is not legal",
+        ),
+        (
+            json!({"sfen": sfen, "moves": ["7g7f"], "variations": [{"at": 1, "moves": ["3c3d"]}], "format": "kif"}),
+            "past the main line",
+        ),
         (json!({"sfen": sfen, "format": "pgn"}), "unknown format"),
     ] {
         let (status, text) = export(&ts, &body).await;
@@ -139,15 +161,33 @@ async fn a_diagram_of_a_position_is_a_png_and_a_bad_one_is_refused() {
     let tmp = TempDir::new("board-diagram");
     let ts = TestServer::start(&tmp.db()).await;
     let sfen = "4k4/9/9/9/9/9/4g4/4g4/4K4%20b%20-%202";
-    let (status, head, png) = raw(&ts.addr(), "GET", &format!("/api/diagram.png?sfen={sfen}&last=G*5h&width=300"), b"").await;
+    let (status, head, png) = raw(
+        &ts.addr(),
+        "GET",
+        &format!("/api/diagram.png?sfen={sfen}&last=G*5h&width=300"),
+        b"",
+    )
+    .await;
     assert_eq!(status, 200, "{head}");
     assert_eq!(header(&head, "content-type"), Some("image/png"));
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
     assert_eq!(width, 300);
-    let (status, _, _) = raw(&ts.addr(), "GET", "/api/diagram.png?sfen=9%2F9%20b%20-%201", b"").await;
+    let (status, _, _) = raw(
+        &ts.addr(),
+        "GET",
+        "/api/diagram.png?sfen=9%2F9%20b%20-%201",
+        b"",
+    )
+    .await;
     assert_eq!(status, 400);
-    let (status, _, _) = raw(&ts.addr(), "GET", &format!("/api/diagram.png?sfen={sfen}&last=zz"), b"").await;
+    let (status, _, _) = raw(
+        &ts.addr(),
+        "GET",
+        &format!("/api/diagram.png?sfen={sfen}&last=zz"),
+        b"",
+    )
+    .await;
     assert_eq!(status, 400);
     ts.shutdown().await;
 }

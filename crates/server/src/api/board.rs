@@ -38,7 +38,10 @@ fn position(sfen: &str) -> Result<Position, Error> {
 /// USI moves read one by one; a bad one is named by `line` and its index.
 fn usi_moves(words: &[String], line: &str) -> Result<Vec<Move>, Error> {
     if words.len() > export::MAX_MOVES {
-        return Err(bad(format!("{line}: more than {} moves", export::MAX_MOVES)));
+        return Err(bad(format!(
+            "{line}: more than {} moves",
+            export::MAX_MOVES
+        )));
     }
     words
         .iter()
@@ -161,7 +164,10 @@ pub(super) async fn diagram_png(
     }
     let pos = position(&q.sfen)?;
     let last = match q.last.as_deref().filter(|w| !w.is_empty()) {
-        Some(w) => Some(w.parse::<Move>().map_err(|e| bad(format!("last: {w:?}: {e}")))?),
+        Some(w) => Some(
+            w.parse::<Move>()
+                .map_err(|e| bad(format!("last: {w:?}: {e}")))?,
+        ),
         None => None,
     };
     let mut opts = Options {
