@@ -72,8 +72,10 @@ export class EngineLines {
     this.multipv = Math.max(1, Math.min(3, saved.multipv ?? 2));
   }
 
+  /** Stops asking (the board went away); the next {@link show} asks afresh. */
   destroy(): void {
     this.cancel();
+    this.sfen = '';
   }
 
   /** The board shows `sfen` now: asks the engine about it (unless it already did). */

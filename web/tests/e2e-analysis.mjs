@@ -56,7 +56,7 @@ export async function analysisScenarios({ browser, base, test, check, newPage, s
     await page.waitForFunction(() => document.querySelector('#engine-lines .engine-score')?.textContent === '☖ #1', null, { timeout: 20000 });
     const first = await page.textContent('#engine-lines .engine-line[data-line="0"] .pv-move');
     check(first.includes('G*5h'), `the mating drop in Western notation: ${first}`);
-    check((await page.locator('sg-shapes svg g, sg-shapes svg line, sg-shapes svg path').count()) > 0, 'an arrow on the board');
+    check((await page.locator('svg.sg-shapes line').count()) > 0, 'an arrow on the board');
     await shootNarrow(page, 'analysis-board', 'the analysis board');
     // The line clicked is played on the board.
     await page.click('#engine-lines .engine-line[data-line="0"] .pv-move');

@@ -72,9 +72,9 @@ const VECTORS = [
     line: { sfen: 'lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1', moves: ['3c3d', '7g7f'], variations: [] },
   },
   {
-    name: 'a problem with pieces in hand, gold drops, a variation of the first move',
-    usen: '4k4_9_9_9_9_9_9_9_4K4.b.2Gp~0.b9q0i6b9o.~0.b9s.',
-    line: { sfen: '4k4/9/9/9/9/9/9/9/4K4 b 2Gp 1', moves: ['G*5b', '5a4a', 'G*4b'], variations: [{ at: 0, moves: ['G*6b'] }] },
+    name: 'a problem with pieces in hand, a capture by the king, a variation of the first move',
+    usen: '4k4_9_9_9_9_9_9_9_4K4.b.2Gp~0.b9q0iqba8.~0.b9s.',
+    line: { sfen: '4k4/9/9/9/9/9/9/9/4K4 b 2Gp 1', moves: ['G*5b', '5a5b', 'G*5c'], variations: [{ at: 0, moves: ['G*6b'] }] },
   },
 ];
 for (const v of VECTORS) {
