@@ -102,6 +102,7 @@ export class PositionEditor {
       { board: this.boardEl, hands: { top: this.handTop, bottom: this.handBottom } },
     );
     this.renderSide(side);
+    this.renderTrays();
     this.setPosition(this.pos);
     this.loadHandicaps();
   }
@@ -113,6 +114,7 @@ export class PositionEditor {
   rerender(): void {
     const side = this.root.querySelector<HTMLElement>('.editor-side');
     if (side) this.renderSide(side);
+    this.renderTrays();
     this.syncControls();
   }
 
@@ -143,7 +145,6 @@ export class PositionEditor {
   private syncControls(): void {
     this.sfenInput.value = toSfen(this.pos);
     this.turnSelect.value = this.pos.turn;
-    this.renderTrays();
     this.renderHands();
   }
 
@@ -273,6 +274,7 @@ export class PositionEditor {
         { class: 'controls' },
         btn('editor-flip', t('flip'), () => {
           this.orientation = this.orientation === 'sente' ? 'gote' : 'sente';
+          this.renderTrays();
           this.setPosition(this.pos);
         }),
         btn('editor-clear', t('anClear'), () => this.setPosition(parseSfen(EMPTY_SFEN))),

@@ -585,7 +585,7 @@ class Review implements Screen {
     const { pos } = this.shownPosition();
     const moves = this.mate.shown() ? [] : this.line.slice(this.ply).map((n) => n.usi);
     const sfen = toSfen({ ...pos, moveNumber: 1 });
-    return `/analysis?usen=${writeUsen({ sfen, moves, variations: [] })}`;
+    return `/analysis?usen=${writeUsen({ sfen, moves, variations: [] })}&ply=0`;
   }
 
   /** Where the board stands, for the analysis panel. */

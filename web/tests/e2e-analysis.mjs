@@ -7,7 +7,9 @@
 
 /** Drags a piece from the editor's tray (`piece`: "sente king") to square `key`. */
 async function dragFromTray(page, piece, key, squareCenter) {
-  const box = await page.locator(`.editor-tray [data-piece="${piece}"]`).boundingBox();
+  const tray = page.locator(`.editor-tray [data-piece="${piece}"]`);
+  await tray.scrollIntoViewIfNeeded();
+  const box = await tray.boundingBox();
   if (!box) throw new Error(`no tray piece ${piece}`);
   const to = await squareCenter(page, key, 'sente');
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -96,12 +98,13 @@ export async function analysisScenarios({ browser, base, test, check, newPage, s
     const { id } = await res.json();
     await page.goto(`${base}/review/${id}`);
     await page.waitForSelector('#nav-next');
+    await page.click('#nav-first');
     await page.click('#nav-next');
     await page.click('#nav-next');
     await page.click('#open-analysis');
     await page.waitForSelector('#analysis-sfen');
     const sfen = await page.inputValue('#analysis-sfen');
-    check(sfen === 'lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1', `the shown position: ${sfen}`);
+    check(sfen === 'lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1', `the shown position: ${sfen} (${page.url()})`);
     check((await page.locator('#moves .move').count()) === 3, 'the start and the two moves after it');
     await shootNarrow(page, 'analysis-from-review', 'the analysis board opened from a review');
     await context.close();

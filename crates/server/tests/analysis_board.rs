@@ -53,7 +53,7 @@ async fn analyse_refuses_bad_numbers_and_illegal_positions() {
 }
 
 #[tokio::test]
-async fn the_121st_analysis_in_a_minute_is_refused() {
+async fn analyses_over_the_limit_are_refused_and_the_default_is_120_a_minute() {
     let tmp = TempDir::new("board-analyse-limit");
     let ts = TestServer::start_with_limits(
         &tmp.db(),
