@@ -136,6 +136,8 @@ export class PositionEditor {
 
   /** The board and hands after a drag: read back from shogiground. */
   private readBoard(): void {
+    // A spare placed: nothing stays selected for the next drag.
+    this.ground.selectPiece(null);
     const turn = this.pos.turn === 'sente' ? 'b' : 'w';
     this.pos = parseSfen(`${this.ground.getBoardSfen()} ${turn} ${this.ground.getHandsSfen() || '-'} 1`);
     this.error.textContent = '';
@@ -294,7 +296,7 @@ export class PositionEditor {
     try {
       await legalMoves(sfen);
     } catch (e) {
-      const why = e instanceof ApiError ? e.message.replace(/^sfen: /, '') : String(e);
+      const why = e instanceof ApiError ? e.message.replace(/^sfen: /, '').replace(/^SFEN column \d+: /, '') : String(e);
       this.error.textContent = t('anIllegal').replace('{why}', why);
       return;
     }
