@@ -411,5 +411,13 @@ class AnalysisBoard implements Screen {
       ].filter((el): el is HTMLElement => el !== null),
     );
     scrollIntoList(moves, moves.querySelector<HTMLElement>('.current'));
+    // The side panel may have moved the board: the pieces are placed from fresh bounds.
+    const g = this.ground;
+    if (g) {
+      g.state.dom.bounds.board.bounds.clear();
+      g.state.dom.bounds.hands.bounds.clear();
+      g.state.dom.bounds.hands.pieceBounds.clear();
+      g.state.dom.redraw();
+    }
   }
 }
