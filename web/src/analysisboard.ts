@@ -138,6 +138,7 @@ class AnalysisBoard implements Screen {
     this.ground = Shogiground(
       {
         orientation: this.orientation,
+        scaleDownPieces: false,
         coordinates: { enabled: true, files: 'numeric', ranks: 'japanese' },
         highlight: { lastDests: true, check: false },
         drawable: { enabled: true, visible: true },

@@ -86,6 +86,7 @@ export class PositionEditor {
     this.ground = Shogiground(
       {
         orientation: 'sente',
+        scaleDownPieces: false,
         activeColor: 'both',
         coordinates: { enabled: true, files: 'numeric', ranks: 'japanese' },
         movable: { free: true, showDests: false },
