@@ -9,6 +9,8 @@
 async function dragFromTray(page, piece, key, squareCenter) {
   const tray = page.locator(`.editor-tray [data-piece="${piece}"]`);
   await tray.scrollIntoViewIfNeeded();
+  // The board forgets its cached position on the scroll event, which comes with the next frame.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const box = await tray.boundingBox();
   if (!box) throw new Error(`no tray piece ${piece}`);
   const to = await squareCenter(page, key, 'sente');
