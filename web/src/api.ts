@@ -158,8 +158,8 @@ export function getGame(id: string): Promise<GameState> {
 }
 
 /** The legal moves of the position `sfen`. */
-export function legalMoves(sfen: string): Promise<LegalMoves> {
-  return call('POST', '/api/legal', { sfen });
+export function legalMoves(sfen: string, missingKings = false): Promise<LegalMoves> {
+  return call('POST', '/api/legal', missingKings ? { sfen, missing_kings: true } : { sfen });
 }
 
 // Seat tokens, kept per game in localStorage.

@@ -167,7 +167,7 @@ class LessonScreen implements Screen {
   private async fetchLegal(): Promise<void> {
     const sfen = this.sfen;
     try {
-      const l = await legalMoves(sfen);
+      const l = await legalMoves(sfen, true);
       if (sfen === this.sfen) {
         this.legal = l;
         this.syncBoard();

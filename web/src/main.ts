@@ -9,6 +9,7 @@ import './style.css';
 import { loadMe, onAccountChange } from './account';
 import { renderAccountBar } from './accountbar';
 import { h, option } from './dom';
+import { openAnalysisBoard } from './analysisboard';
 import { renderArchive } from './archive';
 import { openCrosstable, openPairingSheet } from './crosstable';
 import { openGame } from './game';
@@ -57,6 +58,7 @@ function renderHeader(): void {
       h('a', { href: '/t', 'data-link': true, id: 'link-tournaments' }, t('tournaments')),
       h('a', { href: '/archive', 'data-link': true, id: 'link-archive' }, t('archive')),
       h('a', { href: '/import', 'data-link': true, id: 'link-import' }, t('import')),
+      h('a', { href: '/analysis', 'data-link': true, id: 'link-analysis' }, t('anBoard')),
     ),
     accountBar,
     h('label', { class: 'lang' }, h('span', { class: 'lang-label' }, t('language')), picker),
@@ -108,6 +110,8 @@ async function route(): Promise<void> {
     screen = await openReview(main, r[1], navigate);
   } else if (/^\/archive\/?$/.test(location.pathname)) {
     screen = renderArchive(main);
+  } else if (/^\/analysis\/?$/.test(location.pathname)) {
+    screen = openAnalysisBoard(main);
   } else if (/^\/import\/?$/.test(location.pathname)) {
     screen = renderImport(main, navigate);
   } else if (m) {

@@ -28,11 +28,10 @@ import { dropUsi, groundDests, lastDests, moveShape, moveUsi } from './ground';
 import { t } from './i18n';
 import { MateSearch } from './mate';
 import { renderNotFound } from './notfound';
-import { moveText } from './movetext';
+import { moveListBox, moveListItems, scrollIntoList } from './movelist';
 import type { Navigate, Screen } from './screen';
 import { timeControlText } from './timecontrol';
 import {
-  applyUsi,
   boardSfen,
   handsSfen,
   promoted,
@@ -46,8 +45,6 @@ import {
 import {
   fromJson,
   nodeAt,
-  parsePathKey,
-  pathKey,
   play,
   promoteVariation,
   removeVariation,
@@ -57,6 +54,7 @@ import {
   type Path,
   type TreeNode,
 } from './tree';
+import { writeUsen } from './usen';
 
 /** A stored record as the review board reads it (`GET /api/games/{id}/record?format=json`). */
 
@@ -276,7 +274,7 @@ class Review implements Screen {
     if (this.legal.has(sfen) || this.asking.has(sfen)) return;
     this.asking.add(sfen);
     try {
-      const l = await legalMoves(sfen);
+      const l = await legalMoves(sfen, true);
       this.legal.set(sfen, l);
     } catch {
       return;
@@ -356,61 +354,9 @@ class Review implements Screen {
 
   // ---- the move list with its variations ----
 
-  /**
-   * The moves of `nodes`, a line that starts after `offset` moves of the
-   * line `path` names, from `pos`; each move's variations follow it, indented.
-   */
-  private lineItems(
-    nodes: TreeNode[],
-    offset: number,
-    path: Path,
-    pos: Position,
-    prevTo: string | undefined,
-  ): HTMLElement[] {
-    const current = nodeAt(this.tree, { path: this.path, ply: this.ply });
-    const items: HTMLElement[] = [];
-    for (let k = 0; k < nodes.length; k++) {
-      const node = nodes[k];
-      const r = applyUsi(pos, node.usi);
-      if (!r) break;
-      const ply = offset + k + 1;
-      const text = moveText(r.info, prevTo);
-      items.push(
-        h(
-          'span',
-          {
-            class: `move${node === current ? ' current' : ''}${node.comments.length ? ' has-comment' : ''}`,
-            'data-ply': String(ply),
-            'data-path': pathKey(path),
-          },
-          `${ply}. ${text}`,
-        ),
-      );
-      if (node.variations.length) {
-        items.push(
-          h(
-            'div',
-            { class: 'variations' },
-            node.variations.map((v, i) =>
-              h('div', { class: 'variation' }, this.lineItems(v, offset + k, [...path, [offset + k, i]], pos, prevTo)),
-            ),
-          ),
-        );
-      }
-      pos = r.pos;
-      prevTo = r.info.to;
-    }
-    return items;
-  }
-
   private moveList(): HTMLElement {
     const mistakeAt = new Map(this.analysis.mistakes().map((m) => [m.ply, m]));
-    const start = h(
-      'span',
-      { class: `move${this.ply === 0 ? ' current' : ''}`, 'data-ply': '0', 'data-path': '' },
-      t('start'),
-    );
-    const items = [start, ...this.lineItems(this.tree, 0, [], this.mainPositions[0], undefined)];
+    const items = moveListItems(this.tree, this.mainPositions[0], { path: this.path, ply: this.ply });
     // Flag the main line's mistakes.
     for (const el of items) {
       if (el.dataset.path !== '' || !el.classList.contains('move')) continue;
@@ -419,14 +365,7 @@ class Review implements Screen {
       el.classList.add(`flag-${m.kind}`);
       el.title = `${t(m.kind)}: ${t('better')} ${this.analysis.betterText(this.analysisView(), m)}`;
     }
-    const moves = h('div', { class: 'moves', id: 'moves' }, items);
-    moves.addEventListener('click', (e) => {
-      const el = (e.target as HTMLElement).closest<HTMLElement>('.move');
-      if (el?.dataset.ply === undefined) return;
-      const ply = Number(el.dataset.ply);
-      this.goTo({ path: parsePathKey(el.dataset.path ?? ''), ply });
-    });
-    return moves;
+    return moveListBox(items, (at) => this.goTo(at));
   }
 
   // ---- comments, saving, continuing ----
@@ -603,6 +542,7 @@ class Review implements Screen {
     const continueRow = h(
       'div',
       { class: 'controls continue-row' },
+      btn('open-analysis', t('anOpen'), () => this.navigate(this.analysisLink())),
       btn('continue-ai', t('continueAi'), () => this.askContinue('ai')),
       levelSelect,
       btn('continue-friend', t('continueFriend'), () => this.askContinue('friend')),
@@ -640,20 +580,17 @@ class Review implements Screen {
     scrollIntoList(moves, moves.querySelector<HTMLElement>('.current'));
   }
 
+  /** The analysis board's address for the shown position and the shown line's moves from it. */
+  private analysisLink(): string {
+    const { pos } = this.shownPosition();
+    const moves = this.mate.shown() ? [] : this.line.slice(this.ply).map((n) => n.usi);
+    const sfen = toSfen({ ...pos, moveNumber: 1 });
+    return `/analysis?usen=${writeUsen({ sfen, moves, variations: [] })}&ply=0`;
+  }
+
   /** Where the board stands, for the analysis panel. */
   private analysisView(): AnalysisView {
     return { ply: this.ply, onMain: this.onMain(), mainInfos: this.mainInfos, mainPositions: this.mainPositions };
   }
 
-}
-
-/**
- * Scrolls the list `box` (not the page: the board stays where it is) so that
- * `item` is inside it.
- */
-function scrollIntoList(box: HTMLElement, item: HTMLElement | null): void {
-  if (!item) return;
-  const top = item.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientTop + box.scrollTop;
-  if (top < box.scrollTop) box.scrollTop = top;
-  else if (top + item.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + item.offsetHeight - box.clientHeight;
 }

@@ -21,6 +21,7 @@ import { chromium } from 'playwright-core';
 import { learnTests } from './e2e-learn.mjs';
 
 import { puzzleTests } from './e2e-puzzles.mjs';
+import { analysisScenarios } from './e2e-analysis.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const webDir = resolve(here, '..');
@@ -1452,6 +1453,7 @@ async function main() {
     });
 
     await puzzleTests({ browser, base: BASE, test, check, newPage, shootNarrow, clickSquare, fetchRetry, shots });
+    await analysisScenarios({ browser, base: BASE, test, check, newPage, shootNarrow, squareCenter });
   } finally {
     await browser.close();
     await server.stop();

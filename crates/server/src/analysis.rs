@@ -75,6 +75,12 @@ impl Analyzer {
         }
     }
 
+    /// The gate that shows live play (other background searches pause on it too).
+    #[must_use]
+    pub fn gate(&self) -> ActivityGate {
+        self.gate.clone()
+    }
+
     /// Whether the analyses wait for live play now.
     #[must_use]
     pub fn waiting_for_live_play(&self) -> bool {
@@ -125,24 +131,38 @@ fn eval_of(pos: &Position, ply: usize, tt: &TranspositionTable, gate: &ActivityG
         &control,
         &mut |_: &str| {},
     );
-    let sign = if pos.side_to_move() == Color::Sente {
-        1
-    } else {
-        -1
-    };
-    let (score_cp, mate) = if r.score >= MATE_IN_MAX_PLY {
-        (MATE_CP * sign, Some((MATE - r.score) * sign))
-    } else if r.score <= -MATE_IN_MAX_PLY || r.best_move.is_none() {
-        let plies = (MATE + r.score).max(0);
-        (-MATE_CP * sign, Some(-plies * sign))
-    } else {
-        (r.score * sign, None)
-    };
+    let (score_cp, mate) = sente_view(r.score, pos.side_to_move(), r.best_move.is_none());
     Eval {
         ply,
         score_cp,
         mate,
         best_move: r.best_move.map(|m| m.to_string()),
+    }
+}
+
+/// A search score for the side to move `stm` as `(score_cp, mate)` from
+/// Sente's point of view: centipawns and no mate, or [`MATE_CP`] (negated
+/// when Gote mates) and the plies to the mate (negative when Gote mates).
+/// `no_move`: the side to move has no legal move (it is mated now).
+///
+/// ```
+/// use shogi_core::Color;
+/// use shogi_engine::search::MATE;
+/// use shogi_server::analysis::{sente_view, MATE_CP};
+/// assert_eq!(sente_view(120, Color::Gote, false), (-120, None));
+/// assert_eq!(sente_view(MATE - 3, Color::Sente, false), (MATE_CP, Some(3)));
+/// assert_eq!(sente_view(MATE - 3, Color::Gote, false), (-MATE_CP, Some(-3)));
+/// ```
+#[must_use]
+pub fn sente_view(score: i32, stm: Color, no_move: bool) -> (i32, Option<i32>) {
+    let sign = if stm == Color::Sente { 1 } else { -1 };
+    if score >= MATE_IN_MAX_PLY {
+        (MATE_CP * sign, Some((MATE - score) * sign))
+    } else if score <= -MATE_IN_MAX_PLY || no_move {
+        let plies = (MATE + score).max(0);
+        (-MATE_CP * sign, Some(-plies * sign))
+    } else {
+        (score * sign, None)
     }
 }
 

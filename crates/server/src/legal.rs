@@ -74,13 +74,19 @@ pub const MAX_SFEN_BYTES: usize = 200;
 /// # Errors
 /// [`Problem::BadSfen`] for a bad SFEN, [`Error::BadRequest`] for a too long one.
 pub fn parse_lenient(sfen: &str) -> Result<Position, Error> {
+    parse(sfen, true)
+}
+
+/// Reads `sfen` (at most [`MAX_SFEN_BYTES`]); `missing_kings` allows a
+/// position without one or both kings.
+fn parse(sfen: &str, missing_kings: bool) -> Result<Position, Error> {
     if sfen.len() > MAX_SFEN_BYTES {
         return Err(Error::BadRequest("sfen too long".into()));
     }
     shogi_core::sfen::parse_position_with(
         sfen,
         shogi_core::Leniency {
-            allow_missing_kings: true,
+            allow_missing_kings: missing_kings,
         },
     )
     .map_err(|e| {
@@ -90,12 +96,14 @@ pub fn parse_lenient(sfen: &str) -> Result<Position, Error> {
     })
 }
 
-/// The legal moves of the position `sfen` (kings may be missing).
+/// The legal moves of the position `sfen`; `missing_kings` allows a
+/// position without one or both kings (lessons), otherwise both must stand
+/// (the position editor asks whether a setup can be played).
 ///
 /// # Errors
-/// [`Error::BadRequest`] for a bad or too long SFEN.
-pub fn of_sfen(sfen: &str) -> Result<LegalMoves, Error> {
-    Ok(LegalMoves::of(&parse_lenient(sfen)?))
+/// [`Problem::BadSfen`] for a bad SFEN, [`Error::BadRequest`] for a too long one.
+pub fn of_sfen(sfen: &str, missing_kings: bool) -> Result<LegalMoves, Error> {
+    Ok(LegalMoves::of(&parse(sfen, missing_kings)?))
 }
 
 #[cfg(test)]
@@ -121,9 +129,10 @@ mod tests {
     }
 
     #[test]
-    fn a_position_without_kings_is_read() {
-        let m = of_sfen("9/9/9/9/4B4/9/9/9/9 b - 1").unwrap();
+    fn a_position_without_kings_is_read_when_allowed() {
+        let m = of_sfen("9/9/9/9/4B4/9/9/9/9 b - 1", true).unwrap();
         assert_eq!(m.dests["5e"].len(), 16);
-        assert!(of_sfen("9/9/9/9/4B4/9/9/9 b - 1").is_err());
+        assert!(of_sfen("9/9/9/9/4B4/9/9/9/9 b - 1", false).is_err());
+        assert!(of_sfen("9/9/9/9/4B4/9/9/9 b - 1", true).is_err());
     }
 }

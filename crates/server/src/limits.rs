@@ -104,13 +104,17 @@ pub struct RateLimits {
     pub mate: Rate,
     /// Puzzle attempts (moves judged) per address.
     pub puzzles: Rate,
+    /// Analysis board searches (`POST /api/analyse`) per address.
+    pub analyse: Rate,
+    /// Position diagrams (`GET /api/diagram.png`) per address.
+    pub diagrams: Rate,
 }
 
 impl Default for RateLimits {
     /// The table of `docs/PROTOCOL.md`: 5 accounts an hour, 20 login
     /// attempts per 10 minutes per address and 10 per name, 30 games, 20
     /// seeks, 30 imports and 8 MiB of them, 10 mate searches, 60 puzzle
-    /// moves a minute.
+    /// moves, 120 analysis board searches and 60 position diagrams a minute.
     fn default() -> RateLimits {
         RateLimits {
             accounts: Rate::new(5, Duration::from_secs(3600)),
@@ -122,6 +126,8 @@ impl Default for RateLimits {
             import_bytes: Rate::new(8 << 20, MINUTE),
             mate: Rate::new(10, MINUTE),
             puzzles: Rate::new(60, MINUTE),
+            analyse: Rate::new(120, MINUTE),
+            diagrams: Rate::new(60, MINUTE),
         }
     }
 }
@@ -140,6 +146,8 @@ impl RateLimits {
             import_bytes: Rate::unlimited(),
             mate: Rate::unlimited(),
             puzzles: Rate::unlimited(),
+            analyse: Rate::unlimited(),
+            diagrams: Rate::unlimited(),
         }
     }
 
@@ -156,6 +164,8 @@ impl RateLimits {
             Kind::ImportBytes => self.import_bytes,
             Kind::Mate => self.mate,
             Kind::Puzzles => self.puzzles,
+            Kind::Analyse => self.analyse,
+            Kind::Diagrams => self.diagrams,
         }
     }
 }
@@ -181,6 +191,10 @@ pub enum Kind {
     Mate,
     /// Puzzle attempts (key: the address).
     Puzzles,
+    /// Analysis board searches (key: the address).
+    Analyse,
+    /// Position diagrams (key: the address).
+    Diagrams,
 }
 
 impl Kind {
@@ -195,6 +209,8 @@ impl Kind {
             Kind::ImportBytes => "too many bytes of records imported",
             Kind::Mate => "too many mate searches",
             Kind::Puzzles => "too many puzzle moves",
+            Kind::Analyse => "too many analysis requests",
+            Kind::Diagrams => "too many diagrams",
         }
     }
 }

@@ -103,16 +103,22 @@ async fn play_and_legal_refuse_bad_input_with_the_json_error() {
         assert_eq!(status, 400, "{body}: {v}");
         assert!(v["error"].is_string(), "{v}");
     }
-    // /api/legal reads a position without kings, and still refuses a bad one.
+    // /api/legal reads a position without kings when asked to (a lesson's
+    // board), refuses it otherwise (the editor's check), and refuses a bad one.
+    let lone = "9/9/9/9/4B4/9/9/9/9 b - 1";
     let (status, v) = s
         .request(
             "POST",
             "/api/legal",
-            Some(&json!({"sfen": "9/9/9/9/4B4/9/9/9/9 b - 1"})),
+            Some(&json!({"sfen": lone, "missing_kings": true})),
         )
         .await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["dests"]["5e"].as_array().unwrap().len(), 16);
+    let (status, v) = s
+        .request("POST", "/api/legal", Some(&json!({"sfen": lone})))
+        .await;
+    assert_eq!((status, &v["code"]), (400, &json!("bad_sfen")), "{v}");
     let (status, _) = s
         .request("POST", "/api/legal", Some(&json!({"sfen": "9/9/9 b - 1"})))
         .await;

@@ -14,11 +14,15 @@ use crate::legal::{self, LegalMoves};
 pub(super) struct LegalRequest {
     /// The position.
     sfen: String,
+    /// Whether a position without a king (a lesson's lone rook, a tsume
+    /// problem) is read; by default both kings must stand.
+    #[serde(default)]
+    missing_kings: bool,
 }
 
 /// `POST /api/legal`.
 pub(super) async fn legal(
     JsonBody(req): JsonBody<LegalRequest>,
 ) -> Result<Json<LegalMoves>, Error> {
-    Ok(Json(legal::of_sfen(&req.sfen)?))
+    Ok(Json(legal::of_sfen(&req.sfen, req.missing_kings)?))
 }

@@ -7,6 +7,7 @@ mod account;
 mod analysis;
 mod annotations;
 mod archive;
+mod board;
 mod body;
 mod download;
 mod games;
@@ -63,6 +64,10 @@ pub fn router(state: AppState) -> Router {
             post(review::import).layer(DefaultBodyLimit::max(crate::records::MAX_IMPORT_BYTES)),
         )
         .route("/api/mate", post(review::mate))
+        .route("/api/analyse", post(board::analyse))
+        .route("/api/export", post(board::export))
+        .route("/api/diagram.png", get(board::diagram_png))
+        .route("/api/handicaps", get(board::handicaps))
         .route("/api/lobby", get(lobby::get))
         .route("/api/lobby/ws", get(lobby::upgrade))
         .route("/api/seeks", post(lobby::post))

@@ -3,7 +3,7 @@
 //! committed `web/dist/`, so a machine with only Rust serves the whole app.
 //!
 //! The bundle has fixed file names (see `web/vite.config.ts`): `index.html`
-//! (served at `/`, at every game page `/g/{id}`, at `/archive`, `/import`,
+//! (served at `/`, at every game page `/g/{id}`, at `/archive`, `/import`, `/analysis`,
 //! `/review/{id}`, every profile page `/@/{name}` and the tournament pages
 //! `/t`, `/t/{id}`, `/t/{id}/crosstable`, `/t/{id}/rounds/{n}/sheet`, the
 //! learn pages `/learn`, `/learn/{id}`, `/puzzles` and `/puzzles/{id}`),
@@ -160,6 +160,7 @@ pub(crate) fn routes() -> Router<AppState> {
         // Puzzles; the client shows "no such puzzle" itself.
         .route("/puzzles", get(index))
         .route("/puzzles/{id}", get(game_page))
+        .route("/analysis", get(index))
         .route("/assets/{name}", get(asset))
 }
 
