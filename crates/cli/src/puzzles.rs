@@ -1,6 +1,6 @@
 //! `shogi puzzles generate`: a thin call into `shogi_engine::puzzles`.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 use shogi_engine::arena::parse_openings;
@@ -68,6 +68,9 @@ fn generate(a: &PuzzlesGenerateArgs) -> Result<(), CliError> {
             Some(list)
         }
     };
+    // Open the output first: a bad path fails at once, not after the games.
+    let out_error = |e: std::io::Error| CliError(format!("{}: {e}", a.out.display()));
+    let mut file = std::fs::File::create(&a.out).map_err(out_error)?;
     let start = Instant::now();
     let tty = std::io::stderr().is_terminal();
     let total = records.as_ref().map_or(a.games, Vec::len);
@@ -75,7 +78,7 @@ fn generate(a: &PuzzlesGenerateArgs) -> Result<(), CliError> {
         let line = progress_line(s, total, start);
         if tty {
             eprint!("\r\x1b[2K{line}");
-        } else if s.games % 10 == 0 || s.games == total {
+        } else if s.games.is_multiple_of(10) || s.games == total {
             eprintln!("{line}");
         }
     };
@@ -90,8 +93,8 @@ fn generate(a: &PuzzlesGenerateArgs) -> Result<(), CliError> {
         Some(n) => set.capped(n),
         None => set,
     };
-    std::fs::write(&a.out, set.to_json(&canonical_command(a)))
-        .map_err(|e| CliError(format!("{}: {e}", a.out.display())))?;
+    file.write_all(set.to_json(&canonical_command(a)).as_bytes())
+        .map_err(out_error)?;
     let s = &set.stats;
     let join = |v: &[usize; 4]| {
         v.iter()
