@@ -91,6 +91,55 @@ pub enum Command {
     /// Tune the evaluation: self-play data, Texel fitting, match openings (docs/TUNING.md).
     #[command(subcommand)]
     Tune(TuneCommand),
+    /// Make puzzles from our engine's self-play (docs/PUZZLES.md).
+    #[command(subcommand)]
+    Puzzles(PuzzlesCommand),
+}
+
+/// The `shogi puzzles` steps.
+#[derive(Subcommand, Debug)]
+pub enum PuzzlesCommand {
+    /// Self-play games on one thread; every position is scanned for mates in 1, 3, 5
+    /// and 7 with a unique first move and for a best move clearly ahead of the second.
+    /// Writes the puzzle data file (JSON); progress and a summary on stderr. The same
+    /// arguments give the same file.
+    Generate(PuzzlesGenerateArgs),
+}
+
+/// Arguments of `shogi puzzles generate`.
+#[derive(Args, Debug)]
+pub struct PuzzlesGenerateArgs {
+    /// Self-play games (at least 1), from the built-in opening list in turn.
+    #[arg(long, default_value_t = 100, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub games: usize,
+    /// Least nodes per move of the self-play search (each side gets N to 2N per game).
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(100..))]
+    pub nodes: u64,
+    /// Seed of the per-game node budgets.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A game is drawn after this many plies.
+    #[arg(long, default_value_t = 320)]
+    pub max_plies: u32,
+    /// Node limit of each mate search.
+    #[arg(long, default_value_t = 200_000)]
+    pub mate_nodes: u64,
+    /// Nodes of the two-line search that confirms a best-move puzzle (the re-proof test uses the same).
+    #[arg(long, default_value_t = 100_000)]
+    pub best_nodes: u64,
+    /// Least lead in centipawns of the best move over the second.
+    #[arg(long, default_value_t = 300)]
+    pub margin: i32,
+    /// Keep at most this many puzzles of each kind and mate length (the first found).
+    #[arg(long)]
+    pub max_per_kind: Option<usize>,
+    /// Scan these game records instead of playing (one USI position line each:
+    /// `startpos moves ...`), to measure; the shipped set is our self-play.
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// Output file.
+    #[arg(long)]
+    pub out: PathBuf,
 }
 
 /// The `shogi tune` steps; each is repeatable for a given seed.

@@ -7,6 +7,7 @@ mod convert;
 mod diagram;
 mod engine;
 mod picture;
+mod puzzles;
 mod tune;
 mod user;
 
@@ -58,6 +59,7 @@ fn main() -> ExitCode {
         Some(Command::Match(a)) => engine::run_match(&a),
         Some(Command::Serve(a)) => engine::serve(&a),
         Some(Command::Tune(t)) => tune::run(&t),
+        Some(Command::Puzzles(p)) => puzzles::run(&p),
         Some(Command::User(u)) => user::run(&u),
     };
     match result {

@@ -167,13 +167,29 @@ pub fn solve_mate_with_stats(pos: &Position, limit: MateLimit) -> (MateResult, u
 /// ```
 #[must_use]
 pub fn shortest_mate_within(pos: &Position, plies: u32, limit: MateLimit) -> MateResult {
+    shortest_mate_within_with_stats(pos, plies, limit).0
+}
+
+/// Like [`shortest_mate_within`], also giving the number of nodes searched
+/// (over all the depth-limited searches): a measure of how hard the mate is
+/// to find, which puzzles turn into a difficulty.
+#[must_use]
+pub fn shortest_mate_within_with_stats(
+    pos: &Position,
+    plies: u32,
+    limit: MateLimit,
+) -> (MateResult, u64) {
     let pos = pos.clone();
     let handle = std::thread::Builder::new()
         .stack_size(1 << 30)
-        .spawn(move || Solver::new(pos, limit).shortest_within(plies));
+        .spawn(move || {
+            let mut solver = Solver::new(pos, limit);
+            let r = solver.shortest_within(plies);
+            (r, solver.nodes)
+        });
     match handle {
-        Ok(h) => h.join().unwrap_or(MateResult::Timeout),
-        Err(_) => MateResult::Timeout,
+        Ok(h) => h.join().unwrap_or((MateResult::Timeout, 0)),
+        Err(_) => (MateResult::Timeout, 0),
     }
 }
 

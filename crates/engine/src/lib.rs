@@ -31,6 +31,7 @@ pub mod history;
 pub mod limits;
 pub mod movepicker;
 pub mod params;
+pub mod puzzles;
 pub mod search;
 pub mod see;
 pub mod timemgmt;
