@@ -424,9 +424,9 @@ impl Limiter {
 mod tests {
     use super::*;
 
-    fn limiter(limits: RateLimits) -> (Limiter, Arc<crate::time::ManualTime>) {
+    fn limiter(limits: &RateLimits) -> (Limiter, Arc<crate::time::ManualTime>) {
         let (time, clock) = TimeSource::manual();
-        (Limiter::new(limits, time), clock)
+        (Limiter::new(*limits, time), clock)
     }
 
     fn retry_after(r: Result<(), Error>) -> u64 {
@@ -438,7 +438,7 @@ mod tests {
 
     #[test]
     fn the_limit_plus_one_is_refused_until_the_oldest_leaves_the_window() {
-        let (l, clock) = limiter(RateLimits::default());
+        let (l, clock) = limiter(&RateLimits::default());
         for _ in 0..5 {
             l.check(Kind::Accounts, "a").unwrap();
             clock.advance(60_000);
@@ -454,7 +454,7 @@ mod tests {
 
     #[test]
     fn refusals_are_not_counted() {
-        let (l, clock) = limiter(RateLimits::default());
+        let (l, clock) = limiter(&RateLimits::default());
         for _ in 0..10 {
             l.check(Kind::Mate, "a").unwrap();
         }
@@ -469,7 +469,7 @@ mod tests {
 
     #[test]
     fn keys_and_kinds_are_counted_apart() {
-        let (l, _) = limiter(RateLimits::default());
+        let (l, _) = limiter(&RateLimits::default());
         for _ in 0..10 {
             l.check(Kind::LoginName, "alice").unwrap();
         }
@@ -480,7 +480,7 @@ mod tests {
 
     #[test]
     fn the_message_names_the_kind_and_the_wait() {
-        let (l, _) = limiter(RateLimits {
+        let (l, _) = limiter(&RateLimits {
             login_address: Rate::new(1, Duration::from_secs(600)),
             ..RateLimits::default()
         });
@@ -491,7 +491,7 @@ mod tests {
 
     #[test]
     fn check_all_counts_all_or_nothing() {
-        let (l, _) = limiter(RateLimits::default());
+        let (l, _) = limiter(&RateLimits::default());
         let login =
             |name: &str| l.check_all(&[(Kind::LoginAddress, "ip", 1), (Kind::LoginName, name, 1)]);
         for _ in 0..10 {
@@ -515,7 +515,7 @@ mod tests {
 
     #[test]
     fn bytes_count_by_amount() {
-        let (l, clock) = limiter(RateLimits::default());
+        let (l, clock) = limiter(&RateLimits::default());
         l.check_bytes(Kind::ImportBytes, "a", 5 << 20).unwrap();
         clock.advance(10_000);
         l.check_bytes(Kind::ImportBytes, "a", 3 << 20).unwrap();
@@ -528,7 +528,7 @@ mod tests {
 
     #[test]
     fn many_small_amounts_stay_bounded_and_never_exceed_the_limit() {
-        let (l, clock) = limiter(RateLimits {
+        let (l, clock) = limiter(&RateLimits {
             import_bytes: Rate::new(1000, MINUTE),
             ..RateLimits::default()
         });
@@ -548,7 +548,7 @@ mod tests {
 
     #[test]
     fn unlimited_lets_everything_through_and_tracks_nothing() {
-        let (l, _) = limiter(RateLimits::unlimited());
+        let (l, _) = limiter(&RateLimits::unlimited());
         for _ in 0..1000 {
             l.check(Kind::Accounts, "a").unwrap();
         }
@@ -557,7 +557,7 @@ mod tests {
 
     #[test]
     fn stale_keys_are_swept() {
-        let (l, clock) = limiter(RateLimits::default());
+        let (l, clock) = limiter(&RateLimits::default());
         for i in 0..SWEEP_EVERY - 1 {
             l.check(Kind::Mate, &i.to_string()).unwrap();
         }
@@ -569,7 +569,7 @@ mod tests {
 
     #[test]
     fn a_full_table_forgets_the_least_recently_used() {
-        let (l, clock) = limiter(RateLimits::default());
+        let (l, clock) = limiter(&RateLimits::default());
         for i in 0..MAX_KEYS {
             l.check(Kind::Accounts, &i.to_string()).unwrap();
             if i % 1000 == 999 {

@@ -201,7 +201,7 @@ async fn bad_names_and_passwords_are_refused_with_the_rule() {
 #[tokio::test]
 async fn the_sixth_registration_from_one_address_in_an_hour_is_refused() {
     let tmp = TempDir::new("accounts-limit");
-    let ts = TestServer::start_with_limits(&tmp.db(), RateLimits::default()).await;
+    let ts = TestServer::start_with_limits(&tmp.db(), &RateLimits::default()).await;
     for i in 0..5 {
         registered(&ts, &format!("user{i}")).await;
         ts.advance(60_000);
@@ -228,7 +228,7 @@ async fn login_attempts_are_limited_per_name_and_per_address() {
     let tmp = TempDir::new("accounts-login-limit");
     let ts = TestServer::start_with_limits(
         &tmp.db(),
-        RateLimits {
+        &RateLimits {
             // One address registers them all.
             accounts: Rate::unlimited(),
             ..RateLimits::default()

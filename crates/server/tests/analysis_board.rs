@@ -57,7 +57,7 @@ async fn analyses_over_the_limit_are_refused_and_the_default_is_120_a_minute() {
     let tmp = TempDir::new("board-analyse-limit");
     let ts = TestServer::start_with_limits(
         &tmp.db(),
-        RateLimits {
+        &RateLimits {
             analyse: Rate::new(2, std::time::Duration::from_secs(60)),
             ..RateLimits::default()
         },

@@ -12,7 +12,7 @@ use shogi_server::limits::{Rate, RateLimits};
 #[tokio::test]
 async fn the_31st_game_in_a_minute_is_refused() {
     let tmp = TempDir::new("limits-games");
-    let ts = TestServer::start_with_limits(&tmp.db(), RateLimits::default()).await;
+    let ts = TestServer::start_with_limits(&tmp.db(), &RateLimits::default()).await;
     for _ in 0..30 {
         ts.create(local(json!({}))).await;
     }
@@ -33,7 +33,7 @@ async fn the_31st_game_in_a_minute_is_refused() {
 #[tokio::test]
 async fn the_11th_mate_search_in_a_minute_is_refused() {
     let tmp = TempDir::new("limits-mate");
-    let ts = TestServer::start_with_limits(&tmp.db(), RateLimits::default()).await;
+    let ts = TestServer::start_with_limits(&tmp.db(), &RateLimits::default()).await;
     let bad = json!({"sfen": "not a position"});
     for _ in 0..10 {
         assert_eq!(ts.request("POST", "/api/mate", Some(&bad)).await.0, 400);
@@ -54,7 +54,7 @@ async fn imports_are_limited_by_count_and_by_bytes() {
     let tmp = TempDir::new("limits-imports");
     let ts = TestServer::start_with_limits(
         &tmp.db(),
-        RateLimits {
+        &RateLimits {
             import_bytes: Rate::new(1000, Duration::from_secs(60)),
             ..RateLimits::default()
         },

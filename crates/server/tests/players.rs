@@ -443,7 +443,7 @@ async fn a_players_games_download_as_one_zip_of_kif_files() {
 async fn an_address_holds_three_open_seeks_unless_the_limits_are_lifted() {
     let dir = TempDir::new("seekcap");
     let limited =
-        TestServer::start_with_limits(&dir.db(), shogi_server::RateLimits::default()).await;
+        TestServer::start_with_limits(&dir.db(), &shogi_server::RateLimits::default()).await;
     for i in 0..4 {
         let (status, body) = limited
             .request("POST", "/api/seeks", Some(&json!({"name": "x"})))

@@ -482,7 +482,7 @@ async fn attempts_are_rate_limited_per_address() {
     let tmp = TempDir::new("puzzles-limit");
     let ts = TestServer::start_with_limits(
         &tmp.db(),
-        RateLimits {
+        &RateLimits {
             puzzles: Rate::new(3, Duration::from_secs(60)),
             ..RateLimits::unlimited()
         },

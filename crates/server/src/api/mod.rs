@@ -90,6 +90,25 @@ pub fn router(state: AppState) -> Router {
                 .put(learn::put)
                 .layer(DefaultBodyLimit::max(crate::learn::MAX_PROGRESS_BYTES)),
         )
+        .merge(tournament_routes())
+        .route("/api/puzzles/next", get(puzzles::next))
+        .route("/api/puzzles/daily", get(puzzles::daily))
+        .route("/api/puzzles/{id}", get(puzzles::get))
+        .route("/api/puzzles/{id}/attempt", post(puzzles::attempt))
+        .route("/api/me/puzzles", get(puzzles::me))
+        .route("/api/me/puzzles/streak", post(puzzles::streak))
+        .merge(web::routes())
+        .fallback(web::not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        // Outermost: refusals and errors of the layers inside carry the headers too.
+        .layer(axum::middleware::from_fn(guard::guard))
+        .with_state(state)
+}
+
+/// The tournaments' routes (docs/PROTOCOL.md, "Tournaments").
+fn tournament_routes() -> Router<AppState> {
+    Router::new()
         .route(
             "/api/tournaments",
             get(tournaments::list).post(tournaments::create),
@@ -148,19 +167,6 @@ pub fn router(state: AppState) -> Router {
             get(tournaments::games_zip),
         )
         .route("/api/tournaments/{id}/audit", get(tournaments::audit))
-        .route("/api/puzzles/next", get(puzzles::next))
-        .route("/api/puzzles/daily", get(puzzles::daily))
-        .route("/api/puzzles/{id}", get(puzzles::get))
-        .route("/api/puzzles/{id}/attempt", post(puzzles::attempt))
-        .route("/api/me/puzzles", get(puzzles::me))
-        .route("/api/me/puzzles/streak", post(puzzles::streak))
-        .merge(web::routes())
-        .fallback(web::not_found)
-        .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        // Outermost: refusals and errors of the layers inside carry the headers too.
-        .layer(axum::middleware::from_fn(guard::guard))
-        .with_state(state)
 }
 
 /// A known route asked with a method it does not take: `405` with the JSON error.

@@ -74,9 +74,9 @@ impl TestServer {
     }
 
     /// A server like `start`'s with the rate limits `limits`.
-    pub async fn start_with_limits(db: &Path, limits: RateLimits) -> TestServer {
+    pub async fn start_with_limits(db: &Path, limits: &RateLimits) -> TestServer {
         let (mut config, time) = TestServer::config(db);
-        config.limits = limits;
+        config.limits = *limits;
         TestServer::start_with_config(config, time).await
     }
 
