@@ -8,6 +8,7 @@
 import { Shogiground } from 'shogiground';
 import type { Api } from 'shogiground/api';
 
+import { moveField } from './movefield';
 import { legalMoves, type LegalMoves } from './api';
 import { h, option } from './dom';
 import { PositionEditor } from './editor';
@@ -133,6 +134,14 @@ class AnalysisBoard implements Screen {
       this.handTop,
       h('div', { class: 'board-wrap' }, this.boardEl),
       this.handBottom,
+      moveField('analysis-move-input', {
+        current: () => {
+          const legal = this.legalHere();
+          return legal ? { pos: this.positions[this.ply], legal, prevTo: this.ply > 0 ? this.infos[this.ply - 1]?.to : undefined } : null;
+        },
+        play: (usi) => this.playMove(usi),
+        notation: () => this.notation,
+      }),
     );
     this.root.replaceChildren(h('div', { class: 'game review analysis-board' }, boardCol, this.side));
     this.ground = Shogiground(

@@ -31,6 +31,8 @@ class CoordsScreen implements Screen {
   private style: CoordStyle = 'usi';
   private orientation: 'sente' | 'gote' = 'sente';
   private target: string | null = null;
+  /** The keyboard's square. */
+  private cursor = '5e';
   private score = 0;
   private misses = 0;
   private endsAt = 0;
@@ -65,6 +67,11 @@ class CoordsScreen implements Screen {
       { board: this.boardEl },
     );
     this.boardEl.addEventListener('pointerdown', (e) => this.click(e));
+    // Keyboard play: the arrows move a cursor over the board (as it is seen), Enter or Space picks its square.
+    this.boardEl.tabIndex = 0;
+    this.boardEl.setAttribute('role', 'application');
+    this.boardEl.setAttribute('aria-label', t('coordsKeys'));
+    this.boardEl.addEventListener('keydown', (e) => this.onKey(e));
     this.render();
   }
 
@@ -116,7 +123,31 @@ class CoordsScreen implements Screen {
     if (!this.target) return;
     const box = this.boardEl.getBoundingClientRect();
     const sq = squareAt(e.clientX - box.left, e.clientY - box.top, box.width, box.height, this.orientation);
-    if (!sq) return;
+    if (sq) this.choose(sq);
+  }
+
+  /** The arrows move the cursor as the board is seen; Enter or Space picks the square under it. */
+  private onKey(e: KeyboardEvent): void {
+    const steps: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [1, 0], ArrowRight: [-1, 0] };
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      if (this.target) this.choose(this.cursor);
+      else this.startRun();
+      return;
+    }
+    const step = steps[e.key];
+    if (!step) return;
+    e.preventDefault();
+    // Seen from Gote, up is towards rank i and right towards file 9.
+    const flip = this.orientation === 'gote' ? -1 : 1;
+    const file = Math.min(9, Math.max(1, Number(this.cursor[0]) + step[0] * flip));
+    const rank = Math.min(8, Math.max(0, 'abcdefghi'.indexOf(this.cursor[1]) + step[1] * flip));
+    this.cursor = `${file}${'abcdefghi'[rank]}`;
+    this.ground.setSquareHighlights([{ key: this.cursor as sg.Key, className: 'coord-cursor' }]);
+  }
+
+  private choose(sq: string): void {
+    if (!this.target) return;
     const right = sq === this.target;
     if (right) this.score++;
     else this.misses++;

@@ -11,7 +11,8 @@ import { ApiError, request, type LegalMoves } from './api';
 import { h, option } from './dom';
 import { dropUsi, groundDests, lastDests, moveUsi } from './ground';
 import { t, type MsgKey } from './i18n';
-import { lineMoveText, usiMoveText } from './movetext';
+import { moveField } from './movefield';
+import { defaultNotation, lineMoveText, usiMoveText } from './movetext';
 import {
   guestBestStreak,
   guestRating,
@@ -71,6 +72,16 @@ class PuzzlePage implements Screen {
       this.handTop,
       h('div', { class: 'board-wrap' }, this.boardEl),
       this.handBottom,
+      moveField('puzzle-move-input', {
+        current: () => {
+          const pos = this.positions[this.positions.length - 1];
+          if (this.status !== 'solving' || !this.legal || !pos || !this.puzzle) return null;
+          const infos = replay(this.puzzle.sfen, this.moves).infos;
+          return { pos, legal: this.legal, prevTo: infos[infos.length - 1]?.to };
+        },
+        play: (usi) => void this.play(usi),
+        notation: () => defaultNotation(),
+      }),
     );
     this.root.replaceChildren(h('div', { class: 'game puzzles', id: 'puzzles' }, boardCol, this.side));
     this.ground = Shogiground(

@@ -173,6 +173,19 @@ export async function learnTests({ browser, base, test, check, newPage, shootNar
     await page.reload();
     await page.waitForSelector('#coords-start');
     check((await page.textContent('#coords-best')) === '3', 'the best survives a reload');
+    // Keyboard: Enter on the board starts a run, the arrows walk a cursor from 5e to the named square, Enter picks it.
+    await page.selectOption('#coords-style', 'usi');
+    await page.selectOption('#coords-orientation', 'sente');
+    await page.focus('#coords-board');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /^[1-9][a-i]$/.test(document.querySelector('#coords-prompt')?.textContent ?? ''));
+    const target = await page.textContent('#coords-prompt');
+    const file = Number(target[0]);
+    const rank = 'abcdefghi'.indexOf(target[1]);
+    for (let i = 0; i < Math.abs(file - 5); i++) await page.keyboard.press(file < 5 ? 'ArrowRight' : 'ArrowLeft');
+    for (let i = 0; i < Math.abs(rank - 4); i++) await page.keyboard.press(rank > 4 ? 'ArrowDown' : 'ArrowUp');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#coords-score')?.textContent === '1');
     await context.close();
   });
 }

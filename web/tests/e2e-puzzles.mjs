@@ -93,7 +93,9 @@ export async function puzzleTests(h) {
     const legal = usiMoves((await post('/api/legal', { sfen: puzzle.sfen })).data);
     const first = legal.find((m) => m.usi === found.first);
     check(first, `the first move ${found.first} is legal`);
-    await clickMove(page, first, side);
+    // The first move typed (keyboard play), the last one clicked on the board.
+    await page.fill('#puzzle-move-input', first.usi);
+    await page.press('#puzzle-move-input', 'Enter');
     // The server's reply is on the board and the solver is to move again.
     await page.waitForFunction(() => {
       const f = document.querySelector('#puzzle-feedback');

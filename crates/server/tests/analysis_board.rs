@@ -72,7 +72,7 @@ async fn analyses_over_the_limit_are_refused_and_the_default_is_120_a_minute() {
         (status, body),
         (
             429,
-            json!({"error": "too many analysis requests; try again in 60 s"})
+            json!({"error": "too many analysis requests; try again in 60 s", "code": "too_many_requests", "retry_after_s": 60})
         )
     );
     assert_eq!(RateLimits::default().analyse.count, 120);
