@@ -110,6 +110,8 @@ export class ApiError extends Error {
     message: string,
     public code: string | null = null,
     public english: string = message,
+    /** The code's parameters (the answer's other fields). */
+    public params: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -136,7 +138,7 @@ export async function request<T>(method: string, path: string, body?: BodyInit, 
     const fallback = `${res.status} ${res.statusText}`;
     const err: ServerError = data && typeof data === 'object' ? (data as ServerError) : {};
     const english = typeof err.error === 'string' ? err.error : fallback;
-    throw new ApiError(res.status, problemText(err, fallback), typeof err.code === 'string' ? err.code : null, english);
+    throw new ApiError(res.status, problemText(err, fallback), typeof err.code === 'string' ? err.code : null, english, err);
   }
   return data as T;
 }

@@ -297,7 +297,9 @@ export class PositionEditor {
     try {
       await legalMoves(sfen);
     } catch (e) {
-      const why = e instanceof ApiError ? e.message.replace(/^sfen: /, '').replace(/^SFEN column \d+: /, '') : String(e);
+      // The SFEN reader's words (`bad_sfen`'s detail) say what is wrong with the setup.
+      const detail = e instanceof ApiError && e.code === 'bad_sfen' ? e.params.detail : undefined;
+      const why = typeof detail === 'string' ? detail.replace(/^SFEN column \d+: /, '') : e instanceof Error ? e.message : String(e);
       this.error.textContent = t('anIllegal').replace('{why}', why);
       return;
     }
