@@ -5,7 +5,6 @@
 // KIF, KI2, CSA or a PNG diagram, and a share link holding the position and
 // the moves in USEN (`/analysis?usen=...&ply=N`).
 
-import { Shogiground } from 'shogiground';
 import type { Api } from 'shogiground/api';
 
 import { moveField } from './movefield';
@@ -13,14 +12,15 @@ import { legalMoves, type LegalMoves } from './api';
 import { h, option } from './dom';
 import { PositionEditor } from './editor';
 import { EngineLines } from './enginelines';
-import { dropUsi, groundDests, lastDests, moveShape, moveUsi } from './ground';
+import { groundDests, lastDests, moveShape } from './ground';
 import { t, type MsgKey } from './i18n';
 import { MateSearch } from './mate';
 import { moveListBox, moveListItems, scrollIntoList } from './movelist';
 import { defaultNotation } from './movetext';
 import { NOTATIONS, type Notation } from './notation';
+import { playBoard } from './playboard';
 import type { Screen } from './screen';
-import { boardSfen, handsSfen, promoted, replay, toSfen, unpromoted, type MoveInfo, type Position, type Role } from './shogi';
+import { boardSfen, handsSfen, replay, toSfen, type MoveInfo, type Position } from './shogi';
 import { fromJson, parsePathKey, pathKey, play, removeVariation, resolve, type Cursor, type Path, type TreeNode } from './tree';
 import { readUsen, START_SFEN, writeUsen, type UsenLine } from './usen';
 
@@ -144,38 +144,15 @@ class AnalysisBoard implements Screen {
       }),
     );
     this.root.replaceChildren(h('div', { class: 'game review analysis-board' }, boardCol, this.side));
-    this.ground = Shogiground(
+    this.ground = playBoard(
       {
-        orientation: this.orientation,
-        scaleDownPieces: false,
-        coordinates: { enabled: true, files: 'numeric', ranks: 'japanese' },
-        highlight: { lastDests: true, check: false },
-        drawable: { enabled: true, visible: true },
-        animation: { enabled: true, duration: 120 },
-        premovable: { enabled: false },
-        predroppable: { enabled: false },
-        draggable: { enabled: true, showGhost: true },
-        promotion: {
-          promotesTo: (role) => promoted(role as Role),
-          unpromotesTo: (role) => unpromoted(role as Role),
-          movePromotionDialog: (orig, dest) => this.legalHere()?.promotions[orig + dest] === 'may',
-          forceMovePromotion: (orig, dest) => this.legalHere()?.promotions[orig + dest] === 'must',
-          dropPromotionDialog: () => false,
-          forceDropPromotion: () => false,
-        },
-        movable: { free: false, showDests: true, events: { after: (o, d, p) => this.playMove(moveUsi(o, d, p)) } },
-        droppable: {
-          free: false,
-          showDests: true,
-          events: {
-            after: (piece, key) => {
-              const usi = dropUsi(piece.role, key);
-              if (usi) this.playMove(usi);
-            },
-          },
-        },
+        board: this.boardEl,
+        handTop: this.handTop,
+        handBottom: this.handBottom,
+        legal: () => this.legalHere(),
+        play: (usi) => this.playMove(usi),
       },
-      { board: this.boardEl, hands: { top: this.handTop, bottom: this.handBottom } },
+      { orientation: this.orientation, scaleDownPieces: false, drawable: { enabled: true, visible: true } },
     );
     this.render();
   }

@@ -5,21 +5,20 @@
 // explained in words: the rule that refuses the move (refusal.ts), "not the
 // fewest moves", "that does not give check", ...
 
-import { Shogiground } from 'shogiground';
 import type { Api } from 'shogiground/api';
 import type * as sg from 'shogiground/types';
 
 import { legalMoves, request, type LegalMoves } from './api';
 import { h } from './dom';
-import { dropUsi, moveUsi } from './ground';
 import { lang, t, type MsgKey } from './i18n';
 import { couldTry, matchMove } from './keyboard';
 import { isDone, lessonDone, markDone, syncProgress } from './learnprogress';
 import { judge, LESSONS, lessonById, targets, type Exercise, type Lesson, type PlayAnswer, type Run, type Texts } from './lessons';
 import { renderNotFound } from './notfound';
+import { playBoard } from './playboard';
 import { ruleText } from './refusal';
 import type { Screen } from './screen';
-import { boardSfen, canReach, handsSfen, HAND_ROLES, parseSfen, promoted, unpromoted, type Role } from './shogi';
+import { boardSfen, canReach, handsSfen, HAND_ROLES, parseSfen } from './shogi';
 
 /** A text in the reader's language. */
 function tr(x: Texts): string {
@@ -101,43 +100,15 @@ class LessonScreen implements Screen {
         h('div', { class: 'game learn-board' }, boardCol, this.side),
       ),
     );
-    this.ground = Shogiground(
+    this.ground = playBoard(
       {
-        orientation: 'sente',
-        turnColor: 'sente',
-        activeColor: 'sente',
-        coordinates: { enabled: true, files: 'numeric', ranks: 'japanese' },
-        highlight: { lastDests: true, check: true },
-        animation: { enabled: true, duration: 120 },
-        premovable: { enabled: false },
-        predroppable: { enabled: false },
-        draggable: { enabled: true, showGhost: true },
-        drawable: { enabled: false, visible: true },
-        promotion: {
-          promotesTo: (role) => promoted(role as Role),
-          unpromotesTo: (role) => unpromoted(role as Role),
-          movePromotionDialog: (orig, dest) => this.legal?.promotions[orig + dest] === 'may',
-          forceMovePromotion: (orig, dest) => this.legal?.promotions[orig + dest] === 'must',
-          dropPromotionDialog: () => false,
-          forceDropPromotion: () => false,
-        },
-        movable: {
-          free: false,
-          showDests: true,
-          events: { after: (orig, dest, prom) => this.play(moveUsi(orig, dest, prom)) },
-        },
-        droppable: {
-          free: false,
-          showDests: true,
-          events: {
-            after: (piece, key) => {
-              const usi = dropUsi(piece.role, key);
-              if (usi) this.play(usi);
-            },
-          },
-        },
+        board: this.boardEl,
+        handTop: this.handTop,
+        handBottom: this.handBottom,
+        legal: () => this.legal ?? undefined,
+        play: (usi) => this.play(usi),
       },
-      { board: this.boardEl, hands: { top: this.handTop, bottom: this.handBottom } },
+      { turnColor: 'sente', activeColor: 'sente', highlight: { lastDests: true, check: true }, drawable: { enabled: false, visible: true } },
     );
     this.start();
   }

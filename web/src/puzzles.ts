@@ -3,16 +3,16 @@
 // the server, ratings, a streak mode, and the daily puzzle's card for the
 // start screen (docs/PROTOCOL.md, "Puzzles").
 
-import { Shogiground } from 'shogiground';
 import type { Api } from 'shogiground/api';
 
 import { me } from './account';
 import { ApiError, request, type LegalMoves } from './api';
 import { h, option } from './dom';
-import { dropUsi, groundDests, lastDests, moveUsi } from './ground';
+import { groundDests, lastDests } from './ground';
 import { t, type MsgKey } from './i18n';
 import { moveField } from './movefield';
 import { defaultNotation, lineMoveText, usiMoveText } from './movetext';
+import { playBoard } from './playboard';
 import {
   guestBestStreak,
   guestRating,
@@ -30,7 +30,7 @@ import {
   type PuzzleView,
 } from './puzzlewords';
 import type { Screen } from './screen';
-import { boardSfen, handsSfen, promoted, replay, unpromoted, type Position, type Role } from './shogi';
+import { boardSfen, handsSfen, replay, type Position } from './shogi';
 
 /** How long the solver's move stays before the reply is shown (ms). */
 const REPLY_DELAY = 350;
@@ -84,37 +84,15 @@ class PuzzlePage implements Screen {
       }),
     );
     this.root.replaceChildren(h('div', { class: 'game puzzles', id: 'puzzles' }, boardCol, this.side));
-    this.ground = Shogiground(
+    this.ground = playBoard(
       {
-        orientation: 'sente',
-        viewOnly: false,
-        coordinates: { enabled: true, files: 'numeric', ranks: 'japanese' },
-        highlight: { lastDests: true, check: true },
-        animation: { enabled: true, duration: 200 },
-        premovable: { enabled: false },
-        predroppable: { enabled: false },
-        draggable: { enabled: true, showGhost: true },
-        promotion: {
-          promotesTo: (role) => promoted(role as Role),
-          unpromotesTo: (role) => unpromoted(role as Role),
-          movePromotionDialog: (orig, dest) => this.legal?.promotions[orig + dest] === 'may',
-          forceMovePromotion: (orig, dest) => this.legal?.promotions[orig + dest] === 'must',
-          dropPromotionDialog: () => false,
-          forceDropPromotion: () => false,
-        },
-        movable: { free: false, showDests: true, events: { after: (o, d, p) => this.play(moveUsi(o, d, p)) } },
-        droppable: {
-          free: false,
-          showDests: true,
-          events: {
-            after: (piece, key) => {
-              const usi = dropUsi(piece.role, key);
-              if (usi) this.play(usi);
-            },
-          },
-        },
+        board: this.boardEl,
+        handTop: this.handTop,
+        handBottom: this.handBottom,
+        legal: () => this.legal,
+        play: (usi) => void this.play(usi),
       },
-      { board: this.boardEl, hands: { top: this.handTop, bottom: this.handBottom } },
+      { highlight: { lastDests: true, check: true }, animation: { enabled: true, duration: 200 } },
     );
     this.loadMine();
     if (id) await this.load(() => request<PuzzleView>('GET', `/api/puzzles/${encodeURIComponent(id)}`));

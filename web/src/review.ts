@@ -4,7 +4,6 @@
 // analysis panel (analysis.ts) and the mate search (mate.ts)
 // (docs/PROTOCOL.md, "Review and analysis").
 
-import { Shogiground } from 'shogiground';
 import type { Api } from 'shogiground/api';
 import type { DrawShape } from 'shogiground/draw';
 
@@ -24,24 +23,15 @@ import { isoDayText } from './dates';
 import { clockRulesFields, clockRulesRequest, DEFAULT_CLOCK_RULES, type ClockRules } from './gameoptions';
 import { h, option } from './dom';
 import { resultText } from './ending';
-import { dropUsi, groundDests, lastDests, moveShape, moveUsi } from './ground';
+import { groundDests, lastDests, moveShape } from './ground';
 import { t } from './i18n';
 import { MateSearch } from './mate';
 import { renderNotFound } from './notfound';
+import { playBoard } from './playboard';
 import { moveListBox, moveListItems, scrollIntoList } from './movelist';
 import type { Navigate, Screen } from './screen';
 import { timeControlText } from './timecontrol';
-import {
-  boardSfen,
-  handsSfen,
-  promoted,
-  replay,
-  toSfen,
-  unpromoted,
-  type MoveInfo,
-  type Position,
-  type Role,
-} from './shogi';
+import { boardSfen, handsSfen, replay, toSfen, type MoveInfo, type Position } from './shogi';
 import {
   fromJson,
   nodeAt,
@@ -152,43 +142,15 @@ class Review implements Screen {
       this.handBottom,
     );
     root.replaceChildren(h('div', { class: 'game review' }, boardCol, this.side));
-    this.ground = Shogiground(
+    this.ground = playBoard(
       {
-        orientation: 'sente',
-        viewOnly: false,
-        scaleDownPieces: false,
-        coordinates: { enabled: true, files: 'numeric', ranks: 'japanese' },
-        highlight: { lastDests: true, check: false },
-        drawable: { enabled: true, visible: true },
-        animation: { enabled: true, duration: 120 },
-        premovable: { enabled: false },
-        predroppable: { enabled: false },
-        draggable: { enabled: true, showGhost: true },
-        promotion: {
-          promotesTo: (role) => promoted(role as Role),
-          unpromotesTo: (role) => unpromoted(role as Role),
-          movePromotionDialog: (orig, dest) => this.legalHere()?.promotions[orig + dest] === 'may',
-          forceMovePromotion: (orig, dest) => this.legalHere()?.promotions[orig + dest] === 'must',
-          dropPromotionDialog: () => false,
-          forceDropPromotion: () => false,
-        },
-        movable: {
-          free: false,
-          showDests: true,
-          events: { after: (orig, dest, prom) => this.playMove(moveUsi(orig, dest, prom)) },
-        },
-        droppable: {
-          free: false,
-          showDests: true,
-          events: {
-            after: (piece, key) => {
-              const usi = dropUsi(piece.role, key);
-              if (usi) this.playMove(usi);
-            },
-          },
-        },
+        board: this.boardEl,
+        handTop: this.handTop,
+        handBottom: this.handBottom,
+        legal: () => this.legalHere(),
+        play: (usi) => this.playMove(usi),
       },
-      { board: this.boardEl, hands: { top: this.handTop, bottom: this.handBottom } },
+      { scaleDownPieces: false, drawable: { enabled: true, visible: true } },
     );
     document.addEventListener('keydown', this.keyHandler);
     window.addEventListener('beforeunload', this.unloadHandler);

@@ -5,18 +5,9 @@
 //
 //   node tests/unit-learn.mjs      (prints `N passed, M failed`)
 
-import { build } from 'esbuild';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundle } from './bundle.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'shogi-unit-learn-'));
-const out = join(dir, 'bundle.mjs');
-await build({ entryPoints: [resolve(here, '../src/lessons.ts')], bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'error' });
-const m = await import(pathToFileURL(out).href);
-rmSync(dir, { recursive: true, force: true });
+const m = await bundle(['lessons']);
 
 let passed = 0;
 let failed = 0;

@@ -5,31 +5,9 @@
 //
 //   node tests/unit-puzzles.mjs      (prints `N passed, M failed`)
 
-import { build } from 'esbuild';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundle } from './bundle.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'shogi-unit-puzzles-'));
-const entry = join(dir, 'entry.ts');
-writeFileSync(
-  entry,
-  ['puzzlewords', 'i18n'].map((f) => `export * from ${JSON.stringify(resolve(here, `../src/${f}.ts`))};\n`).join(''),
-);
-const out = join(dir, 'bundle.mjs');
-await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'error' });
-const store = new Map();
-globalThis.localStorage = {
-  getItem: (k) => (store.has(k) ? store.get(k) : null),
-  setItem: (k, v) => store.set(k, String(v)),
-  removeItem: (k) => store.delete(k),
-};
-if (!globalThis.navigator) Object.defineProperty(globalThis, 'navigator', { value: { language: 'en-US', languages: ['en-US'] } });
-globalThis.document ??= { documentElement: {} };
-const m = await import(pathToFileURL(out).href);
-rmSync(dir, { recursive: true, force: true });
+const m = await bundle(['puzzlewords', 'i18n']);
 
 let passed = 0;
 let failed = 0;

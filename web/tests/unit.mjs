@@ -11,33 +11,16 @@
 //
 //   node tests/unit.mjs      (prints `N passed, M failed`)
 
-import { build } from 'esbuild';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { bundle } from './bundle.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'shogi-unit-'));
-const entry = join(dir, 'entry.ts');
-writeFileSync(
-  entry,
-  ['notation', 'shogi', 'ground', 'tree', 'players', 'timecontrol', 'chart', 'dates', 'i18n', 'tournamentwords', 'tournamentapi', 'tournamentbanner', 'tournaments', 'refusal', 'keyboard', 'byoyomi', 'problem']
-    .map((f) => `export * from ${JSON.stringify(resolve(here, `../src/${f}.ts`))};\n`)
-    .join(''),
+const m = await bundle(
+  ['notation', 'shogi', 'ground', 'tree', 'players', 'timecontrol', 'chart', 'dates', 'i18n', 'tournamentwords', 'tournamentapi', 'tournamentbanner', 'tournaments', 'refusal', 'keyboard', 'byoyomi', 'problem'],
 );
-const out = join(dir, 'bundle.mjs');
-await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'error' });
-const store = new Map();
-globalThis.localStorage = {
-  getItem: (k) => (store.has(k) ? store.get(k) : null),
-  setItem: (k, v) => store.set(k, String(v)),
-  removeItem: (k) => store.delete(k),
-};
-if (!globalThis.navigator) Object.defineProperty(globalThis, 'navigator', { value: { language: 'en-US', languages: ['en-US'] } });
-globalThis.document ??= { documentElement: {} };
-const m = await import(pathToFileURL(out).href);
-rmSync(dir, { recursive: true, force: true });
 
 const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
 let passed = 0;

@@ -179,15 +179,7 @@ pub(super) async fn diagram_png(
         opts.coords = Coords::Letters;
     }
     limiter.check(Kind::Diagrams, &addr.key())?;
-    let png = tokio::task::spawn_blocking(move || picture::png(&pos, &opts, width))
-        .await
-        .map_err(|e| Error::Internal(format!("diagram: {e}")))?
-        .map_err(|e| Error::Internal(format!("diagram: {e}")))?;
-    Ok((
-        [(header::CONTENT_TYPE, HeaderValue::from_static("image/png"))],
-        png,
-    )
-        .into_response())
+    super::download::png(pos, opts, width).await
 }
 
 /// One handicap of `GET /api/handicaps`.

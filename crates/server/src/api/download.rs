@@ -5,7 +5,28 @@
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 
+use shogi_core::Position;
+use shogi_record::diagram::Options;
+
 use crate::error::Error;
+use crate::picture;
+
+/// The diagram of `pos` as a PNG `width` pixels wide (drawn on the blocking
+/// pool), for the game diagrams and the analysis board's.
+///
+/// # Errors
+/// [`Error::Internal`] if the picture cannot be drawn.
+pub(super) async fn png(pos: Position, opts: Options, width: u32) -> Result<Response, Error> {
+    let png = tokio::task::spawn_blocking(move || picture::png(&pos, &opts, width))
+        .await
+        .map_err(|e| Error::Internal(format!("diagram: {e}")))?
+        .map_err(|e| Error::Internal(format!("diagram: {e}")))?;
+    Ok((
+        [(header::CONTENT_TYPE, HeaderValue::from_static("image/png"))],
+        png,
+    )
+        .into_response())
+}
 
 /// `bytes` as an attachment named `ascii` (a plain fallback) and `name`
 /// (any text, percent-encoded as UTF-8).

@@ -152,15 +152,7 @@ pub(super) async fn diagram_png(
         return Err(bad(format!("width must be 100..={}", picture::MAX_WIDTH)));
     }
     let (pos, opts) = diagram(&store, &id, &q).await?;
-    let png = tokio::task::spawn_blocking(move || picture::png(&pos, &opts, width))
-        .await
-        .map_err(|e| Error::Internal(format!("diagram: {e}")))?
-        .map_err(|e| Error::Internal(format!("diagram: {e}")))?;
-    Ok((
-        [(header::CONTENT_TYPE, HeaderValue::from_static("image/png"))],
-        png,
-    )
-        .into_response())
+    super::download::png(pos, opts, width).await
 }
 
 /// The `import` query.
