@@ -676,7 +676,11 @@ async function main() {
       check(importError === 'Строка 4, столбец 1: ход не читается «+7776XX»', `Russian import error: ${importError}`);
       await ru.page.fill('#import-text', 'hello world');
       await ru.page.click('#import-submit');
-      await ru.page.waitForFunction((before) => document.querySelector('#import-error')?.textContent !== before, importError);
+      // The field is emptied when the request is sent: wait for the new words.
+      await ru.page.waitForFunction((before) => {
+        const text = document.querySelector('#import-error')?.textContent ?? '';
+        return text !== '' && text !== before;
+      }, importError);
       const noRecord = await ru.page.textContent('#import-error');
       check(noRecord.includes('в тексте нет записи партии') && !/[a-z]{4}/.test(noRecord.replace('hello world', '')), `Russian "no record": ${noRecord}`);
       await shootNarrow(ru.page, 'server-error-import-russian', 'the import page with a Russian server error');
