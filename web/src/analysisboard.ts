@@ -18,7 +18,7 @@ import { MateSearch } from './mate';
 import { moveListBox, moveListItems, scrollIntoList } from './movelist';
 import { defaultNotation } from './movetext';
 import { NOTATIONS, type Notation } from './notation';
-import { playBoard } from './playboard';
+import { boardColumn, playBoard } from './playboard';
 import type { Screen } from './screen';
 import { boardSfen, handsSfen, replay, toSfen, type MoveInfo, type Position } from './shogi';
 import { fromJson, parsePathKey, pathKey, play, removeVariation, resolve, type Cursor, type Path, type TreeNode } from './tree';
@@ -128,12 +128,8 @@ class AnalysisBoard implements Screen {
   private openBoard(): void {
     this.setLine(this.path);
     this.ply = Math.max(0, Math.min(this.ply, this.positions.length - 1));
-    const boardCol = h(
-      'div',
-      { class: 'board-col pieces-kanji' },
-      this.handTop,
-      h('div', { class: 'board-wrap' }, this.boardEl),
-      this.handBottom,
+    const boardCol = boardColumn(
+      { board: this.boardEl, handTop: this.handTop, handBottom: this.handBottom },
       moveField('analysis-move-input', {
         current: () => {
           const legal = this.legalHere();

@@ -15,7 +15,7 @@ import { couldTry, matchMove } from './keyboard';
 import { isDone, lessonDone, markDone, syncProgress } from './learnprogress';
 import { judge, LESSONS, lessonById, targets, type Exercise, type Lesson, type PlayAnswer, type Run, type Texts } from './lessons';
 import { renderNotFound } from './notfound';
-import { playBoard } from './playboard';
+import { boardColumn, playBoard } from './playboard';
 import { ruleText } from './refusal';
 import type { Screen } from './screen';
 import { boardSfen, canReach, handsSfen, HAND_ROLES, parseSfen } from './shogi';
@@ -85,13 +85,7 @@ class LessonScreen implements Screen {
   ) {
     const first = lesson.exercises.findIndex((e) => !isDone(e.id));
     this.index = first < 0 ? 0 : first;
-    const boardCol = h(
-      'div',
-      { class: 'board-col pieces-kanji' },
-      this.handTop,
-      h('div', { class: 'board-wrap' }, this.boardEl),
-      this.handBottom,
-    );
+    const boardCol = boardColumn({ board: this.boardEl, handTop: this.handTop, handBottom: this.handBottom });
     root.replaceChildren(
       h(
         'div',

@@ -8,6 +8,7 @@ import type { Api } from 'shogiground/api';
 import type { Config } from 'shogiground/config';
 
 import type { LegalMoves } from './api';
+import { h } from './dom';
 import { dropUsi, moveUsi } from './ground';
 import { promoted, unpromoted, type Role } from './shogi';
 
@@ -57,4 +58,9 @@ export function playBoard(b: PlayBoard, options: Config = {}): Api {
     },
     { board: b.board, hands: { top: b.handTop, bottom: b.handBottom } },
   );
+}
+
+/** The column of `b`'s board: Gote's hand, the board, Sente's hand, then `below` (a typed-move field). */
+export function boardColumn(b: Pick<PlayBoard, 'board' | 'handTop' | 'handBottom'>, ...below: HTMLElement[]): HTMLElement {
+  return h('div', { class: 'board-col pieces-kanji' }, b.handTop, h('div', { class: 'board-wrap' }, b.board), b.handBottom, ...below);
 }

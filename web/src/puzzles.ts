@@ -12,7 +12,7 @@ import { groundDests, lastDests } from './ground';
 import { t, type MsgKey } from './i18n';
 import { moveField } from './movefield';
 import { defaultNotation, lineMoveText, usiMoveText } from './movetext';
-import { playBoard } from './playboard';
+import { boardColumn, playBoard } from './playboard';
 import {
   guestBestStreak,
   guestRating,
@@ -66,12 +66,8 @@ class PuzzlePage implements Screen {
   constructor(private root: HTMLElement) {}
 
   async open(id: string | null): Promise<void> {
-    const boardCol = h(
-      'div',
-      { class: 'board-col pieces-kanji' },
-      this.handTop,
-      h('div', { class: 'board-wrap' }, this.boardEl),
-      this.handBottom,
+    const boardCol = boardColumn(
+      { board: this.boardEl, handTop: this.handTop, handBottom: this.handBottom },
       moveField('puzzle-move-input', {
         current: () => {
           const pos = this.positions[this.positions.length - 1];

@@ -27,7 +27,7 @@ import { groundDests, lastDests, moveShape } from './ground';
 import { t } from './i18n';
 import { MateSearch } from './mate';
 import { renderNotFound } from './notfound';
-import { playBoard } from './playboard';
+import { boardColumn, playBoard } from './playboard';
 import { moveListBox, moveListItems, scrollIntoList } from './movelist';
 import type { Navigate, Screen } from './screen';
 import { timeControlText } from './timecontrol';
@@ -134,13 +134,7 @@ class Review implements Screen {
     this.mainPositions = main.positions;
     this.mainInfos = main.infos;
     this.setLine([]);
-    const boardCol = h(
-      'div',
-      { class: 'board-col pieces-kanji' },
-      this.handTop,
-      h('div', { class: 'board-wrap' }, this.boardEl),
-      this.handBottom,
-    );
+    const boardCol = boardColumn({ board: this.boardEl, handTop: this.handTop, handBottom: this.handBottom });
     root.replaceChildren(h('div', { class: 'game review' }, boardCol, this.side));
     this.ground = playBoard(
       {
