@@ -32,10 +32,12 @@
 //! Once the root is proven, a mating line is read back from the table
 //! without recursion (shortest attack, longest defence by the mate
 //! distances, which are upper bounds stored at proof time, recomputed a few
-//! plies down; a position whose result was lost is searched again). For a
-//! line of at most 63 plies, depth-limited searches, shortest first and
-//! within a node budget, then look for a shorter mate; a longer line is
-//! returned as found. The line is checked before it is returned.
+//! plies down; a position whose result was lost is searched again). Then
+//! depth-limited searches look for a mate two plies shorter, again and
+//! again, until one proves there is none (the line is a shortest mate) or
+//! a node budget runs out (the shortest line found is returned); they reuse
+//! the first search's proofs whose mate distance fits and all its
+//! disproofs. Every line is checked before it is returned.
 //!
 //! ```
 //! use std::time::Duration;
@@ -64,7 +66,6 @@ use shogi_core::{Move, Position};
 
 pub use limit::MateLimit;
 use solver::Solver;
-use table::Table;
 
 /// The answer of [`solve_mate`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -355,33 +356,41 @@ impl Solver {
         MateResult::NoMate
     }
 
-    /// Looks for a shorter mate than `line` with depth-limited searches
-    /// (shortest first), within a node budget; returns the shortest found.
-    fn shorten(&mut self, line: Vec<Move>) -> Vec<Move> {
-        if line.len() <= 1 || line.len() > 63 {
-            return line;
-        }
-        let budget = self.nodes.saturating_mul(4).max(200_000);
-        self.table = Table::new(self.max_entries);
+    /// Looks for shorter mates than `line`: a depth-limited search for a
+    /// mate within two plies less, again and again, until one finds none
+    /// (the line is then a shortest mate) or the budget runs out (the
+    /// shortest line found so far is returned). The depth-limited searches
+    /// reuse the proofs and disproofs of the first search (see
+    /// [`Solver::known`](solver::Solver)); the budget is a quarter of the
+    /// nodes the first search took, at least [`SHORTEN_MIN_NODES`], within
+    /// the caller's limit.
+    fn shorten(&mut self, mut line: Vec<Move>) -> Vec<Move> {
+        let budget = (self.nodes / 4).max(SHORTEN_MIN_NODES);
         self.phase_nodes = Some(self.nodes.saturating_add(budget));
-        for limit in (1..line.len() as u32).step_by(2) {
+        let start = self.pos.clone();
+        while line.len() > 1 {
+            let limit = line.len() as u32 - 2;
             self.depth_limit = Some(limit);
             let r = self.prove(limit);
-            if self.aborted {
+            if self.aborted || r.pn != 0 {
                 break;
             }
-            if r.pn == 0 {
-                if let Some(short) = self.extract(limit) {
-                    let start = self.pos.clone();
-                    if short.len() < line.len() && verify_mate_line(&start, &short) {
-                        return short;
-                    }
+            match self.extract(limit) {
+                Some(short) if short.len() < line.len() && verify_mate_line(&start, &short) => {
+                    line = short;
                 }
+                _ => break,
             }
         }
+        self.depth_limit = None;
+        self.phase_nodes = None;
         line
     }
 }
+
+/// The least node budget [`Solver::shorten`] gets, however quickly the
+/// first proof came.
+const SHORTEN_MIN_NODES: u64 = 2_000_000;
 
 #[cfg(test)]
 mod tests {

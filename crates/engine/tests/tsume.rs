@@ -203,3 +203,29 @@ fn kotobuki_611() {
     );
     println!("kotobuki: mate in {} in {ms} ms, {nodes} nodes", line.len());
 }
+
+/// 伊藤看寿『将棋図巧』第3番 (1755, public domain; position from the Open
+/// Tsume dataset, `tokoroten/edo_era_tsume_shogi`,
+/// `collections/edo/zukou/problems/003.json`, CC0), published as 45 plies.
+/// The first mate df-pn proves is 51 plies; shortening must bring it to at
+/// most the published length, which is a mate under plain rules against
+/// every defence (the depth-limited search proves it so). The node limit
+/// (not a time) bounds the search for a still shorter one.
+#[test]
+fn zukou_3_is_shortened_to_its_published_length() {
+    let pos = position(&Problem {
+        id: "zukou-003".into(),
+        sfen: "2p1g+P3/1P1p1pp2/l1P1g1S+r1/P1B1P1+p2/1p3l3/1kN6/9/2+B6/1r7 b GS2N2Pg2sn2l5p 1"
+            .into(),
+        strict: None,
+    });
+    let limit = MateLimit {
+        nodes: Some(400_000),
+        ..MateLimit::default()
+    };
+    let MateResult::Mate(line) = solve_mate(&pos, limit) else {
+        panic!("zukou 3 is a mate");
+    };
+    assert!(verify_mate_line(&pos, &line), "invalid line {line:?}");
+    assert!(line.len() <= 45, "mate in {}, published 45", line.len());
+}

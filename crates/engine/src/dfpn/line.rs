@@ -25,10 +25,8 @@ impl Solver {
         for &m in &moves {
             let undo = self.pos.make_move(m);
             let child = self
-                .table
-                .probe(self.key(depth.saturating_sub(1)), &self.hand())
-                .filter(|e| e.pn == 0)
-                .map(|e| self.fresh_dist(depth.saturating_sub(1), plies - 1, e.dist));
+                .proven_dist(depth.saturating_sub(1))
+                .map(|d| self.fresh_dist(depth.saturating_sub(1), plies - 1, d));
             self.pos.unmake_move(m, undo);
             match child {
                 Some(d) if or_node => best = Some(best.map_or(d, |b| b.min(d))),
@@ -72,11 +70,7 @@ impl Solver {
                 // The stored mate distance of a proven child.
                 let mut stored = None;
                 if !self.path.contains_key(&self.pos.hash()) {
-                    stored = self
-                        .table
-                        .probe(self.key(child_depth), &self.hand())
-                        .filter(|e| e.pn == 0)
-                        .map(|e| e.dist);
+                    stored = self.proven_dist(child_depth);
                     if stored.is_none() && !or_node {
                         // A defence whose proof was lost: prove it again.
                         let r = self.prove(child_depth);
@@ -101,8 +95,14 @@ impl Solver {
                 if or_node && retries < 100 {
                     // The proofs below this position were lost: prove it again.
                     retries += 1;
-                    self.table.forget_proofs(self.key(depth), &self.hand());
-                    if self.prove(depth).pn == 0 {
+                    let key = self.key(depth);
+                    self.table.forget_proofs(key, &self.hand());
+                    // Not from the search without a limit this time: its
+                    // proof of this position says nothing of the children.
+                    self.distrust = Some(key);
+                    let proven = self.prove(depth).pn == 0;
+                    self.distrust = None;
+                    if proven {
                         continue;
                     }
                 }

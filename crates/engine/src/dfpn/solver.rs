@@ -50,13 +50,15 @@ pub(super) struct Solver {
     pub(super) path: HashMap<u64, u32>,
     pub(super) nodes: u64,
     limit: MateLimit,
-    pub(super) max_entries: usize,
     start: Instant,
     pub(super) aborted: bool,
     /// When set, only mates within this many plies count (for shortening).
     pub(super) depth_limit: Option<u32>,
     /// Extra node budget for the current phase.
     pub(super) phase_nodes: Option<u64>,
+    /// A depth-limited key whose position must be searched, not taken from
+    /// the proofs of the search without a limit.
+    pub(super) distrust: Option<u64>,
     hand_keys: HandKeys,
 }
 
@@ -83,11 +85,11 @@ impl Solver {
             path: HashMap::new(),
             nodes: 0,
             limit,
-            max_entries,
             start: Instant::now(),
             aborted: false,
             depth_limit: None,
             phase_nodes: None,
+            distrust: None,
             hand_keys: hand_keys(),
         }
     }
@@ -128,6 +130,32 @@ impl Solver {
 
     /// The table key of the current position with `depth` plies left.
     pub(super) fn key(&self, depth: u32) -> u64 {
+        let board = self.plain_key();
+        match self.depth_limit {
+            Some(_) => depth_key(board, depth),
+            None => board,
+        }
+    }
+
+    /// The mate distance of the current position if the table holds a
+    /// proof of it with `depth` plies left: one stored under this depth's
+    /// key, or in the depth-limited phase one of the search without a
+    /// limit whose distance fits (as [`Solver::known`] accepts).
+    pub(super) fn proven_dist(&self, depth: u32) -> Option<u32> {
+        let hand = self.hand();
+        let proof = |key| self.table.probe(key, &hand).filter(|e| e.pn == 0);
+        if let Some(e) = proof(self.key(depth)) {
+            return Some(e.dist);
+        }
+        self.depth_limit?;
+        proof(self.plain_key())
+            .map(|e| e.dist)
+            .filter(|&d| d <= depth)
+    }
+
+    /// The table key of the current position outside the depth-limited
+    /// phase (whatever the plies left).
+    fn plain_key(&self) -> u64 {
         let mut board = self.pos.hash();
         for color in Color::ALL {
             let hand = self.pos.hand(color);
@@ -136,10 +164,7 @@ impl Solver {
                 board ^= keys[kind.index()][usize::from(hand.count(kind)).min(18)];
             }
         }
-        match self.depth_limit {
-            Some(_) => depth_key(board, depth),
-            None => board,
-        }
+        board
     }
 
     /// The proof hand of the current (defender's) position from the union
@@ -210,7 +235,20 @@ impl Solver {
         if self.aborted {
             return Some(exact);
         }
-        if self.depth_limit.is_none() || depth != 0 {
+        if self.depth_limit.is_none() || self.distrust == Some(node.key) {
+            return None;
+        }
+        // What the search without a depth limit proved holds here too: a
+        // proof whose mate distance fits in the plies left (the distance is
+        // an upper bound of that proof's mate), and every disproof (a final
+        // one never relies on the path). Stored under this depth's key, so
+        // that reading the line back finds it.
+        if let Some(e) = self.table.probe(self.plain_key(), &node.hand) {
+            if (e.pn == 0 && e.dist <= depth) || (e.dn == 0 && e.is_final()) {
+                return Some(self.settle(node.key, Res::of(&e), 1));
+            }
+        }
+        if depth != 0 {
             return None;
         }
         // No plies left: only a position already mated counts.
