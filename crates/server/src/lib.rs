@@ -40,6 +40,7 @@ pub mod engine_lines;
 mod error;
 pub mod export;
 pub mod learn;
+pub mod leases;
 pub mod legal;
 pub mod limits;
 pub mod lobby;

@@ -3,7 +3,8 @@
 //! review annotations ([`annotations`]), the archive list ([`archive`]),
 //! ratings and the players of games ([`players`]), and accounts with their
 //! sessions ([`accounts`]), club tournaments ([`tournaments`]), the learn
-//! pages' progress ([`learn`]), puzzle ratings and attempts ([`puzzles`]).
+//! pages' progress ([`learn`]), puzzle ratings and attempts ([`puzzles`]),
+//! the instances and the leases of live games ([`leases`]).
 //! Every statement binds its values; no SQL is built from text. Rows come
 //! back typed: moves as [`shogi_core::Move`], endings as
 //! [`shogi_core::Ending`], settings as [`crate::protocol::Settings`].
@@ -17,6 +18,7 @@ pub mod annotations;
 pub mod archive;
 pub mod games;
 pub mod learn;
+pub mod leases;
 pub mod players;
 pub mod puzzles;
 pub mod records;

@@ -10,7 +10,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::SqlitePool;
 
 /// The migrations, in order.
-const MIGRATIONS: [(i64, &str, &str); 9] = [
+const MIGRATIONS: [(i64, &str, &str); 10] = [
     (1, "games", include_str!("../../migrations/0001_games.sql")),
     (
         2,
@@ -43,6 +43,11 @@ const MIGRATIONS: [(i64, &str, &str); 9] = [
         9,
         "puzzles",
         include_str!("../../migrations/0009_puzzles.sql"),
+    ),
+    (
+        10,
+        "leases",
+        include_str!("../../migrations/0010_leases.sql"),
     ),
 ];
 
@@ -152,6 +157,12 @@ impl Store {
             .connect_with(options.read_only(true))
             .await?;
         Ok(Store { pool, reader })
+    }
+
+    /// Whether [`Store::close`] was called.
+    #[must_use]
+    pub fn is_closed(&self) -> bool {
+        self.pool.is_closed()
     }
 
     /// Closes the pool, waiting for the connections to finish.

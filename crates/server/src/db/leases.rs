@@ -1,0 +1,179 @@
+//! The instances sharing the database and the leases of live games: who
+//! holds a game's room, until when, and at which epoch.
+//!
+//! The statements are written for both databases (`$1` placeholders,
+//! `INSERT ... ON CONFLICT ... DO UPDATE ... WHERE ... RETURNING`). Times are
+//! Unix milliseconds from the instances' clocks; correctness does not rest
+//! on them (the epoch fences writes), only how soon a dead instance's games
+//! are taken over.
+
+use sqlx::Row;
+
+use super::store::{ms, Store};
+
+/// Who holds a game's lease.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaseHolder {
+    /// The instance's id.
+    pub instance_id: String,
+    /// Where other instances reach it.
+    pub address: String,
+    /// The lease's epoch.
+    pub epoch: i64,
+}
+
+impl Store {
+    /// Records (or updates) instance `id`, reachable at `address`, as seen at `now_ms`.
+    ///
+    /// # Errors
+    /// The database refused it.
+    pub async fn register_instance(
+        &self,
+        id: &str,
+        address: &str,
+        now_ms: u64,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "INSERT INTO instances (id, address, seen_at) VALUES ($1, $2, $3)
+             ON CONFLICT (id) DO UPDATE SET address = excluded.address, seen_at = excluded.seen_at",
+        )
+        .bind(id)
+        .bind(address)
+        .bind(ms(now_ms))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Takes game `game_id`'s lease for `instance_id` until `until_ms` if it
+    /// is free, expired at `now_ms`, or already this instance's; the epoch
+    /// of the lease taken (one more than the last), or `None` if another
+    /// instance holds it.
+    ///
+    /// # Errors
+    /// The database refused it (for example, no such game).
+    pub async fn acquire_lease(
+        &self,
+        game_id: &str,
+        instance_id: &str,
+        now_ms: u64,
+        until_ms: u64,
+    ) -> Result<Option<i64>, sqlx::Error> {
+        let row = sqlx::query(
+            "INSERT INTO leases (game_id, instance_id, epoch, expires_at) VALUES ($1, $2, 1, $3)
+             ON CONFLICT (game_id) DO UPDATE
+                SET instance_id = excluded.instance_id, epoch = leases.epoch + 1,
+                    expires_at = excluded.expires_at
+                WHERE leases.expires_at <= $4 OR leases.instance_id = excluded.instance_id
+             RETURNING epoch",
+        )
+        .bind(game_id)
+        .bind(instance_id)
+        .bind(ms(until_ms))
+        .bind(ms(now_ms))
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| r.try_get("epoch")).transpose()
+    }
+
+    /// Extends every lease `instance_id` holds to `until_ms` and notes the
+    /// instance as seen at `now_ms`; the number of leases renewed.
+    ///
+    /// # Errors
+    /// The database refused it.
+    pub async fn renew_leases(
+        &self,
+        instance_id: &str,
+        now_ms: u64,
+        until_ms: u64,
+    ) -> Result<u64, sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE instances SET seen_at = $1 WHERE id = $2")
+            .bind(ms(now_ms))
+            .bind(instance_id)
+            .execute(&mut *tx)
+            .await?;
+        let done = sqlx::query("UPDATE leases SET expires_at = $1 WHERE instance_id = $2")
+            .bind(ms(until_ms))
+            .bind(instance_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Gives up game `game_id`'s lease if `instance_id` still holds it at
+    /// `epoch` (a finished game, a room closed); true if it did. The row
+    /// stays, expired, so that the next holder's epoch is higher still.
+    ///
+    /// # Errors
+    /// The database refused it.
+    pub async fn release_lease(
+        &self,
+        game_id: &str,
+        instance_id: &str,
+        epoch: i64,
+    ) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "UPDATE leases SET expires_at = 0
+             WHERE game_id = $1 AND instance_id = $2 AND epoch = $3",
+        )
+        .bind(game_id)
+        .bind(instance_id)
+        .bind(epoch)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Whether `instance_id` still holds game `game_id`'s lease at `epoch`
+    /// (expired or not: nobody has taken it over). A room asks before it
+    /// writes; the write itself must check it in its transaction too.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn holds_lease(
+        &self,
+        game_id: &str,
+        instance_id: &str,
+        epoch: i64,
+    ) -> Result<bool, sqlx::Error> {
+        let row = sqlx::query(
+            "SELECT 1 AS held FROM leases WHERE game_id = $1 AND instance_id = $2 AND epoch = $3",
+        )
+        .bind(game_id)
+        .bind(instance_id)
+        .bind(epoch)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_some())
+    }
+
+    /// Who holds game `game_id`'s lease unexpired at `now_ms`, if anyone.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn lease_holder(
+        &self,
+        game_id: &str,
+        now_ms: u64,
+    ) -> Result<Option<LeaseHolder>, sqlx::Error> {
+        let row = sqlx::query(
+            "SELECT l.instance_id, i.address, l.epoch FROM leases l
+             JOIN instances i ON i.id = l.instance_id
+             WHERE l.game_id = $1 AND l.expires_at > $2",
+        )
+        .bind(game_id)
+        .bind(ms(now_ms))
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            Ok(LeaseHolder {
+                instance_id: r.try_get("instance_id")?,
+                address: r.try_get("address")?,
+                epoch: r.try_get("epoch")?,
+            })
+        })
+        .transpose()
+    }
+}

@@ -1,0 +1,111 @@
+//! Leases of live games between instances sharing one database: one holder
+//! at a time, takeover only after expiry, every takeover a new epoch that
+//! fences the old holder out, renewal keeping a lease alive. Times are
+//! given, not read from a clock.
+
+mod common;
+
+use common::{local, TempDir, TestServer};
+use shogi_server::db::Store;
+use shogi_server::leases::{Acquired, LeasePolicy, Leases};
+
+const POLICY: LeasePolicy = LeasePolicy {
+    ttl_ms: 6_000,
+    renew_every_ms: 2_000,
+};
+
+/// Two stored games, made through the server, and the database they are in.
+async fn two_games(tmp: &TempDir) -> (String, String) {
+    let s = TestServer::start(&tmp.db()).await;
+    let a = s.create(local(serde_json::json!({}))).await;
+    let b = s.create(local(serde_json::json!({}))).await;
+    s.shutdown().await;
+    (
+        a["id"].as_str().unwrap().to_owned(),
+        b["id"].as_str().unwrap().to_owned(),
+    )
+}
+
+fn mine(a: Acquired) -> shogi_server::leases::Lease {
+    match a {
+        Acquired::Mine(l) => l,
+        Acquired::HeldBy(h) => panic!("held by {h:?}"),
+    }
+}
+
+#[tokio::test]
+async fn one_holder_at_a_time_and_takeover_fences_the_old_one() {
+    let tmp = TempDir::new("leases");
+    let (g1, g2) = two_games(&tmp).await;
+    let store = Store::open(&tmp.db()).await.unwrap();
+    let t0 = 1_000_000;
+    let a = Leases::register(store.clone(), "http://10.0.0.1:8080", POLICY, t0)
+        .await
+        .unwrap();
+    let b = Leases::register(store.clone(), "http://10.0.0.2:8080", POLICY, t0)
+        .await
+        .unwrap();
+    assert_ne!(a.instance_id(), b.instance_id());
+
+    // A takes game 1; B is told A holds it, and where A is.
+    let la = mine(a.acquire(&g1, t0).await.unwrap());
+    assert_eq!(la.epoch, 1);
+    match b.acquire(&g1, t0 + 1).await.unwrap() {
+        Acquired::HeldBy(h) => {
+            assert_eq!(h.instance_id, a.instance_id());
+            assert_eq!(h.address, "http://10.0.0.1:8080");
+            assert_eq!(h.epoch, 1);
+        }
+        other @ Acquired::Mine(_) => panic!("{other:?}"),
+    }
+    // Game 2 is free for B.
+    let lb2 = mine(b.acquire(&g2, t0).await.unwrap());
+    assert_eq!(lb2.epoch, 1);
+
+    // A renews at t0 + 4 s: at t0 + 7 s (past the first expiry) it still holds game 1.
+    assert_eq!(a.renew(t0 + 4_000).await.unwrap(), 1);
+    assert!(matches!(
+        b.acquire(&g1, t0 + 7_000).await.unwrap(),
+        Acquired::HeldBy(_)
+    ));
+    assert!(a.still_holds(&la).await.unwrap());
+
+    // A stops renewing (it died): after its lease ran out B takes game 1 at epoch 2.
+    let lb1 = mine(b.acquire(&g1, t0 + 10_000).await.unwrap());
+    assert_eq!(lb1.epoch, 2);
+    // A, come back, no longer holds it, cannot release it, and B's lease stands.
+    assert!(!a.still_holds(&la).await.unwrap());
+    a.release(&la).await.unwrap();
+    assert!(b.still_holds(&lb1).await.unwrap());
+    match a.acquire(&g1, t0 + 10_001).await.unwrap() {
+        Acquired::HeldBy(h) => assert_eq!(h.instance_id, b.instance_id()),
+        other @ Acquired::Mine(_) => panic!("{other:?}"),
+    }
+
+    // The holder taking its own lease again moves to a new epoch (an older
+    // room of its own is fenced out too).
+    let again = mine(b.acquire(&g1, t0 + 10_002).await.unwrap());
+    assert_eq!(again.epoch, 3);
+    assert!(!b.still_holds(&lb1).await.unwrap());
+
+    // A released lease is free at once, at a still higher epoch: A's room
+    // of epoch 1 stays fenced out.
+    b.release(&again).await.unwrap();
+    let back = mine(a.acquire(&g1, t0 + 10_003).await.unwrap());
+    assert_eq!(back.epoch, 4);
+    assert!(!a.still_holds(&la).await.unwrap());
+    assert!(a.still_holds(&back).await.unwrap());
+    store.close().await;
+}
+
+#[tokio::test]
+async fn a_lease_needs_a_stored_game() {
+    let tmp = TempDir::new("leases-nogame");
+    let (_, _) = two_games(&tmp).await;
+    let store = Store::open(&tmp.db()).await.unwrap();
+    let a = Leases::register(store.clone(), "http://127.0.0.1:1", POLICY, 0)
+        .await
+        .unwrap();
+    assert!(a.acquire("0000000000000000", 0).await.is_err());
+    store.close().await;
+}
