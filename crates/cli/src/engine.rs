@@ -28,10 +28,10 @@ pub fn mate(a: &MateArgs) -> Result<(), CliError> {
     match result {
         MateResult::Mate(line) => {
             let text: Vec<String> = line.iter().map(ToString::to_string).collect();
-            println!("{}", text.join(" "));
+            out!("{}", text.join(" "));
         }
-        MateResult::NoMate => println!("nomate"),
-        MateResult::Timeout => println!("timeout"),
+        MateResult::NoMate => out!("nomate"),
+        MateResult::Timeout => out!("timeout"),
     }
     Ok(())
 }
@@ -41,9 +41,9 @@ pub fn mate(a: &MateArgs) -> Result<(), CliError> {
 pub fn bench(a: &BenchArgs) -> Result<(), CliError> {
     let r = shogi_engine::bench::bench(a.depth);
     for (i, n) in r.per_position.iter().enumerate() {
-        println!("position {:>2}: {n} nodes", i + 1);
+        out!("position {:>2}: {n} nodes", i + 1);
     }
-    println!("{} nodes {} nps", r.total_nodes, r.nps);
+    out!("{} nodes {} nps", r.total_nodes, r.nps);
     Ok(())
 }
 
@@ -281,7 +281,7 @@ pub fn run_match(a: &MatchArgs) -> Result<(), CliError> {
         eprintln!();
     }
     for line in summary_lines(&summary, sprt.as_ref()) {
-        println!("{line}");
+        out!("{line}");
     }
     Ok(())
 }

@@ -1,5 +1,17 @@
 //! The `shogi` command: every subcommand is a thin call into a library crate.
 
+/// `println!` for the command's output: a closed standard output (`shogi
+/// perft ... | head`) ends the program quietly instead of a panic; another
+/// write error is one line on stderr and exit code 2.
+macro_rules! out {
+    () => {
+        $crate::write_out(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 // The doc comments of args.rs are clap's --help text, read in a terminal, not rustdoc.
 #[allow(clippy::doc_markdown)]
 mod args;
@@ -20,6 +32,20 @@ use shogi_core::usi::PositionCommand;
 use shogi_core::{perft, Game, GameRules, GameStatus, Leniency, Move, PlayError, Position};
 
 use args::{Cli, Command, PerftArgs, PositionArgs, ServeArgs, ShowArgs, StatusArgs};
+
+/// Writes `text` to standard output (see `out!`).
+fn write_out(text: std::fmt::Arguments<'_>) {
+    let mut stdout = std::io::stdout().lock();
+    let written = stdout.write_fmt(text).and_then(|()| stdout.flush());
+    match written {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => {
+            eprintln!("shogi: cannot write the output: {e}");
+            std::process::exit(2);
+        }
+    }
+}
 
 /// A user error: printed as one line on stderr, exit code 2.
 #[derive(Debug, thiserror::Error)]
@@ -191,7 +217,7 @@ fn run_status(a: &StatusArgs) -> Result<(), CliError> {
     };
     let (game, err) = replay(&cmd, rules);
     let status = game.status();
-    println!("{}", status.word());
+    out!("{}", status.word());
     if a.explain {
         eprintln!("{}", explain(&game, status, err));
     }
@@ -267,6 +293,6 @@ fn run_show(a: &ShowArgs) -> Result<(), CliError> {
         "kif" | "bod" => shogi_record::bod::write(game.position()),
         _ => diagram::plain(game.position()),
     };
-    print!("{text}");
+    write_out(format_args!("{text}"));
     Ok(())
 }

@@ -83,7 +83,7 @@ fn gen(a: &TuneGenArgs) -> Result<(), CliError> {
     if tty {
         eprintln!();
     }
-    println!(
+    out!(
         "{} games, {} positions written of {} searched, Sente {} Gote {} draws {}, {:.0} s",
         stats.games,
         stats.positions,
@@ -134,13 +134,15 @@ fn fit(a: &TuneFitArgs) -> Result<(), CliError> {
     );
     std::fs::write(&a.out, params.to_text(&header))
         .map_err(|e| CliError(format!("{}: {e}", a.out.display())))?;
-    println!(
+    out!(
         "positions: {} training, {} held out; K = {:.1}",
-        r.sizes.0, r.sizes.1, r.k
+        r.sizes.0,
+        r.sizes.1,
+        r.k
     );
-    println!("training loss: {:.6} -> {:.6}", r.train.0, r.train.1);
-    println!("held-out loss: {:.6} -> {:.6}", r.held_out.0, r.held_out.1);
-    println!("{:.0} s", start.elapsed().as_secs_f64());
+    out!("training loss: {:.6} -> {:.6}", r.train.0, r.train.1);
+    out!("held-out loss: {:.6} -> {:.6}", r.held_out.0, r.held_out.1);
+    out!("{:.0} s", start.elapsed().as_secs_f64());
     Ok(())
 }
 
@@ -163,7 +165,7 @@ fn openings(a: &TuneOpeningsArgs) -> Result<(), CliError> {
         Some(p) => {
             std::fs::write(p, text).map_err(|e| CliError(format!("{}: {e}", p.display())))?;
         }
-        None => print!("{text}"),
+        None => crate::write_out(format_args!("{text}")),
     }
     if found.len() < a.count {
         eprintln!("shogi: only {} of {} openings found", found.len(), a.count);

@@ -26,13 +26,13 @@ pub fn run(c: &UserCommand) -> Result<(), CliError> {
             } else {
                 "account"
             };
-            println!("{role} {} added to {}", account.name, db.display());
+            out!("{role} {} added to {}", account.name, db.display());
         }
         UserCommand::Passwd(a) => {
             runtime
                 .block_on(admin::set_password(&a.db, &a.name, &password))
                 .map_err(|e| CliError(format!("cannot set the password of {}: {e}", a.name)))?;
-            println!("password of {} set; its sessions ended", a.name);
+            out!("password of {} set; its sessions ended", a.name);
         }
     }
     Ok(())

@@ -407,3 +407,24 @@ fn serve_says_what_failed_and_never_that_it_serves_when_it_cannot() {
     drop(taken);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Output into a pipe nobody reads any more (`shogi ... | head` after head
+/// has quit) ends the command quietly: no panic, exit code 0.
+#[test]
+fn a_closed_output_is_no_panic() {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let o = Command::new(env!("CARGO_BIN_EXE_shogi"))
+        .args([
+            "mate",
+            "--sfen",
+            "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1",
+        ])
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("run shogi");
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(!e.contains("panicked"), "{e}");
+    assert_eq!(o.status.code(), Some(0), "{e}");
+}
