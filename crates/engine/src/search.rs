@@ -99,13 +99,16 @@ pub struct SearchOptions {
     /// Aspiration windows around the last iteration's score (a developer switch; on by default).
     pub aspiration: bool,
     /// Continuation history (one and two plies back) and countermoves in
-    /// move ordering and reductions (a developer switch; on by default).
+    /// move ordering and reductions (a developer switch; off by default:
+    /// no gain shown, docs/TUNING.md).
     pub continuation_history: bool,
-    /// Futility pruning of quiet moves at low depth (a developer switch).
+    /// Futility pruning of quiet moves at low depth (a developer switch; on by default).
     pub futility: bool,
-    /// Internal iterative reduction: one ply less at nodes without a table move (a developer switch).
+    /// Internal iterative reduction: one ply less at nodes without a table
+    /// move (a developer switch; off by default: not yet tested).
     pub iir: bool,
-    /// Razoring: a quiescence search decides hopeless nodes at depth 1-2 (a developer switch).
+    /// Razoring: a quiescence search decides hopeless nodes at depth 1-2
+    /// (a developer switch; off by default: not yet tested).
     pub razoring: bool,
 }
 
@@ -123,8 +126,8 @@ impl Default for SearchOptions {
             null_move: true,
             late_move_reductions: true,
             aspiration: true,
-            continuation_history: true,
-            futility: false,
+            continuation_history: false,
+            futility: true,
             iir: false,
             razoring: false,
         }
@@ -1068,7 +1071,7 @@ mod tests {
     }
 
     #[test]
-    fn search_switches_change_the_tree_only_when_off() {
+    fn search_switches_change_the_tree_when_flipped() {
         let p = pos(crate::bench::POSITIONS[2]);
         let limit = SearchLimit::Depth(7);
         let base = search_position(&p, &limit, &SearchOptions::default());
@@ -1076,7 +1079,7 @@ mod tests {
             null_move: true,
             late_move_reductions: true,
             aspiration: true,
-            continuation_history: true,
+            futility: true,
             ..SearchOptions::default()
         };
         assert_eq!(search_position(&p, &limit, &all_on).nodes, base.nodes);
@@ -1094,7 +1097,7 @@ mod tests {
                 ..SearchOptions::default()
             },
             SearchOptions {
-                continuation_history: false,
+                futility: false,
                 ..SearchOptions::default()
             },
         ] {
@@ -1105,7 +1108,7 @@ mod tests {
         // The switches still off by default change the tree when turned on.
         for on in [
             SearchOptions {
-                futility: true,
+                continuation_history: true,
                 ..SearchOptions::default()
             },
             SearchOptions {

@@ -147,8 +147,8 @@ impl Default for EngineOptions {
             null_move: true,
             late_move_reductions: true,
             aspiration: true,
-            continuation_history: true,
-            futility: false,
+            continuation_history: false,
+            futility: true,
             iir: false,
             razoring: false,
         }
@@ -175,8 +175,8 @@ const OPTION_LINES: [&str; 16] = [
     "option name NullMove type check default true",
     "option name LateMoveReductions type check default true",
     "option name Aspiration type check default true",
-    "option name ContinuationHistory type check default true",
-    "option name Futility type check default false",
+    "option name ContinuationHistory type check default false",
+    "option name Futility type check default true",
     "option name InternalIterativeReduction type check default false",
     "option name Razoring type check default false",
 ];
