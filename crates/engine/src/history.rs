@@ -173,3 +173,56 @@ impl History {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shogi_core::{sfen::parse_position, PieceKind};
+
+    #[test]
+    fn piece_to_names_the_piece_after_the_move_and_its_square() {
+        let pos = parse_position("4k4/9/9/9/9/9/2P6/9/4K4 b P 1").unwrap();
+        let push: Move = "7g7f".parse().unwrap();
+        let drop: Move = "P*5e".parse().unwrap();
+        let (push_sq, drop_sq) = (push.to().index(), drop.to().index());
+        assert_eq!(piece_to(&pos, push), PieceKind::Pawn.index() * 81 + push_sq);
+        assert_eq!(piece_to(&pos, drop), PieceKind::Pawn.index() * 81 + drop_sq);
+        // A promotion is keyed by the promoted piece; Gote's moves by Gote's pieces.
+        let pos = parse_position("4k4/9/9/2P6/9/9/9/9/4K4 b - 1").unwrap();
+        let promo: Move = "7d7c+".parse().unwrap();
+        let plain: Move = "7d7c".parse().unwrap();
+        assert_eq!(
+            piece_to(&pos, promo),
+            PieceKind::ProPawn.index() * 81 + promo.to().index()
+        );
+        assert_ne!(piece_to(&pos, promo), piece_to(&pos, plain));
+        let pos = parse_position("4k4/9/9/9/9/9/9/9/4K4 w - 1").unwrap();
+        let king: Move = "5a5b".parse().unwrap();
+        assert_eq!(
+            piece_to(&pos, king),
+            (14 + PieceKind::King.index()) * 81 + king.to().index()
+        );
+        assert!(piece_to(&pos, king) < PIECE_TO);
+    }
+
+    #[test]
+    fn continuation_scores_move_towards_the_bonus_and_stay_bounded() {
+        let mut h = History::new();
+        assert_eq!(h.continuation(3, 7), 0);
+        for _ in 0..1000 {
+            h.update_continuation(3, 7, History::bonus(20));
+        }
+        let v = h.continuation(3, 7);
+        assert!(v > HISTORY_MAX / 2 && v <= HISTORY_MAX, "{v}");
+        assert_eq!(h.continuation(7, 3), 0, "the pair is ordered");
+        h.update_continuation(3, 7, -History::bonus(20));
+        assert!(h.continuation(3, 7) < v);
+        let m: Move = "7g7f".parse().unwrap();
+        assert_eq!(h.countermove(5), None);
+        h.set_countermove(5, m);
+        assert_eq!(h.countermove(5), Some(m));
+        // Out-of-range indices are ignored, not a panic.
+        h.set_countermove(PIECE_TO, m);
+        assert_eq!(h.continuation(PIECE_TO, 0), 0);
+    }
+}
