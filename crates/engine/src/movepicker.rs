@@ -1,8 +1,9 @@
 //! Move ordering: legal moves scored once and handed out best first.
 //!
 //! Order: the transposition-table move, captures that do not lose material
-//! (most valuable victim first), killers, quiet moves by history, and last
-//! the captures that lose material.
+//! (most valuable victim first), killers, the countermove, quiet moves by
+//! history plus continuation history, and last the captures that lose
+//! material.
 //!
 //! ```
 //! use shogi_engine::history::History;
@@ -18,7 +19,7 @@
 use shogi_core::{attacks, rules, Move, MoveList, PieceKind, Position, MAX_MOVES};
 
 use crate::eval::{capture_value, piece_value};
-use crate::history::History;
+use crate::history::{piece_to, History};
 use crate::see::see;
 
 /// Score of the transposition-table move.
@@ -29,6 +30,34 @@ pub const GOOD_CAPTURE: i32 = 1 << 24;
 pub const KILLER: i32 = 1 << 22;
 /// Base score of captures that lose material.
 pub const BAD_CAPTURE: i32 = -(1 << 22);
+/// Score of the countermove (below the killers).
+pub const COUNTERMOVE: i32 = KILLER - 2;
+
+/// What a node knows of the moves before it, for ordering quiet moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Context {
+    /// The [`piece_to`] indices of the moves one and two plies back (`None`
+    /// at the root, after a null move, or with continuation history off).
+    pub earlier: [Option<usize>; 2],
+    /// The countermove of the move one ply back.
+    pub countermove: Option<Move>,
+}
+
+impl Context {
+    /// The history plus continuation history of quiet move `m` by `pos`'s side to move.
+    #[inline]
+    #[must_use]
+    pub fn quiet_score(&self, pos: &Position, history: &History, m: Move) -> i32 {
+        let mut s = history.score(pos.side_to_move(), m);
+        if self.earlier[0].is_some() || self.earlier[1].is_some() {
+            let this = piece_to(pos, m);
+            for e in self.earlier.iter().flatten() {
+                s += history.continuation(*e, this);
+            }
+        }
+        s
+    }
+}
 
 /// Whether `m` captures a piece.
 #[inline]
@@ -48,10 +77,21 @@ impl MovePicker {
     /// All legal moves of `pos`, ordered with the TT move, killers of `ply` and `history`.
     #[must_use]
     pub fn new(pos: &Position, tt_move: Option<Move>, history: &History, ply: usize) -> MovePicker {
+        MovePicker::with_context(pos, tt_move, history, ply, &Context::default())
+    }
+
+    /// As [`MovePicker::new`], with the countermove and continuation history of `context`.
+    #[must_use]
+    pub fn with_context(
+        pos: &Position,
+        tt_move: Option<Move>,
+        history: &History,
+        ply: usize,
+        context: &Context,
+    ) -> MovePicker {
         let moves = pos.legal_moves();
         let mut scores = [0; MAX_MOVES];
         let killers = history.killers(ply);
-        let us = pos.side_to_move();
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if Some(m) == tt_move {
                 TT_SCORE
@@ -61,13 +101,15 @@ impl MovePicker {
                 KILLER
             } else if Some(m) == killers[1] {
                 KILLER - 1
+            } else if Some(m) == context.countermove {
+                COUNTERMOVE
             } else {
                 let promo = if m.is_promotion() {
                     promotion_gain(pos, m)
                 } else {
                     0
                 };
-                history.score(us, m) + promo * 8
+                context.quiet_score(pos, history, m) + promo * 8
             };
         }
         MovePicker {

@@ -40,9 +40,9 @@ pub use crate::control::SearchControl;
 
 use crate::checks::gives_check;
 use crate::eval::{capture_value, Evaluator, LinearEval};
-use crate::history::History;
+use crate::history::{piece_to, History};
 use crate::limits::SearchLimit;
-use crate::movepicker::{is_capture, MovePicker};
+use crate::movepicker::{is_capture, Context, MovePicker};
 use crate::see::see;
 use crate::timemgmt::{allocate, TimeBudget};
 use crate::tt::{Bound, TranspositionTable};
@@ -59,6 +59,19 @@ pub const INFINITE: i32 = MATE + 1;
 pub const PERPETUAL_WIN: i32 = 30000;
 /// The deepest nominal depth iterative deepening goes to.
 pub const MAX_DEPTH: u32 = 100;
+
+/// Futility pruning of quiet moves applies up to this depth.
+const FUTILITY_DEPTH: i32 = 5;
+/// Futility margin: this much plus [`FUTILITY_PER_PLY`] a ply of depth.
+const FUTILITY_BASE: i32 = 100;
+/// Futility margin added per ply of depth.
+const FUTILITY_PER_PLY: i32 = 120;
+/// Internal iterative reduction applies from this depth on.
+const IIR_DEPTH: i32 = 4;
+/// Razoring applies up to this depth.
+const RAZOR_DEPTH: i32 = 2;
+/// Razoring margin per ply of depth.
+const RAZOR_MARGIN: i32 = 250;
 
 /// Engine settings that shape a search.
 #[derive(Clone)]
@@ -85,6 +98,18 @@ pub struct SearchOptions {
     pub late_move_reductions: bool,
     /// Aspiration windows around the last iteration's score (a developer switch; on by default).
     pub aspiration: bool,
+    /// Continuation history (one and two plies back) and countermoves in
+    /// move ordering and reductions (a developer switch; off by default:
+    /// no gain shown, docs/TUNING.md).
+    pub continuation_history: bool,
+    /// Futility pruning of quiet moves at low depth (a developer switch; on by default).
+    pub futility: bool,
+    /// Internal iterative reduction: one ply less at nodes without a table
+    /// move (a developer switch; off by default: not yet tested).
+    pub iir: bool,
+    /// Razoring: a quiescence search decides hopeless nodes at depth 1-2
+    /// (a developer switch; off by default: not yet tested).
+    pub razoring: bool,
 }
 
 impl Default for SearchOptions {
@@ -101,6 +126,10 @@ impl Default for SearchOptions {
             null_move: true,
             late_move_reductions: true,
             aspiration: true,
+            continuation_history: false,
+            futility: true,
+            iir: false,
+            razoring: false,
         }
     }
 }
@@ -117,6 +146,10 @@ impl std::fmt::Debug for SearchOptions {
             .field("null_move", &self.null_move)
             .field("late_move_reductions", &self.late_move_reductions)
             .field("aspiration", &self.aspiration)
+            .field("continuation_history", &self.continuation_history)
+            .field("futility", &self.futility)
+            .field("iir", &self.iir)
+            .field("razoring", &self.razoring)
             .finish_non_exhaustive()
     }
 }
@@ -262,6 +295,9 @@ struct Worker<'a> {
     lmr: Vec<[i32; 64]>,
     /// Path index of the position after the last null move (repetitions stop there).
     null_barrier: usize,
+    /// The [`piece_to`] index of each move on the search path (`None` for
+    /// a null move, or for every move with continuation history off).
+    moved: Vec<Option<usize>>,
 }
 
 /// Searches `pos` under `limit`, sharing `tt`, stopping on `control`, and
@@ -404,6 +440,7 @@ impl<'a> Worker<'a> {
             root_depth: 0,
             lmr,
             null_barrier: 0,
+            moved: Vec::with_capacity(MAX_PLY + 2),
         }
     }
 
@@ -451,6 +488,12 @@ impl<'a> Worker<'a> {
     fn push_move(&mut self, m: Move, check: bool) -> shogi_core::Undo {
         self.keys.push(self.pos.hash());
         self.checks.push(check);
+        self.moved.push(
+            self.shared
+                .options
+                .continuation_history
+                .then(|| piece_to(&self.pos, m)),
+        );
         self.pos.make_move(m)
     }
 
@@ -458,6 +501,19 @@ impl<'a> Worker<'a> {
         self.pos.unmake_move(m, undo);
         self.keys.pop();
         self.checks.pop();
+        self.moved.pop();
+    }
+
+    /// The ordering context of the current node: the moves one and two
+    /// plies back and the countermove of the first.
+    fn context(&self) -> Context {
+        let n = self.moved.len();
+        let back = |k: usize| n.checked_sub(k).and_then(|i| self.moved[i]);
+        let earlier = [back(1), back(2)];
+        Context {
+            earlier,
+            countermove: earlier[0].and_then(|e| self.history.countermove(e)),
+        }
     }
 
     /// Draw or perpetual-check result if the current position repeats one on the path.
@@ -590,18 +646,33 @@ impl<'a> Worker<'a> {
             if depth <= 4 && static_eval - 150 * depth >= beta {
                 return static_eval;
             }
+            // Razoring: far below alpha near the leaves, trust the quiescence search.
+            if self.shared.options.razoring
+                && depth <= RAZOR_DEPTH
+                && static_eval + RAZOR_MARGIN * depth < alpha
+            {
+                let v = self.qsearch(alpha, alpha + 1, ply, 0);
+                if self.stopped {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
+            }
             // Null move pruning.
             if allow_null && depth >= 3 && static_eval >= beta && self.shared.options.null_move {
                 let r = 3 + depth / 4;
                 let undo = self.pos.make_null_move();
                 self.keys.push(key);
                 self.checks.push(false);
+                self.moved.push(None);
                 // Repetitions across a null move are not real.
                 let barrier = std::mem::replace(&mut self.null_barrier, self.keys.len());
                 let v = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
                 self.null_barrier = barrier;
                 self.keys.pop();
                 self.checks.pop();
+                self.moved.pop();
                 self.pos.unmake_null_move(undo);
                 if self.stopped {
                     return 0;
@@ -611,7 +682,15 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let mut picker = MovePicker::new(&self.pos, tt_move, &self.history, ply);
+        // Internal iterative reduction: without a table move the ordering is
+        // poor and the node probably new; search it one ply shallower.
+        let depth = if self.shared.options.iir && tt_move.is_none() && depth >= IIR_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
+        let context = self.context();
+        let mut picker = MovePicker::with_context(&self.pos, tt_move, &self.history, ply, &context);
         if picker.is_empty() {
             // No legal move loses in shogi, in check or not.
             return -MATE + ply as i32;
@@ -632,6 +711,15 @@ impl<'a> Worker<'a> {
             if !pv_node && !in_check && best > -MATE_IN_MAX_PLY && !check {
                 // Late move pruning of quiet moves at shallow depth.
                 if quiet && depth <= 3 && count > 4 + 4 * depth * depth {
+                    continue;
+                }
+                // Futility pruning: a quiet move will not lift a static
+                // evaluation this far below alpha near the leaves.
+                if quiet
+                    && self.shared.options.futility
+                    && depth <= FUTILITY_DEPTH
+                    && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
+                {
                     continue;
                 }
                 // Losing captures at shallow depth.
@@ -658,7 +746,10 @@ impl<'a> Worker<'a> {
                     if pv_node {
                         r -= 1;
                     }
-                    if self.history.score(us, m) > 4000 {
+                    if self.shared.options.continuation_history {
+                        let stat = context.quiet_score(&self.pos, &self.history, m);
+                        r -= (stat / 8192).clamp(-2, 2);
+                    } else if self.history.score(us, m) > 4000 {
                         r -= 1;
                     }
                     r = r.clamp(0, new_depth - 1);
@@ -694,6 +785,7 @@ impl<'a> Worker<'a> {
                             for q in quiets.iter().take(n_quiets).flatten() {
                                 self.history.punish(us, *q, depth);
                             }
+                            self.update_continuation(&context, m, &quiets[..n_quiets], depth);
                         }
                         break;
                     }
@@ -716,6 +808,30 @@ impl<'a> Worker<'a> {
             .tt
             .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
         best
+    }
+
+    /// After quiet move `best` caused a cutoff at `depth`: rewards it in the
+    /// continuation history of the moves one and two plies back, punishes
+    /// the quiet moves tried before it, and makes it the countermove.
+    fn update_continuation(
+        &mut self,
+        context: &Context,
+        best: Move,
+        tried: &[Option<Move>],
+        depth: i32,
+    ) {
+        let bonus = History::bonus(depth);
+        let this = piece_to(&self.pos, best);
+        for e in context.earlier.iter().flatten() {
+            self.history.update_continuation(*e, this, bonus);
+            for q in tried.iter().flatten() {
+                let t = piece_to(&self.pos, *q);
+                self.history.update_continuation(*e, t, -bonus);
+            }
+        }
+        if let Some(e) = context.earlier[0] {
+            self.history.set_countermove(e, best);
+        }
     }
 
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
@@ -955,7 +1071,7 @@ mod tests {
     }
 
     #[test]
-    fn search_switches_change_the_tree_only_when_off() {
+    fn search_switches_change_the_tree_when_flipped() {
         let p = pos(crate::bench::POSITIONS[2]);
         let limit = SearchLimit::Depth(7);
         let base = search_position(&p, &limit, &SearchOptions::default());
@@ -963,6 +1079,7 @@ mod tests {
             null_move: true,
             late_move_reductions: true,
             aspiration: true,
+            futility: true,
             ..SearchOptions::default()
         };
         assert_eq!(search_position(&p, &limit, &all_on).nodes, base.nodes);
@@ -979,9 +1096,32 @@ mod tests {
                 aspiration: false,
                 ..SearchOptions::default()
             },
+            SearchOptions {
+                futility: false,
+                ..SearchOptions::default()
+            },
         ] {
             let r = search_position(&p, &limit, &off);
             assert_ne!(r.nodes, base.nodes, "{off:?}");
+            assert!(r.best_move.is_some());
+        }
+        // The switches still off by default change the tree when turned on.
+        for on in [
+            SearchOptions {
+                continuation_history: true,
+                ..SearchOptions::default()
+            },
+            SearchOptions {
+                iir: true,
+                ..SearchOptions::default()
+            },
+            SearchOptions {
+                razoring: true,
+                ..SearchOptions::default()
+            },
+        ] {
+            let r = search_position(&p, &limit, &on);
+            assert_ne!(r.nodes, base.nodes, "{on:?}");
             assert!(r.best_move.is_some());
         }
     }

@@ -122,6 +122,14 @@ pub struct EngineOptions {
     pub late_move_reductions: bool,
     /// `Aspiration` (developer switch): aspiration windows.
     pub aspiration: bool,
+    /// `ContinuationHistory` (developer switch): continuation history and countermoves.
+    pub continuation_history: bool,
+    /// `Futility` (developer switch): futility pruning of quiet moves.
+    pub futility: bool,
+    /// `InternalIterativeReduction` (developer switch).
+    pub iir: bool,
+    /// `Razoring` (developer switch).
+    pub razoring: bool,
 }
 
 impl Default for EngineOptions {
@@ -139,6 +147,10 @@ impl Default for EngineOptions {
             null_move: true,
             late_move_reductions: true,
             aspiration: true,
+            continuation_history: false,
+            futility: true,
+            iir: false,
+            razoring: false,
         }
     }
 }
@@ -147,10 +159,10 @@ impl Default for EngineOptions {
 pub const INTERNAL_EVAL: &str = "<internal>";
 
 /// The options `usi` lists. `EvalFile` loads evaluation weights (see
-/// `crates/engine/params/`); `NullMove`, `LateMoveReductions` and
-/// `Aspiration` are developer switches for self-play tests of those search
+/// `crates/engine/params/`); `NullMove`, `LateMoveReductions`,
+/// `Aspiration` and `ContinuationHistory` are developer switches for self-play tests of those search
 /// features (leave them on to play).
-const OPTION_LINES: [&str; 12] = [
+const OPTION_LINES: [&str; 16] = [
     "option name USI_Hash type spin default 64 min 1 max 65536",
     "option name Threads type spin default 1 min 1 max 256",
     "option name USI_Ponder type check default false",
@@ -163,6 +175,10 @@ const OPTION_LINES: [&str; 12] = [
     "option name NullMove type check default true",
     "option name LateMoveReductions type check default true",
     "option name Aspiration type check default true",
+    "option name ContinuationHistory type check default false",
+    "option name Futility type check default true",
+    "option name InternalIterativeReduction type check default false",
+    "option name Razoring type check default false",
 ];
 
 /// Why a `setoption` was refused.
@@ -232,6 +248,10 @@ impl EngineOptions {
             "nullmove" => self.null_move = check()?,
             "latemovereductions" => self.late_move_reductions = check()?,
             "aspiration" => self.aspiration = check()?,
+            "continuationhistory" => self.continuation_history = check()?,
+            "futility" => self.futility = check()?,
+            "internaliterativereduction" => self.iir = check()?,
+            "razoring" => self.razoring = check()?,
             "multipv" => self.multipv = spin(1, 600)? as usize,
             "enteringkingrule" => self.entering_king = value.parse().map_err(|_| bad())?,
             "maxmovestodraw" => self.max_moves_to_draw = spin(0, 100_000)? as u32,
@@ -526,6 +546,10 @@ impl<W: Write + Send + 'static> Engine<W> {
             null_move: self.options.null_move,
             late_move_reductions: self.options.late_move_reductions,
             aspiration: self.options.aspiration,
+            continuation_history: self.options.continuation_history,
+            futility: self.options.futility,
+            iir: self.options.iir,
+            razoring: self.options.razoring,
         }
     }
 
