@@ -11,6 +11,7 @@ use crate::accounts::Accounts;
 use crate::activity::ActivityGate;
 use crate::analysis::Analyzer;
 use crate::connections::WsLimits;
+use crate::committer::Committer;
 use crate::db::Store;
 use crate::limits::{Limiter, RateLimits};
 use crate::lobby::Lobby;
@@ -91,6 +92,7 @@ impl AppState {
         let (ended, endings) = GameEndedSender::channel();
         let deps = RoomDeps {
             store: store.clone(),
+            committer: Committer::spawn(store.clone()),
             time: time.clone(),
             opponent,
             activity: activity.clone(),
