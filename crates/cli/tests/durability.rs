@@ -179,7 +179,11 @@ async fn a_killed_server_keeps_every_acknowledged_move() {
     // Mid-burst: every bot sends its next move as soon as the last is shown.
     let mut waited = Duration::ZERO;
     while total.load(Ordering::SeqCst) < KILL_AFTER {
-        assert!(waited < WAIT, "only {} moves acknowledged", total.load(Ordering::SeqCst));
+        assert!(
+            waited < WAIT,
+            "only {} moves acknowledged",
+            total.load(Ordering::SeqCst)
+        );
         tokio::time::sleep(Duration::from_millis(5)).await;
         waited += Duration::from_millis(5);
     }

@@ -88,7 +88,8 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
 /// Commits `batch` (emptied) in one transaction and answers each write; if
 /// the transaction fails, each write is tried alone.
 async fn commit(store: &Store, batch: &mut Vec<Pending>) {
-    let writes: Vec<(&str, &GameWrite)> = batch.iter().map(|p| (p.game.as_str(), &p.write)).collect();
+    let writes: Vec<(&str, &GameWrite)> =
+        batch.iter().map(|p| (p.game.as_str(), &p.write)).collect();
     let result = store.write_batch(&writes).await;
     drop(writes);
     match result {
