@@ -34,6 +34,7 @@ mod api;
 pub mod archive;
 pub mod bucket;
 pub mod clock;
+pub mod committer;
 pub mod connections;
 pub mod db;
 pub mod engine_lines;

@@ -708,6 +708,49 @@ pub struct GameView {
     pub computer: Option<ComputerView>,
 }
 
+/// A `state` message serialised once for all the connections that receive
+/// it: the text is the same for every one but the `you` field (the
+/// connection's seat), which [`StateText::text`] appends. A room makes one
+/// per change, however many watch.
+#[derive(Debug)]
+pub struct StateText {
+    /// The state.
+    pub view: GameView,
+    /// The message up to the value of `you` (the last field).
+    head: String,
+}
+
+impl StateText {
+    /// Serialises `view` as a `state` message.
+    #[must_use]
+    pub fn new(view: GameView) -> StateText {
+        // Serializing our own plain structs cannot fail; `you` comes last.
+        let full = serde_json::to_string(&ServerMessage::State {
+            view: &view,
+            you: None,
+        })
+        .unwrap_or_default();
+        let head = full.strip_suffix("null}").unwrap_or(&full).to_owned();
+        StateText { view, head }
+    }
+
+    /// The message for a connection of `you` (`None`: a spectator).
+    #[must_use]
+    pub fn text(&self, you: Option<Seat>) -> String {
+        let seat = match you {
+            None => "null",
+            Some(Seat::Sente) => "\"sente\"",
+            Some(Seat::Gote) => "\"gote\"",
+            Some(Seat::Both) => "\"both\"",
+        };
+        let mut text = String::with_capacity(self.head.len() + seat.len() + 1);
+        text.push_str(&self.head);
+        text.push_str(seat);
+        text.push('}');
+        text
+    }
+}
+
 /// What the computer is doing while it is to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]

@@ -2,7 +2,9 @@
 //! channel of commands, and a broadcast of the state after every change.
 //!
 //! Every change is written to `SQLite` before it is answered or broadcast; a
-//! change the database refuses leaves the game as it was. The room ends the
+//! change the database refuses leaves the game as it was. Moves and endings
+//! go through the [`Committer`], which stores those of many games arriving
+//! together in one transaction. The room ends the
 //! game on time by itself: it sleeps until the running side's flag would fall.
 
 use std::collections::VecDeque;
@@ -18,9 +20,10 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use crate::activity::ActivityGate;
 use crate::bucket::TokenBucket;
 use crate::clock::Clock;
+use crate::committer::Committer;
 use crate::connections::Connections;
 use crate::db::players::GamePlayers;
-use crate::db::{MoveRecord, Store};
+use crate::db::{GameWrite, MoveRecord, Store};
 use crate::error::{Error, Problem};
 use crate::legal::LegalMoves;
 use crate::lobby::{LiveGame, LivePlayers, Lobby, Terms};
@@ -29,7 +32,7 @@ use crate::players::{self, Identity, SeatPlayer};
 use crate::protocol::{
     reason_word, AiSeat, ClockView, ClocksView, ComputerView, ConnectedView, ErrorDetail, GameView,
     IllegalPolicy, ImpasseView, Joined, Mode, PlayerView, PlayersView, Refusal, Seat, SeatsView,
-    Settings, Side, StatusView, TakebackView,
+    Settings, Side, StateText, StatusView, TakebackView,
 };
 use crate::ratings::TimeClass;
 use crate::search_pool::SearchPool;
@@ -229,10 +232,10 @@ impl RoomError {
 /// a seated player the chat (updates and history).
 #[derive(Debug)]
 pub struct Subscription {
-    /// Every state after a change.
-    pub updates: broadcast::Receiver<Arc<GameView>>,
+    /// Every state after a change, serialised once for every connection.
+    pub updates: broadcast::Receiver<Arc<StateText>>,
     /// The state now.
-    pub now: Arc<GameView>,
+    pub now: StateText,
     /// The chat, for seated players only.
     pub chat: Option<ChatFeed>,
 }
@@ -421,6 +424,8 @@ pub struct RoomInit {
 pub struct RoomDeps {
     /// The database.
     pub store: Store,
+    /// Where moves and endings are stored, several games' in one transaction.
+    pub committer: Committer,
     /// The clock.
     pub time: TimeSource,
     /// The computer player.
@@ -495,7 +500,7 @@ struct Room {
     /// The computer's search, shown while it is to move.
     computer: Option<ComputerView>,
     deps: RoomDeps,
-    updates: broadcast::Sender<Arc<GameView>>,
+    updates: broadcast::Sender<Arc<StateText>>,
     tx: mpsc::Sender<Command>,
 }
 
@@ -650,7 +655,7 @@ impl Room {
                 }
                 let _ = reply.send(Subscription {
                     updates: self.updates.subscribe(),
-                    now: Arc::new(self.view()),
+                    now: StateText::new(self.view()),
                     chat,
                 });
             }
@@ -866,7 +871,11 @@ impl Room {
         }
         let ending = Ending::Timeout { loser };
         // The flag fell whatever the database says; a failed write is logged.
-        if let Err(e) = self.deps.store.finish(&self.id, ending, self.clocks).await {
+        let write = GameWrite::Finish {
+            ending,
+            clocks: self.clocks,
+        };
+        if let Err(e) = self.deps.committer.write(&self.id, write).await {
             tracing::error!(game = %self.id, "storing a timeout: {e}");
         }
         self.ending = Some(ending);
@@ -1129,7 +1138,12 @@ impl Room {
             clocks,
             ending,
         };
-        if let Err(e) = self.deps.store.record_move(&self.id, &record).await {
+        if let Err(e) = self
+            .deps
+            .committer
+            .write(&self.id, GameWrite::Move(record))
+            .await
+        {
             tracing::error!(game = %self.id, "storing move {m}: {e}");
             return Err(RoomError::MoveNotStored);
         }
@@ -1156,7 +1170,8 @@ impl Room {
     async fn end(&mut self, ending: Ending) -> Result<(), RoomError> {
         // The running clock stops where it stands.
         let clocks = self.stopped_clocks(self.deps.time.now_ms());
-        if let Err(e) = self.deps.store.finish(&self.id, ending, clocks).await {
+        let write = GameWrite::Finish { ending, clocks };
+        if let Err(e) = self.deps.committer.write(&self.id, write).await {
             tracing::error!(game = %self.id, "storing the ending: {e}");
             return Err(RoomError::EndingNotStored);
         }
@@ -1259,8 +1274,11 @@ impl Room {
     }
 
     fn publish(&self) {
-        // No subscriber is not an error.
-        let _ = self.updates.send(Arc::new(self.view()));
+        // Serialised here once, not by each connection; with no subscriber,
+        // not at all.
+        if self.updates.receiver_count() > 0 {
+            let _ = self.updates.send(Arc::new(StateText::new(self.view())));
+        }
     }
 
     fn view(&self) -> GameView {

@@ -10,6 +10,7 @@ use axum::extract::FromRef;
 use crate::accounts::Accounts;
 use crate::activity::ActivityGate;
 use crate::analysis::Analyzer;
+use crate::committer::Committer;
 use crate::connections::WsLimits;
 use crate::db::Store;
 use crate::limits::{Limiter, RateLimits};
@@ -91,6 +92,7 @@ impl AppState {
         let (ended, endings) = GameEndedSender::channel();
         let deps = RoomDeps {
             store: store.clone(),
+            committer: Committer::spawn(store.clone()),
             time: time.clone(),
             opponent,
             activity: activity.clone(),

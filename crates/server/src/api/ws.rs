@@ -21,7 +21,7 @@ use super::session::MaybeUser;
 use crate::bucket::TokenBucket;
 use crate::connections::WsLimits;
 use crate::error::{Error, Problem};
-use crate::protocol::{ClientMessage, ErrorDetail, GameView, Seat, ServerMessage};
+use crate::protocol::{ClientMessage, ErrorDetail, Seat, ServerMessage, StateText};
 use crate::room::{Action, ChatFeed, RoomError, RoomHandle, Subscription};
 use crate::rooms::Rooms;
 
@@ -75,8 +75,10 @@ fn text(msg: &ServerMessage<'_>) -> Message {
     Message::Text(serde_json::to_string(msg).unwrap_or_default().into())
 }
 
-fn state(view: &GameView, you: Option<Seat>) -> Message {
-    text(&ServerMessage::State { view, you })
+/// The state for a connection of `you`: serialised once by the room, the
+/// seat added here.
+fn state(view: &StateText, you: Option<Seat>) -> Message {
+    Message::Text(view.text(you).into())
 }
 
 /// An error about the message itself (`code`: `bad_message`,

@@ -86,6 +86,20 @@ pub struct MoveRecord {
     pub ending: Option<Ending>,
 }
 
+/// One write of a live game, for [`Store::write_batch`].
+#[derive(Debug)]
+pub enum GameWrite {
+    /// A move, the clocks after it and the ending it caused.
+    Move(MoveRecord),
+    /// An ending no move caused, and the clocks as they stood.
+    Finish {
+        /// How the game ended.
+        ending: Ending,
+        /// Both clocks, if the game has any.
+        clocks: Option<ByColor<Clock>>,
+    },
+}
+
 /// The seats and state of a game, for deciding who may annotate it.
 #[derive(Debug)]
 pub struct GameSeats {
@@ -305,6 +319,77 @@ impl Store {
         .bind(id)
         .execute(&mut *tx)
         .await?;
+        tx.commit().await
+    }
+
+    /// Stores the writes of several live games in one transaction (group
+    /// commit): each a move (as [`Store::record_move`]) or an ending no move
+    /// caused (as [`Store::finish`]), in the order given.
+    ///
+    /// # Errors
+    /// The database refused one of them; nothing is stored then.
+    pub async fn write_batch(&self, writes: &[(&str, &GameWrite)]) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        for &(id, write) in writes {
+            match write {
+                GameWrite::Move(m) => {
+                    let (main_after, periods_after) = m.clocks.map_or((0, 0), |c| {
+                        (ms(c[m.mover].main_ms), i64::from(c[m.mover].periods_left))
+                    });
+                    sqlx::query(
+                        "INSERT INTO moves (game_id, ply, usi, used_ms, main_ms_after, periods_after)
+                         VALUES ($1, $2, $3, $4, $5, $6)",
+                    )
+                    .bind(id)
+                    .bind(i64::from(m.ply))
+                    .bind(m.mv.to_string())
+                    .bind(ms(m.used_ms))
+                    .bind(main_after)
+                    .bind(periods_after)
+                    .execute(&mut *tx)
+                    .await?;
+                    let [sm, sp, gm, gp] = clock_values(m.clocks);
+                    let e = ending_columns(m.ending);
+                    sqlx::query(
+                        "UPDATE games SET sente_main_ms = $1, sente_periods = $2, gote_main_ms = $3,
+                            gote_periods = $4, turn_used_ms = 0, over = $5, winner = $6,
+                            reason = $7, foul = $8
+                         WHERE id = $9",
+                    )
+                    .bind(sm)
+                    .bind(sp)
+                    .bind(gm)
+                    .bind(gp)
+                    .bind(e.over)
+                    .bind(e.winner)
+                    .bind(e.reason)
+                    .bind(e.foul)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                GameWrite::Finish { ending, clocks } => {
+                    let [sm, sp, gm, gp] = clock_values(*clocks);
+                    let e = ending_columns(Some(*ending));
+                    sqlx::query(
+                        "UPDATE games SET sente_main_ms = $1, sente_periods = $2, gote_main_ms = $3,
+                            gote_periods = $4, over = $5, winner = $6, reason = $7, foul = $8
+                         WHERE id = $9",
+                    )
+                    .bind(sm)
+                    .bind(sp)
+                    .bind(gm)
+                    .bind(gp)
+                    .bind(e.over)
+                    .bind(e.winner)
+                    .bind(e.reason)
+                    .bind(e.foul)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
+        }
         tx.commit().await
     }
 

@@ -27,5 +27,5 @@ pub mod tournaments;
 mod store;
 
 pub use accounts::{NewSession, UserRow};
-pub use games::{MoveRecord, NewGame, StoredGame};
+pub use games::{GameWrite, MoveRecord, NewGame, StoredGame};
 pub use store::Store;

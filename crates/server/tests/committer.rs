@@ -1,0 +1,121 @@
+//! Group commit: writes of several games arriving together are stored in one
+//! transaction, and a write the database refuses fails alone.
+
+mod common;
+
+use common::{local, TempDir, TestServer};
+use futures_util::future::join_all;
+use serde_json::json;
+use shogi_core::{Color, Ending, Move};
+use shogi_server::committer::Committer;
+use shogi_server::db::{GameWrite, MoveRecord, Store};
+
+fn mv(ply: u32, usi: &str, mover: Color) -> GameWrite {
+    GameWrite::Move(MoveRecord {
+        ply,
+        mv: usi.parse::<Move>().unwrap(),
+        used_ms: 0,
+        mover,
+        clocks: None,
+        ending: None,
+    })
+}
+
+/// Three games created by a server that is then stopped, so that only the
+/// committer writes.
+async fn three_games(dir: &TempDir) -> Vec<String> {
+    let s = TestServer::start(&dir.db()).await;
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let g = s.create(local(json!({}))).await;
+        ids.push(g["id"].as_str().unwrap().to_string());
+    }
+    s.shutdown().await;
+    ids
+}
+
+async fn stored_moves(store: &Store, id: &str) -> Vec<String> {
+    let g = store.load(id).await.unwrap().unwrap();
+    g.moves.iter().map(ToString::to_string).collect()
+}
+
+// On the test's single thread, every write below is queued before the
+// committer task runs, so they meet in one batch.
+#[tokio::test]
+async fn writes_arriving_together_are_all_stored_in_order() {
+    let dir = TempDir::new("committer-batch");
+    let ids = three_games(&dir).await;
+    let store = Store::open(&dir.db()).await.unwrap();
+    let committer = Committer::spawn(store.clone());
+    let plays = [("7g7f", Color::Sente), ("3c3d", Color::Gote)];
+    let writes = ids.iter().enumerate().map(|(i, id)| {
+        let committer = committer.clone();
+        async move {
+            // Each game's moves in turn, as its room sends them.
+            for (ply, (usi, mover)) in (1..).zip(plays) {
+                committer.write(id, mv(ply, usi, mover)).await?;
+            }
+            if i == 2 {
+                let ending = Ending::Resignation {
+                    loser: Color::Sente,
+                };
+                committer
+                    .write(
+                        id,
+                        GameWrite::Finish {
+                            ending,
+                            clocks: None,
+                        },
+                    )
+                    .await?;
+            }
+            Ok::<(), sqlx::Error>(())
+        }
+    });
+    for r in join_all(writes).await {
+        r.unwrap();
+    }
+    for id in &ids {
+        assert_eq!(stored_moves(&store, id).await, ["7g7f", "3c3d"]);
+    }
+    let last = store.load(&ids[2]).await.unwrap().unwrap();
+    assert_eq!(
+        last.ending,
+        Some(Ending::Resignation {
+            loser: Color::Sente
+        })
+    );
+    assert_eq!(store.load(&ids[0]).await.unwrap().unwrap().ending, None);
+    drop(committer);
+    store.close().await;
+}
+
+#[tokio::test]
+async fn a_refused_write_fails_alone_and_the_others_of_its_batch_are_stored() {
+    let dir = TempDir::new("committer-refused");
+    let ids = three_games(&dir).await;
+    let store = Store::open(&dir.db()).await.unwrap();
+    let committer = Committer::spawn(store.clone());
+    // Game 0's first move is already stored: a second first move breaks the
+    // moves table's key, in the same batch as the good moves of games 1 and 2.
+    committer
+        .write(&ids[0], mv(1, "7g7f", Color::Sente))
+        .await
+        .unwrap();
+    let results = join_all([
+        committer.write(&ids[1], mv(1, "2g2f", Color::Sente)),
+        committer.write(&ids[0], mv(1, "2g2f", Color::Sente)),
+        committer.write(&ids[2], mv(1, "5g5f", Color::Sente)),
+        committer.write("no-such-game", mv(1, "5g5f", Color::Sente)),
+    ])
+    .await;
+    assert!(results[0].is_ok(), "{:?}", results[0]);
+    assert!(results[1].is_err());
+    assert!(results[2].is_ok(), "{:?}", results[2]);
+    assert!(results[3].is_err());
+    assert_eq!(stored_moves(&store, &ids[0]).await, ["7g7f"]);
+    assert_eq!(stored_moves(&store, &ids[1]).await, ["2g2f"]);
+    assert_eq!(stored_moves(&store, &ids[2]).await, ["5g5f"]);
+    drop(committer);
+    store.close().await;
+}
