@@ -26,7 +26,7 @@ pub fn run(c: &UserCommand) -> Result<(), CliError> {
             } else {
                 "account"
             };
-            println!("{role} {} added to {}", account.name, db.display());
+            println!("{role} {} added to {}", account.name, db);
         }
         UserCommand::Passwd(a) => {
             runtime
