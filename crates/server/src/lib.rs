@@ -71,9 +71,9 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub use activity::{ActivityGate, ManualGate};
-pub use db::Location;
 pub use api::MAX_BODY_BYTES;
 pub use connections::WsLimits;
+pub use db::Location;
 pub use error::{Error, Kind, Problem};
 pub use limits::RateLimits;
 pub use opponent::{EngineOpponent, Greedy, Limits, Opponent};

@@ -13,7 +13,10 @@ use shogi_server::Location;
 use sqlx::Row;
 
 /// Per table: its columns as (name, type class, not null); and the index names.
-type Schema = (BTreeMap<String, Vec<(String, &'static str, bool)>>, Vec<String>);
+type Schema = (
+    BTreeMap<String, Vec<(String, &'static str, bool)>>,
+    Vec<String>,
+);
 
 /// The type class of a declared `SQLite` type or a PostgreSQL data type: what
 /// the app stores there.
@@ -99,7 +102,10 @@ async fn postgres_schema(url: &str) -> Schema {
         let ty: String = r.get("ty");
         let class = class(&ty, &name, &[]);
         let not_null = r.get::<String, _>("n") == "NO";
-        tables.entry(r.get("t")).or_default().push((name, class, not_null));
+        tables
+            .entry(r.get("t"))
+            .or_default()
+            .push((name, class, not_null));
     }
     for columns in tables.values_mut() {
         columns.sort();

@@ -214,16 +214,15 @@ impl Store {
     }
 }
 
-async fn insert_session(
-    conn: &mut sqlx::AnyConnection,
-    s: &NewSession,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
-        .bind(&s.id)
-        .bind(s.user_id)
-        .bind(ms(s.created_at_ms))
-        .bind(ms(s.expires_at_ms))
-        .execute(conn)
-        .await?;
+async fn insert_session(conn: &mut sqlx::AnyConnection, s: &NewSession) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(&s.id)
+    .bind(s.user_id)
+    .bind(ms(s.created_at_ms))
+    .bind(ms(s.expires_at_ms))
+    .execute(conn)
+    .await?;
     Ok(())
 }

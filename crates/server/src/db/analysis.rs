@@ -114,11 +114,12 @@ impl Store {
     /// # Errors
     /// The database refused the query, or a stored value does not read back.
     pub async fn analysis(&self, id: &str) -> Result<Option<AnalysisRow>, sqlx::Error> {
-        let row =
-            sqlx::query("SELECT status, total_plies, done_plies, evals FROM analyses WHERE id = $1")
-                .bind(id)
-                .fetch_optional(&self.reader)
-                .await?;
+        let row = sqlx::query(
+            "SELECT status, total_plies, done_plies, evals FROM analyses WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.reader)
+        .await?;
         let Some(row) = row else { return Ok(None) };
         let evals: String = row.try_get("evals")?;
         let status: String = row.try_get("status")?;

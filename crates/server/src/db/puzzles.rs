@@ -172,7 +172,7 @@ impl Store {
             "INSERT INTO puzzle_ratings (puzzle_id, rating, rd, volatility, attempts, updated_at)
              VALUES ($1, $2, $3, $4, 1, $5)
              ON CONFLICT (puzzle_id) DO UPDATE SET rating = $2, rd = $3, volatility = $4,
-                attempts = attempts + 1, updated_at = $5",
+                attempts = puzzle_ratings.attempts + 1, updated_at = $5",
         )
         .bind(a.puzzle_id)
         .bind(puzzle_new.rating)
