@@ -828,7 +828,7 @@ async fn boards_and_games(
         let (round, board) = (num(g.try_get("round")?), num(g.try_get("board")?));
         let game = BoardGameRow {
             id: g.try_get("id")?,
-            over: flag(&g, "over")?,
+            over: flag(g, "over")?,
             winner: g.try_get("winner")?,
             reason: g.try_get("reason")?,
             moves: num(g.try_get("moves")?),
