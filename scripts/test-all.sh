@@ -38,6 +38,61 @@ export SHOGI_OTHER_TOOLS="$required_tools"
 echo "== cargo test"
 cargo test --workspace
 
+echo "== server tests again on PostgreSQL (each test on a fresh database of a throwaway server)"
+# The same server and CLI tests with SHOGI_TEST_POSTGRES set: tests/common
+# creates a database per test on this server and drops it after. Debian's
+# postgresql is installed if missing; when it cannot be installed or started
+# this step FAILS (nothing is skipped silently).
+pg_bin=""
+find_pg() {
+  for d in /usr/lib/postgresql/*/bin; do
+    if [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ]; then pg_bin="$d"; fi
+  done
+}
+find_pg
+if [ -z "$pg_bin" ] && command -v apt-get >/dev/null 2>&1; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null || true
+  find_pg
+fi
+if [ -z "$pg_bin" ]; then
+  echo "FAIL: PostgreSQL is not installed and could not be installed (apt-get install postgresql)"
+  exit 1
+fi
+pg_dir="$(mktemp -d /tmp/shogi-pg.XXXXXX)"
+# PostgreSQL refuses to run as root: as root, the cluster belongs to the
+# 'postgres' user the Debian package creates.
+as_pg() { "$@"; }
+if [ "$(id -u)" = 0 ]; then
+  id postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres
+  chown postgres "$pg_dir"
+  as_pg() { runuser -u postgres -- "$@"; }
+fi
+pg_port=""
+for p in $(seq 54320 54399); do
+  if ! (echo >"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then pg_port="$p"; break; fi
+done
+[ -n "$pg_port" ] || { echo "FAIL: no free local port for PostgreSQL"; exit 1; }
+stop_pg() {
+  as_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$pg_dir"
+}
+trap stop_pg EXIT
+as_pg "$pg_bin/initdb" -D "$pg_dir/data" -U shogi --auth=trust >"$pg_dir/initdb.log" 2>&1 \
+  || { cat "$pg_dir/initdb.log"; echo "FAIL: initdb could not create a PostgreSQL cluster"; exit 1; }
+# fsync off: a throwaway cluster; the tests' durability is SQLite's and the
+# server's, not this disk's.
+as_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/log" -w \
+  -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null \
+  || { cat "$pg_dir/log"; echo "FAIL: PostgreSQL did not start"; exit 1; }
+pg_started=$SECONDS
+SHOGI_TEST_POSTGRES="postgres://shogi@127.0.0.1:$pg_port/postgres" \
+  cargo test -p shogi-server --tests
+SHOGI_TEST_POSTGRES="postgres://shogi@127.0.0.1:$pg_port/postgres" \
+  cargo test -p shogi-cli --test cli --test user
+echo "PostgreSQL pass: $((SECONDS - pg_started)) s"
+stop_pg
+trap - EXIT
+
 echo "== web client (web/): build, unit tests, the committed bundle is up to date"
 if command -v npm >/dev/null 2>&1; then
   (cd web && npm ci --no-audit --no-fund --loglevel=error && npm run build && npm test)

@@ -317,6 +317,12 @@ pub struct MatchArgs {
     pub records: Option<PathBuf>,
 }
 
+/// `--db`: a `postgres://` URL or an `SQLite` file's path.
+#[allow(clippy::unnecessary_wraps)] // clap's value parsers return a Result
+fn parse_db(text: &str) -> Result<shogi_server::Location, String> {
+    Ok(shogi_server::Location::parse(text))
+}
+
 /// Arguments of `shogi serve`.
 #[derive(Args, Debug)]
 pub struct ServeArgs {
@@ -326,9 +332,12 @@ pub struct ServeArgs {
     /// Port.
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
-    /// The SQLite database file (created if missing).
-    #[arg(long, default_value = "shogi.db")]
-    pub db: PathBuf,
+    /// The database: an SQLite file (created if missing; the embedded
+    /// default, nothing to set up), or a PostgreSQL database given as
+    /// postgres://USER[:PASSWORD]@HOST[:PORT]/DBNAME (the database must
+    /// exist; the tables are created in it).
+    #[arg(long, default_value = "shogi.db", value_parser = parse_db, verbatim_doc_comment)]
+    pub db: shogi_server::Location,
     /// Lift the per-address rate limits (registrations, logins, games, seeks,
     /// imports, mate searches): for load benchmarks on one machine only.
     #[arg(long)]
@@ -356,9 +365,10 @@ pub enum UserCommand {
 pub struct UserArgs {
     /// The account's name (2-24 letters, digits, _ or -).
     pub name: String,
-    /// The web app's SQLite database file (as `shogi serve --db`; created if missing).
-    #[arg(long, default_value = "shogi.db")]
-    pub db: PathBuf,
+    /// The web app's database, as `shogi serve --db`: an SQLite file (created
+    /// if missing) or a postgres:// URL.
+    #[arg(long, default_value = "shogi.db", value_parser = parse_db)]
+    pub db: shogi_server::Location,
 }
 
 /// Arguments of `shogi user add`.
@@ -378,7 +388,7 @@ impl Default for ServeArgs {
         ServeArgs {
             bind: std::net::IpAddr::from([127, 0, 0, 1]),
             port: 8080,
-            db: PathBuf::from("shogi.db"),
+            db: shogi_server::Location::parse("shogi.db"),
             no_rate_limits: false,
             https_cookies: false,
         }

@@ -295,7 +295,7 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
     let addr = SocketAddr::new(a.bind, a.port);
     runtime.block_on(async {
         // Said only once the database is open and the port is bound.
-        let mut config = shogi_server::Config::new(addr, &a.db);
+        let mut config = shogi_server::Config::new(addr, a.db.clone());
         if a.no_rate_limits {
             config.limits = shogi_server::RateLimits::unlimited();
         }
@@ -303,13 +303,13 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         let server = shogi_server::Server::start(config).await.map_err(|e| {
             CliError(format!(
                 "cannot serve on http://{addr}/ with database {}: {e}",
-                a.db.display()
+                a.db
             ))
         })?;
         eprintln!(
             "shogi: serving http://{}/ (database {})",
             server.local_addr(),
-            a.db.display()
+            a.db
         );
         server.run_until(shogi_server::stop_signal()).await;
         Ok(())

@@ -26,7 +26,7 @@ pub fn run(c: &UserCommand) -> Result<(), CliError> {
             } else {
                 "account"
             };
-            out!("{role} {} added to {}", account.name, db.display());
+            out!("{role} {} added to {}", account.name, db);
         }
         UserCommand::Passwd(a) => {
             runtime

@@ -37,7 +37,9 @@ fn login(db: &Path, name: &str, password: &str) -> Option<Account> {
         .build()
         .unwrap();
     runtime.block_on(async {
-        let store = Store::open(db).await.unwrap();
+        let store = Store::open(&shogi_server::Location::from(db))
+            .await
+            .unwrap();
         let result = Accounts::new(store.clone()).login(name, password).await;
         store.close().await;
         result.ok().map(|(account, _)| account)

@@ -26,7 +26,6 @@
 //! work (an unknown name is checked against a dummy hash).
 
 use std::fmt;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -613,12 +612,13 @@ fn name_taken() -> Error {
     Error::Problem(Problem::NameTaken)
 }
 
-/// The administrator's tools (`shogi user ...`): each opens the database at
-/// a path, does one thing and closes it.
+/// The administrator's tools (`shogi user ...`): each opens the database
+/// (an `SQLite` file or a PostgreSQL URL), does one thing and closes it.
 pub mod admin {
-    use super::{Account, Accounts, Error, Name, Password, Path, Store};
+    use super::{Account, Accounts, Error, Name, Password, Store};
+    use crate::db::Location;
 
-    async fn open(db: &Path) -> Result<Accounts, Error> {
+    async fn open(db: &Location) -> Result<Accounts, Error> {
         Ok(Accounts::new(Store::open(db).await?))
     }
 
@@ -628,7 +628,7 @@ pub mod admin {
     /// A bad name or password ([`Error::BadRequest`]), a name taken
     /// ([`Error::Conflict`]), or the database cannot be opened.
     pub async fn add_user(
-        db: &Path,
+        db: &Location,
         name: &str,
         password: &str,
         admin: bool,
@@ -646,7 +646,7 @@ pub mod admin {
     /// # Errors
     /// A bad name or password, an unknown account ([`Error::NoSuch`]), or
     /// the database cannot be opened.
-    pub async fn set_password(db: &Path, name: &str, password: &str) -> Result<(), Error> {
+    pub async fn set_password(db: &Location, name: &str, password: &str) -> Result<(), Error> {
         let name = Name::parse(name)?;
         let password = Password::new(password)?;
         let accounts = open(db).await?;

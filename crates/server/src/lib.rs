@@ -65,7 +65,6 @@ pub mod tournaments;
 
 use std::future::Future;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -76,6 +75,7 @@ use tokio::task::JoinHandle;
 pub use activity::{ActivityGate, ManualGate};
 pub use api::MAX_BODY_BYTES;
 pub use connections::WsLimits;
+pub use db::Location;
 pub use error::{Error, Kind, Problem};
 pub use limits::RateLimits;
 pub use opponent::{EngineOpponent, Greedy, Limits, Opponent};
@@ -100,8 +100,8 @@ pub fn app(state: AppState) -> Router {
 pub struct Config {
     /// Where to listen (port 0 picks a free port).
     pub bind: SocketAddr,
-    /// The `SQLite` file, created if missing.
-    pub db_path: PathBuf,
+    /// The database: an `SQLite` file (created if missing) or a PostgreSQL URL.
+    pub db: Location,
     /// The clock the rooms read.
     pub time: TimeSource,
     /// The computer player.
@@ -134,11 +134,11 @@ impl Config {
     /// Real time, the engine as the computer player ([`EngineOpponent`])
     /// and the documented limits.
     #[must_use]
-    pub fn new(bind: SocketAddr, db_path: &Path) -> Config {
+    pub fn new(bind: SocketAddr, db: impl Into<Location>) -> Config {
         let ws = WsLimits::default();
         Config {
             bind,
-            db_path: db_path.to_path_buf(),
+            db: db.into(),
             time: TimeSource::default(),
             opponent: Arc::new(EngineOpponent),
             activity: ActivityGate::default(),
@@ -188,7 +188,7 @@ impl Server {
     /// The database cannot be opened or read, or the address cannot be bound.
     pub async fn start(config: Config) -> Result<Server, Error> {
         puzzles::PuzzleSet::embedded().map_err(Error::Internal)?;
-        let store = db::Store::open(&config.db_path).await?;
+        let store = db::Store::open(&config.db).await?;
         analysis::reset_unfinished(&store).await?;
         store.fill_search_names().await?;
         let capacity = config.capacity();
@@ -284,12 +284,13 @@ pub async fn stop_signal() {
     let _ = tokio::signal::ctrl_c().await;
 }
 
-/// Serves on `bind` with the games in `db_path` until Ctrl-C or SIGTERM.
+/// Serves on `bind` with the games in `db` (an `SQLite` file's path, or a
+/// [`Location`]) until Ctrl-C or SIGTERM.
 ///
 /// # Errors
 /// The database cannot be opened or the address cannot be bound.
-pub async fn serve(bind: SocketAddr, db_path: &Path) -> Result<(), Error> {
-    let server = Server::start(Config::new(bind, db_path)).await?;
+pub async fn serve(bind: SocketAddr, db: impl Into<Location>) -> Result<(), Error> {
+    let server = Server::start(Config::new(bind, db)).await?;
     server.run_until(stop_signal()).await;
     Ok(())
 }

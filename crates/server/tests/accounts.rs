@@ -345,12 +345,10 @@ async fn a_deleted_account_frees_its_name_and_its_games_stay_as_deleted() {
     let game = ts.create(local(json!({}))).await;
     let game = game["id"].as_str().unwrap().to_string();
     // Seat the account in the game as the players' code will.
-    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", tmp.db().display()))
-        .await
-        .unwrap();
+    let pool = tmp.pool().await;
     sqlx::query(
         "UPDATE games SET sente_user = (SELECT id FROM users), sente_name = 'Юлия',
-         sente_lc = 'юлия', gote_name = 'Гость', gote_lc = 'гость', gote_guest = 1 WHERE id = ?",
+         sente_lc = 'юлия', gote_name = 'Гость', gote_lc = 'гость', gote_guest = TRUE WHERE id = $1",
     )
     .bind(&game)
     .execute(&pool)
@@ -390,7 +388,7 @@ async fn a_deleted_account_frees_its_name_and_its_games_stay_as_deleted() {
     assert_eq!(me(&ts, &cookie).await.0, 401);
     assert_eq!(login(&ts, "Юлия", PASSWORD).await.0, 401);
     let seats: (Option<i64>, String, String, Option<i64>, String) = sqlx::query_as(
-        "SELECT sente_user, sente_name, sente_lc, gote_user, gote_name FROM games WHERE id = ?",
+        "SELECT sente_user, sente_name, sente_lc, gote_user, gote_name FROM games WHERE id = $1",
     )
     .bind(&game)
     .fetch_one(&pool)

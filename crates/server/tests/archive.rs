@@ -472,9 +472,7 @@ async fn archive_filters_by_player_and_result_in_any_case_and_pages_newest_first
     ts.shutdown().await;
 
     // Records imported before the lower-case names were kept get them at start-up.
-    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", tmp.db().display()))
-        .await
-        .unwrap();
+    let pool = tmp.pool().await;
     sqlx::query("UPDATE records SET sente_lc = NULL, gote_lc = NULL")
         .execute(&pool)
         .await

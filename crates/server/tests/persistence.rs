@@ -116,19 +116,14 @@ async fn a_database_from_before_the_foul_column_still_reads() {
 
     // Undo migration 4, as a database of the previous version would be.
     {
-        use sqlx::sqlite::SqliteConnectOptions;
-        use sqlx::ConnectOptions;
-        let mut conn = SqliteConnectOptions::new()
-            .filename(dir.db())
-            .connect()
-            .await
-            .unwrap();
+        let pool = dir.pool().await;
         for sql in [
             "ALTER TABLE games DROP COLUMN foul",
             "DELETE FROM _sqlx_migrations WHERE version = 4",
         ] {
-            sqlx::query(sql).execute(&mut conn).await.unwrap();
+            sqlx::query(sql).execute(&pool).await.unwrap();
         }
+        pool.close().await;
     }
 
     let s = TestServer::start(&dir.db()).await;

@@ -1,10 +1,10 @@
 //! Accounts and their sessions (tables `users`, `sessions`); deleting an
 //! account also renames its seats in `games` to `deleted`.
 
-use sqlx::sqlite::SqliteRow;
+use sqlx::any::AnyRow;
 use sqlx::Row;
 
-use super::store::{ms, Store};
+use super::store::{flag, ms, Store};
 
 /// An account as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,12 +32,12 @@ pub struct NewSession {
     pub expires_at_ms: u64,
 }
 
-fn user_row(row: &SqliteRow) -> Result<UserRow, sqlx::Error> {
+fn user_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
     Ok(UserRow {
         id: row.try_get("id")?,
         name: row.try_get("name")?,
         password_hash: row.try_get("password_hash")?,
-        admin: row.try_get::<i64, _>("admin")? != 0,
+        admin: flag(row, "admin")?,
     })
 }
 
@@ -47,7 +47,7 @@ impl Store {
     /// # Errors
     /// The database refused the query.
     pub async fn user_by_key(&self, key: &str) -> Result<Option<UserRow>, sqlx::Error> {
-        sqlx::query("SELECT id, name, password_hash, admin FROM users WHERE name_key = ?")
+        sqlx::query("SELECT id, name, password_hash, admin FROM users WHERE name_key = $1")
             .bind(key)
             .fetch_optional(&self.reader)
             .await?
@@ -61,7 +61,7 @@ impl Store {
     /// # Errors
     /// The database refused the query.
     pub async fn user_by_id(&self, id: i64) -> Result<Option<UserRow>, sqlx::Error> {
-        sqlx::query("SELECT id, name, password_hash, admin FROM users WHERE id = ?")
+        sqlx::query("SELECT id, name, password_hash, admin FROM users WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.reader)
             .await?
@@ -84,17 +84,17 @@ impl Store {
     ) -> Result<Option<i64>, sqlx::Error> {
         let result = sqlx::query(
             "INSERT INTO users (name, name_key, password_hash, admin, created_at)
-             VALUES (?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5) RETURNING id",
         )
         .bind(name)
         .bind(key)
         .bind(password_hash)
-        .bind(i64::from(admin))
+        .bind(admin)
         .bind(ms(created_at_ms))
-        .execute(&self.pool)
+        .fetch_one(&self.pool)
         .await;
         match result {
-            Ok(done) => Ok(Some(done.last_insert_rowid())),
+            Ok(row) => Ok(Some(row.try_get("id")?)),
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(None),
             Err(e) => Err(e),
         }
@@ -120,7 +120,7 @@ impl Store {
         sqlx::query(
             "SELECT users.id, users.name, users.password_hash, users.admin
              FROM sessions JOIN users ON users.id = sessions.user_id
-             WHERE sessions.id = ? AND sessions.expires_at > ?",
+             WHERE sessions.id = $1 AND sessions.expires_at > $2",
         )
         .bind(id)
         .bind(ms(now_ms))
@@ -136,7 +136,7 @@ impl Store {
     /// # Errors
     /// The database refused it.
     pub async fn delete_session(&self, id: &str) -> Result<(), sqlx::Error> {
-        sqlx::query("DELETE FROM sessions WHERE id = ?")
+        sqlx::query("DELETE FROM sessions WHERE id = $1")
             .bind(id)
             .execute(&self.pool)
             .await?;
@@ -152,7 +152,7 @@ impl Store {
         user_id: i64,
         now_ms: u64,
     ) -> Result<(), sqlx::Error> {
-        sqlx::query("DELETE FROM sessions WHERE user_id = ? AND expires_at <= ?")
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND expires_at <= $2")
             .bind(user_id)
             .bind(ms(now_ms))
             .execute(&self.pool)
@@ -172,12 +172,12 @@ impl Store {
         session: Option<&NewSession>,
     ) -> Result<(), sqlx::Error> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE users SET password_hash = ? WHERE id = ?")
+        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
             .bind(password_hash)
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("DELETE FROM sessions WHERE user_id = ?")
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
@@ -197,13 +197,13 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         for statement in [
             "UPDATE games SET sente_name = 'deleted', sente_lc = 'deleted', sente_user = NULL
-             WHERE sente_user = ?",
+             WHERE sente_user = $1",
             "UPDATE games SET gote_name = 'deleted', gote_lc = 'deleted', gote_user = NULL
-             WHERE gote_user = ?",
-            "DELETE FROM sessions WHERE user_id = ?",
-            "DELETE FROM rating_history WHERE user_id = ?",
-            "DELETE FROM ratings WHERE user_id = ?",
-            "DELETE FROM users WHERE id = ?",
+             WHERE gote_user = $1",
+            "DELETE FROM sessions WHERE user_id = $1",
+            "DELETE FROM rating_history WHERE user_id = $1",
+            "DELETE FROM ratings WHERE user_id = $1",
+            "DELETE FROM users WHERE id = $1",
         ] {
             sqlx::query(statement)
                 .bind(user_id)
@@ -214,16 +214,15 @@ impl Store {
     }
 }
 
-async fn insert_session(
-    conn: &mut sqlx::SqliteConnection,
-    s: &NewSession,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
-        .bind(&s.id)
-        .bind(s.user_id)
-        .bind(ms(s.created_at_ms))
-        .bind(ms(s.expires_at_ms))
-        .execute(conn)
-        .await?;
+async fn insert_session(conn: &mut sqlx::AnyConnection, s: &NewSession) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(&s.id)
+    .bind(s.user_id)
+    .bind(ms(s.created_at_ms))
+    .bind(ms(s.expires_at_ms))
+    .execute(conn)
+    .await?;
     Ok(())
 }

@@ -45,8 +45,8 @@ impl Store {
     ) -> Result<bool, sqlx::Error> {
         let total = ms(u64::try_from(total_plies).unwrap_or(u64::MAX));
         let inserted = sqlx::query(
-            "INSERT OR IGNORE INTO analyses (id, status, total_plies, done_plies, evals, updated_at)
-             VALUES (?, 'queued', ?, 0, '[]', ?)",
+            "INSERT INTO analyses (id, status, total_plies, done_plies, evals, updated_at)
+             VALUES ($1, 'queued', $2, 0, '[]', $3) ON CONFLICT (id) DO NOTHING",
         )
         .bind(id)
         .bind(total)
@@ -58,8 +58,8 @@ impl Store {
             return Ok(true);
         }
         let restarted = sqlx::query(
-            "UPDATE analyses SET status = 'queued', total_plies = ?, done_plies = 0, evals = '[]',
-                updated_at = ? WHERE id = ? AND status = 'done' AND total_plies <> ?",
+            "UPDATE analyses SET status = 'queued', total_plies = $1, done_plies = 0, evals = '[]',
+                updated_at = $2 WHERE id = $3 AND status = 'done' AND total_plies <> $4",
         )
         .bind(total)
         .bind(ms(now_ms))
@@ -76,7 +76,7 @@ impl Store {
     /// # Errors
     /// The database refused it.
     pub async fn forget_analysis(&self, id: &str) -> Result<(), sqlx::Error> {
-        sqlx::query("DELETE FROM analyses WHERE id = ?")
+        sqlx::query("DELETE FROM analyses WHERE id = $1")
             .bind(id)
             .execute(&self.pool)
             .await?;
@@ -97,7 +97,7 @@ impl Store {
         let text = serde_json::to_string(evals).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
         let done = ms(u64::try_from(evals.len().saturating_sub(1)).unwrap_or(0));
         sqlx::query(
-            "UPDATE analyses SET status = ?, done_plies = ?, evals = ?, updated_at = ? WHERE id = ?",
+            "UPDATE analyses SET status = $1, done_plies = $2, evals = $3, updated_at = $4 WHERE id = $5",
         )
         .bind(status.name())
         .bind(done)
@@ -114,11 +114,12 @@ impl Store {
     /// # Errors
     /// The database refused the query, or a stored value does not read back.
     pub async fn analysis(&self, id: &str) -> Result<Option<AnalysisRow>, sqlx::Error> {
-        let row =
-            sqlx::query("SELECT status, total_plies, done_plies, evals FROM analyses WHERE id = ?")
-                .bind(id)
-                .fetch_optional(&self.reader)
-                .await?;
+        let row = sqlx::query(
+            "SELECT status, total_plies, done_plies, evals FROM analyses WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.reader)
+        .await?;
         let Some(row) = row else { return Ok(None) };
         let evals: String = row.try_get("evals")?;
         let status: String = row.try_get("status")?;

@@ -12,7 +12,7 @@ impl Store {
     /// # Errors
     /// The database refused the query, or the stored tree does not read back.
     pub async fn annotations(&self, id: &str) -> Result<Option<Annotations>, sqlx::Error> {
-        let row = sqlx::query("SELECT tree FROM annotations WHERE id = ?")
+        let row = sqlx::query("SELECT tree FROM annotations WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.reader)
             .await?;
@@ -35,7 +35,7 @@ impl Store {
     ) -> Result<(), sqlx::Error> {
         let tree = serde_json::to_string(ann).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
         sqlx::query(
-            "INSERT INTO annotations (id, updated_at, tree) VALUES (?, ?, ?)
+            "INSERT INTO annotations (id, updated_at, tree) VALUES ($1, $2, $3)
              ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, tree = excluded.tree",
         )
         .bind(id)

@@ -1,5 +1,5 @@
 //! The archive list: finished games and imported records in one list,
-//! filtered by player and result and paged by `SQLite`.
+//! filtered by player and result and paged by the database.
 //!
 //! Games and records are two tables; one `UNION ALL` view over both gives the
 //! columns the list shows. A game's player names come from its settings (the
@@ -8,10 +8,10 @@
 //! `lower()` folds ASCII only).
 
 use serde::Serialize;
-use sqlx::sqlite::SqliteRow;
+use sqlx::any::AnyRow;
 use sqlx::Row;
 
-use super::store::{to_u64, Store};
+use super::store::{to_u64, Dialect, Store};
 use crate::clock::TimeControl;
 use crate::protocol::Side;
 
@@ -78,43 +78,69 @@ pub struct ArchiveEntry {
 }
 
 /// Every archive entry as rows of `id, kind, created_at, sente, gote, sente_lc,
-/// gote_lc, sente_user, gote_user, time_json, handicap, winner, reason, plies, played_at`.
+/// gote_lc, sente_user, gote_user, time_json, handicap, winner, reason, plies,
+/// played_at`, with the JSON fields of a game's settings read by `json`
+/// (`$AI_SIDE`, `$AI_LEVEL`, `$TIME`, `$HANDICAP` stand for them).
 const ENTRIES: &str = "
     SELECT g.id AS id, 'game' AS kind, g.created_at AS created_at,
-        CASE WHEN json_extract(g.settings, '$.ai.side') = 'sente'
-            THEN 'AI ' || json_extract(g.settings, '$.ai.level')
+        CASE WHEN $AI_SIDE = 'sente'
+            THEN 'AI ' || $AI_LEVEL
             ELSE g.sente_name || CASE WHEN g.sente_guest THEN ' (guest)' ELSE '' END END AS sente,
-        CASE WHEN json_extract(g.settings, '$.ai.side') = 'gote'
-            THEN 'AI ' || json_extract(g.settings, '$.ai.level')
+        CASE WHEN $AI_SIDE = 'gote'
+            THEN 'AI ' || $AI_LEVEL
             ELSE g.gote_name || CASE WHEN g.gote_guest THEN ' (guest)' ELSE '' END END AS gote,
-        CASE WHEN json_extract(g.settings, '$.ai.side') = 'sente'
-            THEN 'ai ' || json_extract(g.settings, '$.ai.level') ELSE g.sente_lc END AS sente_lc,
-        CASE WHEN json_extract(g.settings, '$.ai.side') = 'gote'
-            THEN 'ai ' || json_extract(g.settings, '$.ai.level') ELSE g.gote_lc END AS gote_lc,
+        CASE WHEN $AI_SIDE = 'sente'
+            THEN 'ai ' || $AI_LEVEL ELSE g.sente_lc END AS sente_lc,
+        CASE WHEN $AI_SIDE = 'gote'
+            THEN 'ai ' || $AI_LEVEL ELSE g.gote_lc END AS gote_lc,
         g.sente_user AS sente_user, g.gote_user AS gote_user,
-        json_extract(g.settings, '$.time') AS time_json,
-        coalesce(json_extract(g.settings, '$.handicap'), 'even') AS handicap,
+        $TIME AS time_json,
+        coalesce($HANDICAP, 'even') AS handicap,
         g.winner AS winner, g.reason AS reason,
         (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies,
         g.created_at AS played_at
-    FROM games g WHERE g.over = 1
+    FROM games g WHERE g.over
     UNION ALL
     SELECT id, 'import', created_at, sente, gote, sente_lc, gote_lc, NULL, NULL, time_json,
         handicap, winner, reason, plies, coalesce(played_at, created_at)
     FROM records";
 
-/// The filter over [`ENTRIES`]: `?1` a lower-case part of a name or NULL,
-/// `?2` `sente`, `gote`, `draw` or NULL, `?5` an account id or NULL.
+/// The filter over [`ENTRIES`]: `$1` a lower-case part of a name or NULL,
+/// `$2` `sente`, `gote`, `draw` or NULL, `$5` an account id or NULL; `$FIND(a, b)`
+/// stands for the position of `b` in `a` (0: absent).
 const FILTER: &str = "
-    WHERE (?5 IS NULL OR sente_user = ?5 OR gote_user = ?5)
-      AND (?1 IS NULL OR instr(coalesce(sente_lc, ''), ?1) > 0
-                      OR instr(coalesce(gote_lc, ''), ?1) > 0)
-      AND (?2 IS NULL
-           OR (?2 = 'draw' AND (winner IS NULL OR winner NOT IN ('sente', 'gote'))
+    WHERE ($5 IS NULL OR sente_user = $5 OR gote_user = $5)
+      AND ($1 IS NULL OR $FIND(coalesce(sente_lc, ''), $1) > 0
+                      OR $FIND(coalesce(gote_lc, ''), $1) > 0)
+      AND ($2 IS NULL
+           OR ($2 = 'draw' AND (winner IS NULL OR winner NOT IN ('sente', 'gote'))
                AND reason IS NOT NULL)
-           OR (?2 <> 'draw' AND winner = ?2))";
+           OR ($2 <> 'draw' AND winner = $2))";
 
-fn entry(r: &SqliteRow) -> Result<ArchiveEntry, sqlx::Error> {
+/// The entries filtered, in `dialect`: `SQLite` reads JSON with
+/// `json_extract` and finds text with `instr`, PostgreSQL with `#>>` and
+/// `strpos`. (Only these fixed fragments differ; every value is bound.)
+fn filtered(dialect: Dialect) -> String {
+    let (json, find): (fn(&str) -> String, &str) = match dialect {
+        Dialect::Sqlite => (
+            |path| format!("json_extract(g.settings, '$.{path}')"),
+            "instr",
+        ),
+        Dialect::Postgres => (
+            |path| format!("(g.settings::jsonb #>> '{{{}}}')", path.replace('.', ",")),
+            "strpos",
+        ),
+    };
+    let entries = ENTRIES
+        .replace("$AI_SIDE", &json("ai.side"))
+        .replace("$AI_LEVEL", &json("ai.level"))
+        .replace("$TIME", &json("time"))
+        .replace("$HANDICAP", &json("handicap"));
+    let filter = FILTER.replace("$FIND", find);
+    format!("({entries}) AS entries {filter}")
+}
+
+fn entry(r: &AnyRow) -> Result<ArchiveEntry, sqlx::Error> {
     let time: Option<String> = r.try_get("time_json")?;
     let winner: Option<String> = r.try_get("winner")?;
     let kind: String = r.try_get("kind")?;
@@ -155,7 +181,8 @@ impl Store {
         filter: &ArchiveFilter,
     ) -> Result<(u64, Vec<ArchiveEntry>), sqlx::Error> {
         let result = result_word(filter.result);
-        let total: i64 = sqlx::query(&format!("SELECT COUNT(*) AS n FROM ({ENTRIES}) {FILTER}"))
+        let from = filtered(self.dialect);
+        let total: i64 = sqlx::query(&format!("SELECT COUNT(*) AS n FROM {from}"))
             .bind(filter.player.as_deref())
             .bind(result)
             // ?3 and ?4 are the page's limit and offset, unused when counting.
@@ -166,7 +193,7 @@ impl Store {
             .await?
             .try_get("n")?;
         let rows = sqlx::query(&format!(
-            "SELECT * FROM ({ENTRIES}) {FILTER} ORDER BY created_at DESC, id DESC LIMIT ?3 OFFSET ?4"
+            "SELECT * FROM {from} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4"
         ))
         .bind(filter.player.as_deref())
         .bind(result)

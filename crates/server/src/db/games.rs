@@ -11,7 +11,7 @@ use shogi_core::{ByColor, Color, Ending, Foul, Move, Position};
 use sqlx::Row;
 
 use super::players::GamePlayers;
-use super::store::{corrupt, ms, to_u64, Store};
+use super::store::{corrupt, flag, ms, to_u64, Store};
 use crate::clock::Clock;
 use crate::protocol::{reason_word, Mode, Settings, Side};
 
@@ -246,8 +246,8 @@ impl Store {
                 invite, sente_main_ms, sente_periods, gote_main_ms, gote_periods, clock_started,
                 sente_user, gote_user, sente_name, gote_name, sente_lc, gote_lc,
                 sente_guest, gote_guest, sente_rating, gote_rating, sente_rd, gote_rd, rated)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+                $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)",
         )
         .bind(g.id)
         .bind(ms(created_at_ms))
@@ -291,7 +291,7 @@ impl Store {
         });
         sqlx::query(
             "INSERT INTO moves (game_id, ply, usi, used_ms, main_ms_after, periods_after)
-             VALUES (?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(id)
         .bind(i64::from(m.ply))
@@ -304,9 +304,9 @@ impl Store {
         let [sm, sp, gm, gp] = clock_values(m.clocks);
         let e = ending_columns(m.ending);
         sqlx::query(
-            "UPDATE games SET sente_main_ms = ?, sente_periods = ?, gote_main_ms = ?,
-                gote_periods = ?, turn_used_ms = 0, over = ?, winner = ?, reason = ?, foul = ?
-             WHERE id = ?",
+            "UPDATE games SET sente_main_ms = $1, sente_periods = $2, gote_main_ms = $3,
+                gote_periods = $4, turn_used_ms = 0, over = $5, winner = $6, reason = $7, foul = $8
+             WHERE id = $9",
         )
         .bind(sm)
         .bind(sp)
@@ -406,8 +406,8 @@ impl Store {
         let [sm, sp, gm, gp] = clock_values(clocks);
         let e = ending_columns(Some(ending));
         sqlx::query(
-            "UPDATE games SET sente_main_ms = ?, sente_periods = ?, gote_main_ms = ?,
-                gote_periods = ?, over = ?, winner = ?, reason = ?, foul = ? WHERE id = ?",
+            "UPDATE games SET sente_main_ms = $1, sente_periods = $2, gote_main_ms = $3,
+                gote_periods = $4, over = $5, winner = $6, reason = $7, foul = $8 WHERE id = $9",
         )
         .bind(sm)
         .bind(sp)
@@ -430,10 +430,10 @@ impl Store {
     pub async fn join(&self, id: &str, side: Color, token: &str) -> Result<(), sqlx::Error> {
         let sql = match side {
             Color::Sente => {
-                "UPDATE games SET sente_token = ?, invite = NULL, clock_started = 1 WHERE id = ?"
+                "UPDATE games SET sente_token = $1, invite = NULL, clock_started = TRUE WHERE id = $2"
             }
             Color::Gote => {
-                "UPDATE games SET gote_token = ?, invite = NULL, clock_started = 1 WHERE id = ?"
+                "UPDATE games SET gote_token = $1, invite = NULL, clock_started = TRUE WHERE id = $2"
             }
         };
         sqlx::query(sql)
@@ -456,15 +456,15 @@ impl Store {
         clocks: Option<ByColor<Clock>>,
     ) -> Result<(), sqlx::Error> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM moves WHERE game_id = ? AND ply > ?")
+        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
             .bind(id)
             .bind(i64::from(keep))
             .execute(&mut *tx)
             .await?;
         let [sm, sp, gm, gp] = clock_values(clocks);
         sqlx::query(
-            "UPDATE games SET sente_main_ms = ?, sente_periods = ?, gote_main_ms = ?,
-                gote_periods = ?, turn_used_ms = 0 WHERE id = ?",
+            "UPDATE games SET sente_main_ms = $1, sente_periods = $2, gote_main_ms = $3,
+                gote_periods = $4, turn_used_ms = 0 WHERE id = $5",
         )
         .bind(sm)
         .bind(sp)
@@ -481,7 +481,7 @@ impl Store {
     /// # Errors
     /// The database refused it.
     pub async fn save_turn_used(&self, id: &str, used_ms: u64) -> Result<(), sqlx::Error> {
-        sqlx::query("UPDATE games SET turn_used_ms = ? WHERE id = ?")
+        sqlx::query("UPDATE games SET turn_used_ms = $1 WHERE id = $2")
             .bind(ms(used_ms))
             .bind(id)
             .execute(&self.pool)
@@ -494,7 +494,7 @@ impl Store {
     /// # Errors
     /// The database refused the query.
     pub async fn unfinished(&self) -> Result<Vec<String>, sqlx::Error> {
-        let rows = sqlx::query("SELECT id FROM games WHERE over = 0 ORDER BY created_at")
+        let rows = sqlx::query("SELECT id FROM games WHERE over = FALSE ORDER BY created_at")
             .fetch_all(&self.pool)
             .await?;
         rows.iter().map(|r| r.try_get::<String, _>("id")).collect()
@@ -505,7 +505,7 @@ impl Store {
     /// # Errors
     /// The database refused the query.
     pub async fn game_seats(&self, id: &str) -> Result<Option<GameSeats>, sqlx::Error> {
-        let Some(r) = sqlx::query("SELECT sente_token, gote_token, over FROM games WHERE id = ?")
+        let Some(r) = sqlx::query("SELECT sente_token, gote_token, over FROM games WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
             .await?
@@ -514,7 +514,7 @@ impl Store {
         };
         Ok(Some(GameSeats {
             tokens: ByColor::new(r.try_get("sente_token")?, r.try_get("gote_token")?),
-            over: r.try_get("over")?,
+            over: flag(&r, "over")?,
         }))
     }
 
@@ -527,14 +527,14 @@ impl Store {
         // one read transaction, so that the game row and its moves are of the
         // same moment (every move is committed before it is shown).
         let mut tx = self.reader.begin().await?;
-        let Some(r) = sqlx::query("SELECT * FROM games WHERE id = ?")
+        let Some(r) = sqlx::query("SELECT * FROM games WHERE id = $1")
             .bind(id)
             .fetch_optional(&mut *tx)
             .await?
         else {
             return Ok(None);
         };
-        let rows = sqlx::query("SELECT usi, used_ms FROM moves WHERE game_id = ? ORDER BY ply")
+        let rows = sqlx::query("SELECT usi, used_ms FROM moves WHERE game_id = $1 ORDER BY ply")
             .bind(id)
             .fetch_all(&mut *tx)
             .await?;
@@ -558,7 +558,7 @@ impl Store {
         let start: String = r.try_get("start_sfen")?;
         let start = shogi_core::sfen::parse_position(&start)
             .map_err(|e| corrupt(format!("game {id}: stored start: {e}")))?;
-        let ending = if r.try_get::<bool, _>("over")? {
+        let ending = if flag(&r, "over")? {
             let winner: Option<String> = r.try_get("winner")?;
             let reason: Option<String> = r.try_get("reason")?;
             let foul: Option<String> = r.try_get("foul")?;
@@ -588,7 +588,7 @@ impl Store {
                 ),
                 (to_u64(r.try_get("gote_main_ms")?), periods("gote_periods")?),
             ),
-            clock_started: r.try_get("clock_started")?,
+            clock_started: flag(&r, "clock_started")?,
             turn_used_ms: to_u64(r.try_get("turn_used_ms")?),
             ending,
             moves,

@@ -11,7 +11,7 @@ impl Store {
     /// The database refused the query.
     pub async fn learn_done(&self, user_id: i64) -> Result<Vec<(String, u64)>, sqlx::Error> {
         let rows = sqlx::query(
-            "SELECT exercise, done_at FROM learn_progress WHERE user_id = ? ORDER BY exercise",
+            "SELECT exercise, done_at FROM learn_progress WHERE user_id = $1 ORDER BY exercise",
         )
         .bind(user_id)
         .fetch_all(&self.reader)
@@ -35,7 +35,7 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         for e in exercises {
             sqlx::query(
-                "INSERT INTO learn_progress (user_id, exercise, done_at) VALUES (?, ?, ?)
+                "INSERT INTO learn_progress (user_id, exercise, done_at) VALUES ($1, $2, $3)
                  ON CONFLICT (user_id, exercise) DO NOTHING",
             )
             .bind(user_id)

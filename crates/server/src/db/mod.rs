@@ -1,4 +1,5 @@
-//! `SQLite` storage, the only place that speaks SQL: games and their moves
+//! Storage, the only place that speaks SQL, on `SQLite` (the embedded
+//! default) or PostgreSQL ([`Location`]), each query written once for both: games and their moves
 //! ([`games`]), imported records ([`records`]), analyses ([`analysis`]),
 //! review annotations ([`annotations`]), the archive list ([`archive`]),
 //! ratings and the players of games ([`players`]), and accounts with their
@@ -9,8 +10,10 @@
 //! back typed: moves as [`shogi_core::Move`], endings as
 //! [`shogi_core::Ending`], settings as [`crate::protocol::Settings`].
 //!
-//! The schema lives in `migrations/`, embedded at build time and applied by
-//! [`Store::open`] (sqlx's migrator, without its compile-time macros).
+//! The schema lives in `migrations/` (`SQLite`) and `migrations/postgres/`
+//! (the same versions, names, tables, columns and indexes in PostgreSQL's
+//! types), embedded at build time and applied by [`Store::open`] (sqlx's
+//! migrator, without its compile-time macros).
 
 pub mod accounts;
 pub mod analysis;
@@ -28,4 +31,4 @@ mod store;
 
 pub use accounts::{NewSession, UserRow};
 pub use games::{GameWrite, MoveRecord, NewGame, StoredGame};
-pub use store::Store;
+pub use store::{Location, Store};

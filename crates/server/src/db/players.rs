@@ -4,7 +4,7 @@
 use shogi_core::{ByColor, Color};
 use sqlx::Row;
 
-use super::store::{ms, to_u64, Store};
+use super::store::{flag, ms, to_u64, Store};
 use crate::protocol::{Results, Side};
 use crate::ratings::{Rating, TimeClass};
 
@@ -95,7 +95,7 @@ pub struct GamePlayers {
 
 impl GamePlayers {
     /// The columns of a `games` row.
-    pub(super) fn of_row(r: &sqlx::sqlite::SqliteRow) -> Result<GamePlayers, sqlx::Error> {
+    pub(super) fn of_row(r: &sqlx::any::AnyRow) -> Result<GamePlayers, sqlx::Error> {
         let seat = |side: Color| -> Result<Option<SeatPlayer>, sqlx::Error> {
             let col = |name: &str| format!("{}_{name}", Side::from(side).name());
             let Some(name) = r.try_get::<Option<String>, _>(col("name").as_str())? else {
@@ -106,7 +106,7 @@ impl GamePlayers {
             Ok(Some(SeatPlayer {
                 user: r.try_get(col("user").as_str())?,
                 name,
-                guest: r.try_get(col("guest").as_str())?,
+                guest: flag(r, &col("guest"))?,
                 rating: rating.map(|x| {
                     Rating::new(
                         x,
@@ -118,7 +118,7 @@ impl GamePlayers {
         };
         Ok(GamePlayers {
             seats: ByColor::new(seat(Color::Sente)?, seat(Color::Gote)?),
-            rated: r.try_get("rated")?,
+            rated: flag(r, "rated")?,
         })
     }
 }
@@ -138,7 +138,7 @@ impl Store {
         class: TimeClass,
     ) -> Result<Option<RatingRow>, sqlx::Error> {
         let row = sqlx::query(
-            "SELECT rating, rd, volatility, games FROM ratings WHERE user_id = ? AND class = ?",
+            "SELECT rating, rd, volatility, games FROM ratings WHERE user_id = $1 AND class = $2",
         )
         .bind(user)
         .bind(class.name())
@@ -168,9 +168,9 @@ impl Store {
         for (user, rating, games) in s.players {
             sqlx::query(
                 "INSERT INTO ratings (user_id, class, rating, rd, volatility, games, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-                 ON CONFLICT (user_id, class) DO UPDATE SET rating = ?3, rd = ?4,
-                    volatility = ?5, games = ?6, updated_at = ?7",
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
+                 ON CONFLICT (user_id, class) DO UPDATE SET rating = $3, rd = $4,
+                    volatility = $5, games = $6, updated_at = $7",
             )
             .bind(user)
             .bind(s.class.name())
@@ -183,7 +183,7 @@ impl Store {
             .await?;
             sqlx::query(
                 "INSERT INTO rating_history (user_id, class, game_id, at, rating, rd)
-                 VALUES (?, ?, ?, ?, ?, ?)",
+                 VALUES ($1, $2, $3, $4, $5, $6)",
             )
             .bind(user)
             .bind(s.class.name())
@@ -202,7 +202,7 @@ impl Store {
     /// # Errors
     /// The database refused the query.
     pub async fn profile_user(&self, name_key: &str) -> Result<Option<ProfileRow>, sqlx::Error> {
-        let row = sqlx::query("SELECT id, name, created_at FROM users WHERE name_key = ?")
+        let row = sqlx::query("SELECT id, name, created_at FROM users WHERE name_key = $1")
             .bind(name_key)
             .fetch_optional(&self.reader)
             .await?;
@@ -223,7 +223,7 @@ impl Store {
     pub async fn rating_history(&self, user: i64) -> Result<Vec<HistoryRow>, sqlx::Error> {
         let rows = sqlx::query(
             "SELECT class, game_id, at, rating, rd FROM rating_history
-             WHERE user_id = ? ORDER BY at, rowid",
+             WHERE user_id = $1 ORDER BY at, game_id",
         )
         .bind(user)
         .fetch_all(&self.reader)
@@ -253,10 +253,10 @@ impl Store {
     pub async fn results(&self, user: i64) -> Result<Results, sqlx::Error> {
         let r = sqlx::query(
             "SELECT
-                coalesce(sum((sente_user = ?1 AND winner = 'sente') OR (gote_user = ?1 AND winner = 'gote')), 0) AS wins,
-                coalesce(sum((sente_user = ?1 AND winner = 'gote') OR (gote_user = ?1 AND winner = 'sente')), 0) AS losses,
-                coalesce(sum(winner IS NULL), 0) AS draws
-             FROM games WHERE over = 1 AND reason <> 'abort' AND (sente_user = ?1 OR gote_user = ?1)",
+                coalesce(sum(CASE WHEN (sente_user = $1 AND winner = 'sente') OR (gote_user = $1 AND winner = 'gote') THEN 1 ELSE 0 END), 0) AS wins,
+                coalesce(sum(CASE WHEN (sente_user = $1 AND winner = 'gote') OR (gote_user = $1 AND winner = 'sente') THEN 1 ELSE 0 END), 0) AS losses,
+                coalesce(sum(CASE WHEN winner IS NULL THEN 1 ELSE 0 END), 0) AS draws
+             FROM games WHERE over AND reason <> 'abort' AND (sente_user = $1 OR gote_user = $1)",
         )
         .bind(user)
         .fetch_one(&self.reader)
@@ -281,12 +281,12 @@ impl Store {
     ) -> Result<(), sqlx::Error> {
         let sql = match side {
             Color::Sente => {
-                "UPDATE games SET sente_user = ?, sente_name = ?, sente_lc = ?, sente_guest = ?,
-                    sente_rating = ?, sente_rd = ? WHERE id = ?"
+                "UPDATE games SET sente_user = $1, sente_name = $2, sente_lc = $3, sente_guest = $4,
+                    sente_rating = $5, sente_rd = $6 WHERE id = $7"
             }
             Color::Gote => {
-                "UPDATE games SET gote_user = ?, gote_name = ?, gote_lc = ?, gote_guest = ?,
-                    gote_rating = ?, gote_rd = ? WHERE id = ?"
+                "UPDATE games SET gote_user = $1, gote_name = $2, gote_lc = $3, gote_guest = $4,
+                    gote_rating = $5, gote_rd = $6 WHERE id = $7"
             }
         };
         sqlx::query(sql)
@@ -308,7 +308,7 @@ impl Store {
     /// The database refused the query.
     pub async fn finished_games_of(&self, user: i64) -> Result<Vec<String>, sqlx::Error> {
         let rows = sqlx::query(
-            "SELECT id FROM games WHERE over = 1 AND (sente_user = ?1 OR gote_user = ?1)
+            "SELECT id FROM games WHERE over AND (sente_user = $1 OR gote_user = $1)
              ORDER BY created_at, id",
         )
         .bind(user)

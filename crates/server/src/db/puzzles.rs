@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use sqlx::Row;
 
-use super::store::{ms, Store};
+use super::store::{flag, ms, Store};
 use crate::ratings::Rating;
 
 /// What a finished attempt of an account changes.
@@ -45,7 +45,7 @@ pub struct PuzzleStats {
     pub best_streak: u32,
 }
 
-fn rating_of(r: &sqlx::sqlite::SqliteRow) -> Result<Rating, sqlx::Error> {
+fn rating_of(r: &sqlx::any::AnyRow) -> Result<Rating, sqlx::Error> {
     Ok(Rating::new(
         r.try_get("rating")?,
         r.try_get("rd")?,
@@ -77,7 +77,7 @@ impl Store {
     /// The database refused the query.
     pub async fn puzzle_rating(&self, id: &str) -> Result<Option<Rating>, sqlx::Error> {
         let row =
-            sqlx::query("SELECT rating, rd, volatility FROM puzzle_ratings WHERE puzzle_id = ?")
+            sqlx::query("SELECT rating, rd, volatility FROM puzzle_ratings WHERE puzzle_id = $1")
                 .bind(id)
                 .fetch_optional(&self.reader)
                 .await?;
@@ -89,12 +89,12 @@ impl Store {
     /// # Errors
     /// The database refused the query.
     pub async fn attempted_puzzles(&self, user: i64) -> Result<Vec<(String, bool)>, sqlx::Error> {
-        let rows = sqlx::query("SELECT puzzle_id, solved FROM puzzle_attempts WHERE user_id = ?")
+        let rows = sqlx::query("SELECT puzzle_id, solved FROM puzzle_attempts WHERE user_id = $1")
             .bind(user)
             .fetch_all(&self.reader)
             .await?;
         rows.iter()
-            .map(|r| Ok((r.try_get("puzzle_id")?, r.try_get("solved")?)))
+            .map(|r| Ok((r.try_get("puzzle_id")?, flag(r, "solved")?)))
             .collect()
     }
 
@@ -114,7 +114,7 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         let first = sqlx::query(
             "INSERT INTO puzzle_attempts (user_id, puzzle_id, first_solved, solved, at)
-             VALUES (?1, ?2, ?3, ?3, ?4) ON CONFLICT (user_id, puzzle_id) DO NOTHING",
+             VALUES ($1, $2, $3, $3, $4) ON CONFLICT (user_id, puzzle_id) DO NOTHING",
         )
         .bind(a.user)
         .bind(a.puzzle_id)
@@ -127,7 +127,7 @@ impl Store {
         if !first {
             if a.solved {
                 sqlx::query(
-                    "UPDATE puzzle_attempts SET solved = 1 WHERE user_id = ? AND puzzle_id = ?",
+                    "UPDATE puzzle_attempts SET solved = TRUE WHERE user_id = $1 AND puzzle_id = $2",
                 )
                 .bind(a.user)
                 .bind(a.puzzle_id)
@@ -138,7 +138,7 @@ impl Store {
             return Ok(None);
         }
         let player =
-            sqlx::query("SELECT rating, rd, volatility FROM puzzle_players WHERE user_id = ?")
+            sqlx::query("SELECT rating, rd, volatility FROM puzzle_players WHERE user_id = $1")
                 .bind(a.user)
                 .fetch_optional(&mut *tx)
                 .await?
@@ -147,7 +147,7 @@ impl Store {
                 .transpose()?
                 .unwrap_or(Rating::NEW);
         let puzzle =
-            sqlx::query("SELECT rating, rd, volatility FROM puzzle_ratings WHERE puzzle_id = ?")
+            sqlx::query("SELECT rating, rd, volatility FROM puzzle_ratings WHERE puzzle_id = $1")
                 .bind(a.puzzle_id)
                 .fetch_optional(&mut *tx)
                 .await?
@@ -158,8 +158,8 @@ impl Store {
         let (player_new, puzzle_new) = rate(player, puzzle);
         sqlx::query(
             "INSERT INTO puzzle_players (user_id, rating, rd, volatility, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT (user_id) DO UPDATE SET rating = ?2, rd = ?3, volatility = ?4, updated_at = ?5",
+             VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (user_id) DO UPDATE SET rating = $2, rd = $3, volatility = $4, updated_at = $5",
         )
         .bind(a.user)
         .bind(player_new.rating)
@@ -170,9 +170,9 @@ impl Store {
         .await?;
         sqlx::query(
             "INSERT INTO puzzle_ratings (puzzle_id, rating, rd, volatility, attempts, updated_at)
-             VALUES (?1, ?2, ?3, ?4, 1, ?5)
-             ON CONFLICT (puzzle_id) DO UPDATE SET rating = ?2, rd = ?3, volatility = ?4,
-                attempts = attempts + 1, updated_at = ?5",
+             VALUES ($1, $2, $3, $4, 1, $5)
+             ON CONFLICT (puzzle_id) DO UPDATE SET rating = $2, rd = $3, volatility = $4,
+                attempts = puzzle_ratings.attempts + 1, updated_at = $5",
         )
         .bind(a.puzzle_id)
         .bind(puzzle_new.rating)
@@ -194,14 +194,14 @@ impl Store {
     /// The database refused the query.
     pub async fn puzzle_stats(&self, user: i64) -> Result<PuzzleStats, sqlx::Error> {
         let player = sqlx::query(
-            "SELECT rating, rd, volatility, best_streak FROM puzzle_players WHERE user_id = ?",
+            "SELECT rating, rd, volatility, best_streak FROM puzzle_players WHERE user_id = $1",
         )
         .bind(user)
         .fetch_optional(&self.reader)
         .await?;
         let counts = sqlx::query(
-            "SELECT count(*) AS attempted, coalesce(sum(solved), 0) AS solved
-             FROM puzzle_attempts WHERE user_id = ?",
+            "SELECT count(*) AS attempted, coalesce(sum(CASE WHEN solved THEN 1 ELSE 0 END), 0) AS solved
+             FROM puzzle_attempts WHERE user_id = $1",
         )
         .bind(user)
         .fetch_one(&self.reader)
@@ -232,8 +232,9 @@ impl Store {
         let new = Rating::NEW;
         let row = sqlx::query(
             "INSERT INTO puzzle_players (user_id, rating, rd, volatility, best_streak, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-             ON CONFLICT (user_id) DO UPDATE SET best_streak = max(best_streak, ?5)
+             VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (user_id) DO UPDATE SET best_streak =
+                CASE WHEN puzzle_players.best_streak > $5 THEN puzzle_players.best_streak ELSE $5 END
              RETURNING best_streak",
         )
         .bind(user)

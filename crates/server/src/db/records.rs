@@ -57,7 +57,7 @@ impl Store {
         sqlx::query(
             "INSERT INTO records (id, created_at, source, sente, gote, handicap, time_json, winner,
                 reason, plies, owner_token, sente_lc, gote_lc, played_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
         )
         .bind(r.id)
         .bind(ms(r.created_at_ms))
@@ -92,14 +92,14 @@ impl Store {
         reason: Option<&str>,
     ) -> Result<(), sqlx::Error> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE records SET plies = ?, winner = ?, reason = ? WHERE id = ?")
+        sqlx::query("UPDATE records SET plies = $1, winner = $2, reason = $3 WHERE id = $4")
             .bind(ms(u64::try_from(plies).unwrap_or(u64::MAX)))
             .bind(winner.map(Side::name))
             .bind(reason)
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("DELETE FROM analyses WHERE id = ?")
+        sqlx::query("DELETE FROM analyses WHERE id = $1")
             .bind(id)
             .execute(&mut *tx)
             .await?;
@@ -112,7 +112,7 @@ impl Store {
     /// # Errors
     /// The database refused the query.
     pub async fn record_source(&self, id: &str) -> Result<Option<Vec<u8>>, sqlx::Error> {
-        let row = sqlx::query("SELECT source FROM records WHERE id = ?")
+        let row = sqlx::query("SELECT source FROM records WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.reader)
             .await?;
@@ -125,7 +125,7 @@ impl Store {
     /// # Errors
     /// The database refused the query.
     pub async fn record_owner(&self, id: &str) -> Result<Option<Option<String>>, sqlx::Error> {
-        let row = sqlx::query("SELECT owner_token FROM records WHERE id = ?")
+        let row = sqlx::query("SELECT owner_token FROM records WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
@@ -147,7 +147,7 @@ impl Store {
         for r in &rows {
             let sente: Option<String> = r.try_get("sente")?;
             let gote: Option<String> = r.try_get("gote")?;
-            sqlx::query("UPDATE records SET sente_lc = ?, gote_lc = ? WHERE id = ?")
+            sqlx::query("UPDATE records SET sente_lc = $1, gote_lc = $2 WHERE id = $3")
                 .bind(search_name(sente.as_deref()))
                 .bind(search_name(gote.as_deref()))
                 .bind(r.try_get::<String, _>("id")?)

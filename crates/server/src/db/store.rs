@@ -1,74 +1,183 @@
-//! The handle on the database: opening it (WAL mode, migrations applied),
-//! the background checkpoints, closing it, and the conversions every table
-//! module shares. The statements themselves live in the table modules.
+//! The handle on the database: where it is ([`Location`]: an `SQLite` file or
+//! a PostgreSQL URL), opening it (migrations applied; for `SQLite` WAL mode,
+//! one writing connection, read-only readers and background checkpoints),
+//! closing it, and the conversions every table module shares. The statements
+//! themselves live in the table modules, written once for both databases
+//! through sqlx's `Any` driver: `$1, $2, ...` placeholders, SQL both dialects
+//! understand, flags bound as `bool` and read with [`flag`].
 
 use std::borrow::Cow;
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
+use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
+use sqlx::{AnyPool, Executor, Row};
 
-/// The migrations, in order.
-const MIGRATIONS: [(i64, &str, &str); 10] = [
-    (1, "games", include_str!("../../migrations/0001_games.sql")),
-    (
-        2,
-        "archive",
-        include_str!("../../migrations/0002_archive.sql"),
-    ),
-    (
-        3,
-        "annotations",
-        include_str!("../../migrations/0003_annotations.sql"),
-    ),
-    (4, "foul", include_str!("../../migrations/0004_foul.sql")),
-    (
-        5,
-        "players",
-        include_str!("../../migrations/0005_players.sql"),
-    ),
-    (
-        6,
-        "tournaments",
-        include_str!("../../migrations/0006_tournaments.sql"),
-    ),
-    (
-        7,
-        "played_at",
-        include_str!("../../migrations/0007_played_at.sql"),
-    ),
-    (8, "learn", include_str!("../../migrations/0008_learn.sql")),
-    (
-        9,
-        "puzzles",
-        include_str!("../../migrations/0009_puzzles.sql"),
-    ),
-    (
-        10,
-        "leases",
-        include_str!("../../migrations/0010_leases.sql"),
-    ),
+/// One migration: its version, its name, and its SQL for each database.
+struct Step {
+    version: i64,
+    name: &'static str,
+    sqlite: &'static str,
+    postgres: &'static str,
+}
+
+macro_rules! step {
+    ($version:literal, $name:literal, $file:literal) => {
+        Step {
+            version: $version,
+            name: $name,
+            sqlite: include_str!(concat!("../../migrations/", $file)),
+            postgres: include_str!(concat!("../../migrations/postgres/", $file)),
+        }
+    };
+}
+
+/// The migrations, in order: the same versions and names for both
+/// databases, each with its `SQLite` file and its PostgreSQL twin.
+const MIGRATIONS: [Step; 10] = [
+    step!(1, "games", "0001_games.sql"),
+    step!(2, "archive", "0002_archive.sql"),
+    step!(3, "annotations", "0003_annotations.sql"),
+    step!(4, "foul", "0004_foul.sql"),
+    step!(5, "players", "0005_players.sql"),
+    step!(6, "tournaments", "0006_tournaments.sql"),
+    step!(7, "played_at", "0007_played_at.sql"),
+    step!(8, "learn", "0008_learn.sql"),
+    step!(9, "puzzles", "0009_puzzles.sql"),
+    step!(10, "leases", "0010_leases.sql"),
 ];
+
+/// Where the data lives: what `shogi serve --db` accepts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// An `SQLite` file, created if missing (the embedded default).
+    Sqlite(PathBuf),
+    /// A PostgreSQL server: a `postgres://user:password@host:port/dbname`
+    /// URL (any parameter libpq-style URLs take that sqlx understands, such
+    /// as `?sslmode=require`). The database must exist; the tables are
+    /// created in it.
+    Postgres(String),
+}
+
+impl Location {
+    /// A `postgres://` or `postgresql://` URL names a PostgreSQL database;
+    /// anything else is the path of an `SQLite` file.
+    #[must_use]
+    pub fn parse(text: &str) -> Location {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Location::Postgres(text.to_owned())
+        } else {
+            Location::Sqlite(PathBuf::from(text))
+        }
+    }
+}
+
+impl From<&Path> for Location {
+    fn from(path: &Path) -> Location {
+        Location::Sqlite(path.to_path_buf())
+    }
+}
+
+impl From<&PathBuf> for Location {
+    fn from(path: &PathBuf) -> Location {
+        Location::Sqlite(path.clone())
+    }
+}
+
+impl From<PathBuf> for Location {
+    fn from(path: PathBuf) -> Location {
+        Location::Sqlite(path)
+    }
+}
+
+impl fmt::Display for Location {
+    /// The path, or the URL without its password.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Sqlite(path) => write!(f, "{}", path.display()),
+            Location::Postgres(url) => {
+                // postgres://user:secret@host/db shows as postgres://user:***@host/db.
+                let Some((scheme, rest)) = url.split_once("://") else {
+                    return f.write_str(url);
+                };
+                match rest.split_once('@') {
+                    Some((user, host)) if user.contains(':') => {
+                        let name = user.split(':').next().unwrap_or_default();
+                        write!(f, "{scheme}://{name}:***@{host}")
+                    }
+                    _ => f.write_str(url),
+                }
+            }
+        }
+    }
+}
+
+/// Which SQL dialect the store speaks, for the few expressions the two do
+/// not share (reading a JSON field, finding a substring).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Dialect {
+    /// `SQLite`.
+    Sqlite,
+    /// PostgreSQL.
+    Postgres,
+}
+
+/// The `sqlite:` URL of `path` for sqlx (which percent-decodes it), with
+/// `params`. An absolute path, so that the file name is never read as a
+/// URL's host.
+fn sqlite_url(path: &Path, params: &str) -> Result<String, sqlx::Error> {
+    let path = std::path::absolute(path).map_err(|e| sqlx::Error::Configuration(e.into()))?;
+    let text = path.to_str().ok_or_else(|| {
+        sqlx::Error::Configuration(format!("not a UTF-8 path: {}", path.display()).into())
+    })?;
+    let mut url = String::from("sqlite://");
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"/._-~".contains(&b) {
+            url.push(char::from(b));
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url.push('?');
+    url.push_str(params);
+    Ok(url)
+}
 
 /// A handle on the database (cheap to clone).
 #[derive(Clone, Debug)]
 pub struct Store {
-    /// The connection that writes (and may read).
-    pub(super) pool: SqlitePool,
-    /// Read-only connections, for queries that change nothing (archive pages,
-    /// record downloads, analysis progress), so that they never delay a move.
-    pub(super) reader: SqlitePool,
+    /// The connections that write (and may read): one for `SQLite`.
+    pub(super) pool: AnyPool,
+    /// Connections for queries that change nothing (archive pages, record
+    /// downloads, analysis progress): read-only ones for `SQLite`, so that
+    /// they never delay a move; the same pool as `pool` for PostgreSQL.
+    pub(super) reader: AnyPool,
+    /// The dialect of both.
+    pub(super) dialect: Dialect,
 }
 
-/// Milliseconds (or any count) as `SQLite`'s integer.
+/// Milliseconds (or any count) as the database's integer.
 pub(super) fn ms(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
-/// `SQLite`'s integer as a count (negative reads as 0).
+/// The database's integer as a count (negative reads as 0).
 pub(super) fn to_u64(v: i64) -> u64 {
     u64::try_from(v).unwrap_or(0)
+}
+
+/// A flag column: PostgreSQL's `BOOLEAN`, `SQLite`'s integer 0 or 1 (which
+/// sqlx's `Any` driver hands over as an integer).
+///
+/// # Errors
+/// The column is missing or holds something else.
+pub(super) fn flag(row: &AnyRow, column: &str) -> Result<bool, sqlx::Error> {
+    match row.try_get::<bool, _>(column) {
+        Ok(b) => Ok(b),
+        Err(sqlx::Error::ColumnNotFound(c)) => Err(sqlx::Error::ColumnNotFound(c)),
+        Err(_) => Ok(row.try_get::<i64, _>(column)? != 0),
+    }
 }
 
 /// A stored value that does not read back (a corrupt or foreign database).
@@ -82,7 +191,7 @@ const CHECKPOINT_INTERVAL: std::time::Duration = std::time::Duration::from_secs(
 /// Copies the write-ahead log into the database file every
 /// [`CHECKPOINT_INTERVAL`], in `PASSIVE` mode (it never waits for, or makes
 /// wait, a reader or a writer), until the pool is closed.
-async fn checkpoints(pool: SqlitePool) {
+async fn checkpoints(pool: AnyPool) {
     let mut tick = tokio::time::interval(CHECKPOINT_INTERVAL);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -102,61 +211,80 @@ async fn checkpoints(pool: SqlitePool) {
     }
 }
 
+/// The statements every new `SQLite` writing connection runs first.
+///
+/// WAL: readers see committed data beside the writer and never wait for it.
+/// In WAL mode `synchronous = NORMAL` still commits every transaction before
+/// the call returns (a crash of the server loses nothing), but syncs the log
+/// to disk at checkpoints rather than at every commit, so a power cut may
+/// lose the last moves (see "Durability" in the README). No checkpoint
+/// inside a commit (`wal_autocheckpoint = 0`): the move that happened to
+/// cross `SQLite`'s 1000-page mark would wait for the whole copy (and every
+/// move queued behind it); a background task checkpoints instead.
+const SQLITE_WRITER_PRAGMAS: &str = "PRAGMA journal_mode = WAL;
+    PRAGMA synchronous = NORMAL;
+    PRAGMA wal_autocheckpoint = 0;
+    PRAGMA foreign_keys = ON;";
+
+/// How many connections a PostgreSQL store keeps at most.
+const POSTGRES_CONNECTIONS: u32 = 10;
+
 impl Store {
-    /// Opens (creating if needed) the database at `path` in WAL mode and applies the migrations.
+    /// Opens the database at `location` and applies the migrations: an
+    /// `SQLite` file (created if missing) in WAL mode, or a PostgreSQL
+    /// database (which must exist).
     ///
     /// # Errors
-    /// The file cannot be opened or migrated.
-    pub async fn open(path: &Path) -> Result<Store, sqlx::Error> {
-        let options = SqliteConnectOptions::new()
-            .filename(path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            // In WAL mode NORMAL still commits every transaction before the
-            // call returns (a crash of the server loses nothing), but syncs the
-            // log to disk at checkpoints rather than at every commit, so a power
-            // cut may lose the last moves. See "Durability" in the README.
-            .synchronous(SqliteSynchronous::Normal)
-            // No checkpoint inside a commit: the move that happened to cross
-            // SQLite's 1000-page mark would wait for the whole copy (and every
-            // move queued behind it). A background task checkpoints instead.
-            .pragma("wal_autocheckpoint", "0")
-            .foreign_keys(true);
+    /// The database cannot be reached, opened or migrated.
+    pub async fn open(location: &Location) -> Result<Store, sqlx::Error> {
+        sqlx::any::install_default_drivers();
+        match location {
+            Location::Sqlite(path) => Store::open_sqlite(path).await,
+            Location::Postgres(url) => Store::open_postgres(url).await,
+        }
+    }
+
+    async fn open_sqlite(path: &Path) -> Result<Store, sqlx::Error> {
         // One connection writes: SQLite has a single writer anyway, and
         // writers queued here wait in order, where writers on several
         // connections would meet a locked database and back off in SQLite's
         // busy handler (sleeps of 1, 2, 5, 10 ms...), which showed as a cluster
         // of ~19 ms round trips in the load benchmark.
-        let pool = SqlitePoolOptions::new()
+        let pool = AnyPoolOptions::new()
             .max_connections(1)
-            .connect_with(options.clone())
-            .await?;
-        let migrations: Vec<Migration> = MIGRATIONS
-            .iter()
-            .map(|&(version, name, sql)| {
-                Migration::new(
-                    version,
-                    Cow::Borrowed(name),
-                    MigrationType::Simple,
-                    Cow::Borrowed(sql),
-                    false,
-                )
+            .after_connect(|conn, _| {
+                Box::pin(async move {
+                    conn.execute(SQLITE_WRITER_PRAGMAS).await?;
+                    Ok(())
+                })
             })
-            .collect();
-        let migrator = Migrator {
-            migrations: Cow::Owned(migrations),
-            ignore_missing: false,
-            locking: true,
-            no_tx: false,
-        };
-        migrator.run(&pool).await?;
+            .connect(&sqlite_url(path, "mode=rwc")?)
+            .await?;
+        migrate(&pool, Dialect::Sqlite).await?;
         tokio::spawn(checkpoints(pool.clone()));
         // Readers see committed data beside the writer (WAL) and never wait for it.
-        let reader = SqlitePoolOptions::new()
+        let reader = AnyPoolOptions::new()
             .max_connections(3)
-            .connect_with(options.read_only(true))
+            .connect(&sqlite_url(path, "mode=ro")?)
             .await?;
-        Ok(Store { pool, reader })
+        Ok(Store {
+            pool,
+            reader,
+            dialect: Dialect::Sqlite,
+        })
+    }
+
+    async fn open_postgres(url: &str) -> Result<Store, sqlx::Error> {
+        let pool = AnyPoolOptions::new()
+            .max_connections(POSTGRES_CONNECTIONS)
+            .connect(url)
+            .await?;
+        migrate(&pool, Dialect::Postgres).await?;
+        Ok(Store {
+            reader: pool.clone(),
+            pool,
+            dialect: Dialect::Postgres,
+        })
     }
 
     /// Whether [`Store::close`] was called.
@@ -170,4 +298,32 @@ impl Store {
         self.reader.close().await;
         self.pool.close().await;
     }
+}
+
+/// Applies the migrations of `dialect` not applied yet.
+async fn migrate(pool: &AnyPool, dialect: Dialect) -> Result<(), sqlx::Error> {
+    let migrations: Vec<Migration> = MIGRATIONS
+        .iter()
+        .map(|step| {
+            let sql = match dialect {
+                Dialect::Sqlite => step.sqlite,
+                Dialect::Postgres => step.postgres,
+            };
+            Migration::new(
+                step.version,
+                Cow::Borrowed(step.name),
+                MigrationType::Simple,
+                Cow::Borrowed(sql),
+                false,
+            )
+        })
+        .collect();
+    let migrator = Migrator {
+        migrations: Cow::Owned(migrations),
+        ignore_missing: false,
+        locking: true,
+        no_tx: false,
+    };
+    migrator.run(pool).await?;
+    Ok(())
 }

@@ -3,7 +3,7 @@
 
 use sqlx::Row;
 
-use super::store::{ms, to_u64, Store};
+use super::store::{flag, ms, to_u64, Store};
 
 /// An event as stored.
 #[derive(Clone, Debug)]
@@ -185,7 +185,7 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO tournaments (id, created_by, created_at, name, settings, seed)
-             VALUES (?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(&e.id)
         .bind(e.created_by)
@@ -197,7 +197,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         if let Some(user) = e.created_by {
-            sqlx::query("INSERT INTO tournament_organisers (tournament, user_id) VALUES (?, ?)")
+            sqlx::query("INSERT INTO tournament_organisers (tournament, user_id) VALUES ($1, $2)")
                 .bind(&e.id)
                 .bind(user)
                 .execute(&mut *tx)
@@ -216,7 +216,7 @@ impl Store {
         since_ms: u64,
     ) -> Result<u32, sqlx::Error> {
         let n: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM tournaments WHERE created_by = ? AND created_at >= ?",
+            "SELECT COUNT(*) FROM tournaments WHERE created_by = $1 AND created_at >= $2",
         )
         .bind(user)
         .bind(ms(since_ms))
@@ -235,7 +235,7 @@ impl Store {
         name: &str,
         settings: &str,
     ) -> Result<(), sqlx::Error> {
-        sqlx::query("UPDATE tournaments SET name = ?, settings = ? WHERE id = ?")
+        sqlx::query("UPDATE tournaments SET name = $1, settings = $2 WHERE id = $3")
             .bind(name)
             .bind(settings)
             .bind(id)
@@ -249,7 +249,7 @@ impl Store {
     /// # Errors
     /// The database refused it.
     pub async fn delete_tournament(&self, id: &str) -> Result<(), sqlx::Error> {
-        sqlx::query("DELETE FROM tournaments WHERE id = ?")
+        sqlx::query("DELETE FROM tournaments WHERE id = $1")
             .bind(id)
             .execute(&self.pool)
             .await?;
@@ -275,15 +275,15 @@ impl Store {
                      AND b.round = (SELECT MAX(round) FROM tournament_rounds r WHERE r.tournament = t.id)
                      AND NOT EXISTS (SELECT 1 FROM tournament_games tg JOIN games g ON g.id = tg.game_id
                          WHERE tg.tournament = b.tournament AND tg.round = b.round AND tg.board = b.board
-                           AND g.over = 1 AND g.reason <> 'abort'
+                           AND g.over AND g.reason <> 'abort'
                            AND tg.seq = (SELECT MAX(seq) FROM tournament_games t2
                                WHERE t2.tournament = b.tournament AND t2.round = b.round AND t2.board = b.board)
                            AND NOT (g.reason = 'repetition'))) AS open_boards
              FROM tournaments t
-             WHERE ?1 IS NULL
-                OR EXISTS (SELECT 1 FROM tournament_organisers o WHERE o.tournament = t.id AND o.user_id = ?1)
-                OR EXISTS (SELECT 1 FROM tournament_players p WHERE p.tournament = t.id AND p.user_id = ?1)
-             ORDER BY t.created_at DESC, t.id LIMIT ?2",
+             WHERE $1 IS NULL
+                OR EXISTS (SELECT 1 FROM tournament_organisers o WHERE o.tournament = t.id AND o.user_id = $1)
+                OR EXISTS (SELECT 1 FROM tournament_players p WHERE p.tournament = t.id AND p.user_id = $1)
+             ORDER BY t.created_at DESC, t.id LIMIT $2",
         )
         .bind(user)
         .bind(i64::from(limit))
@@ -309,7 +309,7 @@ impl Store {
         // The writer: an organiser's change is seen by the next read at once.
         let mut tx = self.pool.begin().await?;
         let Some(r) = sqlx::query(
-            "SELECT id, created_by, created_at, settings, seed FROM tournaments WHERE id = ?",
+            "SELECT id, created_by, created_at, settings, seed FROM tournaments WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&mut *tx)
@@ -320,7 +320,7 @@ impl Store {
         let event = event_row(&r)?;
         let organisers = sqlx::query(
             "SELECT u.id, u.name FROM tournament_organisers o JOIN users u ON u.id = o.user_id
-             WHERE o.tournament = ? ORDER BY (u.id = ?) DESC, u.id",
+             WHERE o.tournament = $1 ORDER BY (u.id = $2) DESC, u.id",
         )
         .bind(id)
         .bind(event.created_by)
@@ -331,7 +331,7 @@ impl Store {
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
         let players = entrants(&mut tx, id).await?;
         let mut rounds: Vec<RoundRow> = sqlx::query(
-            "SELECT round, warnings FROM tournament_rounds WHERE tournament = ? ORDER BY round",
+            "SELECT round, warnings FROM tournament_rounds WHERE tournament = $1 ORDER BY round",
         )
         .bind(id)
         .fetch_all(&mut *tx)
@@ -346,7 +346,7 @@ impl Store {
         })
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
         let byes = sqlx::query(
-            "SELECT round, player, kind FROM tournament_byes WHERE tournament = ?
+            "SELECT round, player, kind FROM tournament_byes WHERE tournament = $1
              ORDER BY round, player",
         )
         .bind(id)
@@ -374,7 +374,8 @@ impl Store {
     /// The database refused it.
     pub async fn add_organiser(&self, id: &str, user: i64) -> Result<(), sqlx::Error> {
         sqlx::query(
-            "INSERT OR IGNORE INTO tournament_organisers (tournament, user_id) VALUES (?, ?)",
+            "INSERT INTO tournament_organisers (tournament, user_id) VALUES ($1, $2)
+             ON CONFLICT (tournament, user_id) DO NOTHING",
         )
         .bind(id)
         .bind(user)
@@ -388,7 +389,7 @@ impl Store {
     /// # Errors
     /// The database refused it.
     pub async fn remove_organiser(&self, id: &str, user: i64) -> Result<(), sqlx::Error> {
-        sqlx::query("DELETE FROM tournament_organisers WHERE tournament = ? AND user_id = ?")
+        sqlx::query("DELETE FROM tournament_organisers WHERE tournament = $1 AND user_id = $2")
             .bind(id)
             .bind(user)
             .execute(&self.pool)
@@ -403,7 +404,7 @@ impl Store {
     pub async fn insert_entrant(&self, id: &str, p: &EntrantRow) -> Result<u32, sqlx::Error> {
         let mut tx = self.pool.begin().await?;
         let next: i64 = sqlx::query_scalar(
-            "SELECT COALESCE(MAX(number), 0) + 1 FROM tournament_players WHERE tournament = ?",
+            "SELECT COALESCE(MAX(number), 0) + 1 FROM tournament_players WHERE tournament = $1",
         )
         .bind(id)
         .fetch_one(&mut *tx)
@@ -411,7 +412,7 @@ impl Store {
         sqlx::query(
             "INSERT INTO tournament_players
                (tournament, number, name, user_id, rating, rank, club, from_round, withdrawn_from)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(id)
         .bind(next)
@@ -434,8 +435,8 @@ impl Store {
     /// The database refused it.
     pub async fn update_entrant(&self, id: &str, p: &EntrantRow) -> Result<(), sqlx::Error> {
         sqlx::query(
-            "UPDATE tournament_players SET name = ?, rating = ?, rank = ?, club = ?,
-                withdrawn_from = ? WHERE tournament = ? AND number = ?",
+            "UPDATE tournament_players SET name = $1, rating = $2, rank = $3, club = $4,
+                withdrawn_from = $5 WHERE tournament = $6 AND number = $7",
         )
         .bind(&p.name)
         .bind(p.rating)
@@ -455,14 +456,14 @@ impl Store {
     /// The database refused it.
     pub async fn remove_entrant(&self, id: &str, number: u32) -> Result<(), sqlx::Error> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM tournament_players WHERE tournament = ? AND number = ?")
+        sqlx::query("DELETE FROM tournament_players WHERE tournament = $1 AND number = $2")
             .bind(id)
             .bind(i64::from(number))
             .execute(&mut *tx)
             .await?;
         // One by one, upwards, so that no two rows share a number midway.
         let later: Vec<i64> = sqlx::query_scalar(
-            "SELECT number FROM tournament_players WHERE tournament = ? AND number > ?
+            "SELECT number FROM tournament_players WHERE tournament = $1 AND number > $2
              ORDER BY number",
         )
         .bind(id)
@@ -471,7 +472,7 @@ impl Store {
         .await?;
         for n in later {
             sqlx::query(
-                "UPDATE tournament_players SET number = ? WHERE tournament = ? AND number = ?",
+                "UPDATE tournament_players SET number = $1 WHERE tournament = $2 AND number = $3",
             )
             .bind(n - 1)
             .bind(id)
@@ -498,7 +499,7 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO tournament_rounds (tournament, round, paired_at, warnings)
-             VALUES (?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4)",
         )
         .bind(id)
         .bind(i64::from(round))
@@ -511,7 +512,7 @@ impl Store {
             sqlx::query(
                 "INSERT INTO tournament_boards (tournament, round, board, sente, gote, colours,
                     toss_tosser, toss_fu, handicap, play, result)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
             )
             .bind(id)
             .bind(i64::from(round))
@@ -529,7 +530,7 @@ impl Store {
             if let Some(game) = &b.game {
                 sqlx::query(
                     "INSERT INTO tournament_games (tournament, round, board, seq, game_id)
-                     VALUES (?, ?, ?, 1, ?)",
+                     VALUES ($1, $2, $3, 1, $4)",
                 )
                 .bind(id)
                 .bind(i64::from(round))
@@ -541,7 +542,7 @@ impl Store {
         }
         for (player, kind) in byes {
             sqlx::query(
-                "INSERT INTO tournament_byes (tournament, round, player, kind) VALUES (?, ?, ?, ?)",
+                "INSERT INTO tournament_byes (tournament, round, player, kind) VALUES ($1, $2, $3, $4)",
             )
             .bind(id)
             .bind(i64::from(round))
@@ -558,7 +559,7 @@ impl Store {
     /// # Errors
     /// The database refused it.
     pub async fn delete_round(&self, id: &str, round: u32) -> Result<(), sqlx::Error> {
-        sqlx::query("DELETE FROM tournament_rounds WHERE tournament = ? AND round = ?")
+        sqlx::query("DELETE FROM tournament_rounds WHERE tournament = $1 AND round = $2")
             .bind(id)
             .bind(i64::from(round))
             .execute(&self.pool)
@@ -572,8 +573,8 @@ impl Store {
     /// The database refused it.
     pub async fn update_board(&self, id: &str, b: &BoardRow) -> Result<(), sqlx::Error> {
         sqlx::query(
-            "UPDATE tournament_boards SET result = ?, record = ?, play = ?, handicap = ?,
-                report_sente = ?, report_gote = ? WHERE tournament = ? AND round = ? AND board = ?",
+            "UPDATE tournament_boards SET result = $1, record = $2, play = $3, handicap = $4,
+                report_sente = $5, report_gote = $6 WHERE tournament = $7 AND round = $8 AND board = $9",
         )
         .bind(&b.result)
         .bind(&b.record)
@@ -603,8 +604,8 @@ impl Store {
     ) -> Result<(), sqlx::Error> {
         sqlx::query(
             "INSERT INTO tournament_games (tournament, round, board, seq, game_id)
-             VALUES (?1, ?2, ?3, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_games
-                 WHERE tournament = ?1 AND round = ?2 AND board = ?3), ?4)",
+             VALUES ($1, $2, $3, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_games
+                 WHERE tournament = $1 AND round = $2 AND board = $3), $4)",
         )
         .bind(id)
         .bind(i64::from(round))
@@ -626,7 +627,7 @@ impl Store {
         board: u32,
     ) -> Result<(), sqlx::Error> {
         sqlx::query(
-            "DELETE FROM tournament_games WHERE tournament = ? AND round = ? AND board = ?",
+            "DELETE FROM tournament_games WHERE tournament = $1 AND round = $2 AND board = $3",
         )
         .bind(id)
         .bind(i64::from(round))
@@ -645,7 +646,7 @@ impl Store {
         game: &str,
     ) -> Result<Option<(String, u32, u32)>, sqlx::Error> {
         let row =
-            sqlx::query("SELECT tournament, round, board FROM tournament_games WHERE game_id = ?")
+            sqlx::query("SELECT tournament, round, board FROM tournament_games WHERE game_id = $1")
                 .bind(game)
                 .fetch_optional(&self.pool)
                 .await?;
@@ -666,12 +667,12 @@ impl Store {
     pub async fn ready_games(&self, user: i64) -> Result<Vec<ReadyGameRow>, sqlx::Error> {
         let rows = sqlx::query(
             "SELECT tg.tournament, t.settings, tg.round, tg.board, g.id,
-                    CASE WHEN g.sente_user = ?1 THEN 'sente' ELSE 'gote' END AS side,
-                    CASE WHEN g.sente_user = ?1 THEN g.gote_name ELSE g.sente_name END AS opponent
+                    CASE WHEN g.sente_user = $1 THEN 'sente' ELSE 'gote' END AS side,
+                    CASE WHEN g.sente_user = $1 THEN g.gote_name ELSE g.sente_name END AS opponent
              FROM tournament_games tg
              JOIN games g ON g.id = tg.game_id
              JOIN tournaments t ON t.id = tg.tournament
-             WHERE g.over = 0 AND (g.sente_user = ?1 OR g.gote_user = ?1)
+             WHERE NOT g.over AND (g.sente_user = $1 OR g.gote_user = $1)
              ORDER BY t.created_at DESC, tg.round, tg.board",
         )
         .bind(user)
@@ -706,7 +707,7 @@ impl Store {
     ) -> Result<(), sqlx::Error> {
         sqlx::query(
             "INSERT INTO tournament_audit (tournament, at, by_user, by_name, action, detail)
-             VALUES (?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(id)
         .bind(ms(at_ms))
@@ -725,7 +726,7 @@ impl Store {
     /// The database refused the query.
     pub async fn audit_log(&self, id: &str) -> Result<Vec<AuditRow>, sqlx::Error> {
         let rows = sqlx::query(
-            "SELECT at, by_name, action, detail FROM tournament_audit WHERE tournament = ?
+            "SELECT at, by_name, action, detail FROM tournament_audit WHERE tournament = $1
              ORDER BY id",
         )
         .bind(id)
@@ -744,7 +745,7 @@ impl Store {
     }
 }
 
-type Tx<'a> = sqlx::Transaction<'a, sqlx::Sqlite>;
+type Tx<'a> = sqlx::Transaction<'a, sqlx::Any>;
 
 /// The entrants of event `id`, by number.
 async fn entrants(tx: &mut Tx<'_>, id: &str) -> Result<Vec<EntrantRow>, sqlx::Error> {
@@ -752,7 +753,7 @@ async fn entrants(tx: &mut Tx<'_>, id: &str) -> Result<Vec<EntrantRow>, sqlx::Er
         "SELECT p.number, p.name, p.user_id, u.name AS account, p.rating, p.rank, p.club,
                 p.from_round, p.withdrawn_from
          FROM tournament_players p LEFT JOIN users u ON u.id = p.user_id
-         WHERE p.tournament = ? ORDER BY p.number",
+         WHERE p.tournament = $1 ORDER BY p.number",
     )
     .bind(id)
     .fetch_all(&mut **tx)
@@ -783,7 +784,7 @@ async fn boards_and_games(
     rounds: &mut [RoundRow],
 ) -> Result<(), sqlx::Error> {
     let boards =
-        sqlx::query("SELECT * FROM tournament_boards WHERE tournament = ? ORDER BY round, board")
+        sqlx::query("SELECT * FROM tournament_boards WHERE tournament = $1 ORDER BY round, board")
             .bind(id)
             .fetch_all(&mut **tx)
             .await?;
@@ -818,7 +819,7 @@ async fn boards_and_games(
         "SELECT tg.round, tg.board, g.id, g.over, g.winner, g.reason,
                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS moves
          FROM tournament_games tg JOIN games g ON g.id = tg.game_id
-         WHERE tg.tournament = ? ORDER BY tg.round, tg.board, tg.seq",
+         WHERE tg.tournament = $1 ORDER BY tg.round, tg.board, tg.seq",
     )
     .bind(id)
     .fetch_all(&mut **tx)
@@ -827,7 +828,7 @@ async fn boards_and_games(
         let (round, board) = (num(g.try_get("round")?), num(g.try_get("board")?));
         let game = BoardGameRow {
             id: g.try_get("id")?,
-            over: g.try_get("over")?,
+            over: flag(g, "over")?,
             winner: g.try_get("winner")?,
             reason: g.try_get("reason")?,
             moves: num(g.try_get("moves")?),
@@ -843,7 +844,7 @@ async fn boards_and_games(
     Ok(())
 }
 
-fn event_row(r: &sqlx::sqlite::SqliteRow) -> Result<EventRow, sqlx::Error> {
+fn event_row(r: &sqlx::any::AnyRow) -> Result<EventRow, sqlx::Error> {
     Ok(EventRow {
         id: r.try_get("id")?,
         created_by: r.try_get("created_by")?,

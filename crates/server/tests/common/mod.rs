@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use shogi_server::{ActivityGate, Config, Greedy, ManualTime, RateLimits, Server, TimeSource};
+use shogi_server::{
+    ActivityGate, Config, Greedy, Location, ManualTime, RateLimits, Server, TimeSource,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -16,30 +18,106 @@ use tokio_tungstenite::tungstenite::Message;
 /// How long a test waits for an expected message.
 const WAIT: Duration = Duration::from_secs(30);
 
-/// A temporary directory removed on drop.
-pub struct TempDir(PathBuf);
+/// The environment variable that runs the tests on PostgreSQL: a URL of a
+/// server where the test user may create databases (for example
+/// `postgres://shogi@127.0.0.1:5433/postgres`). Unset: `SQLite` files.
+pub const POSTGRES_ENV: &str = "SHOGI_TEST_POSTGRES";
+
+/// A test's storage, removed on drop: a temporary directory holding the
+/// `SQLite` file, or, with [`POSTGRES_ENV`] set, a fresh PostgreSQL database
+/// of its own (created here, dropped on drop).
+pub struct TempDir {
+    dir: PathBuf,
+    /// The server's URL (any database) and the name of this test's database.
+    postgres: Option<(String, String)>,
+}
 
 impl TempDir {
     pub fn new(name: &str) -> TempDir {
         let mut buf = [0u8; 8];
         getrandom::fill(&mut buf).unwrap();
-        let dir = std::env::temp_dir().join(format!(
-            "shogi-server-{name}-{}-{:x}",
-            std::process::id(),
-            u64::from_le_bytes(buf)
-        ));
+        let unique = format!("{}-{:x}", std::process::id(), u64::from_le_bytes(buf));
+        let dir = std::env::temp_dir().join(format!("shogi-server-{name}-{unique}"));
         std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
+        let postgres = std::env::var(POSTGRES_ENV).ok().map(|url| {
+            let db = format!("shogi_test_{}", unique.replace('-', "_"));
+            postgres_admin(&url, format!("CREATE DATABASE {db}")).unwrap();
+            (url, db)
+        });
+        TempDir { dir, postgres }
     }
 
-    pub fn db(&self) -> PathBuf {
-        self.0.join("games.db")
+    /// Where the test's data lives (the same for every call).
+    pub fn db(&self) -> Location {
+        match &self.postgres {
+            Some((url, db)) => Location::Postgres(with_database(url, db)),
+            None => Location::Sqlite(self.dir.join("games.db")),
+        }
     }
+
+    /// The directory, for other files a test writes.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// A connection pool on the test's database, for tests that change rows
+    /// behind the server's back (statements with `$1` placeholders).
+    pub async fn pool(&self) -> sqlx::AnyPool {
+        sqlx::any::install_default_drivers();
+        let url = match self.db() {
+            Location::Postgres(url) => url,
+            Location::Sqlite(path) => format!("sqlite://{}", path.display()),
+        };
+        sqlx::AnyPool::connect(&url).await.unwrap()
+    }
+}
+
+/// `url` with its database name replaced by `db`.
+pub fn with_database(url: &str, db: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (url, None),
+    };
+    let (scheme, rest) = base.split_once("://").expect("a postgres:// URL");
+    let host = rest.split('/').next().unwrap_or(rest);
+    match query {
+        Some(q) => format!("{scheme}://{host}/{db}?{q}"),
+        None => format!("{scheme}://{host}/{db}"),
+    }
+}
+
+/// Runs `sql` (CREATE or DROP DATABASE) on the server at `url`, on a thread
+/// of its own so that it works inside and outside a runtime.
+pub fn postgres_admin(url: &str, sql: String) -> Result<(), String> {
+    use sqlx::{Connection, Executor};
+    let url = url.to_owned();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        runtime.block_on(async {
+            let mut conn = sqlx::postgres::PgConnection::connect(&url)
+                .await
+                .map_err(|e| format!("{POSTGRES_ENV}={url}: {e}"))?;
+            conn.execute(sql.as_str())
+                .await
+                .map_err(|e| format!("{sql}: {e}"))?;
+            conn.close().await.ok();
+            Ok(())
+        })
+    })
+    .join()
+    .map_err(|_| "the PostgreSQL thread panicked".to_string())?
 }
 
 impl Drop for TempDir {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        let _ = std::fs::remove_dir_all(&self.dir);
+        if let Some((url, db)) = &self.postgres {
+            // FORCE: a failed test may have left its server's connections open.
+            let _ = postgres_admin(url, format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"));
+        }
     }
 }
 
@@ -50,18 +128,18 @@ pub struct TestServer {
 }
 
 impl TestServer {
-    pub async fn start(db: &Path) -> TestServer {
+    pub async fn start(db: &Location) -> TestServer {
         TestServer::start_with_gate(db, ActivityGate::default()).await
     }
 
     /// A server whose background analysis waits at `activity`.
-    pub async fn start_with_gate(db: &Path, activity: ActivityGate) -> TestServer {
+    pub async fn start_with_gate(db: &Location, activity: ActivityGate) -> TestServer {
         TestServer::start_with(db, |c| c.activity = activity).await
     }
 
     /// A server like `start`'s with the rest of its configuration as
     /// `configure` leaves it.
-    pub async fn start_with(db: &Path, configure: impl FnOnce(&mut Config)) -> TestServer {
+    pub async fn start_with(db: &Location, configure: impl FnOnce(&mut Config)) -> TestServer {
         let (mut config, time) = TestServer::config(db);
         configure(&mut config);
         TestServer::start_with_config(config, time).await
@@ -74,7 +152,7 @@ impl TestServer {
     }
 
     /// A server like `start`'s with the rate limits `limits`.
-    pub async fn start_with_limits(db: &Path, limits: &RateLimits) -> TestServer {
+    pub async fn start_with_limits(db: &Location, limits: &RateLimits) -> TestServer {
         let (mut config, time) = TestServer::config(db);
         config.limits = *limits;
         TestServer::start_with_config(config, time).await
@@ -83,13 +161,13 @@ impl TestServer {
     /// A config like `start`'s (a manual clock, the greedy computer, no
     /// rate limits: every test request comes from 127.0.0.1) for changing
     /// before `start_with_config`.
-    pub fn config(db: &Path) -> (Config, Arc<ManualTime>) {
+    pub fn config(db: &Location) -> (Config, Arc<ManualTime>) {
         let (source, time) = TimeSource::manual();
         let config = Config {
             time: source,
             opponent: Arc::new(Greedy),
             limits: RateLimits::unlimited(),
-            ..Config::new("127.0.0.1:0".parse().unwrap(), db)
+            ..Config::new("127.0.0.1:0".parse().unwrap(), db.clone())
         };
         (config, time)
     }
