@@ -105,7 +105,7 @@ pub struct SearchOptions {
     /// Futility pruning of quiet moves at low depth (a developer switch; on by default).
     pub futility: bool,
     /// Internal iterative reduction: one ply less at nodes without a table
-    /// move (a developer switch; off by default: not yet tested).
+    /// move (a developer switch; off by default: no gain shown, docs/TUNING.md).
     pub iir: bool,
     /// Razoring: a quiescence search decides hopeless nodes at depth 1-2
     /// (a developer switch; off by default: not yet tested).
