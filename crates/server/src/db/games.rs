@@ -120,6 +120,36 @@ fn clock_values(clocks: Option<ByColor<Clock>>) -> [i64; 4] {
     })
 }
 
+/// Stores game `id`'s clocks and ending (if any) after a move or an ending
+/// no move caused; the turn in progress is over (`turn_used_ms` is 0: a
+/// finished game never reads it).
+async fn set_clocks_and_ending(
+    conn: &mut sqlx::AnyConnection,
+    id: &str,
+    clocks: Option<ByColor<Clock>>,
+    ending: Option<Ending>,
+) -> Result<(), sqlx::Error> {
+    let [sm, sp, gm, gp] = clock_values(clocks);
+    let e = ending_columns(ending);
+    sqlx::query(
+        "UPDATE games SET sente_main_ms = $1, sente_periods = $2, gote_main_ms = $3,
+            gote_periods = $4, turn_used_ms = 0, over = $5, winner = $6, reason = $7, foul = $8
+         WHERE id = $9",
+    )
+    .bind(sm)
+    .bind(sp)
+    .bind(gm)
+    .bind(gp)
+    .bind(e.over)
+    .bind(e.winner)
+    .bind(e.reason)
+    .bind(e.foul)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// The `over`, `winner`, `reason` and `foul` columns of an ending.
 struct EndingColumns {
     over: bool,
@@ -280,51 +310,11 @@ impl Store {
         Ok(())
     }
 
-    /// Stores a move, the clocks after it and the ending it caused, in one transaction.
-    ///
-    /// # Errors
-    /// The database refused it; nothing is stored then.
-    pub async fn record_move(&self, id: &str, m: &MoveRecord) -> Result<(), sqlx::Error> {
-        let mut tx = self.pool.begin().await?;
-        let (main_after, periods_after) = m.clocks.map_or((0, 0), |c| {
-            (ms(c[m.mover].main_ms), i64::from(c[m.mover].periods_left))
-        });
-        sqlx::query(
-            "INSERT INTO moves (game_id, ply, usi, used_ms, main_ms_after, periods_after)
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(id)
-        .bind(i64::from(m.ply))
-        .bind(m.mv.to_string())
-        .bind(ms(m.used_ms))
-        .bind(main_after)
-        .bind(periods_after)
-        .execute(&mut *tx)
-        .await?;
-        let [sm, sp, gm, gp] = clock_values(m.clocks);
-        let e = ending_columns(m.ending);
-        sqlx::query(
-            "UPDATE games SET sente_main_ms = $1, sente_periods = $2, gote_main_ms = $3,
-                gote_periods = $4, turn_used_ms = 0, over = $5, winner = $6, reason = $7, foul = $8
-             WHERE id = $9",
-        )
-        .bind(sm)
-        .bind(sp)
-        .bind(gm)
-        .bind(gp)
-        .bind(e.over)
-        .bind(e.winner)
-        .bind(e.reason)
-        .bind(e.foul)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await
-    }
-
     /// Stores the writes of several live games in one transaction (group
-    /// commit): each a move (as [`Store::record_move`]) or an ending no move
-    /// caused (as [`Store::finish`]), in the order given.
+    /// commit): each a move (the move row, the clocks after it and the
+    /// ending it caused) or an ending no move caused (resignation, time,
+    /// declaration, count), in the order given. One write alone is a
+    /// transaction of its own.
     ///
     /// # Errors
     /// The database refused one of them; nothing is stored then.
@@ -348,79 +338,14 @@ impl Store {
                     .bind(periods_after)
                     .execute(&mut *tx)
                     .await?;
-                    let [sm, sp, gm, gp] = clock_values(m.clocks);
-                    let e = ending_columns(m.ending);
-                    sqlx::query(
-                        "UPDATE games SET sente_main_ms = $1, sente_periods = $2, gote_main_ms = $3,
-                            gote_periods = $4, turn_used_ms = 0, over = $5, winner = $6,
-                            reason = $7, foul = $8
-                         WHERE id = $9",
-                    )
-                    .bind(sm)
-                    .bind(sp)
-                    .bind(gm)
-                    .bind(gp)
-                    .bind(e.over)
-                    .bind(e.winner)
-                    .bind(e.reason)
-                    .bind(e.foul)
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
+                    set_clocks_and_ending(&mut tx, id, m.clocks, m.ending).await?;
                 }
                 GameWrite::Finish { ending, clocks } => {
-                    let [sm, sp, gm, gp] = clock_values(*clocks);
-                    let e = ending_columns(Some(*ending));
-                    sqlx::query(
-                        "UPDATE games SET sente_main_ms = $1, sente_periods = $2, gote_main_ms = $3,
-                            gote_periods = $4, over = $5, winner = $6, reason = $7, foul = $8
-                         WHERE id = $9",
-                    )
-                    .bind(sm)
-                    .bind(sp)
-                    .bind(gm)
-                    .bind(gp)
-                    .bind(e.over)
-                    .bind(e.winner)
-                    .bind(e.reason)
-                    .bind(e.foul)
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
+                    set_clocks_and_ending(&mut tx, id, *clocks, Some(*ending)).await?;
                 }
             }
         }
         tx.commit().await
-    }
-
-    /// Stores an ending that no move caused (resignation, time, declaration, count).
-    ///
-    /// # Errors
-    /// The database refused it.
-    pub async fn finish(
-        &self,
-        id: &str,
-        ending: Ending,
-        clocks: Option<ByColor<Clock>>,
-    ) -> Result<(), sqlx::Error> {
-        let [sm, sp, gm, gp] = clock_values(clocks);
-        let e = ending_columns(Some(ending));
-        sqlx::query(
-            "UPDATE games SET sente_main_ms = $1, sente_periods = $2, gote_main_ms = $3,
-                gote_periods = $4, over = $5, winner = $6, reason = $7, foul = $8 WHERE id = $9",
-        )
-        .bind(sm)
-        .bind(sp)
-        .bind(gm)
-        .bind(gp)
-        .bind(e.over)
-        .bind(e.winner)
-        .bind(e.reason)
-        .bind(e.foul)
-        .bind(id)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
     }
 
     /// Seats the invitee: stores its token, spends the invite and starts the clock.
