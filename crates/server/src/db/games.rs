@@ -11,7 +11,7 @@ use shogi_core::{ByColor, Color, Ending, Foul, Move, Position};
 use sqlx::Row;
 
 use super::players::GamePlayers;
-use super::store::{corrupt, flag, ms, to_u64, Store};
+use super::store::{corrupt, flag, ms, to_u64, Dialect, Store};
 use crate::clock::Clock;
 use crate::protocol::{reason_word, Mode, Settings, Side};
 
@@ -419,9 +419,13 @@ impl Store {
     /// # Errors
     /// The database refused the query.
     pub async fn unfinished(&self) -> Result<Vec<String>, sqlx::Error> {
-        let rows = sqlx::query("SELECT id FROM games WHERE over = FALSE ORDER BY created_at")
-            .fetch_all(&self.pool)
-            .await?;
+        // Each in the words of its partial index `games_unfinished`, which
+        // SQLite uses only for `over = 0` (not for `over = FALSE`).
+        let sql = match self.dialect {
+            Dialect::Sqlite => "SELECT id FROM games WHERE over = 0 ORDER BY created_at",
+            Dialect::Postgres => "SELECT id FROM games WHERE over = FALSE ORDER BY created_at",
+        };
+        let rows = sqlx::query(sql).fetch_all(&self.pool).await?;
         rows.iter().map(|r| r.try_get::<String, _>("id")).collect()
     }
 
