@@ -185,6 +185,16 @@ class LessonScreen implements Screen {
 
   /** Sends the player's move to the rules and judges the answer. */
   private async play(usi: string): Promise<void> {
+    try {
+      await this.judgeMove(usi);
+    } finally {
+      // For tests: one more move handled (the board's callback runs a moment
+      // after the click, so "ready" alone cannot tell a move was taken).
+      this.side.dataset.plays = String(Number(this.side.dataset.plays ?? '0') + 1);
+    }
+  }
+
+  private async judgeMove(usi: string): Promise<void> {
     if (this.busy || this.solved) return;
     this.busy = true;
     this.side.dataset.ready = 'no';

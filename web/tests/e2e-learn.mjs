@@ -9,12 +9,17 @@
 export async function learnTests({ browser, base, test, check, newPage, shootNarrow, clickSquare, shots, join }) {
   const ready = (page) => page.waitForSelector('.learn-side[data-ready="yes"]');
   /** Plays board moves by clicking origin and destination, waiting for the board each time. */
+  const plays = (page) => page.evaluate(() => Number(document.querySelector('.learn-side')?.dataset.plays ?? '0'));
+  /** Waits until the page has handled one more move than `before`. */
+  const handled = (page, before) =>
+    page.waitForFunction((b) => Number(document.querySelector('.learn-side')?.dataset.plays ?? '0') > b, before);
   const clickMoves = async (page, moves) => {
     for (const mv of moves) {
       await ready(page);
+      const before = await plays(page);
       await clickSquare(page, mv.slice(0, 2), 'sente');
       await clickSquare(page, mv.slice(2, 4), 'sente');
-      await page.waitForFunction(() => document.querySelector('.learn-side')?.dataset.ready !== undefined);
+      await handled(page, before);
     }
   };
   /** Waits for the feedback to contain `part` (or to be exactly `part` when `exact`). */
@@ -33,8 +38,10 @@ export async function learnTests({ browser, base, test, check, newPage, shootNar
   };
   const drop = async (page, role, to) => {
     await ready(page);
+    const before = await plays(page);
     await page.click(`.hand-bottom-el piece.sente.${role}`);
     await clickSquare(page, to, 'sente');
+    await handled(page, before);
   };
 
   await test('learn: a beginner in Russian completes the first lessons by clicking, a refused drop is named in Russian', async () => {
