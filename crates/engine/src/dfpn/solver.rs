@@ -148,9 +148,19 @@ impl Solver {
             return Some(e.dist);
         }
         self.depth_limit?;
-        proof(self.plain_key())
+        self.unlimited_verdict(&hand, depth)
+            .filter(|e| e.pn == 0)
             .map(|e| e.dist)
-            .filter(|&d| d <= depth)
+    }
+
+    /// In the depth-limited phase, what the search without a limit settled
+    /// of the current position that holds with `depth` plies left: a proof
+    /// whose mate distance fits (the distance is an upper bound of that
+    /// proof's mate), or a disproof (a final one never relies on the path).
+    fn unlimited_verdict(&self, hand: &Hand, depth: u32) -> Option<Entry> {
+        self.table
+            .probe(self.plain_key(), hand)
+            .filter(|e| (e.pn == 0 && e.dist <= depth) || (e.dn == 0 && e.is_final()))
     }
 
     /// The table key of the current position outside the depth-limited
@@ -238,15 +248,10 @@ impl Solver {
         if self.depth_limit.is_none() || self.distrust == Some(node.key) {
             return None;
         }
-        // What the search without a depth limit proved holds here too: a
-        // proof whose mate distance fits in the plies left (the distance is
-        // an upper bound of that proof's mate), and every disproof (a final
-        // one never relies on the path). Stored under this depth's key, so
-        // that reading the line back finds it.
-        if let Some(e) = self.table.probe(self.plain_key(), &node.hand) {
-            if (e.pn == 0 && e.dist <= depth) || (e.dn == 0 && e.is_final()) {
-                return Some(self.settle(node.key, Res::of(&e), 1));
-            }
+        // What the search without a depth limit settled holds here too;
+        // stored under this depth's key, so that reading the line back finds it.
+        if let Some(e) = self.unlimited_verdict(&node.hand, depth) {
+            return Some(self.settle(node.key, Res::of(&e), 1));
         }
         if depth != 0 {
             return None;
