@@ -123,32 +123,27 @@ impl Leases {
     /// The database refused it.
     pub async fn acquire(&self, game_id: &str, now_ms: u64) -> Result<Acquired, sqlx::Error> {
         let until = now_ms.saturating_add(self.policy.ttl_ms);
-        if let Some(epoch) = self
-            .store
-            .acquire_lease(game_id, &self.instance_id, now_ms, until)
-            .await?
-        {
-            return Ok(Acquired::Mine(Lease {
+        let take = || {
+            self.store
+                .acquire_lease(game_id, &self.instance_id, now_ms, until)
+        };
+        let mine = |epoch| {
+            Acquired::Mine(Lease {
                 game_id: game_id.to_owned(),
                 epoch,
-            }));
+            })
+        };
+        if let Some(epoch) = take().await? {
+            return Ok(mine(epoch));
         }
         match self.store.lease_holder(game_id, now_ms).await? {
             Some(holder) => Ok(Acquired::HeldBy(holder)),
             // It expired between the two statements: try once more.
-            None => match self
-                .store
-                .acquire_lease(game_id, &self.instance_id, now_ms, until)
-                .await?
-            {
-                Some(epoch) => Ok(Acquired::Mine(Lease {
-                    game_id: game_id.to_owned(),
-                    epoch,
-                })),
-                None => Err(sqlx::Error::Protocol(format!(
+            None => take().await?.map(mine).ok_or_else(|| {
+                sqlx::Error::Protocol(format!(
                     "the lease of game {game_id} changed hands twice at once"
-                ))),
-            },
+                ))
+            }),
         }
     }
 
