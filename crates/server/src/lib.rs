@@ -1,6 +1,6 @@
 //! The shogi web server: games in the browser over HTTP and WebSocket (JSON,
 //! see `docs/PROTOCOL.md`), clocks kept by the server, every move stored in
-//! `SQLite` before it is acknowledged.
+//! the database (`SQLite` or PostgreSQL) before it is acknowledged.
 //!
 //! Each live game is a *room*: one task that owns the game and is fed by a
 //! channel; WebSocket connections send it commands and receive a broadcast of

@@ -1,7 +1,7 @@
 //! One live game: a task that owns the game, its seats and clocks, fed by a
 //! channel of commands, and a broadcast of the state after every change.
 //!
-//! Every change is written to `SQLite` before it is answered or broadcast; a
+//! Every change is written to the database before it is answered or broadcast; a
 //! change the database refuses leaves the game as it was. Moves and endings
 //! go through the [`Committer`], which stores those of many games arriving
 //! together in one transaction. The room ends the
