@@ -347,6 +347,26 @@ pub struct ServeArgs {
     /// get Secure cookies anyway.
     #[arg(long)]
     pub https_cookies: bool,
+    /// Several app instances on one PostgreSQL database: the HOST:PORT the
+    /// other instances reach this one at (a private address). Each game is
+    /// played on one instance at a time, the holder of its lease; requests
+    /// for it reaching another instance are forwarded to the holder, and a
+    /// dead instance's games are taken over within seconds. Give every
+    /// instance this option; leave it out when the app runs alone.
+    #[arg(long, value_name = "HOST:PORT", value_parser = parse_advertise)]
+    pub advertise: Option<String>,
+}
+
+/// `--advertise`: `host:port`, the port a number.
+fn parse_advertise(text: &str) -> Result<String, String> {
+    let (host, port) = text
+        .rsplit_once(':')
+        .ok_or_else(|| format!("{text:?}: give HOST:PORT"))?;
+    let plain = |c: char| c.is_ascii_alphanumeric() || ".-[]:".contains(c);
+    if host.is_empty() || !host.chars().all(plain) || port.parse::<u16>().is_err() {
+        return Err(format!("{text:?}: give HOST:PORT (no scheme, no path)"));
+    }
+    Ok(text.to_owned())
 }
 
 /// The `shogi user` commands. The password is read from the first line of
@@ -391,6 +411,7 @@ impl Default for ServeArgs {
             db: shogi_server::Location::parse("shogi.db"),
             no_rate_limits: false,
             https_cookies: false,
+            advertise: None,
         }
     }
 }

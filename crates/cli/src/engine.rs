@@ -300,6 +300,7 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
             config.limits = shogi_server::RateLimits::unlimited();
         }
         config.https_cookies = a.https_cookies;
+        config.advertise.clone_from(&a.advertise);
         let server = shogi_server::Server::start(config).await.map_err(|e| {
             CliError(format!(
                 "cannot serve on http://{addr}/ with database {}: {e}",

@@ -24,7 +24,7 @@
 
 use tokio::sync::{mpsc, oneshot};
 
-use crate::db::{GameWrite, Store};
+use crate::db::{Fence, GameWrite, Store};
 
 /// The most writes one transaction carries.
 pub const MAX_BATCH: usize = 512;
@@ -35,6 +35,7 @@ const QUEUE: usize = 4096;
 #[derive(Debug)]
 struct Pending {
     game: String,
+    fence: Option<Fence>,
     write: GameWrite,
     reply: oneshot::Sender<Result<(), sqlx::Error>>,
 }
@@ -55,16 +56,22 @@ impl Committer {
         Committer { tx }
     }
 
-    /// Stores `write` for game `game`; returns once the transaction holding
-    /// it has committed.
+    /// Stores `write` for game `game` (only while `fence`, if any, holds);
+    /// returns once the transaction holding it has committed.
     ///
     /// # Errors
-    /// The database refused it (nothing of it is stored then), or the
-    /// committer has stopped.
-    pub async fn write(&self, game: &str, write: GameWrite) -> Result<(), sqlx::Error> {
+    /// The database refused it or the fence no longer holds (nothing of it
+    /// is stored then), or the committer has stopped.
+    pub async fn write(
+        &self,
+        game: &str,
+        fence: Option<&Fence>,
+        write: GameWrite,
+    ) -> Result<(), sqlx::Error> {
         let (reply, answer) = oneshot::channel();
         let pending = Pending {
             game: game.to_owned(),
+            fence: fence.cloned(),
             write,
             reply,
         };
@@ -88,8 +95,10 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
 /// Commits `batch` (emptied) in one transaction and answers each write; if
 /// the transaction fails, each write is tried alone.
 async fn commit(store: &Store, batch: &mut Vec<Pending>) {
-    let writes: Vec<(&str, &GameWrite)> =
-        batch.iter().map(|p| (p.game.as_str(), &p.write)).collect();
+    let writes: Vec<(&str, Option<&Fence>, &GameWrite)> = batch
+        .iter()
+        .map(|p| (p.game.as_str(), p.fence.as_ref(), &p.write))
+        .collect();
     let result = store.write_batch(&writes).await;
     drop(writes);
     match result {
@@ -109,7 +118,9 @@ async fn commit(store: &Store, batch: &mut Vec<Pending>) {
                 "a group commit failed ({e}); committing its writes one by one"
             );
             for p in batch.drain(..) {
-                let r = store.write_batch(&[(p.game.as_str(), &p.write)]).await;
+                let r = store
+                    .write_batch(&[(p.game.as_str(), p.fence.as_ref(), &p.write)])
+                    .await;
                 let _ = p.reply.send(r);
             }
         }

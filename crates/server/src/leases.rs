@@ -110,6 +110,12 @@ impl Leases {
         &self.instance_id
     }
 
+    /// How long its leases last and how often they are renewed.
+    #[must_use]
+    pub fn policy(&self) -> LeasePolicy {
+        self.policy
+    }
+
     /// Where other instances reach this one.
     #[must_use]
     pub fn address(&self) -> &str {

@@ -77,6 +77,7 @@ pub use api::MAX_BODY_BYTES;
 pub use connections::WsLimits;
 pub use db::Location;
 pub use error::{Error, Kind, Problem};
+use leases::{LeasePolicy, Leases};
 pub use limits::RateLimits;
 pub use opponent::{EngineOpponent, Greedy, Limits, Opponent};
 pub use search_pool::SearchPool;
@@ -128,6 +129,11 @@ pub struct Config {
     pub room_idle: Duration,
     /// How often finished games are looked for (5 s, real time).
     pub sweep_every: Duration,
+    /// Several instances on one database: the address (`host:port`) the
+    /// other instances reach this one at. Each game's room then lives on
+    /// the instance holding its lease, and requests for it reaching another
+    /// instance are forwarded there (`None`: this instance is alone).
+    pub advertise: Option<String>,
 }
 
 impl Config {
@@ -151,11 +157,13 @@ impl Config {
             search_threads: search_pool::default_threads(),
             room_idle: rooms::ROOM_IDLE,
             sweep_every: SWEEP_EVERY,
+            advertise: None,
         }
     }
 
-    fn capacity(&self) -> Capacity {
+    fn capacity(&self, leases: Option<Leases>) -> Capacity {
         Capacity {
+            leases,
             search: SearchPool::new(self.search_threads),
             ws: WsLimits {
                 ping: self.ws_ping,
@@ -178,6 +186,9 @@ pub struct Server {
     /// The task that replays sennichite in event games (`None`: another
     /// server on the same state already runs it).
     replays: Option<JoinHandle<()>>,
+    /// With several instances: the tasks renewing this instance's leases
+    /// and taking over a dead instance's games.
+    lease_tasks: Vec<JoinHandle<()>>,
 }
 
 impl Server {
@@ -191,7 +202,19 @@ impl Server {
         let store = db::Store::open(&config.db).await?;
         analysis::reset_unfinished(&store).await?;
         store.fill_search_names().await?;
-        let capacity = config.capacity();
+        let leases = match &config.advertise {
+            Some(address) => Some(
+                Leases::register(
+                    store.clone(),
+                    address,
+                    LeasePolicy::default(),
+                    time::unix_ms(),
+                )
+                .await?,
+            ),
+            None => None,
+        };
+        let capacity = config.capacity(leases.clone());
         let state = AppState::with_capacity(
             store,
             config.time,
@@ -218,6 +241,17 @@ impl Server {
         let sweeper = state.rooms().spawn_sweeper(config.sweep_every);
         let lobby_refresher = state.lobby().spawn_refresher();
         let replays = state.tournaments().spawn_replays();
+        let mut lease_tasks = Vec::new();
+        if let Some(leases) = leases {
+            tracing::info!(
+                "instance {} reachable at {}",
+                leases.instance_id(),
+                leases.address()
+            );
+            let adopt_every = Duration::from_millis(leases.policy().renew_every_ms);
+            lease_tasks.push(tokio::spawn(leases.keep_renewing()));
+            lease_tasks.extend(state.rooms().spawn_adopter(adopt_every));
+        }
         Ok(Server {
             addr,
             state,
@@ -226,6 +260,7 @@ impl Server {
             sweeper,
             lobby_refresher,
             replays,
+            lease_tasks,
         })
     }
 
@@ -248,6 +283,9 @@ impl Server {
         self.lobby_refresher.abort();
         if let Some(replays) = self.replays {
             replays.abort();
+        }
+        for task in &self.lease_tasks {
+            task.abort();
         }
         self.state.rooms().shutdown().await;
         let _ = self.stop.send(());

@@ -23,7 +23,7 @@ use crate::clock::Clock;
 use crate::committer::Committer;
 use crate::connections::Connections;
 use crate::db::players::GamePlayers;
-use crate::db::{GameWrite, MoveRecord, Store};
+use crate::db::{Fence, GameWrite, MoveRecord, Store};
 use crate::error::{Error, Problem};
 use crate::legal::LegalMoves;
 use crate::lobby::{LiveGame, LivePlayers, Lobby, Terms};
@@ -383,6 +383,13 @@ impl RoomHandle {
         &self.connections
     }
 
+    /// Whether the room's task has stopped (shut down, or the game was
+    /// taken over by another instance).
+    #[must_use]
+    pub fn is_stopped(&self) -> bool {
+        self.tx.is_closed()
+    }
+
     /// Saves the time used on the turn in progress and stops the room.
     pub async fn shutdown(&self) {
         self.ask(|reply| Command::Shutdown { reply }).await;
@@ -417,6 +424,9 @@ pub struct RoomInit {
     /// Who sits where (`None`: an unnamed guest, a free seat, the
     /// computer), and whether the game is rated.
     pub players: GamePlayers,
+    /// With several instances: the lease this instance holds the game by,
+    /// which fences every write of the room.
+    pub fence: Option<Fence>,
 }
 
 /// What every room shares.
@@ -500,6 +510,10 @@ struct Room {
     /// The computer's search, shown while it is to move.
     computer: Option<ComputerView>,
     deps: RoomDeps,
+    /// The lease the room's writes are fenced by (several instances).
+    fence: Option<Fence>,
+    /// Another instance took the game over: the room stops.
+    lost: bool,
     updates: broadcast::Sender<Arc<StateText>>,
     tx: mpsc::Sender<Command>,
 }
@@ -558,6 +572,8 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         ),
         computer: None,
         deps,
+        fence: init.fence,
+        lost: false,
         updates,
         tx: tx.clone(),
     };
@@ -620,6 +636,10 @@ impl Room {
                     let now = self.deps.time.now_ms();
                     self.flag_if_out_of_time(now).await;
                 }
+            }
+            if self.lost {
+                tracing::warn!(game = %self.id, "another instance took the game over; its room here stops");
+                break;
             }
         }
     }
@@ -875,8 +895,11 @@ impl Room {
             ending,
             clocks: self.clocks,
         };
-        if let Err(e) = self.deps.committer.write(&self.id, write).await {
+        if let Err(e) = self.store(write).await {
             tracing::error!(game = %self.id, "storing a timeout: {e}");
+            if self.lost {
+                return true;
+            }
         }
         self.ending = Some(ending);
         self.finished().await;
@@ -1138,12 +1161,7 @@ impl Room {
             clocks,
             ending,
         };
-        if let Err(e) = self
-            .deps
-            .committer
-            .write(&self.id, GameWrite::Move(record))
-            .await
-        {
+        if let Err(e) = self.store(GameWrite::Move(record)).await {
             tracing::error!(game = %self.id, "storing move {m}: {e}");
             return Err(RoomError::MoveNotStored);
         }
@@ -1166,12 +1184,33 @@ impl Room {
         Ok(())
     }
 
+    /// Stores `write` through the committer, fenced by the room's lease; a
+    /// refused fenced write whose lease has changed hands marks the room lost.
+    async fn store(&mut self, write: GameWrite) -> Result<(), sqlx::Error> {
+        let result = self
+            .deps
+            .committer
+            .write(&self.id, self.fence.as_ref(), write)
+            .await;
+        if let (Err(_), Some(fence)) = (&result, &self.fence) {
+            let holds = self
+                .deps
+                .store
+                .holds_lease(&self.id, &fence.instance_id, fence.epoch)
+                .await;
+            // Only a definite "no" stops the room; a database that cannot
+            // answer is the same failure the write met.
+            self.lost = matches!(holds, Ok(false));
+        }
+        result
+    }
+
     /// Ends the game for a reason no move caused; stored first.
     async fn end(&mut self, ending: Ending) -> Result<(), RoomError> {
         // The running clock stops where it stands.
         let clocks = self.stopped_clocks(self.deps.time.now_ms());
         let write = GameWrite::Finish { ending, clocks };
-        if let Err(e) = self.deps.committer.write(&self.id, write).await {
+        if let Err(e) = self.store(write).await {
             tracing::error!(game = %self.id, "storing the ending: {e}");
             return Err(RoomError::EndingNotStored);
         }

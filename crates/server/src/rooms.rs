@@ -3,6 +3,13 @@
 //! for. The map from game id to room is locked only to create, open or
 //! restore a game.
 //!
+//! With several instances on one database ([`Rooms::with_leases`]), a room
+//! is opened only by the instance that takes the game's lease
+//! ([`crate::leases`]); [`Rooms::locate`] says where another instance holds
+//! it, every write of the room is fenced by the lease's epoch, and
+//! [`Rooms::adopt_orphans`] takes over the unfinished games of an instance
+//! that died.
+//!
 //! Finished games leave memory: [`Rooms::sweep`] (called every few seconds
 //! by the task of [`Rooms::spawn_sweeper`]) stops the room of every finished
 //! game that no WebSocket has watched for the room idle time (measured on the
@@ -18,8 +25,9 @@ use tokio::task::JoinHandle;
 
 use crate::clock::{Clock, TimeControl};
 use crate::db::players::GamePlayers;
-use crate::db::{NewGame, StoredGame};
+use crate::db::{Fence, NewGame, StoredGame};
 use crate::error::Error;
+use crate::leases::{Acquired, Leases};
 use crate::lobby::Seek;
 use crate::players::{Identity, SeatPlayer};
 use crate::protocol::{
@@ -44,8 +52,26 @@ pub const ROOM_IDLE: Duration = Duration::from_secs(60);
 #[derive(Clone)]
 pub struct Rooms {
     deps: RoomDeps,
-    map: Arc<RwLock<HashMap<String, RoomHandle>>>,
+    map: Arc<RwLock<HashMap<String, Live>>>,
     room_idle_ms: u64,
+    /// With several instances: this instance's leases.
+    leases: Option<Leases>,
+}
+
+/// A room in memory and the lease it was opened under.
+#[derive(Clone)]
+struct Live {
+    room: RoomHandle,
+    fence: Option<Fence>,
+}
+
+/// Where a game's room is: here, or on the instance holding its lease.
+#[derive(Clone)]
+pub enum Located {
+    /// In this instance.
+    Here(RoomHandle),
+    /// On another instance, reachable at this address (`host:port`).
+    Elsewhere(String),
 }
 
 fn duration_ms(d: Duration) -> u64 {
@@ -180,7 +206,16 @@ impl Rooms {
             deps,
             map: Arc::default(),
             room_idle_ms: duration_ms(ROOM_IDLE),
+            leases: None,
         }
+    }
+
+    /// The same rooms, sharing the database with other instances: each
+    /// room opened under the game's lease (`None`: this instance is alone).
+    #[must_use]
+    pub fn with_leases(mut self, leases: Option<Leases>) -> Rooms {
+        self.leases = leases;
+        self
     }
 
     /// The same rooms, with finished games leaving memory after `idle` unwatched.
@@ -198,33 +233,35 @@ impl Rooms {
     /// Stops and forgets the room of every finished game that no WebSocket
     /// has watched for the room idle time; returns how many.
     pub async fn sweep(&self) -> usize {
-        let idle: Vec<(String, RoomHandle)> = self
+        let idle: Vec<(String, Live)> = self
             .map
             .read()
             .await
             .iter()
-            .filter(|(_, room)| {
-                room.connections()
+            .filter(|(_, live)| {
+                live.room
+                    .connections()
                     .idle_ms()
                     .is_some_and(|ms| ms >= self.room_idle_ms)
             })
-            .map(|(id, room)| (id.clone(), room.clone()))
+            .map(|(id, live)| (id.clone(), live.clone()))
             .collect();
         let mut dropped = 0;
-        for (id, room) in idle {
+        for (id, live) in idle {
             // A room whose task has stopped answers nothing: it goes too.
-            if !room.snapshot().await.is_none_or(|v| v.status.over) {
+            if !live.room.snapshot().await.is_none_or(|v| v.status.over) {
                 continue;
             }
             {
                 let mut map = self.map.write().await;
                 // Someone may have connected meanwhile.
-                if room.connections().open() > 0 {
+                if live.room.connections().open() > 0 {
                     continue;
                 }
                 map.remove(&id);
             }
-            room.shutdown().await;
+            live.room.shutdown().await;
+            self.release(&id, live.fence.as_ref()).await;
             dropped += 1;
         }
         dropped
@@ -250,26 +287,142 @@ impl Rooms {
     /// The live room of game `id`, loading it from the store if needed.
     ///
     /// # Errors
-    /// [`Error::NotFound`] for an unknown game; database errors.
+    /// [`Error::NotFound`] for an unknown game; [`Error::Conflict`] if
+    /// another instance holds it; database errors.
     pub async fn room(&self, id: &str) -> Result<RoomHandle, Error> {
+        match self.locate(id).await? {
+            Located::Here(room) => Ok(room),
+            Located::Elsewhere(_) => Err(Error::Conflict(format!(
+                "game {id} is played on another instance"
+            ))),
+        }
+    }
+
+    /// Where the room of game `id` is: here (loaded from the store, under
+    /// the game's lease with several instances, if it was not in memory),
+    /// or on the instance that holds the game's lease.
+    ///
+    /// # Errors
+    /// [`Error::NotFound`] for an unknown game; database errors.
+    pub async fn locate(&self, id: &str) -> Result<Located, Error> {
         if !token::is_game_id(id) {
             return Err(Error::NotFound);
         }
-        if let Some(room) = self.map.read().await.get(id) {
-            return Ok(room.clone());
+        if let Some(live) = self.map.read().await.get(id) {
+            if !live.room.is_stopped() {
+                return Ok(Located::Here(live.room.clone()));
+            }
+        }
+        // Held by another instance (every request forwarded there passes
+        // here): one read, without the lock.
+        if let Some(leases) = &self.leases {
+            if let Some(holder) = self.deps.store.lease_holder(id, unix_ms()).await? {
+                if holder.instance_id != leases.instance_id() {
+                    return Ok(Located::Elsewhere(holder.address));
+                }
+            }
         }
         // Rare (a game not touched since the server started): load under the write lock
         // so that two requests cannot start two rooms for one game.
         let mut map = self.map.write().await;
-        if let Some(room) = map.get(id) {
-            return Ok(room.clone());
+        if let Some(live) = map.get(id) {
+            if !live.room.is_stopped() {
+                return Ok(Located::Here(live.room.clone()));
+            }
+            // Its room stopped: another instance took the game over.
+            map.remove(id);
         }
-        let room = self.load(id).await?.ok_or(Error::NotFound)?;
-        map.insert(id.to_string(), room.clone());
-        Ok(room)
+        let fence = match self.take_lease(id).await? {
+            Ok(fence) => fence,
+            Err(address) => return Ok(Located::Elsewhere(address)),
+        };
+        let Some(room) = self.load(id, fence.clone()).await? else {
+            self.release(id, fence.as_ref()).await;
+            return Err(Error::NotFound);
+        };
+        map.insert(
+            id.to_string(),
+            Live {
+                room: room.clone(),
+                fence,
+            },
+        );
+        Ok(Located::Here(room))
     }
 
-    async fn load(&self, id: &str) -> Result<Option<RoomHandle>, Error> {
+    /// Takes game `id`'s lease when there are several instances: the fence
+    /// for the room's writes (`None` when alone), or the address of the
+    /// instance that holds it.
+    async fn take_lease(&self, id: &str) -> Result<Result<Option<Fence>, String>, Error> {
+        let Some(leases) = &self.leases else {
+            return Ok(Ok(None));
+        };
+        match leases.acquire(id, unix_ms()).await {
+            Ok(Acquired::Mine(lease)) => Ok(Ok(Some(Fence {
+                instance_id: leases.instance_id().to_owned(),
+                epoch: lease.epoch,
+            }))),
+            Ok(Acquired::HeldBy(holder)) => Ok(Err(holder.address)),
+            // A lease names its game: an unknown game cannot have one.
+            Err(_) if self.deps.store.load(id).await?.is_none() => Err(Error::NotFound),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Gives up game `id`'s lease, if the room had one (its room has left memory).
+    async fn release(&self, id: &str, fence: Option<&Fence>) {
+        let (Some(leases), Some(fence)) = (&self.leases, fence) else {
+            return;
+        };
+        let lease = crate::leases::Lease {
+            game_id: id.to_owned(),
+            epoch: fence.epoch,
+        };
+        if let Err(e) = leases.release(&lease).await {
+            tracing::warn!(game = %id, "releasing the lease: {e}");
+        }
+    }
+
+    /// Takes over every unfinished game whose lease is free or expired (an
+    /// instance died, or none ever opened it); returns how many rooms it
+    /// opened. Alone (no leases), it does nothing.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn adopt_orphans(&self) -> Result<usize, Error> {
+        if self.leases.is_none() {
+            return Ok(0);
+        }
+        let mut opened = 0;
+        for id in self.deps.store.orphaned_games(unix_ms()).await? {
+            if matches!(self.locate(&id).await?, Located::Here(_)) {
+                opened += 1;
+            }
+        }
+        Ok(opened)
+    }
+
+    /// Starts a task that calls [`Rooms::adopt_orphans`] every `every`
+    /// (real time); `None` when alone.
+    #[must_use]
+    pub fn spawn_adopter(&self, every: Duration) -> Option<JoinHandle<()>> {
+        self.leases.as_ref()?;
+        let rooms = self.clone();
+        Some(tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                match rooms.adopt_orphans().await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!("{n} games of another instance taken over"),
+                    Err(e) => tracing::warn!("taking over games: {e}"),
+                }
+            }
+        }))
+    }
+
+    async fn load(&self, id: &str, fence: Option<Fence>) -> Result<Option<RoomHandle>, Error> {
         let Some(g) = self.deps.store.load(id).await? else {
             return Ok(None);
         };
@@ -287,15 +440,20 @@ impl Rooms {
             turn_used_ms: g.turn_used_ms,
             ending: g.ending,
             players: g.players,
+            fence,
         };
         Ok(Some(room::spawn(init, self.deps.clone())))
     }
 
-    /// Starts the rooms of every unfinished game; returns how many.
+    /// Starts the rooms of every unfinished game (with several instances,
+    /// those no live instance holds); returns how many.
     ///
     /// # Errors
     /// Database errors.
     pub async fn restore_unfinished(&self) -> Result<usize, Error> {
+        if self.leases.is_some() {
+            return self.adopt_orphans().await;
+        }
         let ids = self.deps.store.unfinished().await?;
         for id in &ids {
             self.room(id).await?;
@@ -303,11 +461,13 @@ impl Rooms {
         Ok(ids.len())
     }
 
-    /// Stops every room, saving the time used on turns in progress.
+    /// Stops every room, saving the time used on turns in progress, and
+    /// gives up their leases (another instance may take them at once).
     pub async fn shutdown(&self) {
-        let rooms: Vec<RoomHandle> = self.map.write().await.drain().map(|(_, r)| r).collect();
-        for room in rooms {
-            room.shutdown().await;
+        let rooms: Vec<(String, Live)> = self.map.write().await.drain().collect();
+        for (id, live) in rooms {
+            live.room.shutdown().await;
+            self.release(&id, live.fence.as_ref()).await;
         }
     }
 
@@ -361,6 +521,7 @@ impl Rooms {
             turn_used_ms: 0,
             ending: None,
             players,
+            fence: None,
         })
         .await?;
         Ok(Created {
@@ -437,6 +598,7 @@ impl Rooms {
             turn_used_ms: 0,
             ending: None,
             players: m.players,
+            fence: None,
         })
         .await?;
         Ok(Created {
@@ -483,8 +645,22 @@ impl Rooms {
         };
         self.deps.store.insert_game(&new, unix_ms()).await?;
         let id = init.id.clone();
-        let room = room::spawn(init, self.deps.clone());
-        self.map.write().await.insert(id, room);
+        let fence = match self.take_lease(&id).await? {
+            Ok(fence) => fence,
+            Err(address) => {
+                return Err(Error::Internal(format!(
+                    "the new game {id} is held by the instance at {address}"
+                )))
+            }
+        };
+        let room = room::spawn(
+            RoomInit {
+                fence: fence.clone(),
+                ..init
+            },
+            self.deps.clone(),
+        );
+        self.map.write().await.insert(id, Live { room, fence });
         Ok(())
     }
 
@@ -532,6 +708,7 @@ impl Rooms {
             turn_used_ms: 0,
             ending: None,
             players,
+            fence: None,
         })
         .await?;
         Ok(id)

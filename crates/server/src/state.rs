@@ -13,6 +13,7 @@ use crate::analysis::Analyzer;
 use crate::committer::Committer;
 use crate::connections::WsLimits;
 use crate::db::Store;
+use crate::leases::Leases;
 use crate::limits::{Limiter, RateLimits};
 use crate::lobby::Lobby;
 use crate::opponent::Opponent;
@@ -32,6 +33,8 @@ pub struct Capacity {
     pub ws: WsLimits,
     /// How long a finished game nobody watches stays in memory.
     pub room_idle: Duration,
+    /// With several instances on one database: this instance's leases.
+    pub leases: Option<Leases>,
 }
 
 impl Default for Capacity {
@@ -40,6 +43,7 @@ impl Default for Capacity {
             search: SearchPool::default(),
             ws: WsLimits::default(),
             room_idle: ROOM_IDLE,
+            leases: None,
         }
     }
 }
@@ -100,7 +104,9 @@ impl AppState {
             search: capacity.search.clone(),
             ended,
         };
-        let rooms = Rooms::new(deps).with_room_idle(capacity.room_idle);
+        let rooms = Rooms::new(deps)
+            .with_room_idle(capacity.room_idle)
+            .with_leases(capacity.leases.clone());
         AppState {
             tournaments: Tournaments::new(store.clone(), rooms.clone(), endings),
             accounts: Accounts::new(store.clone()),

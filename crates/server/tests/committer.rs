@@ -8,7 +8,8 @@ use futures_util::future::join_all;
 use serde_json::json;
 use shogi_core::{Color, Ending, Move};
 use shogi_server::committer::Committer;
-use shogi_server::db::{GameWrite, MoveRecord, Store};
+use shogi_server::db::{Fence, GameWrite, MoveRecord, Store};
+use shogi_server::leases::{Acquired, LeasePolicy, Leases};
 
 fn mv(ply: u32, usi: &str, mover: Color) -> GameWrite {
     GameWrite::Move(MoveRecord {
@@ -53,7 +54,7 @@ async fn writes_arriving_together_are_all_stored_in_order() {
         async move {
             // Each game's moves in turn, as its room sends them.
             for (ply, (usi, mover)) in (1..).zip(plays) {
-                committer.write(id, mv(ply, usi, mover)).await?;
+                committer.write(id, None, mv(ply, usi, mover)).await?;
             }
             if i == 2 {
                 let ending = Ending::Resignation {
@@ -62,6 +63,7 @@ async fn writes_arriving_together_are_all_stored_in_order() {
                 committer
                     .write(
                         id,
+                        None,
                         GameWrite::Finish {
                             ending,
                             clocks: None,
@@ -99,14 +101,14 @@ async fn a_refused_write_fails_alone_and_the_others_of_its_batch_are_stored() {
     // Game 0's first move is already stored: a second first move breaks the
     // moves table's key, in the same batch as the good moves of games 1 and 2.
     committer
-        .write(&ids[0], mv(1, "7g7f", Color::Sente))
+        .write(&ids[0], None, mv(1, "7g7f", Color::Sente))
         .await
         .unwrap();
     let results = join_all([
-        committer.write(&ids[1], mv(1, "2g2f", Color::Sente)),
-        committer.write(&ids[0], mv(1, "2g2f", Color::Sente)),
-        committer.write(&ids[2], mv(1, "5g5f", Color::Sente)),
-        committer.write("no-such-game", mv(1, "5g5f", Color::Sente)),
+        committer.write(&ids[1], None, mv(1, "2g2f", Color::Sente)),
+        committer.write(&ids[0], None, mv(1, "2g2f", Color::Sente)),
+        committer.write(&ids[2], None, mv(1, "5g5f", Color::Sente)),
+        committer.write("no-such-game", None, mv(1, "5g5f", Color::Sente)),
     ])
     .await;
     assert!(results[0].is_ok(), "{:?}", results[0]);
@@ -116,6 +118,63 @@ async fn a_refused_write_fails_alone_and_the_others_of_its_batch_are_stored() {
     assert_eq!(stored_moves(&store, &ids[0]).await, ["7g7f"]);
     assert_eq!(stored_moves(&store, &ids[1]).await, ["2g2f"]);
     assert_eq!(stored_moves(&store, &ids[2]).await, ["5g5f"]);
+    drop(committer);
+    store.close().await;
+}
+
+fn fence(leases: &Leases, lease: &Acquired) -> Fence {
+    match lease {
+        Acquired::Mine(l) => Fence {
+            instance_id: leases.instance_id().to_owned(),
+            epoch: l.epoch,
+        },
+        Acquired::HeldBy(h) => panic!("held by {h:?}"),
+    }
+}
+
+/// A room's writes carry its lease's epoch: once another instance has taken
+/// the game over, the old holder's write is refused in the transaction
+/// (nothing of it stored) and the new holder's is stored; the other games of
+/// the batch are not held back.
+#[tokio::test]
+async fn a_write_of_an_instance_that_lost_the_lease_is_refused() {
+    let dir = TempDir::new("committer-fenced");
+    let ids = three_games(&dir).await;
+    let store = Store::open(&dir.db()).await.unwrap();
+    let policy = LeasePolicy::default();
+    let a = Leases::register(store.clone(), "127.0.0.1:1", policy, 0)
+        .await
+        .unwrap();
+    let b = Leases::register(store.clone(), "127.0.0.1:2", policy, 0)
+        .await
+        .unwrap();
+    let held_by_a = fence(&a, &a.acquire(&ids[0], 1_000).await.unwrap());
+    let other = fence(&a, &a.acquire(&ids[1], 1_000).await.unwrap());
+    let committer = Committer::spawn(store.clone());
+    committer
+        .write(&ids[0], Some(&held_by_a), mv(1, "7g7f", Color::Sente))
+        .await
+        .unwrap();
+    // A stops renewing; once its lease ran out B takes the game over.
+    let held_by_b = fence(
+        &b,
+        &b.acquire(&ids[0], 1_000 + policy.ttl_ms).await.unwrap(),
+    );
+    assert!(held_by_b.epoch > held_by_a.epoch);
+    let results = join_all([
+        committer.write(&ids[0], Some(&held_by_a), mv(2, "3c3d", Color::Gote)),
+        committer.write(&ids[1], Some(&other), mv(1, "2g2f", Color::Sente)),
+    ])
+    .await;
+    assert!(results[0].is_err());
+    assert!(results[1].is_ok(), "{:?}", results[1]);
+    assert_eq!(stored_moves(&store, &ids[0]).await, ["7g7f"]);
+    assert_eq!(stored_moves(&store, &ids[1]).await, ["2g2f"]);
+    committer
+        .write(&ids[0], Some(&held_by_b), mv(2, "8c8d", Color::Gote))
+        .await
+        .unwrap();
+    assert_eq!(stored_moves(&store, &ids[0]).await, ["7g7f", "8c8d"]);
     drop(committer);
     store.close().await;
 }

@@ -91,6 +91,8 @@ async fn one_holder_at_a_time_and_takeover_fences_the_old_one() {
     // A released lease is free at once, at a still higher epoch: A's room
     // of epoch 1 stays fenced out.
     b.release(&again).await.unwrap();
+    // B's next renewal does not bring the released lease back.
+    b.renew(t0 + 10_003).await.unwrap();
     let back = mine(a.acquire(&g1, t0 + 10_003).await.unwrap());
     assert_eq!(back.epoch, 4);
     assert!(!a.still_holds(&la).await.unwrap());

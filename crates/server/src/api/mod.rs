@@ -10,6 +10,7 @@ mod archive;
 mod board;
 mod body;
 mod download;
+mod forward;
 mod games;
 mod guard;
 mod learn;
@@ -40,9 +41,7 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024;
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/api/games", post(games::create))
-        .route("/api/games/{id}", get(games::get))
-        .route("/api/games/{id}/join", post(games::join))
-        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .merge(live_room_routes(&state))
         .route("/api/games/{id}/record", get(review::record))
         .route("/api/games/{id}/diagram.svg", get(review::diagram_svg))
         .route("/api/games/{id}/diagram.png", get(review::diagram_png))
@@ -104,6 +103,19 @@ pub fn router(state: AppState) -> Router {
         // Outermost: refusals and errors of the layers inside carry the headers too.
         .layer(axum::middleware::from_fn(guard::guard))
         .with_state(state)
+}
+
+/// The routes of a live room, forwarded to the instance holding the game's
+/// lease when that is another one ([`forward`]).
+fn live_room_routes(state: &AppState) -> Router<AppState> {
+    Router::new()
+        .route("/api/games/{id}", get(games::get))
+        .route("/api/games/{id}/join", post(games::join))
+        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            forward::to_holder,
+        ))
 }
 
 /// The tournaments' routes (docs/PROTOCOL.md, "Tournaments").

@@ -10,6 +10,7 @@
 use shogi_core::{ByColor, Color, Ending, Foul, Move, Position};
 use sqlx::Row;
 
+use super::leases::{check_fence, Fence};
 use super::players::GamePlayers;
 use super::store::{corrupt, flag, ms, to_u64, Dialect, Store};
 use crate::clock::Clock;
@@ -316,11 +317,21 @@ impl Store {
     /// declaration, count), in the order given. One write alone is a
     /// transaction of its own.
     ///
+    /// A write with a [`Fence`] is stored only if its instance still holds
+    /// the game's lease at that epoch (checked in the same transaction).
+    ///
     /// # Errors
-    /// The database refused one of them; nothing is stored then.
-    pub async fn write_batch(&self, writes: &[(&str, &GameWrite)]) -> Result<(), sqlx::Error> {
+    /// The database refused one of them, or a fence no longer holds
+    /// ([`fenced_out`](super::leases::fenced_out)); nothing is stored then.
+    pub async fn write_batch(
+        &self,
+        writes: &[(&str, Option<&Fence>, &GameWrite)],
+    ) -> Result<(), sqlx::Error> {
         let mut tx = self.pool.begin().await?;
-        for &(id, write) in writes {
+        for &(id, fence, write) in writes {
+            if let Some(fence) = fence {
+                check_fence(&mut tx, id, fence).await?;
+            }
             match write {
                 GameWrite::Move(m) => {
                     let (main_after, periods_after) = m.clocks.map_or((0, 0), |c| {

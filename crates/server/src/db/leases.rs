@@ -22,7 +22,75 @@ pub struct LeaseHolder {
     pub epoch: i64,
 }
 
+/// What a room's writes are fenced by: its instance and the epoch of the
+/// lease it holds. A write carrying a fence is stored only while that
+/// instance still holds the game's lease at that epoch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fence {
+    /// The writing instance.
+    pub instance_id: String,
+    /// The epoch of its lease.
+    pub epoch: i64,
+}
+
+/// The error of a write whose fence no longer holds: another instance took
+/// the game over.
+#[must_use]
+pub fn fenced_out(game_id: &str) -> sqlx::Error {
+    sqlx::Error::Protocol(format!(
+        "game {game_id}: this instance no longer holds its lease"
+    ))
+}
+
+/// Checks `fence` for game `game_id` inside the transaction of `conn`.
+///
+/// It is an `UPDATE` that changes nothing rather than a `SELECT`: in
+/// PostgreSQL it locks the lease row until the transaction ends, so another
+/// instance taking the lease over waits for this write to commit (and then
+/// restores the game with it) instead of slipping in between the check and
+/// the commit. `SQLite` has one writer at a time anyway.
+///
+/// # Errors
+/// [`fenced_out`] if the lease changed hands; database errors.
+pub(super) async fn check_fence(
+    conn: &mut sqlx::AnyConnection,
+    game_id: &str,
+    fence: &Fence,
+) -> Result<(), sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE leases SET epoch = epoch WHERE game_id = $1 AND instance_id = $2 AND epoch = $3",
+    )
+    .bind(game_id)
+    .bind(&fence.instance_id)
+    .bind(fence.epoch)
+    .execute(conn)
+    .await?;
+    if done.rows_affected() == 1 {
+        Ok(())
+    } else {
+        Err(fenced_out(game_id))
+    }
+}
+
 impl Store {
+    /// The unfinished games whose lease is free or expired at `now_ms` (or
+    /// that never had one): the games of a dead instance, waiting for
+    /// another to take them over.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn orphaned_games(&self, now_ms: u64) -> Result<Vec<String>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT g.id FROM games g LEFT JOIN leases l ON l.game_id = g.id
+             WHERE g.over = $1 AND (l.game_id IS NULL OR l.expires_at <= $2)",
+        )
+        .bind(false)
+        .bind(ms(now_ms))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| r.try_get("id")).collect()
+    }
+
     /// Records (or updates) instance `id`, reachable at `address`, as seen at `now_ms`.
     ///
     /// # Errors
@@ -93,11 +161,14 @@ impl Store {
             .bind(instance_id)
             .execute(&mut *tx)
             .await?;
-        let done = sqlx::query("UPDATE leases SET expires_at = $1 WHERE instance_id = $2")
-            .bind(ms(until_ms))
-            .bind(instance_id)
-            .execute(&mut *tx)
-            .await?;
+        // A released lease (expiry 0) stays released.
+        let done = sqlx::query(
+            "UPDATE leases SET expires_at = $1 WHERE instance_id = $2 AND expires_at > 0",
+        )
+        .bind(ms(until_ms))
+        .bind(instance_id)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(done.rows_affected())
     }

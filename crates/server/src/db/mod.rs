@@ -31,4 +31,5 @@ mod store;
 
 pub use accounts::{NewSession, UserRow};
 pub use games::{GameWrite, MoveRecord, NewGame, StoredGame};
+pub use leases::Fence;
 pub use store::{Location, Store};
