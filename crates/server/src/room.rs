@@ -30,9 +30,9 @@ use crate::lobby::{LiveGame, LivePlayers, Lobby, Terms};
 use crate::opponent::{Limits, Opponent};
 use crate::players::{self, Identity, SeatPlayer};
 use crate::protocol::{
-    reason_word, AiSeat, ClockView, ClocksView, ComputerView, ConnectedView, ErrorDetail, GameView,
-    IllegalPolicy, ImpasseView, Joined, Mode, PlayerView, PlayersView, Refusal, Seat, SeatsView,
-    Settings, Side, StateText, StatusView, TakebackView,
+    reason_word, AiSeat, Change, ClockView, ClocksView, ComputerView, ConnectedView, ErrorDetail,
+    GameView, IllegalPolicy, ImpasseView, Joined, Mode, PlayerView, PlayersView, Refusal, Seat,
+    SeatsView, Settings, Side, StateText, StatusView, TakebackView,
 };
 use crate::ratings::TimeClass;
 use crate::search_pool::SearchPool;
@@ -235,7 +235,7 @@ pub struct Subscription {
     /// Every state after a change, serialised once for every connection.
     pub updates: broadcast::Receiver<Arc<StateText>>,
     /// The state now.
-    pub now: StateText,
+    pub now: Arc<StateText>,
     /// The chat, for seated players only.
     pub chat: Option<ChatFeed>,
 }
@@ -655,7 +655,7 @@ impl Room {
                 }
                 let _ = reply.send(Subscription {
                     updates: self.updates.subscribe(),
-                    now: StateText::new(self.view()),
+                    now: Arc::new(StateText::new(self.view())),
                     chat,
                 });
             }
@@ -1058,7 +1058,7 @@ impl Room {
             self.deps.lobby.game_moved(&self.id, keep);
         }
         self.maybe_start_computer();
-        self.publish();
+        self.publish_after(Change::Full);
         Ok(())
     }
 
@@ -1162,7 +1162,7 @@ impl Room {
         }
         // The computer's queue place is part of the state sent.
         self.maybe_start_computer();
-        self.publish();
+        self.publish_after(Change::Move);
         Ok(())
     }
 
@@ -1207,7 +1207,7 @@ impl Room {
         self.turn_start_ms = self.deps.time.now_ms();
         self.turn_base_ms = 0;
         self.announce_if_live();
-        self.publish();
+        self.publish_after(Change::Full);
         Ok(Joined {
             token: new_token,
             side: side.into(),
@@ -1273,11 +1273,21 @@ impl Room {
         }
     }
 
+    /// Sends the state after a change that a `diff` can tell (an ending
+    /// without a move, the clocks, a proposal, who is connected, the
+    /// computer's search).
     fn publish(&self) {
-        // Serialised here once, not by each connection; with no subscriber,
-        // not at all.
+        self.publish_after(Change::Diff);
+    }
+
+    /// Sends the state after `change`. Serialised by the first connection
+    /// that needs it, once, not by each connection; with no subscriber,
+    /// not built at all.
+    fn publish_after(&self, change: Change) {
         if self.updates.receiver_count() > 0 {
-            let _ = self.updates.send(Arc::new(StateText::new(self.view())));
+            let _ = self
+                .updates
+                .send(Arc::new(StateText::after(self.view(), change)));
         }
     }
 
