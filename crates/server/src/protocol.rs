@@ -1,7 +1,6 @@
 //! The JSON messages of `docs/PROTOCOL.md`: requests, WebSocket messages and
 //! the game state the server sends. Parsed at the edge; inside, typed values.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
@@ -10,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use shogi_core::{Color, Ending, Foul, Handicap, IllegalMove, ImpasseRule, Move};
 
 use crate::clock::TimeControl;
+use crate::dests::{Dests, Drops, Promotions};
 
 /// serde through `Display` and `FromStr`: the protocol's text form of a core
 /// value (a USI move, an impasse rule's name, a handicap's name) is read and
@@ -675,20 +675,22 @@ pub struct GameView {
     pub sfen: String,
     /// The start position.
     pub start_sfen: String,
-    /// The moves played, in USI.
-    pub moves: Vec<String>,
-    /// The last move.
-    pub last_move: Option<String>,
+    /// The moves played (USI in JSON).
+    #[serde(serialize_with = "usi_list")]
+    pub moves: Vec<Move>,
+    /// The last move (USI in JSON).
+    #[serde(serialize_with = "usi_opt")]
+    pub last_move: Option<Move>,
     /// The side to move.
     pub side_to_move: Side,
     /// Whether the side to move is in check.
     pub in_check: bool,
     /// Board moves of the side to move: origin → destinations.
-    pub dests: BTreeMap<String, Vec<String>>,
+    pub dests: Dests,
     /// Drops of the side to move: piece letter → squares.
-    pub drops: BTreeMap<String, Vec<String>>,
+    pub drops: Drops,
     /// Promotion choices: from+to → `may` or `must`.
-    pub promotions: BTreeMap<String, &'static str>,
+    pub promotions: Promotions,
     /// Which seats are taken.
     pub seats: SeatsView,
     /// The clocks, if the game has any.
@@ -723,6 +725,30 @@ pub enum Change {
     Diff,
     /// Anything else (a seat taken, a takeback): only a full `state` says it.
     Full,
+}
+
+/// Moves as a JSON list of USI texts, written without a `String` each.
+fn usi_list<S: serde::Serializer>(moves: &[Move], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(moves.iter().map(|m| Usi(*m)))
+}
+
+/// An optional move as USI text or `null`.
+#[allow(clippy::ref_option)] // serde's `serialize_with` passes the field itself
+fn usi_opt<S: serde::Serializer>(m: &Option<Move>, s: S) -> Result<S::Ok, S::Error> {
+    match m {
+        Some(m) => s.collect_str(m),
+        None => s.serialize_none(),
+    }
+}
+
+/// A move serialised as its USI text.
+#[derive(Clone, Copy)]
+struct Usi(Move);
+
+impl Serialize for Usi {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
 }
 
 /// A change serialised once for all the connections that receive it: the
@@ -810,11 +836,11 @@ impl StateText {
                 kind: "diff",
                 ply: v.moves.len(),
                 mv: match self.change {
-                    Change::Move => v.last_move.as_deref(),
+                    Change::Move => v.last_move.map(Usi),
                     _ => None,
                 },
                 sfen: &v.sfen,
-                last_move: v.last_move.as_deref(),
+                last_move: v.last_move.map(Usi),
                 side_to_move: v.side_to_move,
                 in_check: v.in_check,
                 dests: &v.dests,
@@ -842,14 +868,14 @@ struct DiffView<'a> {
     kind: &'static str,
     ply: usize,
     #[serde(rename = "move")]
-    mv: Option<&'a str>,
+    mv: Option<Usi>,
     sfen: &'a str,
-    last_move: Option<&'a str>,
+    last_move: Option<Usi>,
     side_to_move: Side,
     in_check: bool,
-    dests: &'a BTreeMap<String, Vec<String>>,
-    drops: &'a BTreeMap<String, Vec<String>>,
-    promotions: &'a BTreeMap<String, &'static str>,
+    dests: &'a Dests,
+    drops: &'a Drops,
+    promotions: &'a Promotions,
     clocks: Option<&'a ClocksView>,
     status: &'a StatusView,
     impasse: &'a ImpasseView,

@@ -477,7 +477,7 @@ struct Room {
     settings: Settings,
     start_sfen: String,
     game: Game,
-    usi_moves: Vec<String>,
+    usi_moves: Vec<Move>,
     tokens: ByColor<Option<String>>,
     invite: Option<String>,
     clocks: Option<ByColor<Clock>>,
@@ -536,7 +536,7 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         settings: init.settings,
         start_sfen,
         game,
-        usi_moves: init.moves.iter().map(ToString::to_string).collect(),
+        usi_moves: init.moves,
         tokens: init.tokens,
         invite: init.invite,
         clocks: init.clocks,
@@ -1148,7 +1148,7 @@ impl Room {
             return Err(RoomError::MoveNotStored);
         }
         self.game = next;
-        self.usi_moves.push(m.to_string());
+        self.usi_moves.push(m);
         self.clocks = clocks;
         self.turn_start_ms = now;
         self.turn_base_ms = 0;
@@ -1340,7 +1340,7 @@ impl Room {
             sfen: pos.to_sfen(),
             start_sfen: self.start_sfen.clone(),
             moves: self.usi_moves.clone(),
-            last_move: self.usi_moves.last().cloned(),
+            last_move: self.usi_moves.last().copied(),
             side_to_move: to_move.into(),
             in_check: pos.in_check(),
             dests: legal.dests,
