@@ -74,6 +74,7 @@ use std::time::{Duration, Instant};
 use futures_util::future::join_all;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use shogi_server::protocol::DIFF_FIELDS;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -288,23 +289,6 @@ enum Update {
     /// Any other message, handed back.
     Other(Value),
 }
-
-/// The fields of a state a `diff` replaces (docs/PROTOCOL.md, "Diffs").
-const DIFF_FIELDS: [&str; 13] = [
-    "sfen",
-    "last_move",
-    "side_to_move",
-    "in_check",
-    "dests",
-    "drops",
-    "promotions",
-    "clocks",
-    "status",
-    "impasse",
-    "connected",
-    "takeback",
-    "computer",
-];
 
 /// A `state` replaces `held`; a `diff` that follows it is applied to it.
 fn absorb(held: &mut Value, mut msg: Value) -> Update {

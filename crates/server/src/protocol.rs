@@ -859,6 +859,24 @@ impl StateText {
     }
 }
 
+/// The fields of a `state` that a `diff` replaces (docs/PROTOCOL.md,
+/// "Diffs"); a diff also carries `type`, `ply` and `move`.
+pub const DIFF_FIELDS: [&str; 13] = [
+    "sfen",
+    "last_move",
+    "side_to_move",
+    "in_check",
+    "dests",
+    "drops",
+    "promotions",
+    "clocks",
+    "status",
+    "impasse",
+    "connected",
+    "takeback",
+    "computer",
+];
+
 /// The `diff` message: what changed in a [`GameView`] since the state or
 /// diff before; everything not here (the id, mode, start, rules, seats,
 /// players, rated) is as it was, and `moves` grows by `move` if there is one.

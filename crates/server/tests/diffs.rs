@@ -6,24 +6,7 @@ mod common;
 
 use common::{TempDir, TestServer, Ws};
 use serde_json::{json, Value};
-
-/// The fields of a state a diff replaces when it has them.
-const DIFF_FIELDS: [&str; 14] = [
-    "sfen",
-    "last_move",
-    "side_to_move",
-    "in_check",
-    "dests",
-    "drops",
-    "promotions",
-    "clocks",
-    "status",
-    "impasse",
-    "connected",
-    "takeback",
-    "computer",
-    "ply",
-];
+use shogi_server::protocol::DIFF_FIELDS;
 
 /// A spectator's WebSocket, asking for diffs or not; the first state read.
 async fn watch(s: &TestServer, id: &str, diffs: bool) -> (Ws, Value) {
@@ -50,9 +33,7 @@ fn apply(state: &Value, diff: &Value) -> Option<Value> {
         _ => return None,
     }
     for field in DIFF_FIELDS {
-        if field != "ply" {
-            next[field] = diff[field].clone();
-        }
+        next[field] = diff[field].clone();
     }
     Some(next)
 }
@@ -69,7 +50,7 @@ async fn step(diffs: &mut Ws, held: &Value, full: &mut Ws) -> (Value, String) {
     let next = match kind.as_str() {
         "state" => d.clone(),
         "diff" => {
-            for field in DIFF_FIELDS {
+            for field in DIFF_FIELDS.iter().chain(&["ply", "move"]) {
                 assert!(d.get(field).is_some(), "the diff lacks {field}: {d}");
             }
             assert!(
@@ -89,21 +70,12 @@ async fn a_client_applying_diffs_holds_the_state_a_full_state_client_is_sent() {
     let dir = TempDir::new("diffs");
     let s = TestServer::start(&dir.db()).await;
     let time = json!({"main_ms": 600_000, "byoyomi_ms": 10_000, "periods": 1, "increment_ms": 0});
-    let g = s
-        .create(json!({"mode": "friend", "side": "sente", "time": time}))
+    let (id, host, guest) = s
+        .friend_game(json!({"mode": "friend", "side": "sente", "time": time}))
         .await;
-    let id = g["id"].as_str().unwrap();
-    let code = g["invite"].as_str().unwrap().split("join=").nth(1).unwrap();
-    let (status, joined) = s
-        .request(
-            "POST",
-            &format!("/api/games/{id}/join"),
-            Some(&json!({"invite": code})),
-        )
-        .await;
-    assert_eq!(status, 200, "{joined}");
-    let mut sente = s.connect(id, g["token"].as_str()).await;
-    let mut gote = s.connect(id, joined["token"].as_str()).await;
+    let id = id.as_str();
+    let mut sente = s.connect(id, Some(&host)).await;
+    let mut gote = s.connect(id, Some(&guest)).await;
     let (mut diffs, mut held) = watch(&s, id, true).await;
     let (mut full, first) = watch(&s, id, false).await;
     assert_eq!(held, first);
