@@ -1,5 +1,6 @@
 // The server's HTTP + WebSocket protocol (docs/PROTOCOL.md).
 
+import { applyDiff, type GameDiff } from './gamediff';
 import { problemText, type ServerError } from './problem';
 import type { FoulView, Refusal } from './refusal';
 
@@ -191,7 +192,8 @@ export type ClientMessage =
   | { type: 'accept_takeback' }
   | { type: 'decline_takeback' }
   | { type: 'chat'; text: string }
-  | { type: 'ping' };
+  | { type: 'ping' }
+  | { type: 'sync' };
 
 /** A chat line between the two players of a game. */
 export interface ChatMessage {
@@ -220,6 +222,10 @@ export interface ConnectionEvents {
 /** One WebSocket per game, reconnecting with backoff while the page is open. */
 export function connect(id: string, token: string | null, ev: ConnectionEvents): Connection {
   let ws: WebSocket | null = null;
+  /** The state as this socket last told it, the base of its diffs. */
+  let held: GameState | null = null;
+  /** A diff did not follow `held`: diffs wait for the `state` that answers `sync`. */
+  let syncing = false;
   let closed = false;
   let delay = 500;
   let everOpened = false;
@@ -228,9 +234,12 @@ export function connect(id: string, token: string | null, ev: ConnectionEvents):
 
   const open = () => {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const q = token ? `?token=${encodeURIComponent(token)}` : '';
+    // Diffs after moves instead of whole states (docs/PROTOCOL.md, "Diffs").
+    const q = token ? `?token=${encodeURIComponent(token)}&diffs=1` : '?diffs=1';
     const sock = new WebSocket(`${proto}//${location.host}/api/games/${id}/ws${q}`);
     ws = sock;
+    held = null;
+    syncing = false;
     sock.onopen = () => {
       everOpened = true;
       failures = 0;
@@ -247,8 +256,21 @@ export function connect(id: string, token: string | null, ev: ConnectionEvents):
       } catch {
         return;
       }
-      if (msg.type === 'state') ev.onState(msg as GameState);
-      else if (msg.type === 'error') {
+      if (msg.type === 'state') {
+        held = msg as GameState;
+        syncing = false;
+        ev.onState(held);
+      } else if (msg.type === 'diff') {
+        if (syncing || !held) return;
+        const next = applyDiff(held, msg as unknown as GameDiff);
+        if (next) {
+          held = next;
+          ev.onState(next);
+        } else {
+          syncing = true;
+          sock.send(JSON.stringify({ type: 'sync' }));
+        }
+      } else if (msg.type === 'error') {
         const refusal = msg.code === 'illegal_move' && typeof (msg as unknown as Refusal).rule === 'string' ? (msg as unknown as Refusal) : undefined;
         ev.onError(problemText(msg as ServerError, 'error'), refusal);
       }

@@ -1,10 +1,10 @@
 // Unit tests of the move notations, the position model, the board's legal
 // move destinations, the review board's move tree, and the players' words
 // and numbers: time controls, ratings and ranks, the rating chart's scaling,
-// and a tournament in words: crosstable cells, results, tie-break names,
+// a game's diffs applied to its state, and a tournament in words: crosstable cells, results, tie-break names,
 // points, the event JSON, the create request (no browser): bundles
 // src/notation.ts, src/shogi.ts, src/ground.ts, src/tree.ts, src/players.ts,
-// src/timecontrol.ts, src/chart.ts, src/i18n.ts and the tournament modules
+// src/timecontrol.ts, src/chart.ts, src/i18n.ts, src/gamediff.ts and the tournament modules
 // with esbuild (vite's) and checks them. The few browser globals
 // i18n.ts reads (localStorage, navigator, document) are stubbed. The notation cases are the ones the Rust notation
 // module is tested on: crates/record/tests/data/notation-cases.json.
@@ -19,7 +19,7 @@ import { bundle } from './bundle.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const m = await bundle(
-  ['notation', 'shogi', 'ground', 'tree', 'players', 'timecontrol', 'chart', 'dates', 'i18n', 'tournamentwords', 'tournamentapi', 'tournamentbanner', 'tournaments', 'refusal', 'keyboard', 'byoyomi', 'problem'],
+  ['notation', 'shogi', 'ground', 'tree', 'players', 'timecontrol', 'chart', 'dates', 'i18n', 'tournamentwords', 'tournamentapi', 'tournamentbanner', 'tournaments', 'refusal', 'keyboard', 'byoyomi', 'problem', 'gamediff'],
 );
 
 const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
@@ -442,6 +442,41 @@ eq('nonsense', typed('hello'), '');
   m.setLang('uk');
   eq('Ukrainian name length', m.problemText({ code: 'bad_length', what: 'password', min: 8, max: 256, len: 5 }), 'Пароль: від 8 до 256 символів, а не 5.');
   m.setLang('en');
+}
+
+// Diffs (docs/PROTOCOL.md, "Diffs"): a diff after a move appends it and
+// replaces the fields it carries; one that does not follow is refused.
+{
+  const base = {
+    type: 'state', id: 'g1', mode: 'friend', sfen: START, start_sfen: START, moves: [], last_move: null,
+    side_to_move: 'sente', in_check: false, dests: { '7g': ['7f'] }, drops: {}, promotions: {},
+    seats: { sente: true, gote: true }, clocks: null, status: { over: false, winner: null, reason: null },
+    impasse: { rule: 'count24', sente_points: 27, gote_points: 27, can_declare: false, can_propose_count: false, count_proposed_by: null },
+    rules: { impasse: 'count24', illegal: 'prevent', max_moves: null }, you: 'sente',
+    players: { sente: null, gote: null }, rated: false, connected: { sente: true, gote: true },
+    takeback: { proposed_by: null }, computer: null,
+  };
+  const after = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2';
+  const diff = {
+    type: 'diff', ply: 1, move: '7g7f', sfen: after, last_move: '7g7f', side_to_move: 'gote', in_check: false,
+    dests: { '3c': ['3d'] }, drops: {}, promotions: {}, clocks: null,
+    status: { over: false, winner: null, reason: null }, impasse: base.impasse,
+    connected: { sente: true, gote: false }, takeback: { proposed_by: null }, computer: null,
+  };
+  const next = m.applyDiff(base, diff);
+  eq('a diff with a move appends it', JSON.stringify(next?.moves), '["7g7f"]');
+  eq('a diff replaces the position', next?.sfen, after);
+  eq('a diff replaces the destinations', JSON.stringify(next?.dests), '{"3c":["3d"]}');
+  eq('a diff replaces who is connected', next?.connected.gote, false);
+  eq('a diff keeps the seat', next?.you, 'sente');
+  eq('a diff keeps the start', next?.start_sfen, START);
+  eq('the state applied to is unchanged', base.moves.length, 0);
+  eq('a diff with a move on the wrong ply does not apply', m.applyDiff(next, diff), null);
+  const resign = { ...diff, ply: 1, move: null, status: { over: true, winner: 'gote', reason: 'resign' }, dests: {} };
+  const ended = m.applyDiff(next, resign);
+  eq('a diff without a move keeps the moves', JSON.stringify(ended?.moves), '["7g7f"]');
+  eq('a diff without a move replaces the status', ended?.status.reason, 'resign');
+  eq('a diff without a move for another ply does not apply', m.applyDiff(base, resign), null);
 }
 
 console.log(`${passed} passed, ${failed} failed`);

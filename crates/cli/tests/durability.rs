@@ -5,9 +5,15 @@
 //!
 //! A move counts as acknowledged when the state with it arrives: the server
 //! broadcasts a move only after the transaction holding it has committed.
+//!
+//! On a `SQLite` file always, and again on PostgreSQL when
+//! `SHOGI_TEST_POSTGRES` names a server where the test may create a
+//! database (`postgres://shogi@127.0.0.1:5433/postgres`, as
+//! `scripts/test-all.sh` sets it): a fresh database, dropped at the end.
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -36,8 +42,57 @@ impl Drop for Dir {
     }
 }
 
+/// The environment variable naming a PostgreSQL server for the second run.
+const POSTGRES_ENV: &str = "SHOGI_TEST_POSTGRES";
+
+/// A fresh PostgreSQL database on the server at `url`, dropped on drop.
+struct PgDatabase {
+    admin: String,
+    name: String,
+    url: String,
+}
+
+impl PgDatabase {
+    async fn create(admin: &str) -> PgDatabase {
+        let name = format!("shogi_durability_{}", std::process::id());
+        run_sql(admin, &format!("DROP DATABASE IF EXISTS {name}")).await;
+        run_sql(admin, &format!("CREATE DATABASE {name}")).await;
+        let (base, query) = admin.split_once('?').unwrap_or((admin, ""));
+        let (scheme, rest) = base.split_once("://").expect("a postgres:// URL");
+        let host = rest.split('/').next().unwrap_or(rest);
+        let mut url = format!("{scheme}://{host}/{name}");
+        if !query.is_empty() {
+            url = format!("{url}?{query}");
+        }
+        PgDatabase {
+            admin: admin.to_owned(),
+            name,
+            url,
+        }
+    }
+
+    async fn drop_it(self) {
+        run_sql(
+            &self.admin,
+            &format!("DROP DATABASE {} WITH (FORCE)", self.name),
+        )
+        .await;
+    }
+}
+
+async fn run_sql(url: &str, sql: &str) {
+    use sqlx::{Connection, Executor};
+    let mut conn = sqlx::postgres::PgConnection::connect(url)
+        .await
+        .unwrap_or_else(|e| panic!("{POSTGRES_ENV}={url}: {e}"));
+    conn.execute(sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    conn.close().await.ok();
+}
+
 /// `shogi serve` on a free port; its address once it says it serves.
-fn serve(db: &Path) -> (Child, String) {
+fn serve(db: &OsStr) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_shogi"))
         .args(["serve", "--port", "0", "--no-rate-limits", "--db"])
         .arg(db)
@@ -157,8 +212,17 @@ async fn burst(mut ws: Ws, acked: Arc<Mutex<Vec<String>>>, total: Arc<AtomicUsiz
 async fn a_killed_server_keeps_every_acknowledged_move() {
     let dir = Dir(std::env::temp_dir().join(format!("shogi-durability-{}", std::process::id())));
     std::fs::create_dir_all(&dir.0).unwrap();
-    let db = dir.0.join("games.db");
-    let (mut server, addr) = serve(&db);
+    kill_and_restart(dir.0.join("games.db").as_os_str()).await;
+    if let Ok(admin) = std::env::var(POSTGRES_ENV) {
+        let pg = PgDatabase::create(&admin).await;
+        kill_and_restart(OsStr::new(&pg.url)).await;
+        pg.drop_it().await;
+    }
+}
+
+/// The burst, the kill and the check on the database `db` (a file or a URL).
+async fn kill_and_restart(db: &OsStr) {
+    let (mut server, addr) = serve(db);
 
     let mut games = Vec::new();
     for _ in 0..GAMES {
@@ -195,7 +259,7 @@ async fn a_killed_server_keeps_every_acknowledged_move() {
     let acked: Vec<Vec<String>> = acked.iter().map(|a| a.lock().unwrap().clone()).collect();
     assert!(acked.iter().map(Vec::len).sum::<usize>() >= KILL_AFTER);
 
-    let (mut server, addr) = serve(&db);
+    let (mut server, addr) = serve(db);
     for ((id, token), shown) in games.iter().zip(&acked) {
         let state = http(&addr, "GET", &format!("/api/games/{id}"), None).await;
         let stored = moves(&state);

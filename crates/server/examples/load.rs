@@ -2,9 +2,10 @@
 //!
 //! ```text
 //! cargo run --release -p shogi-server --example load -- \
-//!     [--server target/release/shogi] [--games 1000] [--think-ms 1000] [--seconds 30] \
-//!     [--analyses 0] [--players [--rated]] [--watchers 0]
-//! cargo run --release -p shogi-server --example load -- [--server ...] --finish 10000
+//!     [--server target/release/shogi] [--db URL [--instances N]] [--games 1000] \
+//!     [--think-ms 1000] [--seconds 30] [--analyses 0] [--players [--rated] [--cross]] \
+//!     [--watchers 0] [--full-states]
+//! cargo run --release -p shogi-server --example load -- [--server ...] [--db URL] --finish 10000
 //! ```
 //!
 //! It starts `shogi serve` on a free loopback port with a fresh database,
@@ -12,8 +13,27 @@
 //! and plays the first legal move the server offers, after `--think-ms`),
 //! and measures for `--seconds`: moves per second, the round trip of a move
 //! (sent until the state with it comes back, which includes the SQLite
-//! commit), and the server's CPU time and peak resident memory. Games that
-//! end are replaced by new ones so that the number of live games stays put.
+//! commit: p50, p90, p95, p99, p99.9, max), and the server's CPU time (in
+//! all, and per move) and peak resident memory. Games that end are replaced
+//! by new ones so that the number of live games stays put.
+//!
+//! The game sockets ask for diffs (`?diffs=1`, docs/PROTOCOL.md "Diffs")
+//! and apply them to the state they hold, as the web client does;
+//! `--full-states` makes them take whole states after every move instead
+//! (a server without diffs sends whole states anyway, so the same bots
+//! measure an older build).
+//!
+//! `--db URL` gives the server that database (`postgres://...`: a fresh,
+//! empty database the user created; without it, a fresh SQLite file in a
+//! temporary directory). `--instances N` starts N `shogi serve` processes on
+//! that one database (PostgreSQL only: SQLite is refused for N > 1), one
+//! after another so that the first migrates it, and spreads the games over
+//! them round robin (game i on instance i mod N, its seek, acceptance and
+//! sockets too); the server CPU is the sum over the instances and the peak
+//! RSS is printed for each. `--cross` (with `--players` and N > 1) has the
+//! second player of each game open its game socket on the next instance,
+//! which needs the instances to forward a game's sockets to the instance
+//! that holds its room.
 //!
 //! With `--players`, the bots are accounts instead: before the measurement
 //! 2 × `--games` accounts are registered (8 at once: the password hash is
@@ -54,6 +74,7 @@ use std::time::{Duration, Instant};
 use futures_util::future::join_all;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use shogi_server::protocol::DIFF_FIELDS;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -61,8 +82,9 @@ use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-const USAGE: &str = "usage: load [--server PATH] [--games N] [--think-ms N] [--seconds N] \
-[--analyses N] [--players [--rated]] [--watchers N]\n       load [--server PATH] --finish N";
+const USAGE: &str = "usage: load [--server PATH] [--db URL [--instances N]] [--games N] [--think-ms N] \
+[--seconds N] [--analyses N] [--players [--rated] [--cross]] [--watchers N] [--full-states]\n       \
+load [--server PATH] [--db URL] --finish N";
 
 /// The password of every bot account.
 const PASSWORD: &str = "load-test-password";
@@ -90,6 +112,14 @@ struct Args {
     rated: bool,
     watchers: usize,
     finish: Option<usize>,
+    /// A database URL for the server (`None`: a fresh SQLite file).
+    db: Option<String>,
+    /// Server processes on that database.
+    instances: usize,
+    /// The two players of a game on different instances.
+    cross: bool,
+    /// Whether the game sockets ask for diffs.
+    diffs: bool,
 }
 
 fn number<T: FromStr>(flag: &str, value: Option<String>) -> Result<T, String> {
@@ -110,6 +140,10 @@ fn args() -> Result<Args, String> {
         rated: false,
         watchers: 0,
         finish: None,
+        db: None,
+        instances: 1,
+        cross: false,
+        diffs: true,
     };
     let mut live_options = Vec::new();
     let mut it = std::env::args().skip(1);
@@ -124,9 +158,16 @@ fn args() -> Result<Args, String> {
             "--watchers" => a.watchers = number(&flag, it.next())?,
             "--players" => a.players = true,
             "--rated" => a.rated = true,
+            "--db" => a.db = Some(it.next().ok_or("--db needs a database URL")?),
+            "--instances" => a.instances = number(&flag, it.next())?,
+            "--cross" => a.cross = true,
+            "--full-states" => a.diffs = false,
             other => return Err(format!("unknown argument {other}")),
         }
-        if !matches!(flag.as_str(), "--server" | "--finish") {
+        if !matches!(
+            flag.as_str(),
+            "--server" | "--finish" | "--db" | "--instances" | "--full-states"
+        ) {
             live_options.push(flag);
         }
     }
@@ -135,6 +176,17 @@ fn args() -> Result<Args, String> {
     }
     if a.rated && !a.players {
         return Err("--rated needs --players".into());
+    }
+    if a.cross && !(a.players && a.instances > 1) {
+        return Err("--cross needs --players and --instances 2 or more".into());
+    }
+    let postgres =
+        a.db.as_deref()
+            .is_some_and(|u| u.starts_with("postgres://") || u.starts_with("postgresql://"));
+    if a.instances == 0 || (a.instances > 1 && !postgres) {
+        return Err(
+            "--instances above 1 needs --db postgres://... (SQLite is one process's file)".into(),
+        );
     }
     Ok(a)
 }
@@ -228,10 +280,59 @@ async fn next_json(ws: &mut Ws, wait: Duration) -> Option<Value> {
     }
 }
 
-/// The next `state` message (other messages are skipped).
-async fn next_state(ws: &mut Ws, wait: Duration) -> Option<Value> {
+/// What a game socket's message does to the state a bot holds.
+enum Update {
+    /// A `state` replaced it or a `diff` was applied to it.
+    Changed,
+    /// A `diff` that does not follow it: the bot asks for the state again.
+    Stale,
+    /// Any other message, handed back.
+    Other(Value),
+}
+
+/// A `state` replaces `held`; a `diff` that follows it is applied to it.
+fn absorb(held: &mut Value, mut msg: Value) -> Update {
+    if msg["type"] == "state" {
+        *held = msg;
+        return Update::Changed;
+    }
+    if msg["type"] != "diff" {
+        return Update::Other(msg);
+    }
+    let n = ply_count(held);
+    let ply = msg["ply"].as_u64().and_then(|p| usize::try_from(p).ok());
+    let Some(moves) = held["moves"].as_array_mut() else {
+        return Update::Stale;
+    };
+    match msg["move"].take() {
+        Value::String(mv) if ply == Some(n + 1) => moves.push(Value::String(mv)),
+        Value::Null if ply == Some(n) => {}
+        _ => return Update::Stale,
+    }
+    for field in DIFF_FIELDS {
+        held[field] = msg[field].take();
+    }
+    Update::Changed
+}
+
+/// Reads until the state held changes; `None` when the socket closes, fails
+/// or stays silent for `wait`, or the server answers an error.
+async fn next_state(ws: &mut Ws, held: &mut Value, wait: Duration) -> Option<()> {
     loop {
         let v = next_json(ws, wait).await?;
+        match absorb(held, v) {
+            Update::Changed => return Some(()),
+            Update::Stale => send(ws, &json!({"type": "sync"})).await?,
+            Update::Other(v) if v["type"] == "error" => return None,
+            Update::Other(_) => {}
+        }
+    }
+}
+
+/// The first `state` of a socket.
+async fn first_state(ws: &mut Ws) -> Option<Value> {
+    loop {
+        let v = next_json(ws, READ_TIMEOUT).await?;
         if v["type"] == "state" {
             return Some(v);
         }
@@ -262,21 +363,19 @@ fn is_over(state: &Value) -> bool {
     state["status"]["over"] == json!(true)
 }
 
-/// Plays the first legal move of `state` and waits for the state with it.
-/// Returns that state and the round trip; `None` when there is no move, the
-/// server answered an error or the socket failed.
-async fn play_move(ws: &mut Ws, state: &Value) -> Option<(Value, Duration)> {
+/// Plays the first legal move of `state` and waits for the state with it
+/// (a `state`, or a `diff` applied to `state`). Returns the round trip;
+/// `None` when there is no move, the server answered an error or the socket
+/// failed.
+async fn play_move(ws: &mut Ws, state: &mut Value) -> Option<Duration> {
     let usi = pick(state)?;
     let before = ply_count(state);
     let sent = Instant::now();
     send(ws, &json!({"type": "move", "usi": usi})).await?;
     loop {
-        let v = next_json(ws, READ_TIMEOUT).await?;
-        if v["type"] == "error" {
-            return None;
-        }
-        if v["type"] == "state" && ply_count(&v) > before {
-            return Some((v, sent.elapsed()));
+        next_state(ws, state, READ_TIMEOUT).await?;
+        if ply_count(state) > before {
+            return Some(sent.elapsed());
         }
     }
 }
@@ -335,18 +434,31 @@ fn local_game() -> Value {
 
 /// Creates a local game and opens its socket with the one token; the first
 /// state with it.
-async fn open_local_game(port: u16) -> Option<(Ws, Value)> {
+async fn open_local_game(port: u16, diffs: bool) -> Option<(Ws, Value)> {
     let g = post(port, "/api/games", None, &local_game()).await.json;
     let (id, token) = (g["id"].as_str()?, g["token"].as_str()?);
-    let mut ws = open_ws(port, &format!("/api/games/{id}/ws?token={token}"), None).await?;
-    let state = next_state(&mut ws, READ_TIMEOUT).await?;
+    let path = format!(
+        "/api/games/{id}/ws?token={token}{}",
+        diffs_query(diffs, "&")
+    );
+    let mut ws = open_ws(port, &path, None).await?;
+    let state = first_state(&mut ws).await?;
     Some((ws, state))
 }
 
+/// `diffs=1` after `sep` (`?` or `&`) when the bots ask for diffs.
+fn diffs_query(diffs: bool, sep: &str) -> String {
+    if diffs {
+        format!("{sep}diffs=1")
+    } else {
+        String::new()
+    }
+}
+
 /// The default bot: one local game after another, holding both seats.
-async fn local_bot(port: u16, think: Duration, shared: Arc<Shared>) {
+async fn local_bot(port: u16, think: Duration, diffs: bool, shared: Arc<Shared>) {
     while !shared.stopped() {
-        let Some((mut ws, mut state)) = open_local_game(port).await else {
+        let Some((mut ws, mut state)) = open_local_game(port, diffs).await else {
             shared.error();
             tokio::time::sleep(Duration::from_millis(200)).await;
             continue;
@@ -357,15 +469,25 @@ async fn local_bot(port: u16, think: Duration, shared: Arc<Shared>) {
             if pick(&state).is_none() {
                 break;
             }
-            let Some((next, rtt)) = play_move(&mut ws, &state).await else {
+            let Some(rtt) = play_move(&mut ws, &mut state).await else {
                 shared.error();
                 break;
             };
             shared.record_move(rtt);
-            state = next;
         }
         let _ = ws.close(None).await;
     }
+}
+
+/// How the game bots play.
+#[derive(Clone, Copy)]
+struct Bots {
+    /// How long a bot waits before each move.
+    think: Duration,
+    /// Whether the sockets ask for diffs.
+    diffs: bool,
+    /// Whether account pairs post rated seeks.
+    rated: bool,
 }
 
 /// A bot account: its name and its session cookie (`shogi_session=...`).
@@ -430,12 +552,12 @@ fn seek_body(rated: bool) -> Value {
 /// A pair of account bots: `seeker` posts a seek, `acceptor` accepts it, both
 /// play the game (each its own side), and again.
 async fn account_pair(
-    port: u16,
+    (port, other_port): (u16, u16),
     (seeker, acceptor): (Account, Account),
-    rated: bool,
-    think: Duration,
+    bots: Bots,
     shared: Arc<Shared>,
 ) {
+    let Bots { rated, .. } = bots;
     while !shared.stopped() {
         let body = seek_body(rated);
         let posted = post_seek(port, Some(&seeker.cookie), &body, &seeker.name, &shared).await;
@@ -461,8 +583,15 @@ async fn account_pair(
         };
         shared.games_started.fetch_add(1, Ordering::Relaxed);
         tokio::join!(
-            account_player(port, game, &seeker.cookie, seek_token, think, &shared),
-            account_player(port, game, &acceptor.cookie, accept_token, think, &shared),
+            account_player(port, game, &seeker.cookie, seek_token, bots, &shared),
+            account_player(
+                other_port,
+                game,
+                &acceptor.cookie,
+                accept_token,
+                bots,
+                &shared
+            ),
         );
     }
 }
@@ -473,20 +602,22 @@ async fn account_pair(
 async fn seat(
     port: u16,
     game: &str,
-    cookie: &str,
-    token: &str,
+    (cookie, token): (&str, &str),
+    diffs: bool,
     shared: &Shared,
 ) -> Option<(Ws, Value)> {
     let path = format!("/api/games/{game}/ws");
-    let mut ws = open_ws(port, &path, Some(cookie)).await?;
-    let state = next_state(&mut ws, READ_TIMEOUT).await?;
+    let first = format!("{path}{}", diffs_query(diffs, "?"));
+    let mut ws = open_ws(port, &first, Some(cookie)).await?;
+    let state = first_state(&mut ws).await?;
     if state["you"].is_string() {
         return Some((ws, state));
     }
     let _ = ws.close(None).await;
     shared.seated_by_token.fetch_add(1, Ordering::Relaxed);
-    let mut ws = open_ws(port, &format!("{path}?token={token}"), Some(cookie)).await?;
-    let state = next_state(&mut ws, READ_TIMEOUT).await?;
+    let again = format!("{path}?token={token}{}", diffs_query(diffs, "&"));
+    let mut ws = open_ws(port, &again, Some(cookie)).await?;
+    let state = first_state(&mut ws).await?;
     state["you"].is_string().then_some((ws, state))
 }
 
@@ -496,18 +627,19 @@ async fn account_player(
     game: &str,
     cookie: &str,
     token: &str,
-    think: Duration,
+    bots: Bots,
     shared: &Shared,
 ) {
-    let Some((mut ws, mut state)) = seat(port, game, cookie, token, shared).await else {
+    let Some((mut ws, mut state)) = seat(port, game, (cookie, token), bots.diffs, shared).await
+    else {
         shared.error();
         return;
     };
     let you = state["you"].clone();
     while !shared.stopped() && !is_over(&state) {
         if state["side_to_move"] != you {
-            match next_state(&mut ws, READ_TIMEOUT).await {
-                Some(next) => state = next,
+            match next_state(&mut ws, &mut state, READ_TIMEOUT).await {
+                Some(()) => {}
                 None => {
                     shared.error();
                     break;
@@ -515,18 +647,17 @@ async fn account_player(
             }
             continue;
         }
-        tokio::time::sleep(think).await;
+        tokio::time::sleep(bots.think).await;
         if pick(&state).is_none() {
             break;
         }
-        let Some((next, rtt)) = play_move(&mut ws, &state).await else {
+        let Some(rtt) = play_move(&mut ws, &mut state).await else {
             shared.error();
             // Let the other bot's game end too.
             let _ = send(&mut ws, &json!({"type": "resign"})).await;
             break;
         };
         shared.record_move(rtt);
-        state = next;
     }
     let _ = ws.close(None).await;
 }
@@ -656,12 +787,23 @@ fn quantile_ms(sorted: &[u64], p: f64) -> f64 {
         / 1000.0
 }
 
-fn start_server(bin: &str, port: u16, dir: &Path) -> Result<Child, String> {
-    let log = std::fs::File::create(dir.join("server.log")).map_err(|e| e.to_string())?;
+/// Starts `shogi serve` number `i` on `port`, on `db` (a fresh SQLite file
+/// in `dir` if none), logging to `dir/server-<i>.log`.
+fn start_server(
+    bin: &str,
+    i: usize,
+    port: u16,
+    db: Option<&str>,
+    dir: &Path,
+) -> Result<Child, String> {
+    let log = std::fs::File::create(log_path(dir, i)).map_err(|e| e.to_string())?;
     let mut cmd = Command::new(bin);
-    cmd.args(["serve", "--port", &port.to_string(), "--db"])
-        .arg(dir.join("load.db"))
-        .arg("--no-rate-limits");
+    cmd.args(["serve", "--port", &port.to_string(), "--db"]);
+    match db {
+        Some(url) => cmd.arg(url),
+        None => cmd.arg(dir.join("load.db")),
+    };
+    cmd.arg("--no-rate-limits");
     cmd.stdout(Stdio::null())
         .stderr(log)
         .spawn()
@@ -669,13 +811,17 @@ fn start_server(bin: &str, port: u16, dir: &Path) -> Result<Child, String> {
 }
 
 /// Waits until the server accepts connections; its log when it exits first.
-async fn wait_for_server(server: &mut Child, port: u16, dir: &Path) -> Result<(), String> {
+fn log_path(dir: &Path, i: usize) -> std::path::PathBuf {
+    dir.join(format!("server-{i}.log"))
+}
+
+async fn wait_for_server(server: &mut Child, port: u16, log: &Path) -> Result<(), String> {
     for _ in 0..600 {
         if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
             return Ok(());
         }
         if let Ok(Some(status)) = server.try_wait() {
-            let log = std::fs::read_to_string(dir.join("server.log")).unwrap_or_default();
+            let log = std::fs::read_to_string(log).unwrap_or_default();
             return Err(format!("the server exited ({status}):\n{}", log.trim_end()));
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -693,23 +839,23 @@ fn warmup(a: &Args, think: Duration) -> Duration {
     Duration::from_secs(least).max(think * 2)
 }
 
-async fn live(a: &Args, port: u16, pid: u32) -> Result<(), String> {
-    let shared = Arc::new(Shared::default());
-    let think = Duration::from_millis(a.think_ms);
-    let mut registration = None;
-    let mut pairs = Vec::new();
-    if a.players {
-        println!(
-            "registering {} accounts, {REGISTER_CONCURRENCY} at once ...",
-            2 * a.games
-        );
-        let t = Instant::now();
-        pairs = register_pairs(port, a.games).await?;
-        registration = Some(t.elapsed());
-    }
+/// Starts the lobby watchers, the game bots and the analysis clients, spread
+/// over the instances round robin.
+fn spawn_clients(
+    a: &Args,
+    servers: &[(u16, u32)],
+    pairs: Vec<(Account, Account)>,
+    bots: Bots,
+    shared: &Arc<Shared>,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    let n = servers.len();
+    let port = servers[0].0;
+    let port_of = |i: usize| servers[i % n].0;
+    let think = bots.think;
     let mut tasks = Vec::new();
     for i in 0..a.watchers {
         let shared = shared.clone();
+        let port = port_of(i);
         tasks.push(tokio::spawn(async move {
             // Spread the connections a little.
             tokio::time::sleep(Duration::from_millis(i as u64 % 1000)).await;
@@ -725,24 +871,61 @@ async fn live(a: &Args, port: u16, pid: u32) -> Result<(), String> {
         // Spread the start so that moves do not arrive in lockstep.
         let delay = Duration::from_millis((i as u64 * 7919) % think.as_millis().max(1) as u64);
         let pair = pairs.next();
-        let rated = a.rated;
+        // Round robin over the instances; with --cross the acceptor plays
+        // through the next one.
+        let ports = (port_of(i), port_of(i + usize::from(a.cross)));
         tasks.push(tokio::spawn(async move {
             tokio::time::sleep(delay).await;
             match pair {
-                Some(pair) => account_pair(port, pair, rated, think, shared).await,
-                None => local_bot(port, think, shared).await,
+                Some(pair) => account_pair(ports, pair, bots, shared).await,
+                None => local_bot(ports.0, think, bots.diffs, shared).await,
             }
         }));
     }
     for i in 0..a.analyses {
-        tasks.push(tokio::spawn(analyst(port, i as u64 + 1, shared.clone())));
+        tasks.push(tokio::spawn(analyst(
+            port_of(i),
+            i as u64 + 1,
+            shared.clone(),
+        )));
     }
+    tasks
+}
+
+async fn live(a: &Args, servers: &[(u16, u32)]) -> Result<(), String> {
+    let shared = Arc::new(Shared::default());
+    let think = Duration::from_millis(a.think_ms);
+    let bots = Bots {
+        think,
+        diffs: a.diffs,
+        rated: a.rated,
+    };
+    let n = servers.len();
+    let port = servers[0].0;
+    let cpu = || {
+        servers
+            .iter()
+            .map(|&(_, pid)| cpu_seconds(pid))
+            .sum::<f64>()
+    };
+    let mut registration = None;
+    let mut pairs = Vec::new();
+    if a.players {
+        println!(
+            "registering {} accounts, {REGISTER_CONCURRENCY} at once ...",
+            2 * a.games
+        );
+        let t = Instant::now();
+        pairs = register_pairs(port, a.games).await?;
+        registration = Some(t.elapsed());
+    }
+    let tasks = spawn_clients(a, servers, pairs, bots, &shared);
     let warmup = warmup(a, think);
     tokio::time::sleep(warmup).await;
     shared.rtts_us.lock().expect("lock").clear();
     let moves0 = shared.moves.load(Ordering::Relaxed);
     let positions0 = shared.positions.load(Ordering::Relaxed);
-    let cpu0 = cpu_seconds(pid);
+    let cpu0 = cpu();
     shared.measuring.store(true, Ordering::Relaxed);
     let t0 = Instant::now();
     tokio::time::sleep(Duration::from_secs(a.seconds)).await;
@@ -750,13 +933,13 @@ async fn live(a: &Args, port: u16, pid: u32) -> Result<(), String> {
     let elapsed = t0.elapsed().as_secs_f64();
     let moves = shared.moves.load(Ordering::Relaxed) - moves0;
     let analysed = shared.positions.load(Ordering::Relaxed) - positions0;
-    let cpu1 = cpu_seconds(pid);
+    let cpu1 = cpu();
     let mut rtts = std::mem::take(&mut *shared.rtts_us.lock().expect("lock"));
     // Seeks posted at the very end may still be on their way to the watchers.
     tokio::time::sleep(Duration::from_secs(1)).await;
     shared.stop.store(true, Ordering::Relaxed);
     rtts.sort_unstable();
-    let bots = if a.players {
+    let who = if a.players {
         format!(
             "{} accounts in pairs through the lobby, {}",
             2 * a.games,
@@ -766,8 +949,11 @@ async fn live(a: &Args, port: u16, pid: u32) -> Result<(), String> {
         "one bot per local game holding both seats".into()
     };
     println!(
-        "live games {}  think {} ms  measured {elapsed:.0} s  bots: {bots}",
-        a.games, a.think_ms
+        "live games {}  think {} ms  measured {elapsed:.0} s  bots: {who}  {}  instances {n}{}",
+        a.games,
+        a.think_ms,
+        if a.diffs { "diffs" } else { "full states" },
+        if a.cross { " (players crossed)" } else { "" }
     );
     println!("moves {moves}  moves/s {:.0}", moves as f64 / elapsed);
     println!(
@@ -782,10 +968,15 @@ async fn live(a: &Args, port: u16, pid: u32) -> Result<(), String> {
     if a.watchers > 0 {
         print_lobby_latency(&shared, a.watchers);
     }
+    let rss: Vec<String> = servers
+        .iter()
+        .map(|&(_, pid)| format!("{:.0}", mib(memory_kib(pid, "VmHWM"))))
+        .collect();
     println!(
-        "server CPU {:.0}% of one core  peak RSS {:.0} MiB",
+        "server CPU {:.0}% of one core  CPU per move {:.0} µs  peak RSS {} MiB",
         (cpu1 - cpu0) / elapsed * 100.0,
-        mib(memory_kib(pid, "VmHWM"))
+        (cpu1 - cpu0) / moves.max(1) as f64 * 1e6,
+        rss.join(" / ")
     );
     println!(
         "games started {}  errors {}",
@@ -894,13 +1085,13 @@ fn print_lobby_latency(shared: &Shared, watchers: usize) {
 
 /// A short local game to its end: 2 moves and a resignation.
 async fn short_game(port: u16) -> Option<()> {
-    let (mut ws, mut state) = open_local_game(port).await?;
+    let (mut ws, mut state) = open_local_game(port, true).await?;
     for _ in 0..2 {
-        state = play_move(&mut ws, &state).await?.0;
+        play_move(&mut ws, &mut state).await?;
     }
     send(&mut ws, &json!({"type": "resign"})).await?;
     while !is_over(&state) {
-        state = next_state(&mut ws, READ_TIMEOUT).await?;
+        next_state(&mut ws, &mut state, READ_TIMEOUT).await?;
     }
     let _ = ws.close(None).await;
     Some(())
@@ -989,32 +1180,47 @@ async fn main() {
             std::process::exit(2);
         }
     };
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port");
     let dir = std::env::temp_dir().join(format!("shogi-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     // Every bot comes from 127.0.0.1: the per-address limits (30 new games
     // a minute, ...) would stop all but the first few games.
-    let outcome = match start_server(&a.server, port, &dir) {
-        Ok(mut server) => {
-            let outcome = match wait_for_server(&mut server, port, &dir).await {
-                Ok(()) => match a.finish {
-                    Some(n) => {
-                        finish(port, server.id(), n).await;
-                        Ok(())
-                    }
-                    None => live(&a, port, server.id()).await,
-                },
-                Err(e) => Err(e),
-            };
-            let _ = server.kill();
-            let _ = server.wait();
-            outcome
+    let mut children = Vec::new();
+    let mut outcome = Ok(());
+    for i in 0..a.instances {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("free port");
+        match start_server(&a.server, i, port, a.db.as_deref(), &dir) {
+            Ok(mut child) => {
+                // One at a time: the first one migrates the database.
+                let up = wait_for_server(&mut child, port, &log_path(&dir, i)).await;
+                children.push((port, child));
+                if let Err(e) = up {
+                    outcome = Err(e);
+                    break;
+                }
+            }
+            Err(e) => {
+                outcome = Err(e);
+                break;
+            }
         }
-        Err(e) => Err(e),
-    };
+    }
+    if outcome.is_ok() {
+        let servers: Vec<(u16, u32)> = children.iter().map(|(p, c)| (*p, c.id())).collect();
+        outcome = match a.finish {
+            Some(n) => {
+                finish(servers[0].0, servers[0].1, n).await;
+                Ok(())
+            }
+            None => live(&a, &servers).await,
+        };
+    }
+    for (_, mut child) in children {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
     let _ = std::fs::remove_dir_all(&dir);
     if let Err(e) = outcome {
         eprintln!("load: {e}");

@@ -3,64 +3,40 @@
 //! rooms send them with every state, and the review board asks for them
 //! before letting a move be played on it.
 
-use std::collections::{BTreeMap, HashSet};
-
 use serde::Serialize;
-use shogi_core::{Move, Position};
+use shogi_core::Position;
 
+use crate::dests::{self, Drops, Promotions};
+pub use crate::dests::{Dests, Squares};
 use crate::error::{Error, Problem};
 use crate::protocol::Side;
 
-/// The legal moves of a position, grouped as shogiground wants them.
+/// The legal moves of a position, grouped as shogiground wants them
+/// ([`dests`]: built without a string, the squares are written only when
+/// serialised).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct LegalMoves {
     /// The side to move (`sente` or `gote`; `None` only for [`LegalMoves::default`]).
     pub side_to_move: Option<Side>,
     /// Board moves: origin square → destination squares (USI squares).
-    pub dests: BTreeMap<String, Vec<String>>,
+    pub dests: Dests,
     /// Drops: piece letter (`P`, `L`, ...) → squares.
-    pub drops: BTreeMap<String, Vec<String>>,
+    pub drops: Drops,
     /// `<from><to>` → `may` (either is legal) or `must` (only the promotion is).
-    pub promotions: BTreeMap<String, &'static str>,
+    pub promotions: Promotions,
 }
 
 impl LegalMoves {
     /// The legal moves of `pos`.
     #[must_use]
     pub fn of(pos: &Position) -> LegalMoves {
-        let legal = pos.legal_moves();
-        let plain: HashSet<Move> = legal.iter().copied().collect();
-        let mut out = LegalMoves {
+        let (dests, drops, promotions) = dests::group(pos);
+        LegalMoves {
             side_to_move: Some(Side::from(pos.side_to_move())),
-            ..LegalMoves::default()
-        };
-        for &m in &legal {
-            match m {
-                Move::Board { from, to, promote } => {
-                    let (f, t) = (from.to_string(), to.to_string());
-                    if promote {
-                        let unpromoted = Move::Board {
-                            from,
-                            to,
-                            promote: false,
-                        };
-                        let may = plain.contains(&unpromoted);
-                        out.promotions
-                            .insert(format!("{f}{t}"), if may { "may" } else { "must" });
-                    }
-                    let list = out.dests.entry(f).or_default();
-                    if !list.contains(&t) {
-                        list.push(t);
-                    }
-                }
-                Move::Drop { kind, to } => out
-                    .drops
-                    .entry(kind.piece_kind().sfen().to_string())
-                    .or_default()
-                    .push(to.to_string()),
-            }
+            dests,
+            drops,
+            promotions,
         }
-        out
     }
 }
 
@@ -109,12 +85,18 @@ pub fn of_sfen(sfen: &str, missing_kings: bool) -> Result<LegalMoves, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+    use shogi_core::Square;
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
 
     #[test]
     fn start_position_has_thirty_moves_and_no_drops() {
         let m = LegalMoves::of(&Position::startpos());
         assert_eq!(m.side_to_move, Some(Side::Sente));
-        assert_eq!(m.dests.values().map(Vec::len).sum::<usize>(), 30);
+        assert_eq!(m.dests.count(), 30);
         assert!(m.drops.is_empty());
         assert!(m.promotions.is_empty());
     }
@@ -123,15 +105,49 @@ mod tests {
     fn a_pawn_on_the_last_rank_but_one_may_promote_and_a_lance_onto_the_last_must() {
         let pos = shogi_core::sfen::parse_position("4k4/L8/4P4/9/9/9/9/9/4K4 b - 1").unwrap();
         let m = LegalMoves::of(&pos);
-        assert_eq!(m.promotions.get("5c5b"), Some(&"may"));
-        assert_eq!(m.promotions.get("9b9a"), Some(&"must"));
-        assert_eq!(m.dests["9b"], vec!["9a".to_string()]);
+        assert_eq!(m.promotions.get(sq("5c"), sq("5b")), Some("may"));
+        assert_eq!(m.promotions.get(sq("9b"), sq("9a")), Some("must"));
+        assert_eq!(
+            m.dests.from(sq("9b")).iter().collect::<Vec<_>>(),
+            [sq("9a")]
+        );
+    }
+
+    #[test]
+    fn the_json_lists_squares_by_name_in_order_and_each_destination_once() {
+        // Sente: a pawn that may promote, a lance that must, a bishop, and
+        // a gold and a pawn in hand.
+        let pos = shogi_core::sfen::parse_position("6k2/L8/4P4/9/9/9/9/9/4K3B b GP 1").unwrap();
+        let v = serde_json::to_value(LegalMoves::of(&pos)).unwrap();
+        assert_eq!(v["side_to_move"], "sente");
+        assert_eq!(v["dests"]["5c"], json!(["5b"]));
+        assert_eq!(v["dests"]["9b"], json!(["9a"]));
+        assert_eq!(
+            v["dests"]["1i"],
+            json!(["2h", "3g", "4f", "5e", "6d", "7c", "8b", "9a"])
+        );
+        assert_eq!(
+            v["promotions"],
+            json!({"1i7c": "may", "1i8b": "may", "1i9a": "may", "5c5b": "may", "9b9a": "must"})
+        );
+        let keys: Vec<&String> = v["drops"].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["G", "P"]);
+        // A pawn drops on any empty square but file 5 (a pawn there) and rank a.
+        let pawn: Vec<&str> = v["drops"]["P"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        assert!(!pawn.iter().any(|s| s.starts_with('5') || s.ends_with('a')));
+        // 8 files × 8 ranks, less the lance's and the bishop's squares.
+        assert_eq!(pawn.len(), 8 * 8 - 2);
     }
 
     #[test]
     fn a_position_without_kings_is_read_when_allowed() {
         let m = of_sfen("9/9/9/9/4B4/9/9/9/9 b - 1", true).unwrap();
-        assert_eq!(m.dests["5e"].len(), 16);
+        assert_eq!(m.dests.from(sq("5e")).len(), 16);
         assert!(of_sfen("9/9/9/9/4B4/9/9/9/9 b - 1", false).is_err());
         assert!(of_sfen("9/9/9/9/4B4/9/9/9 b - 1", true).is_err());
     }

@@ -37,6 +37,7 @@ pub mod clock;
 pub mod committer;
 pub mod connections;
 pub mod db;
+pub mod dests;
 pub mod engine_lines;
 mod error;
 pub mod export;

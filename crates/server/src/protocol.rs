@@ -1,14 +1,15 @@
 //! The JSON messages of `docs/PROTOCOL.md`: requests, WebSocket messages and
 //! the game state the server sends. Parsed at the edge; inside, typed values.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use shogi_core::{Color, Ending, Foul, Handicap, IllegalMove, ImpasseRule, Move};
 
 use crate::clock::TimeControl;
+use crate::dests::{Dests, Drops, Promotions};
 
 /// serde through `Display` and `FromStr`: the protocol's text form of a core
 /// value (a USI move, an impasse rule's name, a handicap's name) is read and
@@ -391,6 +392,8 @@ pub enum ClientMessage {
     },
     /// Keep-alive.
     Ping,
+    /// Ask for the full `state` again (a client that lost track of the diffs).
+    Sync,
 }
 
 /// One side's clock as shown.
@@ -672,20 +675,22 @@ pub struct GameView {
     pub sfen: String,
     /// The start position.
     pub start_sfen: String,
-    /// The moves played, in USI.
-    pub moves: Vec<String>,
-    /// The last move.
-    pub last_move: Option<String>,
+    /// The moves played (USI in JSON).
+    #[serde(serialize_with = "usi_list")]
+    pub moves: Vec<Move>,
+    /// The last move (USI in JSON).
+    #[serde(serialize_with = "usi_opt")]
+    pub last_move: Option<Move>,
     /// The side to move.
     pub side_to_move: Side,
     /// Whether the side to move is in check.
     pub in_check: bool,
     /// Board moves of the side to move: origin → destinations.
-    pub dests: BTreeMap<String, Vec<String>>,
+    pub dests: Dests,
     /// Drops of the side to move: piece letter → squares.
-    pub drops: BTreeMap<String, Vec<String>>,
+    pub drops: Drops,
     /// Promotion choices: from+to → `may` or `must`.
-    pub promotions: BTreeMap<String, &'static str>,
+    pub promotions: Promotions,
     /// Which seats are taken.
     pub seats: SeatsView,
     /// The clocks, if the game has any.
@@ -708,47 +713,193 @@ pub struct GameView {
     pub computer: Option<ComputerView>,
 }
 
-/// A `state` message serialised once for all the connections that receive
-/// it: the text is the same for every one but the `you` field (the
-/// connection's seat), which [`StateText::text`] appends. A room makes one
-/// per change, however many watch.
+/// What a change did to a game, which decides whether a `diff` can carry it
+/// (docs/PROTOCOL.md, "Diffs").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A move was played: the last of the view's moves.
+    Move,
+    /// Only what a `diff` carries changed (an ending without a move, the
+    /// clocks, a proposal, who is connected, the computer's search); the
+    /// moves, seats, players and rules are as they were.
+    Diff,
+    /// Anything else (a seat taken, a takeback): only a full `state` says it.
+    Full,
+}
+
+/// Moves as a JSON list of USI texts, written without a `String` each.
+fn usi_list<S: serde::Serializer>(moves: &[Move], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(moves.iter().map(|m| Usi(*m)))
+}
+
+/// An optional move as USI text or `null`.
+#[allow(clippy::ref_option)] // serde's `serialize_with` passes the field itself
+fn usi_opt<S: serde::Serializer>(m: &Option<Move>, s: S) -> Result<S::Ok, S::Error> {
+    match m {
+        Some(m) => s.collect_str(m),
+        None => s.serialize_none(),
+    }
+}
+
+/// A move serialised as its USI text.
+#[derive(Clone, Copy)]
+struct Usi(Move);
+
+impl Serialize for Usi {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}
+
+/// A change serialised once for all the connections that receive it: the
+/// full `state` (the same for every one but the `you` field, the
+/// connection's seat, which [`StateText::text`] appends) and, where the
+/// change allows, the `diff` message. Each is serialised on first need, at
+/// most once, however many watch; a room makes one per change.
 #[derive(Debug)]
 pub struct StateText {
     /// The state.
     pub view: GameView,
-    /// The message up to the value of `you` (the last field).
-    head: String,
+    /// The change that led to it.
+    change: Change,
+    /// The `state` message up to the value of `you` (the last field).
+    head: OnceLock<String>,
+    /// The `diff` message.
+    diff: OnceLock<String>,
 }
 
 impl StateText {
-    /// Serialises `view` as a `state` message.
+    /// A state that only a full `state` message tells (the first one a
+    /// connection receives).
     #[must_use]
     pub fn new(view: GameView) -> StateText {
-        // Serializing our own plain structs cannot fail; `you` comes last.
-        let full = serde_json::to_string(&ServerMessage::State {
-            view: &view,
-            you: None,
-        })
-        .unwrap_or_default();
-        let head = full.strip_suffix("null}").unwrap_or(&full).to_owned();
-        StateText { view, head }
+        StateText::after(view, Change::Full)
     }
 
-    /// The message for a connection of `you` (`None`: a spectator).
+    /// The state after `change`.
+    #[must_use]
+    pub fn after(view: GameView, change: Change) -> StateText {
+        StateText {
+            view,
+            change,
+            head: OnceLock::new(),
+            diff: OnceLock::new(),
+        }
+    }
+
+    /// How many moves have been played.
+    #[must_use]
+    pub fn ply(&self) -> usize {
+        self.view.moves.len()
+    }
+
+    /// The `state` message for a connection of `you` (`None`: a spectator).
     #[must_use]
     pub fn text(&self, you: Option<Seat>) -> String {
+        let head = self.head.get_or_init(|| {
+            // Serializing our own plain structs cannot fail; `you` comes last.
+            let full = serde_json::to_string(&ServerMessage::State {
+                view: &self.view,
+                you: None,
+            })
+            .unwrap_or_default();
+            full.strip_suffix("null}").unwrap_or(&full).to_owned()
+        });
         let seat = match you {
             None => "null",
             Some(Seat::Sente) => "\"sente\"",
             Some(Seat::Gote) => "\"gote\"",
             Some(Seat::Both) => "\"both\"",
         };
-        let mut text = String::with_capacity(self.head.len() + seat.len() + 1);
-        text.push_str(&self.head);
+        let mut text = String::with_capacity(head.len() + seat.len() + 1);
+        text.push_str(head);
         text.push_str(seat);
         text.push('}');
         text
     }
+
+    /// The `diff` message for a connection that was last told the state
+    /// after `ply` moves, if this change can be told to it as a diff.
+    #[must_use]
+    pub fn diff_after(&self, ply: usize) -> Option<&str> {
+        let base = match self.change {
+            Change::Move => self.ply().checked_sub(1)?,
+            Change::Diff => self.ply(),
+            Change::Full => return None,
+        };
+        if base != ply {
+            return None;
+        }
+        Some(self.diff.get_or_init(|| {
+            let v = &self.view;
+            let diff = DiffView {
+                kind: "diff",
+                ply: v.moves.len(),
+                mv: match self.change {
+                    Change::Move => v.last_move.map(Usi),
+                    _ => None,
+                },
+                sfen: &v.sfen,
+                last_move: v.last_move.map(Usi),
+                side_to_move: v.side_to_move,
+                in_check: v.in_check,
+                dests: &v.dests,
+                drops: &v.drops,
+                promotions: &v.promotions,
+                clocks: v.clocks.as_ref(),
+                status: &v.status,
+                impasse: &v.impasse,
+                connected: &v.connected,
+                takeback: &v.takeback,
+                computer: v.computer.as_ref(),
+            };
+            // Serializing our own plain structs cannot fail.
+            serde_json::to_string(&diff).unwrap_or_default()
+        }))
+    }
+}
+
+/// The fields of a `state` that a `diff` replaces (docs/PROTOCOL.md,
+/// "Diffs"); a diff also carries `type`, `ply` and `move`.
+pub const DIFF_FIELDS: [&str; 13] = [
+    "sfen",
+    "last_move",
+    "side_to_move",
+    "in_check",
+    "dests",
+    "drops",
+    "promotions",
+    "clocks",
+    "status",
+    "impasse",
+    "connected",
+    "takeback",
+    "computer",
+];
+
+/// The `diff` message: what changed in a [`GameView`] since the state or
+/// diff before; everything not here (the id, mode, start, rules, seats,
+/// players, rated) is as it was, and `moves` grows by `move` if there is one.
+#[derive(Serialize)]
+struct DiffView<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    ply: usize,
+    #[serde(rename = "move")]
+    mv: Option<Usi>,
+    sfen: &'a str,
+    last_move: Option<Usi>,
+    side_to_move: Side,
+    in_check: bool,
+    dests: &'a Dests,
+    drops: &'a Drops,
+    promotions: &'a Promotions,
+    clocks: Option<&'a ClocksView>,
+    status: &'a StatusView,
+    impasse: &'a ImpasseView,
+    connected: &'a ConnectedView,
+    takeback: &'a TakebackView,
+    computer: Option<&'a ComputerView>,
 }
 
 /// What the computer is doing while it is to move.

@@ -30,9 +30,9 @@ use crate::lobby::{LiveGame, LivePlayers, Lobby, Terms};
 use crate::opponent::{Limits, Opponent};
 use crate::players::{self, Identity, SeatPlayer};
 use crate::protocol::{
-    reason_word, AiSeat, ClockView, ClocksView, ComputerView, ConnectedView, ErrorDetail, GameView,
-    IllegalPolicy, ImpasseView, Joined, Mode, PlayerView, PlayersView, Refusal, Seat, SeatsView,
-    Settings, Side, StateText, StatusView, TakebackView,
+    reason_word, AiSeat, Change, ClockView, ClocksView, ComputerView, ConnectedView, ErrorDetail,
+    GameView, IllegalPolicy, ImpasseView, Joined, Mode, PlayerView, PlayersView, Refusal, Seat,
+    SeatsView, Settings, Side, StateText, StatusView, TakebackView,
 };
 use crate::ratings::TimeClass;
 use crate::search_pool::SearchPool;
@@ -235,7 +235,7 @@ pub struct Subscription {
     /// Every state after a change, serialised once for every connection.
     pub updates: broadcast::Receiver<Arc<StateText>>,
     /// The state now.
-    pub now: StateText,
+    pub now: Arc<StateText>,
     /// The chat, for seated players only.
     pub chat: Option<ChatFeed>,
 }
@@ -487,7 +487,7 @@ struct Room {
     settings: Settings,
     start_sfen: String,
     game: Game,
-    usi_moves: Vec<String>,
+    usi_moves: Vec<Move>,
     tokens: ByColor<Option<String>>,
     invite: Option<String>,
     clocks: Option<ByColor<Clock>>,
@@ -550,7 +550,7 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         settings: init.settings,
         start_sfen,
         game,
-        usi_moves: init.moves.iter().map(ToString::to_string).collect(),
+        usi_moves: init.moves,
         tokens: init.tokens,
         invite: init.invite,
         clocks: init.clocks,
@@ -675,7 +675,7 @@ impl Room {
                 }
                 let _ = reply.send(Subscription {
                     updates: self.updates.subscribe(),
-                    now: StateText::new(self.view()),
+                    now: Arc::new(StateText::new(self.view())),
                     chat,
                 });
             }
@@ -1081,7 +1081,7 @@ impl Room {
             self.deps.lobby.game_moved(&self.id, keep);
         }
         self.maybe_start_computer();
-        self.publish();
+        self.publish_after(Change::Full);
         Ok(())
     }
 
@@ -1166,7 +1166,7 @@ impl Room {
             return Err(RoomError::MoveNotStored);
         }
         self.game = next;
-        self.usi_moves.push(m.to_string());
+        self.usi_moves.push(m);
         self.clocks = clocks;
         self.turn_start_ms = now;
         self.turn_base_ms = 0;
@@ -1180,7 +1180,7 @@ impl Room {
         }
         // The computer's queue place is part of the state sent.
         self.maybe_start_computer();
-        self.publish();
+        self.publish_after(Change::Move);
         Ok(())
     }
 
@@ -1246,7 +1246,7 @@ impl Room {
         self.turn_start_ms = self.deps.time.now_ms();
         self.turn_base_ms = 0;
         self.announce_if_live();
-        self.publish();
+        self.publish_after(Change::Full);
         Ok(Joined {
             token: new_token,
             side: side.into(),
@@ -1312,11 +1312,21 @@ impl Room {
         }
     }
 
+    /// Sends the state after a change that a `diff` can tell (an ending
+    /// without a move, the clocks, a proposal, who is connected, the
+    /// computer's search).
     fn publish(&self) {
-        // Serialised here once, not by each connection; with no subscriber,
-        // not at all.
+        self.publish_after(Change::Diff);
+    }
+
+    /// Sends the state after `change`. Serialised by the first connection
+    /// that needs it, once, not by each connection; with no subscriber,
+    /// not built at all.
+    fn publish_after(&self, change: Change) {
         if self.updates.receiver_count() > 0 {
-            let _ = self.updates.send(Arc::new(StateText::new(self.view())));
+            let _ = self
+                .updates
+                .send(Arc::new(StateText::after(self.view(), change)));
         }
     }
 
@@ -1369,7 +1379,7 @@ impl Room {
             sfen: pos.to_sfen(),
             start_sfen: self.start_sfen.clone(),
             moves: self.usi_moves.clone(),
-            last_move: self.usi_moves.last().cloned(),
+            last_move: self.usi_moves.last().copied(),
             side_to_move: to_move.into(),
             in_check: pos.in_check(),
             dests: legal.dests,

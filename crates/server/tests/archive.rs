@@ -494,19 +494,11 @@ async fn archive_filters_by_player_and_result_in_any_case_and_pages_newest_first
 async fn a_resignation_out_of_turn_is_recorded_with_the_resigner_as_loser() {
     let tmp = TempDir::new("archive-resign-out-of-turn");
     let ts = TestServer::start(&tmp.db()).await;
-    let g = ts.create(json!({"mode": "friend", "side": "sente"})).await;
-    let id = g["id"].as_str().unwrap().to_string();
-    let code = g["invite"].as_str().unwrap().split("join=").nth(1).unwrap();
-    let (status, joined) = ts
-        .request(
-            "POST",
-            &format!("/api/games/{id}/join"),
-            Some(&json!({"invite": code})),
-        )
+    let (id, host, guest) = ts
+        .friend_game(json!({"mode": "friend", "side": "sente"}))
         .await;
-    assert_eq!(status, 200, "{joined}");
-    let mut host = ts.connect(&id, g["token"].as_str()).await;
-    let mut guest = ts.connect(&id, joined["token"].as_str()).await;
+    let mut host = ts.connect(&id, Some(&host)).await;
+    let mut guest = ts.connect(&id, Some(&guest)).await;
     host.play("7g7f").await;
     guest.play("3c3d").await;
     host.play("2g2f").await;

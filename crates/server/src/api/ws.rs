@@ -41,6 +41,9 @@ pub(crate) const READ_BUFFER_BYTES: usize = 4096;
 #[derive(Debug, Deserialize)]
 pub(crate) struct WsQuery {
     token: Option<String>,
+    /// `1`: after a change the state allows, send a `diff` instead of the
+    /// whole `state` (docs/PROTOCOL.md, "Diffs").
+    diffs: Option<String>,
 }
 
 /// `GET /api/games/{id}/ws[?token=...]`.
@@ -53,6 +56,7 @@ pub(crate) async fn upgrade(
     ws: WebSocketUpgrade,
 ) -> Result<Response, Error> {
     let room = rooms.room(&id).await?;
+    let diffs = matches!(q.diffs.as_deref(), Some("1" | "true"));
     let seat = match (q.token, user) {
         (Some(token), _) => Some(
             room.authorize(token)
@@ -67,7 +71,7 @@ pub(crate) async fn upgrade(
         .read_buffer_size(READ_BUFFER_BYTES)
         .max_message_size(TRANSPORT_MAX_BYTES)
         .max_frame_size(TRANSPORT_MAX_BYTES)
-        .on_upgrade(move |socket| connection(socket, room, seat, limits)))
+        .on_upgrade(move |socket| connection(socket, room, seat, diffs, limits)))
 }
 
 fn text(msg: &ServerMessage<'_>) -> Message {
@@ -79,6 +83,16 @@ fn text(msg: &ServerMessage<'_>) -> Message {
 /// seat added here.
 fn state(view: &StateText, you: Option<Seat>) -> Message {
     Message::Text(view.text(you).into())
+}
+
+/// What a connection is told of `update` when it was last told the state
+/// after `ply` moves: the `diff` if it asked for diffs and the change allows
+/// one after that ply, otherwise the whole `state`.
+fn update_message(update: &StateText, you: Option<Seat>, diffs: bool, ply: usize) -> Message {
+    match update.diff_after(ply).filter(|_| diffs) {
+        Some(diff) => Message::Text(diff.into()),
+        None => state(update, you),
+    }
 }
 
 /// An error about the message itself (`code`: `bad_message`,
@@ -105,7 +119,13 @@ fn close(code: u16, reason: &'static str) -> Message {
     }))
 }
 
-async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>, limits: WsLimits) {
+async fn connection(
+    mut socket: WebSocket,
+    room: RoomHandle,
+    seat: Option<Seat>,
+    diffs: bool,
+    limits: WsLimits,
+) {
     let spectator = seat.is_none();
     let Some(_presence) = room.connections().enter(spectator, limits.max_spectators) else {
         let _ = socket
@@ -116,7 +136,7 @@ async fn connection(mut socket: WebSocket, room: RoomHandle, seat: Option<Seat>,
     let Some(sub) = room.subscribe(seat).await else {
         return;
     };
-    let last = serve(&mut socket, &room, seat, sub, &limits).await;
+    let last = serve(&mut socket, &room, seat, diffs, sub, &limits).await;
     if let Some(seat) = seat {
         room.leave(seat).await;
     }
@@ -152,6 +172,7 @@ async fn serve(
     socket: &mut WebSocket,
     room: &RoomHandle,
     seat: Option<Seat>,
+    diffs: bool,
     sub: Subscription,
     limits: &WsLimits,
 ) -> Option<Message> {
@@ -161,6 +182,8 @@ async fn serve(
         chat,
     } = sub;
     socket.send(state(&now, seat)).await.ok()?;
+    // The state this connection was last told, the base of the next diff.
+    let mut told = now;
     if let Some(feed) = &chat {
         socket.send(history(feed)).await.ok()?;
     }
@@ -185,7 +208,12 @@ async fn serve(
                 Some(Ok(Message::Text(t))) => {
                     let at_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
                     if limit.allow(at_ms) {
-                        answer(room, seat, t.as_str()).await
+                        match serde_json::from_str(t.as_str()) {
+                            Err(e) => Some(error("bad_message", &format!("bad message: {e}"))),
+                            // The state last told, without asking the room.
+                            Ok(ClientMessage::Sync) => Some(state(&told, seat)),
+                            Ok(msg) => answer(room, seat, msg).await,
+                        }
                     } else {
                         Some(error("too_many_messages", "too many messages"))
                     }
@@ -197,7 +225,11 @@ async fn serve(
             _ = ping.tick() => Some(Message::Ping(Bytes::new())),
             () = &mut idle => break close(close_code::AWAY, "no answer to pings"),
             update = updates.recv() => match update {
-                Ok(view) => Some(state(&view, seat)),
+                Ok(update) => {
+                    let msg = update_message(&update, seat, diffs, told.ply());
+                    told = update;
+                    Some(msg)
+                }
                 // Skipped updates are superseded by the newer ones still queued.
                 Err(RecvError::Lagged(_)) => None,
                 Err(RecvError::Closed) => break Message::Close(None),
@@ -219,13 +251,11 @@ async fn serve(
 }
 
 /// The reply to one client message, if any (a change is answered by the state broadcast).
-async fn answer(room: &RoomHandle, seat: Option<Seat>, text: &str) -> Option<Message> {
-    let msg: ClientMessage = match serde_json::from_str(text) {
-        Ok(m) => m,
-        Err(e) => return Some(error("bad_message", &format!("bad message: {e}"))),
-    };
+async fn answer(room: &RoomHandle, seat: Option<Seat>, msg: ClientMessage) -> Option<Message> {
     let action = match msg {
         ClientMessage::Ping => return Some(text_pong()),
+        // Answered by the connection before it gets here.
+        ClientMessage::Sync => return None,
         ClientMessage::Move { usi } => Action::Move(usi),
         ClientMessage::Resign => Action::Resign,
         ClientMessage::Declare => Action::Declare,

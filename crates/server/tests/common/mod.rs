@@ -210,6 +210,24 @@ impl TestServer {
         created
     }
 
+    /// Creates a friend game from `body` and joins it by its invite: the
+    /// game's id, the creator's token and the invitee's.
+    pub async fn friend_game(&self, body: Value) -> (String, String, String) {
+        let g = self.create(body).await;
+        let id = g["id"].as_str().unwrap().to_string();
+        let code = g["invite"].as_str().unwrap().split("join=").nth(1).unwrap();
+        let (status, joined) = self
+            .request(
+                "POST",
+                &format!("/api/games/{id}/join"),
+                Some(&json!({"invite": code})),
+            )
+            .await;
+        assert_eq!(status, 200, "{joined}");
+        let host = g["token"].as_str().unwrap().to_string();
+        (id, host, joined["token"].as_str().unwrap().to_string())
+    }
+
     pub async fn state(&self, id: &str) -> Value {
         let (status, state) = self.request("GET", &format!("/api/games/{id}"), None).await;
         assert_eq!(status, 200, "{state}");
