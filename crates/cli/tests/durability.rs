@@ -11,18 +11,17 @@
 //! database (`postgres://shogi@127.0.0.1:5433/postgres`, as
 //! `scripts/test-all.sh` sets it): a fresh database, dropped at the end.
 
+mod support;
+
 use std::ffi::OsStr;
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use support::{moves, next_state, pick, send_move, PgDatabase, Ws, POSTGRES_ENV, WAIT};
 use tokio_tungstenite::tungstenite::Message;
 
 /// Games bursting moves at once.
@@ -31,8 +30,6 @@ const GAMES: usize = 12;
 /// killed: about 5 a game, well before the bots' games end (the first legal
 /// move every time mates in about 20 plies).
 const KILL_AFTER: usize = 60;
-/// How long anything expected may take before the test gives up.
-const WAIT: Duration = Duration::from_secs(60);
 
 struct Dir(PathBuf);
 
@@ -42,137 +39,24 @@ impl Drop for Dir {
     }
 }
 
-/// The environment variable naming a PostgreSQL server for the second run.
-const POSTGRES_ENV: &str = "SHOGI_TEST_POSTGRES";
-
-/// A fresh PostgreSQL database on the server at `url`, dropped on drop.
-struct PgDatabase {
-    admin: String,
-    name: String,
-    url: String,
-}
-
-impl PgDatabase {
-    async fn create(admin: &str) -> PgDatabase {
-        let name = format!("shogi_durability_{}", std::process::id());
-        run_sql(admin, &format!("DROP DATABASE IF EXISTS {name}")).await;
-        run_sql(admin, &format!("CREATE DATABASE {name}")).await;
-        let (base, query) = admin.split_once('?').unwrap_or((admin, ""));
-        let (scheme, rest) = base.split_once("://").expect("a postgres:// URL");
-        let host = rest.split('/').next().unwrap_or(rest);
-        let mut url = format!("{scheme}://{host}/{name}");
-        if !query.is_empty() {
-            url = format!("{url}?{query}");
-        }
-        PgDatabase {
-            admin: admin.to_owned(),
-            name,
-            url,
-        }
-    }
-
-    async fn drop_it(self) {
-        run_sql(
-            &self.admin,
-            &format!("DROP DATABASE {} WITH (FORCE)", self.name),
-        )
-        .await;
-    }
-}
-
-async fn run_sql(url: &str, sql: &str) {
-    use sqlx::{Connection, Executor};
-    let mut conn = sqlx::postgres::PgConnection::connect(url)
-        .await
-        .unwrap_or_else(|e| panic!("{POSTGRES_ENV}={url}: {e}"));
-    conn.execute(sql)
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
-    conn.close().await.ok();
-}
-
 /// `shogi serve` on a free port; its address once it says it serves.
-fn serve(db: &OsStr) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shogi"))
-        .args(["serve", "--port", "0", "--no-rate-limits", "--db"])
-        .arg(db)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run shogi serve");
-    let stderr = child.stderr.take().unwrap();
-    let mut lines = BufReader::new(stderr).lines();
-    let addr = loop {
-        let line = lines
-            .next()
-            .expect("the server said where it serves")
-            .unwrap();
-        if let Some(rest) = line.split("serving http://").nth(1) {
-            break rest.split('/').next().unwrap().to_string();
-        }
-    };
-    // Keep reading its log so that it never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    (child, addr)
+fn serve(db: &OsStr) -> (std::process::Child, String) {
+    support::serve(db, &["--port", "0"])
 }
 
-/// One HTTP/1.1 request; the JSON body.
+/// One HTTP/1.1 request that must succeed; the JSON body.
 async fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> Value {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
+    let (status, body) = support::http(addr, method, path, body).await;
+    assert!(
+        (200..300).contains(&status),
+        "{method} {path}: {status} {body}"
     );
-    stream.write_all(req.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.unwrap();
-    let text = String::from_utf8(raw).unwrap();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap();
-    assert!(head.starts_with("HTTP/1.1 2"), "{head}\n{body}");
-    serde_json::from_str(body).unwrap()
+    body
 }
-
-/// The first legal move a state offers (board moves, then drops).
-fn pick(state: &Value) -> Option<String> {
-    if let Some((from, tos)) = state["dests"].as_object().and_then(|d| d.iter().next()) {
-        let to = tos.as_array()?.first()?.as_str()?;
-        let key = format!("{from}{to}");
-        let must = state["promotions"][&key] == json!("must");
-        return Some(if must { format!("{key}+") } else { key });
-    }
-    let (kind, tos) = state["drops"].as_object()?.iter().next()?;
-    Some(format!("{kind}*{}", tos.as_array()?.first()?.as_str()?))
-}
-
-fn moves(state: &Value) -> Vec<String> {
-    state["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect()
-}
-
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
 async fn connect(addr: &str, id: &str, token: &str) -> Ws {
     let url = format!("ws://{addr}/api/games/{id}/ws?token={token}");
     tokio_tungstenite::connect_async(url).await.unwrap().0
-}
-
-/// The next state message, `None` when the socket ends.
-async fn next_state(ws: &mut Ws) -> Option<Value> {
-    loop {
-        let msg = tokio::time::timeout(WAIT, ws.next()).await.ok()??.ok()?;
-        if let Message::Text(t) = msg {
-            let v: Value = serde_json::from_str(t.as_str()).unwrap();
-            if v["type"] == "state" {
-                return Some(v);
-            }
-        }
-    }
 }
 
 /// Plays the first legal move, one after another as soon as each is shown,
@@ -214,7 +98,8 @@ async fn a_killed_server_keeps_every_acknowledged_move() {
     std::fs::create_dir_all(&dir.0).unwrap();
     kill_and_restart(dir.0.join("games.db").as_os_str()).await;
     if let Ok(admin) = std::env::var(POSTGRES_ENV) {
-        let pg = PgDatabase::create(&admin).await;
+        let name = format!("shogi_durability_{}", std::process::id());
+        let pg = PgDatabase::create(&admin, &name).await;
         kill_and_restart(OsStr::new(&pg.url)).await;
         pg.drop_it().await;
     }
@@ -278,8 +163,7 @@ async fn kill_and_restart(db: &OsStr) {
         let now = next_state(&mut ws).await.unwrap();
         assert_eq!(moves(&now), stored);
         let mv = pick(&now).unwrap();
-        let sent = json!({"type": "move", "usi": mv}).to_string();
-        ws.send(Message::Text(sent.into())).await.unwrap();
+        send_move(&mut ws, &mv).await;
         let after = loop {
             let s = next_state(&mut ws).await.unwrap();
             if moves(&s).len() > stored.len() {

@@ -10,50 +10,24 @@
 //! PostgreSQL database, dropped afterwards; otherwise they share one `SQLite`
 //! file.
 
-use std::io::{BufRead, BufReader};
+mod support;
+
+use std::ffi::OsStr;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
+use support::{http, moves, next_state, pick, send_move, PgDatabase, Ws, POSTGRES_ENV, WAIT};
 
-/// How long anything expected may take before the test gives up (a lease
-/// lasts 6 s; the take-over comes within a renewal period after that).
-const WAIT: Duration = Duration::from_secs(60);
 /// Moves played before A is killed.
 const BEFORE_KILL: usize = 6;
 
 /// The shared database: an `SQLite` file in a temporary directory, or a
-/// fresh PostgreSQL database; removed on drop.
+/// fresh PostgreSQL database; removed by [`Db::remove`].
 struct Db {
     dir: PathBuf,
-    postgres: Option<(String, String)>,
-}
-
-/// `url` with its database name replaced by `db`.
-fn with_database(url: &str, db: &str) -> String {
-    let (base, query) = url
-        .split_once('?')
-        .map_or((url, None), |(b, q)| (b, Some(q)));
-    let (scheme, rest) = base.split_once("://").expect("a postgres:// URL");
-    let host = rest.split('/').next().unwrap_or(rest);
-    match query {
-        Some(q) => format!("{scheme}://{host}/{db}?{q}"),
-        None => format!("{scheme}://{host}/{db}"),
-    }
-}
-
-async fn postgres_admin(url: &str, sql: &str) {
-    use sqlx::{Connection, Executor};
-    let mut conn = sqlx::postgres::PgConnection::connect(url)
-        .await
-        .unwrap_or_else(|e| panic!("SHOGI_TEST_POSTGRES={url}: {e}"));
-    conn.execute(sql).await.unwrap();
-    conn.close().await.ok();
+    postgres: Option<PgDatabase>,
 }
 
 impl Db {
@@ -68,11 +42,9 @@ impl Db {
         );
         let dir = std::env::temp_dir().join(format!("shogi-instances-{unique}"));
         std::fs::create_dir_all(&dir).unwrap();
-        let postgres = match std::env::var("SHOGI_TEST_POSTGRES") {
-            Ok(url) => {
-                let name = format!("shogi_instances_{unique}");
-                postgres_admin(&url, &format!("CREATE DATABASE {name}")).await;
-                Some((url, name))
+        let postgres = match std::env::var(POSTGRES_ENV) {
+            Ok(admin) => {
+                Some(PgDatabase::create(&admin, &format!("shogi_instances_{unique}")).await)
             }
             Err(_) => None,
         };
@@ -81,15 +53,15 @@ impl Db {
 
     fn arg(&self) -> String {
         match &self.postgres {
-            Some((url, name)) => with_database(url, name),
+            Some(pg) => pg.url.clone(),
             None => self.dir.join("games.db").to_str().unwrap().to_owned(),
         }
     }
 
     async fn remove(self) {
         let _ = std::fs::remove_dir_all(&self.dir);
-        if let Some((url, name)) = &self.postgres {
-            postgres_admin(url, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+        if let Some(pg) = self.postgres {
+            pg.drop_it().await;
         }
     }
 }
@@ -105,46 +77,12 @@ fn free_port() -> u16 {
 
 /// `shogi serve` as one of several instances; its address once it serves.
 fn instance(db: &str) -> (Child, String) {
-    let port = free_port();
+    let port = free_port().to_string();
     let addr = format!("127.0.0.1:{port}");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shogi"))
-        .args(["serve", "--no-rate-limits", "--port", &port.to_string()])
-        .args(["--advertise", &addr, "--db", db])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run shogi serve");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    loop {
-        let line = lines.next().expect("the server said it serves").unwrap();
-        if line.contains("serving http://") {
-            break;
-        }
-    }
-    // Keep reading its log so that it never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
+    let (child, serving) = support::serve(OsStr::new(db), &["--port", &port, "--advertise", &addr]);
+    assert_eq!(serving, addr);
     (child, addr)
 }
-
-/// One HTTP/1.1 request: the status and the JSON body.
-async fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(req.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.unwrap();
-    let text = String::from_utf8(raw).unwrap();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
-}
-
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
 /// The game's WebSocket on `addr` (with a seat token, or as a spectator),
 /// tried again until it opens (while a dead holder's lease runs out).
@@ -165,56 +103,14 @@ async fn connect(addr: &str, id: &str, token: Option<&str>) -> Ws {
     }
 }
 
-/// The next state message.
-async fn next_state(ws: &mut Ws) -> Value {
-    loop {
-        let msg = tokio::time::timeout(WAIT, ws.next())
-            .await
-            .expect("a state in time")
-            .expect("the socket is open")
-            .unwrap();
-        if let Message::Text(t) = msg {
-            let v: Value = serde_json::from_str(t.as_str()).unwrap();
-            if v["type"] == "state" {
-                return v;
-            }
-        }
-    }
-}
-
 /// The next state showing `plies` moves.
 async fn state_at(ws: &mut Ws, plies: usize) -> Value {
     loop {
-        let s = next_state(ws).await;
+        let s = next_state(ws).await.expect("a state in time");
         if moves(&s).len() >= plies {
             return s;
         }
     }
-}
-
-fn moves(state: &Value) -> Vec<String> {
-    state["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect()
-}
-
-/// The first legal move a state offers (board moves, then drops).
-fn first_move(state: &Value) -> String {
-    if let Some((from, tos)) = state["dests"].as_object().and_then(|d| d.iter().next()) {
-        let key = format!("{from}{}", tos[0].as_str().unwrap());
-        let must = state["promotions"][&key] == json!("must");
-        return if must { format!("{key}+") } else { key };
-    }
-    let (kind, tos) = state["drops"].as_object().unwrap().iter().next().unwrap();
-    format!("{kind}*{}", tos[0].as_str().unwrap())
-}
-
-async fn send_move(ws: &mut Ws, usi: &str) {
-    let msg = json!({"type": "move", "usi": usi}).to_string();
-    ws.send(Message::Text(msg.into())).await.unwrap();
 }
 
 /// A clock as shown: main time and periods left.
@@ -231,7 +127,7 @@ fn clock(state: &Value, side: &str) -> (u64, u64) {
 async fn play_one(players: &mut [Ws; 2], watcher: &mut Ws, state: &Value) -> Value {
     let n = moves(state).len();
     let mover = usize::from(state["side_to_move"] == "gote");
-    let mv = first_move(state);
+    let mv = pick(state).unwrap();
     send_move(&mut players[mover], &mv).await;
     let shown = state_at(&mut players[mover], n + 1).await;
     let other = state_at(&mut players[1 - mover], n + 1).await;
@@ -269,9 +165,9 @@ async fn a_game_survives_its_instance() {
         connect(&b_addr, &id, Some(&gote)).await,
     ];
     let mut watcher = connect(&b_addr, &id, None).await;
-    let mut state = next_state(&mut players[0]).await;
-    next_state(&mut players[1]).await;
-    next_state(&mut watcher).await;
+    let mut state = next_state(&mut players[0]).await.unwrap();
+    next_state(&mut players[1]).await.unwrap();
+    next_state(&mut watcher).await.unwrap();
     for _ in 0..BEFORE_KILL {
         state = play_one(&mut players, &mut watcher, &state).await;
     }
@@ -296,9 +192,9 @@ async fn a_game_survives_its_instance() {
         connect(&b_addr, &id, Some(&gote)).await,
     ];
     let mut watcher = connect(&b_addr, &id, None).await;
-    let after = next_state(&mut players[0]).await;
-    next_state(&mut players[1]).await;
-    next_state(&mut watcher).await;
+    let after = next_state(&mut players[0]).await.unwrap();
+    next_state(&mut players[1]).await.unwrap();
+    next_state(&mut watcher).await.unwrap();
     assert_eq!(moves(&after), acknowledged, "every acknowledged move");
     assert_eq!(after["status"]["over"], false);
     // Fair clocks: the side not to move keeps its time exactly; the side to

@@ -1,0 +1,166 @@
+//! What the tests driving real `shogi serve` processes share: a fresh
+//! PostgreSQL database, the server process, plain HTTP requests and the
+//! game's WebSocket.
+#![allow(dead_code)] // Each test file uses a part.
+
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+
+/// The environment variable naming a PostgreSQL server where the tests may
+/// create databases (`postgres://shogi@127.0.0.1:5433/postgres`, as
+/// `scripts/test-all.sh` sets it).
+pub const POSTGRES_ENV: &str = "SHOGI_TEST_POSTGRES";
+
+/// How long anything expected may take before a test gives up.
+pub const WAIT: Duration = Duration::from_secs(60);
+
+/// A fresh PostgreSQL database on the server at `admin`; drop it with
+/// [`PgDatabase::drop_it`].
+pub struct PgDatabase {
+    admin: String,
+    name: String,
+    /// Its URL.
+    pub url: String,
+}
+
+impl PgDatabase {
+    /// Creates database `name` (dropped first if a failed run left it).
+    pub async fn create(admin: &str, name: &str) -> PgDatabase {
+        run_sql(
+            admin,
+            &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+        )
+        .await;
+        run_sql(admin, &format!("CREATE DATABASE {name}")).await;
+        let (base, query) = admin.split_once('?').unwrap_or((admin, ""));
+        let (scheme, rest) = base.split_once("://").expect("a postgres:// URL");
+        let host = rest.split('/').next().unwrap_or(rest);
+        let mut url = format!("{scheme}://{host}/{name}");
+        if !query.is_empty() {
+            url = format!("{url}?{query}");
+        }
+        PgDatabase {
+            admin: admin.to_owned(),
+            name: name.to_owned(),
+            url,
+        }
+    }
+
+    /// Drops it (closing the connections left open).
+    pub async fn drop_it(self) {
+        run_sql(
+            &self.admin,
+            &format!("DROP DATABASE {} WITH (FORCE)", self.name),
+        )
+        .await;
+    }
+}
+
+async fn run_sql(url: &str, sql: &str) {
+    use sqlx::{Connection, Executor};
+    let mut conn = sqlx::postgres::PgConnection::connect(url)
+        .await
+        .unwrap_or_else(|e| panic!("{POSTGRES_ENV}={url}: {e}"));
+    conn.execute(sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    conn.close().await.ok();
+}
+
+/// `shogi serve --no-rate-limits --db DB` with `args`; its address once it
+/// says it serves.
+pub fn serve(db: &OsStr, args: &[&str]) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shogi"))
+        .args(["serve", "--no-rate-limits"])
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run shogi serve");
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = BufReader::new(stderr).lines();
+    let addr = loop {
+        let line = lines
+            .next()
+            .expect("the server said where it serves")
+            .unwrap();
+        if let Some(rest) = line.split("serving http://").nth(1) {
+            break rest.split('/').next().unwrap().to_string();
+        }
+    };
+    // Keep reading its log so that it never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    (child, addr)
+}
+
+/// One HTTP/1.1 request: the status and the JSON body (`null` if none).
+pub async fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.unwrap();
+    let text = String::from_utf8(raw).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// The first legal move a state offers (board moves, then drops).
+pub fn pick(state: &Value) -> Option<String> {
+    if let Some((from, tos)) = state["dests"].as_object().and_then(|d| d.iter().next()) {
+        let to = tos.as_array()?.first()?.as_str()?;
+        let key = format!("{from}{to}");
+        let must = state["promotions"][&key] == json!("must");
+        return Some(if must { format!("{key}+") } else { key });
+    }
+    let (kind, tos) = state["drops"].as_object()?.iter().next()?;
+    Some(format!("{kind}*{}", tos.as_array()?.first()?.as_str()?))
+}
+
+/// The moves of a state, in USI.
+pub fn moves(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A game's WebSocket.
+pub type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// The next state message, `None` when the socket ends or nothing comes in [`WAIT`].
+pub async fn next_state(ws: &mut Ws) -> Option<Value> {
+    loop {
+        let msg = tokio::time::timeout(WAIT, ws.next()).await.ok()??.ok()?;
+        if let Message::Text(t) = msg {
+            let v: Value = serde_json::from_str(t.as_str()).unwrap();
+            if v["type"] == "state" {
+                return Some(v);
+            }
+        }
+    }
+}
+
+/// Sends the move `usi`.
+pub async fn send_move(ws: &mut Ws, usi: &str) {
+    let msg = json!({"type": "move", "usi": usi}).to_string();
+    ws.send(Message::Text(msg.into())).await.unwrap();
+}
