@@ -32,8 +32,8 @@
 //! sockets too); the server CPU is the sum over the instances and the peak
 //! RSS is printed for each. `--cross` (with `--players` and N > 1) has the
 //! second player of each game open its game socket on the next instance,
-//! which needs the instances to forward a game's sockets to the instance
-//! that holds its room.
+//! which forwards it to the instance that holds the game (each instance is
+//! started with `--advertise` when N > 1).
 //!
 //! With `--players`, the bots are accounts instead: before the measurement
 //! 2 × `--games` accounts are registered (8 at once: the password hash is
@@ -794,6 +794,7 @@ fn start_server(
     i: usize,
     port: u16,
     db: Option<&str>,
+    several: bool,
     dir: &Path,
 ) -> Result<Child, String> {
     let log = std::fs::File::create(log_path(dir, i)).map_err(|e| e.to_string())?;
@@ -804,6 +805,10 @@ fn start_server(
         None => cmd.arg(dir.join("load.db")),
     };
     cmd.arg("--no-rate-limits");
+    if several {
+        // Each game on one instance; the others forward its sockets there.
+        cmd.args(["--advertise", &format!("127.0.0.1:{port}")]);
+    }
     cmd.stdout(Stdio::null())
         .stderr(log)
         .spawn()
@@ -1191,7 +1196,7 @@ async fn main() {
             .and_then(|l| l.local_addr())
             .map(|a| a.port())
             .expect("free port");
-        match start_server(&a.server, i, port, a.db.as_deref(), &dir) {
+        match start_server(&a.server, i, port, a.db.as_deref(), a.instances > 1, &dir) {
             Ok(mut child) => {
                 // One at a time: the first one migrates the database.
                 let up = wait_for_server(&mut child, port, &log_path(&dir, i)).await;
