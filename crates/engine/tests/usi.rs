@@ -297,6 +297,54 @@ fn ponder_then_ponderhit() {
 }
 
 #[test]
+fn two_threads_infinite_then_stop_gives_one_legal_bestmove() {
+    let s = Session::start();
+    s.send("setoption name Threads value 2");
+    s.send("position startpos moves 7g7f 3c3d");
+    s.send("go infinite");
+    thread::sleep(Duration::from_millis(300));
+    assert!(
+        bestmoves(&s.lines()).is_empty(),
+        "go infinite must wait for stop"
+    );
+    s.send("stop");
+    let lines = s.wait_for("bestmove", 1, Duration::from_secs(10));
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+    // The helper thread must not answer too, late.
+    s.send("isready");
+    s.wait_for("readyok", 1, Duration::from_secs(10));
+    let lines = s.finish();
+    let answers = bestmoves(&lines);
+    assert_eq!(answers.len(), 1, "{lines:?}");
+    assert_legal("startpos moves 7g7f 3c3d", answers[0]);
+    assert_protocol_only(&lines);
+}
+
+#[test]
+fn two_threads_ponder_then_ponderhit_gives_one_legal_bestmove() {
+    let s = Session::start();
+    s.send("setoption name Threads value 2");
+    s.send("setoption name USI_Ponder value true");
+    s.send("position startpos moves 7g7f");
+    s.send("go ponder btime 0 wtime 0 byoyomi 200");
+    thread::sleep(Duration::from_millis(400));
+    assert!(
+        bestmoves(&s.lines()).is_empty(),
+        "no bestmove while pondering"
+    );
+    s.send("ponderhit");
+    let lines = s.wait_for("bestmove", 1, Duration::from_secs(5));
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+    s.send("isready");
+    s.wait_for("readyok", 1, Duration::from_secs(10));
+    let lines = s.finish();
+    let answers = bestmoves(&lines);
+    assert_eq!(answers.len(), 1, "{lines:?}");
+    assert_legal("startpos moves 7g7f", answers[0]);
+    assert_protocol_only(&lines);
+}
+
+#[test]
 fn eof_mid_search_still_answers() {
     let lines = run_to_eof("position startpos\ngo infinite\n");
     assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
