@@ -32,6 +32,7 @@
 //! ```
 
 use crate::search::MATE_IN_MAX_PLY;
+use crate::tune::Rng;
 
 /// The highest `SkillLevel`: full strength.
 pub const MAX_SKILL: u32 = 20;
@@ -99,11 +100,9 @@ impl Skill {
         if best >= MATE_IN_MAX_PLY || moves <= 1 {
             return 0;
         }
-        let mut rng = SplitMix(seed);
-        if rng.next() % 1000 < u64::from(self.blunder_permille()) {
-            // `moves` fits in u64, and the remainder is below it.
-            #[allow(clippy::cast_possible_truncation)]
-            return (rng.next() % moves as u64) as usize;
+        let mut rng = Rng::new(seed);
+        if rng.below(1000) < self.blunder_permille() as usize {
+            return rng.below(moves);
         }
         let t = f64::from(self.temperature().max(1));
         let weights: Vec<f64> = lines
@@ -119,7 +118,7 @@ impl Skill {
         let total: f64 = weights.iter().sum();
         // A uniform draw in [0, total): 53 random bits.
         #[allow(clippy::cast_precision_loss)]
-        let mut x = (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * total;
+        let mut x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
         for (i, w) in weights.iter().enumerate() {
             if x < *w {
                 return i;
@@ -127,19 +126,6 @@ impl Skill {
             x -= w;
         }
         0
-    }
-}
-
-/// A small, fast pseudo-random sequence (splitmix64).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
     }
 }
 
