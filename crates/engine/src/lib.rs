@@ -34,6 +34,7 @@ pub mod params;
 pub mod puzzles;
 pub mod search;
 pub mod see;
+pub mod skill;
 pub mod timemgmt;
 pub mod tt;
 pub mod tune;

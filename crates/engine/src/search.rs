@@ -44,6 +44,7 @@ use crate::history::{piece_to, History};
 use crate::limits::SearchLimit;
 use crate::movepicker::{is_capture, Context, MovePicker};
 use crate::see::see;
+use crate::skill::Skill;
 use crate::timemgmt::{allocate, TimeBudget};
 use crate::tt::{Bound, TranspositionTable};
 
@@ -88,7 +89,8 @@ pub struct SearchOptions {
     pub max_moves_to_draw: u32,
     /// Milliseconds lost on the way to the server, kept back from the clock.
     pub network_delay: u64,
-    /// 20 is full strength; lower levels search fewer nodes and add noise.
+    /// 20 is full strength; lower levels read fewer nodes, choose among
+    /// near-best moves and now and then blunder ([`crate::skill`]).
     pub skill_level: u32,
     /// The evaluation.
     pub evaluator: Arc<dyn Evaluator>,
@@ -231,8 +233,10 @@ pub fn quiescence(pos: &Position, options: &SearchOptions, tt: &TranspositionTab
         budget: None,
         max_nodes: None,
         max_depth: 1,
+        skill: None,
+        seed: 0,
     };
-    let mut w = Worker::new(&shared, 0, pos, &[], 0);
+    let mut w = Worker::new(&shared, 0, pos, &[]);
     w.qsearch(-INFINITE, INFINITE, 0, 0)
 }
 
@@ -262,7 +266,6 @@ struct RootMove {
     score: i32,
     prev_score: i32,
     pv: Vec<Move>,
-    noise: i32,
 }
 
 /// Shared among the threads of one search.
@@ -275,6 +278,10 @@ struct Shared<'a> {
     budget: Option<TimeBudget>,
     max_nodes: Option<u64>,
     max_depth: u32,
+    /// The weakening below full strength, if any.
+    skill: Option<Skill>,
+    /// The random seed of this search (move choice of a weakened level).
+    seed: u64,
 }
 
 struct Worker<'a> {
@@ -314,10 +321,14 @@ pub fn search(
 ) -> SearchResult {
     tt.new_search();
     let mut max_nodes = limit.max_nodes();
-    if options.skill_level < 20 {
-        let cap = 1000u64 << (options.skill_level / 2);
+    let skill = Skill::new(options.skill_level);
+    if let Some(skill) = skill {
+        let cap = skill.nodes();
         max_nodes = Some(max_nodes.map_or(cap, |n| n.min(cap)));
     }
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
     let ply = pos.move_number().saturating_sub(1);
     let shared = Shared {
         tt,
@@ -328,10 +339,9 @@ pub fn search(
         budget: allocate(limit, pos.side_to_move(), ply, options.network_delay),
         max_nodes,
         max_depth: limit.max_depth().unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
+        skill,
+        seed,
     };
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
     let threads = options.threads.clamp(1, 256);
     let stack = 64 << 20;
     std::thread::scope(|scope| {
@@ -340,7 +350,7 @@ pub fn search(
             let shared = &shared;
             let builder = std::thread::Builder::new().stack_size(stack);
             if let Ok(h) = builder.spawn_scoped(scope, move || {
-                let mut w = Worker::new(shared, id, pos, past, seed);
+                let mut w = Worker::new(shared, id, pos, past);
                 w.iterate(&mut |_: &str| {});
             }) {
                 helpers.push(h);
@@ -350,7 +360,7 @@ pub fn search(
         let main = std::thread::Builder::new()
             .stack_size(stack)
             .spawn_scoped(scope, move || {
-                let mut w = Worker::new(shared_ref, 0, pos, past, seed);
+                let mut w = Worker::new(shared_ref, 0, pos, past);
                 let r = w.iterate(info);
                 shared_ref.done.store(true, Ordering::SeqCst);
                 r
@@ -382,30 +392,8 @@ fn fallback_result(pos: &Position) -> SearchResult {
     }
 }
 
-fn noise(seed: u64, m: Move, amplitude: i32) -> i32 {
-    if amplitude <= 0 {
-        return 0;
-    }
-    let mut x = seed ^ (u64::from(m.to_u16()).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    (x % (2 * amplitude as u64 + 1)) as i32 - amplitude
-}
-
 impl<'a> Worker<'a> {
-    fn new(
-        shared: &'a Shared<'a>,
-        id: usize,
-        pos: &Position,
-        past: &[PastPosition],
-        seed: u64,
-    ) -> Self {
-        let amplitude = if shared.options.skill_level < 20 {
-            (20 - shared.options.skill_level as i32) * 15
-        } else {
-            0
-        };
+    fn new(shared: &'a Shared<'a>, id: usize, pos: &Position, past: &[PastPosition]) -> Self {
         let root_moves = pos
             .legal_moves()
             .iter()
@@ -414,7 +402,6 @@ impl<'a> Worker<'a> {
                 score: -INFINITE,
                 prev_score: -INFINITE,
                 pv: vec![mv],
-                noise: noise(seed, mv, amplitude),
             })
             .collect();
         let mut lmr = vec![[0i32; 64]; 128];
@@ -1141,6 +1128,8 @@ mod tests {
             budget: None,
             max_nodes: None,
             max_depth: 1,
+            skill: None,
+            seed: 0,
         };
         let key = p.hash();
         let past = [
@@ -1161,7 +1150,7 @@ mod tests {
                 gave_check: true,
             },
         ];
-        let w = Worker::new(&shared, 0, &p, &past, 0);
+        let w = Worker::new(&shared, 0, &p, &past);
         // Sente is to move again; Gote's moves (1 and 3) all checked: Sente wins.
         assert_eq!(w.repetition(), Some(PERPETUAL_WIN));
         let past2 = [
@@ -1182,7 +1171,7 @@ mod tests {
                 gave_check: false,
             },
         ];
-        let w = Worker::new(&shared, 0, &p, &past2, 0);
+        let w = Worker::new(&shared, 0, &p, &past2);
         assert_eq!(w.repetition(), Some(-PERPETUAL_WIN));
         let past3 = [
             PastPosition {
@@ -1202,7 +1191,7 @@ mod tests {
                 gave_check: false,
             },
         ];
-        let w = Worker::new(&shared, 0, &p, &past3, 0);
+        let w = Worker::new(&shared, 0, &p, &past3);
         assert_eq!(w.repetition(), Some(0));
     }
 }

@@ -112,7 +112,7 @@ pub struct EngineOptions {
     pub max_moves_to_draw: u32,
     /// `NetworkDelay`, milliseconds.
     pub network_delay: u64,
-    /// `SkillLevel`, 0-20.
+    /// `SkillLevel`, 0-20 (20 is full strength; [`crate::skill`] says what lower levels do).
     pub skill_level: u32,
     /// `EvalFile`: a parameters file for the evaluation; empty or `<internal>` is the built-in one.
     pub eval_file: String,

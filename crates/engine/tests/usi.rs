@@ -247,10 +247,12 @@ fn byoyomi_without_clocks() {
     assert_eq!(bestmoves(&s.finish()).len(), 1);
 }
 
-#[test]
-fn infinite_then_stop_gives_one_bestmove() {
+/// `go infinite` waits for `stop`, then answers exactly one legal bestmove
+/// (with several threads too: no helper thread answers as well).
+fn infinite_then_stop(threads: usize) {
     let s = Session::start();
-    s.send("position startpos");
+    s.send(&format!("setoption name Threads value {threads}"));
+    s.send("position startpos moves 7g7f 3c3d");
     s.send("go infinite");
     thread::sleep(Duration::from_millis(300));
     assert!(
@@ -259,12 +261,24 @@ fn infinite_then_stop_gives_one_bestmove() {
     );
     s.send("stop");
     let lines = s.wait_for("bestmove", 1, Duration::from_secs(10));
-    assert_eq!(bestmoves(&lines).len(), 1);
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
     s.send("isready");
     s.wait_for("readyok", 1, Duration::from_secs(10));
     let lines = s.finish();
-    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+    let answers = bestmoves(&lines);
+    assert_eq!(answers.len(), 1, "{lines:?}");
+    assert_legal("startpos moves 7g7f 3c3d", answers[0]);
     assert_protocol_only(&lines);
+}
+
+#[test]
+fn infinite_then_stop_gives_one_bestmove() {
+    infinite_then_stop(1);
+}
+
+#[test]
+fn infinite_then_stop_gives_one_bestmove_with_two_threads() {
+    infinite_then_stop(2);
 }
 
 #[test]
@@ -278,9 +292,10 @@ fn quit_mid_search_still_answers() {
     assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
 }
 
-#[test]
-fn ponder_then_ponderhit() {
+/// No bestmove while pondering; after `ponderhit` exactly one legal one.
+fn ponder_then_ponderhit(threads: usize) {
     let s = Session::start();
+    s.send(&format!("setoption name Threads value {threads}"));
     s.send("setoption name USI_Ponder value true");
     s.send("position startpos moves 7g7f");
     s.send("go ponder btime 0 wtime 0 byoyomi 200");
@@ -292,8 +307,23 @@ fn ponder_then_ponderhit() {
     s.send("ponderhit");
     let lines = s.wait_for("bestmove", 1, Duration::from_secs(5));
     assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
-    s.send("quit");
-    assert_eq!(bestmoves(&s.finish()).len(), 1);
+    s.send("isready");
+    s.wait_for("readyok", 1, Duration::from_secs(10));
+    let lines = s.finish();
+    let answers = bestmoves(&lines);
+    assert_eq!(answers.len(), 1, "{lines:?}");
+    assert_legal("startpos moves 7g7f", answers[0]);
+    assert_protocol_only(&lines);
+}
+
+#[test]
+fn ponder_then_ponderhit_gives_one_bestmove() {
+    ponder_then_ponderhit(1);
+}
+
+#[test]
+fn ponder_then_ponderhit_gives_one_bestmove_with_two_threads() {
+    ponder_then_ponderhit(2);
 }
 
 #[test]

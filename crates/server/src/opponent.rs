@@ -70,10 +70,13 @@ impl Opponent for Greedy {
     }
 }
 
-/// The real engine at ten levels. Level 10 searches at full strength; lower
-/// levels limit the engine's nodes (its `SkillLevel`) and thinking time, so
-/// a beginner gets a quick, weak reply and level 10 thinks up to 3 s a move
-/// (never more than the clock allows, keeping 300 ms in hand).
+/// The real engine at ten levels. Level 10 searches at full strength for up
+/// to 3 s a move; levels 1-9 are the engine's `SkillLevel` 0, 2, ..., 16
+/// ([`skill_level`]): a node cap from 500 to 128,000 nodes, a choice among
+/// near-best moves and, below level 6, an occasional random move
+/// (`shogi_engine::skill`). Their thinking time is only a ceiling that the
+/// node cap reaches first on any but a badly overloaded machine. Never more
+/// than the clock allows, keeping 300 ms in hand.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EngineOpponent;
 
@@ -86,6 +89,18 @@ const CLOCK_MARGIN_MS: u64 = 300;
 
 use shogi_engine::tt::TranspositionTable;
 
+/// The engine's `SkillLevel` (0-20) for web level `level` (1-10, clamped):
+/// two skill steps a level from 0 at level 1 to 16 at level 9, and 20 (full
+/// strength) at level 10. Each level is measured against the next in
+/// docs/TUNING.md.
+#[must_use]
+pub fn skill_level(level: u8) -> u32 {
+    match level.clamp(1, 10) {
+        10 => 20,
+        l => 2 * u32::from(l - 1),
+    }
+}
+
 impl Opponent for EngineOpponent {
     fn choose_move(&self, position: &Position, limits: Limits) -> Option<Move> {
         use shogi_engine::limits::SearchLimit;
@@ -96,8 +111,7 @@ impl Opponent for EngineOpponent {
             time = time.min(available.saturating_sub(CLOCK_MARGIN_MS).max(50));
         }
         let options = SearchOptions {
-            // 0..=20: level 1 is skill 0 (about a thousand nodes), level 10 is 20 (no cap).
-            skill_level: u32::from(level - 1) * 20 / 9,
+            skill_level: skill_level(level),
             ..SearchOptions::default()
         };
         // One table per blocking-pool thread, kept between moves: a fresh
@@ -124,6 +138,14 @@ impl Opponent for EngineOpponent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn web_levels_are_every_other_skill_then_full_strength() {
+        let skills: Vec<u32> = (1..=10).map(skill_level).collect();
+        assert_eq!(skills, [0, 2, 4, 6, 8, 10, 12, 14, 16, 20]);
+        assert_eq!(skill_level(0), 0);
+        assert_eq!(skill_level(11), 20);
+    }
 
     #[test]
     fn greedy_takes_the_free_bishop() {

@@ -11,6 +11,7 @@ use shogi_core::Move;
 
 use super::{usi_score, PvLine, RootMove, SearchResult, Worker, INFINITE, MATE, MATE_IN_MAX_PLY};
 use crate::checks::gives_check;
+use crate::skill::{Skill, SKILL_LINES};
 
 /// The first half-width of an aspiration window.
 const ASPIRATION_DELTA: i32 = 40;
@@ -61,12 +62,18 @@ impl Worker<'_> {
             };
         }
         let multipv = self.shared.options.multipv.clamp(1, self.root_moves.len());
+        // A weakened level keeps a few more lines to choose from; it
+        // reports only the `multipv` asked for.
+        let searched = match self.shared.skill {
+            Some(_) => multipv.max(SKILL_LINES).min(self.root_moves.len()),
+            None => multipv,
+        };
         let mut progress = Progress::default();
         for depth in 1..=self.shared.max_depth {
             if self.skips(depth) {
                 continue;
             }
-            self.search_iteration(depth, multipv);
+            self.search_iteration(depth, searched);
             self.flush_nodes();
             if self.stopped && depth > 1 {
                 // An interrupted iteration's scores are partial: answer with
@@ -86,7 +93,35 @@ impl Worker<'_> {
                 break;
             }
         }
+        if let (Some(skill), 0) = (self.shared.skill, self.id) {
+            self.choose(skill, searched);
+        }
         self.result(progress.completed, multipv)
+    }
+
+    /// Moves the root move a weakened level plays to the front: one of the
+    /// best `searched` lines by the skill's temperature, or now and then any
+    /// move ([`Skill::pick`]).
+    fn choose(&mut self, skill: Skill, searched: usize) {
+        let lines: Vec<i32> = self
+            .root_moves
+            .iter()
+            .take(searched)
+            .map(|rm| rm.score)
+            .take_while(|&s| s > -INFINITE)
+            .collect();
+        let i = skill.pick(&lines, self.root_moves.len(), self.shared.seed);
+        if i > 0 && i < self.root_moves.len() {
+            let top = self.root_moves[0].score;
+            let mut chosen = self.root_moves.remove(i);
+            // A random move not searched (or seen to lose to a mate) keeps
+            // the position's score: the level plays it unaware, and does
+            // not resign instead.
+            if chosen.score <= -MATE_IN_MAX_PLY {
+                chosen.score = top;
+            }
+            self.root_moves.insert(0, chosen);
+        }
     }
 
     /// Whether this helper thread skips `depth`, so that threads spread
@@ -248,13 +283,12 @@ impl Worker<'_> {
     /// Searches the root moves from `pv_idx` on to `depth` in the window
     /// (`alpha`, `beta`): the first with a full window, the rest with a null
     /// window and again with a full one if they beat `alpha`. Each move's
-    /// score (with the skill level's noise) and line go into its root move.
+    /// score and line go into its root move.
     fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         let mut best = -INFINITE;
         self.visit();
         for i in self.pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            let noise = self.root_moves[i].noise;
             let check = gives_check(&self.pos, m);
             let new_depth = depth - 1 + i32::from(check);
             let undo = self.push_move(m, check);
@@ -271,11 +305,6 @@ impl Worker<'_> {
             if self.stopped {
                 break;
             }
-            let v = if v.abs() < MATE_IN_MAX_PLY {
-                v + noise
-            } else {
-                v
-            };
             let rm = &mut self.root_moves[i];
             if i == self.pv_idx || v > alpha {
                 rm.score = v;
