@@ -32,6 +32,8 @@ pub mod limits;
 pub mod movepicker;
 pub mod params;
 pub mod puzzles;
+pub mod rng;
+pub mod score;
 pub mod search;
 pub mod see;
 pub mod skill;

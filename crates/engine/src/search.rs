@@ -48,12 +48,7 @@ use crate::skill::Skill;
 use crate::timemgmt::{allocate, TimeBudget};
 use crate::tt::{Bound, TranspositionTable};
 
-/// The score of a mate on the board (the side to move is mated: `-MATE`).
-pub const MATE: i32 = 32000;
-/// The deepest ply searched.
-pub const MAX_PLY: usize = 128;
-/// Scores at least this large are mates found by the search.
-pub const MATE_IN_MAX_PLY: i32 = MATE - 2 * MAX_PLY as i32;
+pub use crate::score::{MATE, MATE_IN_MAX_PLY, MAX_PLY};
 /// Larger than any score.
 pub const INFINITE: i32 = MATE + 1;
 /// The score of winning by the opponent's perpetual check (not a mate).

@@ -31,8 +31,8 @@
 //! assert_eq!(Skill::new(16).unwrap().nodes(), 128_000);
 //! ```
 
-use crate::search::MATE_IN_MAX_PLY;
-use crate::tune::Rng;
+use crate::rng::Rng;
+use crate::score::MATE_IN_MAX_PLY;
 
 /// The highest `SkillLevel`: full strength.
 pub const MAX_SKILL: u32 = 20;
