@@ -230,3 +230,105 @@ async fn a_game_survives_its_instance() {
     b.wait().unwrap();
     db.remove().await;
 }
+
+/// Whether the lobby seen through `addr` lists seek `id`.
+async fn lists_seek(addr: &str, id: &str) -> bool {
+    let (status, lobby) = http(addr, "GET", "/api/lobby", None).await;
+    status == 200
+        && lobby["seeks"]
+            .as_array()
+            .is_some_and(|s| s.iter().any(|s| s["id"] == id))
+}
+
+/// Whether the lobby seen through `addr` lists live game `id` with `moves` moves.
+async fn lists_game(addr: &str, id: &str, moves: u64) -> bool {
+    let (status, lobby) = http(addr, "GET", "/api/lobby", None).await;
+    status == 200
+        && lobby["live"]
+            .as_array()
+            .is_some_and(|g| g.iter().any(|g| g["id"] == id && g["moves"] == moves))
+}
+
+/// Waits (up to [`WAIT`]) until `check` holds.
+async fn eventually<F: std::future::Future<Output = bool>>(
+    what: &str,
+    mut check: impl FnMut() -> F,
+) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !check().await {
+        assert!(tokio::time::Instant::now() < deadline, "never: {what}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// One lobby for all instances: a seek posted through one is seen and
+/// accepted through the other, and the game it makes is listed live by
+/// both, with its moves, whichever instance plays it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_is_one_for_all_instances() {
+    let db = Db::new().await;
+    let (mut a, a_addr) = instance(&db.arg());
+    let (mut b, b_addr) = instance(&db.arg());
+
+    // Until the instances agree on the lobby's home (within a refresh or
+    // two of starting), a seek may land in a lobby nobody else sees: post
+    // until one posted through A is seen through B.
+    let body = json!({"name": "Alice", "time": {"main_ms": 600_000, "byoyomi_ms": 30_000}});
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let seek = 'posting: loop {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no seek of A seen through B"
+        );
+        let (status, posted) = http(&a_addr, "POST", "/api/seeks", Some(&body)).await;
+        assert_eq!(status, 201, "{posted}");
+        let id = posted["id"].as_str().unwrap();
+        for _ in 0..10 {
+            if lists_seek(&b_addr, id).await {
+                break 'posting posted;
+            }
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+    };
+    let seek_id = seek["id"].as_str().unwrap();
+    assert!(lists_seek(&a_addr, seek_id).await);
+
+    let path = format!("/api/seeks/{seek_id}/accept");
+    let (status, accepted) = http(&b_addr, "POST", &path, Some(&json!({"name": "Bob"}))).await;
+    assert_eq!(status, 201, "{accepted}");
+    let id = accepted["game"].as_str().unwrap().to_owned();
+    let bob = accepted["token"].as_str().unwrap().to_owned();
+    let alice = seek["token"].as_str().unwrap().to_owned();
+    assert!(
+        !lists_seek(&a_addr, seek_id).await,
+        "an accepted seek is gone"
+    );
+
+    // Alice plays through A, Bob through B; both lobbies list the game with its move.
+    let (sente, gote) = if accepted["side"] == "gote" {
+        (alice, bob)
+    } else {
+        (bob, alice)
+    };
+    let mut players = [
+        connect(&a_addr, &id, Some(&sente)).await,
+        connect(&b_addr, &id, Some(&gote)).await,
+    ];
+    let mut watcher = connect(&a_addr, &id, None).await;
+    let state = next_state(&mut players[0]).await.unwrap();
+    next_state(&mut players[1]).await.unwrap();
+    next_state(&mut watcher).await.unwrap();
+    play_one(&mut players, &mut watcher, &state).await;
+    for addr in [&a_addr, &b_addr] {
+        eventually("the game listed live with its move", || {
+            lists_game(addr, &id, 1)
+        })
+        .await;
+    }
+
+    a.kill().unwrap();
+    a.wait().unwrap();
+    b.kill().unwrap();
+    b.wait().unwrap();
+    db.remove().await;
+}

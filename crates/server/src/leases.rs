@@ -21,6 +21,8 @@
 //! assert!(p.renew_every_ms * 3 <= p.ttl_ms);
 //! ```
 
+use std::collections::HashSet;
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
 use crate::db::leases::LeaseHolder;
@@ -74,6 +76,8 @@ pub struct Leases {
     instance_id: String,
     address: String,
     policy: LeasePolicy,
+    /// The ids of the live instances, as last listed ([`Leases::live_instances`]).
+    known: Arc<RwLock<HashSet<String>>>,
 }
 
 /// The wall clock, in Unix milliseconds.
@@ -97,6 +101,7 @@ impl Leases {
             .register_instance(&instance_id, address, now_ms)
             .await?;
         Ok(Leases {
+            known: Arc::new(RwLock::new(HashSet::from([instance_id.clone()]))),
             store,
             instance_id,
             address: address.to_owned(),
@@ -172,6 +177,33 @@ impl Leases {
             .release_lease(&lease.game_id, &self.instance_id, lease.epoch)
             .await
             .map(|_| ())
+    }
+
+    /// The live instances at `now_ms` (renewed within a lease's lifetime):
+    /// id and address, by id. The first is the lobby's home.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn live_instances(&self, now_ms: u64) -> Result<Vec<(String, String)>, sqlx::Error> {
+        let live = self
+            .store
+            .live_instances(now_ms.saturating_sub(self.policy.ttl_ms))
+            .await?;
+        let mut known: HashSet<String> = live.iter().map(|(id, _)| id.clone()).collect();
+        known.insert(self.instance_id.clone());
+        *self.known.write().unwrap_or_else(PoisonError::into_inner) = known;
+        Ok(live)
+    }
+
+    /// Whether `id` is the id of a live instance (as last listed), or this
+    /// one's. An instance id is a random token no client is ever shown: a
+    /// request naming one comes from an instance.
+    #[must_use]
+    pub fn knows(&self, id: &str) -> bool {
+        self.known
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(id)
     }
 
     /// Renews every lease of this instance at `now_ms`; how many.

@@ -250,6 +250,10 @@ impl Server {
                 leases.address()
             );
             let adopt_every = Duration::from_millis(leases.policy().renew_every_ms);
+            lease_tasks.push(api::forward::spawn_lobby_sync(
+                leases.clone(),
+                state.lobby().clone(),
+            ));
             lease_tasks.push(tokio::spawn(leases.keep_renewing()));
             lease_tasks.extend(state.rooms().spawn_adopter(adopt_every));
         }

@@ -161,10 +161,43 @@ impl LiveGame {
     }
 }
 
+/// A live game of another instance, as that instance lists it (several
+/// instances: the lobby's home instance merges them into its list).
+#[derive(Clone, Debug, PartialEq)]
+struct RemoteGame {
+    /// The game as listed (the JSON of a [`LiveGame`]).
+    listed: serde_json::Value,
+    moves: usize,
+    strength: i64,
+}
+
+impl RemoteGame {
+    /// A listed game read back; `None` if it is not one.
+    fn of(listed: serde_json::Value) -> Option<(String, RemoteGame)> {
+        let id = listed["id"].as_str()?.to_owned();
+        let moves = usize::try_from(listed["moves"].as_u64()?).ok()?;
+        let rating = |side: &str| listed["players"][side]["rating"].as_i64().unwrap_or(0);
+        let rated = listed["rated"].as_bool().unwrap_or(false);
+        let strength = rating("sente") + rating("gote") + if rated { 1 << 20 } else { 0 };
+        Some((
+            id,
+            RemoteGame {
+                listed,
+                moves,
+                strength,
+            },
+        ))
+    }
+}
+
 #[derive(Default)]
 struct State {
     seeks: Vec<Seek>,
     live: HashMap<String, LiveGame>,
+    /// The other instances' live games (several instances, on the home).
+    remote: HashMap<String, RemoteGame>,
+    /// How many live games the other instances have.
+    remote_total: usize,
     live_changed: bool,
     /// The ids of the last live list sent, in its order.
     listed: Vec<String>,
@@ -176,6 +209,9 @@ struct State {
 #[derive(Clone)]
 pub struct Lobby {
     state: Arc<Mutex<State>>,
+    /// Several instances: the address of the instance that holds the lobby,
+    /// when it is another one (its requests are forwarded there).
+    home: Arc<Mutex<Option<String>>>,
     /// Seeks one address may hold open (`usize::MAX`: no cap).
     open_cap: Arc<std::sync::atomic::AtomicUsize>,
     events: broadcast::Sender<Arc<str>>,
@@ -197,6 +233,7 @@ impl Lobby {
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         Lobby {
             state: Arc::default(),
+            home: Arc::default(),
             open_cap: Arc::new(std::sync::atomic::AtomicUsize::new(
                 MAX_OPEN_SEEKS_PER_ADDRESS,
             )),
@@ -228,14 +265,45 @@ impl Lobby {
         let _ = self.events.send(msg);
     }
 
-    fn live_list(state: &State) -> (Vec<LiveGame>, usize) {
-        let mut live: Vec<&LiveGame> = state.live.values().collect();
-        live.sort_by(|a, b| b.strength().cmp(&a.strength()).then(a.id.cmp(&b.id)));
-        let total = live.len();
-        (
-            live.into_iter().take(MAX_LIVE_LISTED).cloned().collect(),
-            total,
-        )
+    /// The games listed (the strongest [`MAX_LIVE_LISTED`], this instance's
+    /// and the others'), and how many are live in all.
+    fn live_list(state: &State) -> (Vec<serde_json::Value>, usize) {
+        let mut live: Vec<(i64, &str, Option<&LiveGame>, Option<&RemoteGame>)> = state
+            .live
+            .values()
+            .map(|g| (g.strength(), g.id.as_str(), Some(g), None))
+            .chain(
+                state
+                    .remote
+                    .iter()
+                    .filter(|(id, _)| !state.live.contains_key(*id))
+                    .map(|(id, g)| (g.strength, id.as_str(), None, Some(g))),
+            )
+            .collect();
+        live.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        let listed = live
+            .into_iter()
+            .take(MAX_LIVE_LISTED)
+            .map(|(_, _, local, remote)| match (local, remote) {
+                (Some(g), _) => json!(g),
+                (None, Some(g)) => g.listed.clone(),
+                (None, None) => serde_json::Value::Null,
+            })
+            .collect();
+        (listed, Lobby::live_total(state))
+    }
+
+    fn live_total(state: &State) -> usize {
+        state.live.len() + state.remote_total
+    }
+
+    /// The move number of listed game `id`, this instance's or another's.
+    fn moves_of(state: &State, id: &str) -> Option<usize> {
+        state
+            .live
+            .get(id)
+            .map(|g| g.moves)
+            .or_else(|| state.remote.get(id).map(|g| g.moves))
     }
 
     /// Removes the seeks older than [`SEEK_LIFETIME_MS`].
@@ -439,6 +507,47 @@ impl Lobby {
         }
     }
 
+    /// Several instances: where the lobby lives, `None` for here (alone, or
+    /// this instance is the lobby's home).
+    #[must_use]
+    pub fn home(&self) -> Option<String> {
+        self.home
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Several instances: the lobby lives at `home` (`None`: here).
+    pub fn set_home(&self, home: Option<String>) {
+        *self
+            .home
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = home;
+    }
+
+    /// Several instances, on the lobby's home: the live games the other
+    /// instances list now (`listed`: their `live` lists; `total`: their
+    /// `live_total`s summed), merged into this lobby's list from the next
+    /// refresh on. Anywhere else: nothing (`listed` empty, `total` 0).
+    pub fn set_remote(&self, listed: Vec<serde_json::Value>, total: usize) {
+        let remote: HashMap<String, RemoteGame> =
+            listed.into_iter().filter_map(RemoteGame::of).collect();
+        let mut state = self.lock();
+        if state.remote_total != total
+            || state.remote.len() != remote.len()
+            || remote.keys().any(|id| !state.remote.contains_key(id))
+        {
+            state.live_changed = true;
+        }
+        for (id, g) in &remote {
+            if state.remote.get(id).is_some_and(|old| old.moves != g.moves) {
+                state.moved.insert(id.clone());
+            }
+        }
+        state.remote = remote;
+        state.remote_total = total;
+    }
+
     /// Sends the live list if it changed (games started, ended or moved),
     /// and drops expired seeks; called every [`LIVE_REFRESH`], so that a
     /// thousand games starting at once make one message, not a thousand.
@@ -451,7 +560,10 @@ impl Lobby {
             state.live_changed = false;
             total_changed = true;
             let (live, total) = Lobby::live_list(&state);
-            let ids: Vec<String> = live.iter().map(|g| g.id.clone()).collect();
+            let ids: Vec<String> = live
+                .iter()
+                .filter_map(|g| g["id"].as_str().map(str::to_owned))
+                .collect();
             if ids != state.listed {
                 state.listed = ids;
                 state.moved.clear();
@@ -468,11 +580,11 @@ impl Lobby {
                 .listed
                 .iter()
                 .filter(|id| moved.contains(*id))
-                .filter_map(|id| state.live.get(id).map(|g| (id.clone(), json!(g.moves))))
+                .filter_map(|id| Lobby::moves_of(&state, id).map(|m| (id.clone(), json!(m))))
                 .collect();
             if total_changed || !moves.is_empty() {
                 self.send(text(&json!({
-                    "type": "live_moves", "moves": moves, "live_total": state.live.len(),
+                    "type": "live_moves", "moves": moves, "live_total": Lobby::live_total(&state),
                 })));
             }
         }
@@ -667,5 +779,59 @@ mod tests {
         assert_eq!(live["live_total"], 1);
         lobby.refresh();
         assert!(rx.try_recv().is_err());
+    }
+
+    #[test]
+    fn the_home_lists_the_other_instances_games_with_its_own() {
+        let lobby = Lobby::new(TimeSource::manual().0);
+        let game = |id: &str, rating: i64, moves: usize| LiveGame {
+            id: id.into(),
+            players: LivePlayers {
+                sente: Some(PlayerView {
+                    rating: Some(rating),
+                    ..account(1, "a").1
+                }),
+                gote: None,
+            },
+            terms: Terms::new(None, false, "even".into()),
+            moves,
+        };
+        lobby.game_started(game("here", 1500, 0));
+        // Another instance lists two games (of three it has live).
+        let remote = |moves| {
+            vec![
+                json!(game("there", 1800, moves)),
+                json!(game("far", 1200, 3)),
+            ]
+        };
+        lobby.set_remote(remote(7), 3);
+        lobby.refresh();
+        let snap = lobby.snapshot();
+        let ids: Vec<&str> = snap["live"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            ids,
+            ["there", "here", "far"],
+            "strongest first, wherever played"
+        );
+        assert_eq!(snap["live_total"], 4);
+        assert_eq!(snap["live"][0]["moves"], 7);
+        // A move on the other instance goes out as a move number.
+        let (mut rx, _) = lobby.subscribe();
+        lobby.set_remote(remote(8), 3);
+        lobby.refresh();
+        let moved: serde_json::Value = serde_json::from_str(&rx.try_recv().unwrap()).unwrap();
+        assert_eq!(
+            moved,
+            json!({"type": "live_moves", "moves": {"there": 8}, "live_total": 4})
+        );
+        // Not the home any more: only its own games.
+        lobby.set_remote(Vec::new(), 0);
+        lobby.refresh();
+        assert_eq!(lobby.snapshot()["live_total"], 1);
     }
 }

@@ -218,6 +218,12 @@ impl Rooms {
         self
     }
 
+    /// This instance's leases (`None`: alone).
+    #[must_use]
+    pub fn leases(&self) -> Option<&Leases> {
+        self.leases.as_ref()
+    }
+
     /// The same rooms, with finished games leaving memory after `idle` unwatched.
     #[must_use]
     pub fn with_room_idle(mut self, idle: Duration) -> Rooms {

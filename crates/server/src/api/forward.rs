@@ -7,19 +7,29 @@
 //!
 //! The forwarded request keeps its method, path, headers (`Host`, `Origin`,
 //! the session cookie: the holder checks and seats it as if it came
-//! directly) and body, and gains [`FORWARDED`]; a request carrying that
-//! header is never forwarded again (the instance it reaches answers from
-//! what it holds), so two instances that disagree cannot bounce a request
-//! between them. A holder that cannot be reached (it died; its lease runs
+//! directly) and body, and gains [`FORWARDED`] (the forwarding instance's
+//! id) and [`CLIENT`] (the client's address). A request whose [`FORWARDED`]
+//! names a live instance is never forwarded again (the instance it reaches
+//! answers from what it holds), so two instances that disagree cannot bounce
+//! a request between them, and its client address is taken from [`CLIENT`],
+//! so that per-address limits count the player, not the instance. Instance
+//! ids are random tokens no client is shown; a request naming anything else
+//! has both headers dropped and is served as any other. A holder that cannot be reached (it died; its lease runs
 //! out within seconds and another instance takes the game over) gives
 //! `503` `{"error": "the game's server cannot be reached; try again in a few seconds"}`.
 //!
-//! Only the routes of a live room pass through here: the game's state, the
-//! join, the WebSocket. Everything else (records, reviews, the archive) is
-//! read from the shared database by whichever instance is asked.
+//! Only the routes of a live room pass through here (the game's state, the
+//! join, the WebSocket) and the lobby's (its state and socket, the seeks),
+//! which lives on one instance, the *home*: the live instance with the
+//! lowest id. The home lists the other instances' live games too, asking
+//! each for its own every [`LIVE_REFRESH`] ([`spawn_lobby_sync`]). Everything
+//! else (records, reviews, the archive) is read from the shared database by
+//! whichever instance is asked.
 
 use axum::body::Body;
-use axum::extract::{Request, State};
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::header::{HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -28,10 +38,39 @@ use tokio::net::TcpStream;
 
 use super::MAX_BODY_BYTES;
 use crate::error::Error;
+use crate::leases::Leases;
+use crate::lobby::{Lobby, LIVE_REFRESH};
 use crate::rooms::{Located, Rooms};
 
-/// The header a forwarded request carries (`x-shogi-forwarded: 1`).
+/// The header a forwarded request carries: the forwarding instance's id.
 pub const FORWARDED: HeaderName = HeaderName::from_static("x-shogi-forwarded");
+/// The header a forwarded request carries: the client's address.
+pub const CLIENT: HeaderName = HeaderName::from_static("x-shogi-client");
+
+/// Whether `req` was forwarded by a live instance: if so, its client
+/// address becomes the one the forwarder saw; if it only claims to be,
+/// the claim is dropped.
+fn from_instance(leases: Option<&Leases>, req: &mut Request) -> bool {
+    let Some(claim) = req.headers().get(&FORWARDED) else {
+        return false;
+    };
+    let known = leases.is_some_and(|l| claim.to_str().is_ok_and(|id| l.knows(id)));
+    if !known {
+        req.headers_mut().remove(&FORWARDED);
+        req.headers_mut().remove(&CLIENT);
+        return false;
+    }
+    let client = req
+        .headers()
+        .get(&CLIENT)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<IpAddr>().ok());
+    if let Some(ip) = client {
+        req.extensions_mut()
+            .insert(ConnectInfo(SocketAddr::new(ip, 0)));
+    }
+    true
+}
 
 /// The game id of a path `/api/games/{id}[/...]`.
 fn game_id(path: &str) -> Option<&str> {
@@ -41,15 +80,23 @@ fn game_id(path: &str) -> Option<&str> {
 
 /// The middleware of a live room's routes: forwards the request to the
 /// holder of the game's lease when that is another instance.
-pub(super) async fn to_holder(State(rooms): State<Rooms>, req: Request, next: Next) -> Response {
-    if req.headers().contains_key(&FORWARDED) {
+pub(super) async fn to_holder(
+    State(rooms): State<Rooms>,
+    mut req: Request,
+    next: Next,
+) -> Response {
+    let leases = rooms.leases();
+    if from_instance(leases, &mut req) {
         return next.run(req).await;
     }
+    let Some(leases) = leases else {
+        return next.run(req).await;
+    };
     let Some(id) = game_id(req.uri().path()) else {
         return next.run(req).await;
     };
     match rooms.locate(id).await {
-        Ok(Located::Elsewhere(address)) => match forward(&address, req).await {
+        Ok(Located::Elsewhere(address)) => match forward(&address, leases, req).await {
             Ok(response) => response,
             Err(e) => {
                 tracing::warn!("forwarding to the instance at {address}: {e}");
@@ -64,6 +111,105 @@ pub(super) async fn to_holder(State(rooms): State<Rooms>, req: Request, next: Ne
     }
 }
 
+/// The middleware of the lobby's routes: forwards the request to the
+/// lobby's home when that is another instance.
+pub(super) async fn to_lobby_home(
+    State(rooms): State<Rooms>,
+    State(lobby): State<Lobby>,
+    mut req: Request,
+    next: Next,
+) -> Response {
+    let leases = rooms.leases();
+    if from_instance(leases, &mut req) {
+        return next.run(req).await;
+    }
+    let (Some(leases), Some(address)) = (leases, lobby.home()) else {
+        return next.run(req).await;
+    };
+    match forward(&address, leases, req).await {
+        Ok(response) => response,
+        Err(e) => {
+            tracing::warn!("forwarding to the lobby at {address}: {e}");
+            Error::Unavailable("the lobby cannot be reached; try again in a few seconds".into())
+                .into_response()
+        }
+    }
+}
+
+/// Keeps the lobby's home up to date every [`LIVE_REFRESH`]: the live
+/// instance with the lowest id. On the home, the other instances' live
+/// games are fetched and merged into its list; elsewhere, lobby requests
+/// go to the home.
+pub(crate) fn spawn_lobby_sync(leases: Leases, lobby: Lobby) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(LIVE_REFRESH);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let instances = match leases.live_instances(crate::time::unix_ms()).await {
+                Ok(list) => list,
+                Err(e) => {
+                    tracing::warn!("listing the instances: {e}");
+                    continue;
+                }
+            };
+            let home = instances
+                .first()
+                .filter(|(id, _)| id != leases.instance_id())
+                .map(|(_, address)| address.clone());
+            let here = home.is_none();
+            lobby.set_home(home);
+            if !here {
+                lobby.set_remote(Vec::new(), 0);
+                continue;
+            }
+            let mut listed = Vec::new();
+            let mut total = 0;
+            for (_, address) in instances
+                .iter()
+                .filter(|(id, _)| id != leases.instance_id())
+            {
+                match get_json(address, &leases, "/api/lobby").await {
+                    Ok(v) => {
+                        total += v["live_total"]
+                            .as_u64()
+                            .and_then(|n| usize::try_from(n).ok())
+                            .unwrap_or(0);
+                        if let Some(games) = v["live"].as_array() {
+                            listed.extend(games.iter().cloned());
+                        }
+                    }
+                    Err(e) => tracing::debug!("the live games of {address}: {e}"),
+                }
+            }
+            lobby.set_remote(listed, total);
+        }
+    })
+}
+
+/// `GET path` of the instance at `address` (marked forwarded, so that it
+/// answers from what it holds): the JSON answer.
+async fn get_json(
+    address: &str,
+    leases: &Leases,
+    path: &str,
+) -> Result<serde_json::Value, ForwardError> {
+    let stream = TcpStream::connect(address).await?;
+    let (mut sender, connection) =
+        hyper::client::conn::http1::handshake::<_, Body>(TokioIo::new(stream)).await?;
+    tokio::spawn(connection);
+    let req = axum::http::Request::builder()
+        .uri(path)
+        .header(axum::http::header::HOST, address)
+        .header(FORWARDED, leases.instance_id())
+        .body(Body::empty())?;
+    let response = sender.send_request(req).await?;
+    let body = axum::body::to_bytes(Body::new(response.into_body()), 1 << 20)
+        .await
+        .map_err(|_| ForwardError::Body)?;
+    serde_json::from_slice(&body).map_err(|_| ForwardError::Body)
+}
+
 /// Why a request could not be forwarded.
 #[derive(Debug, thiserror::Error)]
 enum ForwardError {
@@ -73,13 +219,23 @@ enum ForwardError {
     Http(#[from] hyper::Error),
     #[error("request: {0}")]
     Request(#[from] axum::http::Error),
-    #[error("the request body is too large or broken")]
+    #[error("header: {0}")]
+    Header(#[from] axum::http::header::InvalidHeaderValue),
+    #[error("a body too large or broken")]
     Body,
 }
 
 /// Sends `req` to the instance at `address` and returns its answer; a
 /// WebSocket upgrade is joined to the holder's once both switch protocols.
-async fn forward(address: &str, mut req: Request) -> Result<Response, ForwardError> {
+async fn forward(
+    address: &str,
+    leases: &Leases,
+    mut req: Request,
+) -> Result<Response, ForwardError> {
+    let client = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip().to_string());
     let stream = TcpStream::connect(address).await?;
     stream.set_nodelay(true)?;
     let (mut sender, connection) =
@@ -106,9 +262,12 @@ async fn forward(address: &str, mut req: Request) -> Result<Response, ForwardErr
         .uri(path)
         .body(Body::from(body))?;
     *upstream.headers_mut() = parts.headers;
-    upstream
-        .headers_mut()
-        .insert(FORWARDED, HeaderValue::from_static("1"));
+    let headers = upstream.headers_mut();
+    headers.insert(FORWARDED, HeaderValue::from_str(leases.instance_id())?);
+    headers.remove(&CLIENT);
+    if let Some(ip) = client.and_then(|ip| HeaderValue::from_str(&ip).ok()) {
+        headers.insert(CLIENT, ip);
+    }
     let mut response = sender.send_request(upstream).await?;
     if let (Some(client), axum::http::StatusCode::SWITCHING_PROTOCOLS) =
         (client_upgrade, response.status())

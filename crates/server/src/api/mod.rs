@@ -10,7 +10,7 @@ mod archive;
 mod board;
 mod body;
 mod download;
-mod forward;
+pub(crate) mod forward;
 mod games;
 mod guard;
 mod learn;
@@ -67,11 +67,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/export", post(board::export))
         .route("/api/diagram.png", get(board::diagram_png))
         .route("/api/handicaps", get(board::handicaps))
-        .route("/api/lobby", get(lobby::get))
-        .route("/api/lobby/ws", get(lobby::upgrade))
-        .route("/api/seeks", post(lobby::post))
-        .route("/api/seeks/{id}", delete(lobby::withdraw))
-        .route("/api/seeks/{id}/accept", post(lobby::accept))
+        .merge(lobby_routes(&state))
         .route("/api/players/{name}", get(players::profile))
         .route("/api/players/{name}/games", get(players::games))
         .route("/api/players/{name}/games.zip", get(players::games_zip))
@@ -115,6 +111,21 @@ fn live_room_routes(state: &AppState) -> Router<AppState> {
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
             forward::to_holder,
+        ))
+}
+
+/// The lobby's routes, forwarded to the lobby's home when that is another
+/// instance ([`forward`]).
+fn lobby_routes(state: &AppState) -> Router<AppState> {
+    Router::new()
+        .route("/api/lobby", get(lobby::get))
+        .route("/api/lobby/ws", get(lobby::upgrade))
+        .route("/api/seeks", post(lobby::post))
+        .route("/api/seeks/{id}", delete(lobby::withdraw))
+        .route("/api/seeks/{id}/accept", post(lobby::accept))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            forward::to_lobby_home,
         ))
 }
 

@@ -91,6 +91,23 @@ impl Store {
         rows.iter().map(|r| r.try_get("id")).collect()
     }
 
+    /// The instances seen (renewing) since `since_ms`: id and address, by id.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn live_instances(
+        &self,
+        since_ms: u64,
+    ) -> Result<Vec<(String, String)>, sqlx::Error> {
+        let rows = sqlx::query("SELECT id, address FROM instances WHERE seen_at > $1 ORDER BY id")
+            .bind(ms(since_ms))
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("id")?, r.try_get("address")?)))
+            .collect()
+    }
+
     /// Records (or updates) instance `id`, reachable at `address`, as seen at `now_ms`.
     ///
     /// # Errors
