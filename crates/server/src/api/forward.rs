@@ -96,16 +96,9 @@ pub(super) async fn to_holder(
         return next.run(req).await;
     };
     match rooms.locate(id).await {
-        Ok(Located::Elsewhere(address)) => match forward(&address, leases, req).await {
-            Ok(response) => response,
-            Err(e) => {
-                tracing::warn!("forwarding to the instance at {address}: {e}");
-                Error::Unavailable(
-                    "the game's server cannot be reached; try again in a few seconds".into(),
-                )
-                .into_response()
-            }
-        },
+        Ok(Located::Elsewhere(address)) => {
+            forward_or_unavailable(&address, leases, req, "the game's server").await
+        }
         // Here, or an error the handler meets again and answers.
         Ok(Located::Here(_)) | Err(_) => next.run(req).await,
     }
@@ -126,12 +119,24 @@ pub(super) async fn to_lobby_home(
     let (Some(leases), Some(address)) = (leases, lobby.home()) else {
         return next.run(req).await;
     };
-    match forward(&address, leases, req).await {
+    forward_or_unavailable(&address, leases, req, "the lobby").await
+}
+
+/// [`forward`]'s answer, or `503` naming `what` could not be reached.
+async fn forward_or_unavailable(
+    address: &str,
+    leases: &Leases,
+    req: Request,
+    what: &str,
+) -> Response {
+    match forward(address, leases, req).await {
         Ok(response) => response,
         Err(e) => {
-            tracing::warn!("forwarding to the lobby at {address}: {e}");
-            Error::Unavailable("the lobby cannot be reached; try again in a few seconds".into())
-                .into_response()
+            tracing::warn!("forwarding to {what} at {address}: {e}");
+            Error::Unavailable(format!(
+                "{what} cannot be reached; try again in a few seconds"
+            ))
+            .into_response()
         }
     }
 }
