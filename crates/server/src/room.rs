@@ -689,7 +689,12 @@ impl Room {
             Command::Shutdown { reply } => {
                 if self.flag_deadline().is_some() {
                     let used = self.turn_used(self.deps.time.now_ms());
-                    if let Err(e) = self.deps.store.save_turn_used(&self.id, used).await {
+                    if let Err(e) = self
+                        .deps
+                        .store
+                        .save_turn_used(&self.id, self.plies(), used)
+                        .await
+                    {
                         tracing::error!(game = %self.id, "saving the clock at shutdown: {e}");
                     }
                 }
@@ -893,6 +898,7 @@ impl Room {
         // The flag fell whatever the database says; a failed write is logged.
         let write = GameWrite::Finish {
             ending,
+            plies: self.plies(),
             clocks: self.clocks,
         };
         if let Err(e) = self.store(write).await {
@@ -905,6 +911,11 @@ impl Room {
         self.finished().await;
         self.publish();
         true
+    }
+
+    /// How many moves have been played.
+    fn plies(&self) -> u32 {
+        u32::try_from(self.usi_moves.len()).unwrap_or(u32::MAX)
     }
 
     fn impasse_rule(&self) -> ImpasseRule {
@@ -1154,7 +1165,7 @@ impl Room {
         }
         let ending = next.ending();
         let record = MoveRecord {
-            ply: u32::try_from(self.usi_moves.len() + 1).unwrap_or(u32::MAX),
+            ply: self.plies().saturating_add(1),
             mv: m,
             used_ms: used,
             mover,
@@ -1209,7 +1220,11 @@ impl Room {
     async fn end(&mut self, ending: Ending) -> Result<(), RoomError> {
         // The running clock stops where it stands.
         let clocks = self.stopped_clocks(self.deps.time.now_ms());
-        let write = GameWrite::Finish { ending, clocks };
+        let write = GameWrite::Finish {
+            ending,
+            plies: self.plies(),
+            clocks,
+        };
         if let Err(e) = self.store(write).await {
             tracing::error!(game = %self.id, "storing the ending: {e}");
             return Err(RoomError::EndingNotStored);

@@ -6,7 +6,8 @@ mod common;
 use common::{local, TempDir, TestServer};
 use futures_util::future::join_all;
 use serde_json::json;
-use shogi_core::{Color, Ending, Move};
+use shogi_core::{ByColor, Color, Ending, Move};
+use shogi_server::clock::{Clock, TimeControl};
 use shogi_server::committer::Committer;
 use shogi_server::db::{Fence, GameWrite, MoveRecord, Store};
 use shogi_server::leases::{Acquired, LeasePolicy, Leases};
@@ -66,6 +67,7 @@ async fn writes_arriving_together_are_all_stored_in_order() {
                         None,
                         GameWrite::Finish {
                             ending,
+                            plies: 2,
                             clocks: None,
                         },
                     )
@@ -119,6 +121,102 @@ async fn a_refused_write_fails_alone_and_the_others_of_its_batch_are_stored() {
     assert_eq!(stored_moves(&store, &ids[1]).await, ["2g2f"]);
     assert_eq!(stored_moves(&store, &ids[2]).await, ["5g5f"]);
     drop(committer);
+    store.close().await;
+}
+
+fn timed(ply: u32, usi: &str, mover: Color, sente_ms: u64, gote_ms: u64) -> GameWrite {
+    let control = TimeControl {
+        main_ms: 600_000,
+        byoyomi_ms: 30_000,
+        periods: 1,
+        increment_ms: 0,
+    };
+    let clock = |main_ms| Clock {
+        main_ms,
+        ..Clock::new(control)
+    };
+    GameWrite::Move(MoveRecord {
+        ply,
+        mv: usi.parse::<Move>().unwrap(),
+        used_ms: 1_000,
+        mover,
+        clocks: Some(ByColor::new(clock(sente_ms), clock(gote_ms))),
+        ending: None,
+    })
+}
+
+/// One call with writes of five games (rows in statements of four and of
+/// one), two writes for some: every move row is stored, each game's clocks
+/// are those of its last write, and the endings (two in one statement) are
+/// stored.
+#[tokio::test]
+async fn a_batch_stores_every_move_and_each_games_last_clocks_and_ending() {
+    let dir = TempDir::new("committer-rows");
+    let mut ids = three_games(&dir).await;
+    ids.extend(three_games(&dir).await);
+    let store = Store::open(&dir.db()).await.unwrap();
+    let resign = GameWrite::Finish {
+        ending: Ending::Resignation { loser: Color::Gote },
+        plies: 1,
+        clocks: None,
+    };
+    // Gote's flag falls: the ending's clocks replace what the move left.
+    let GameWrite::Move(last) = timed(1, "9g9f", Color::Sente, 595_000, 0) else {
+        unreachable!()
+    };
+    let timeout = GameWrite::Finish {
+        ending: Ending::Timeout { loser: Color::Gote },
+        plies: 1,
+        clocks: last.clocks.map(|mut c| {
+            c[Color::Gote].periods_left = 0;
+            c
+        }),
+    };
+    let writes = [
+        (
+            ids[0].as_str(),
+            timed(1, "7g7f", Color::Sente, 590_000, 600_000),
+        ),
+        (
+            ids[1].as_str(),
+            timed(1, "2g2f", Color::Sente, 599_000, 600_000),
+        ),
+        (
+            ids[0].as_str(),
+            timed(2, "3c3d", Color::Gote, 590_000, 580_000),
+        ),
+        (ids[2].as_str(), mv(1, "5g5f", Color::Sente)),
+        (ids[3].as_str(), mv(1, "1g1f", Color::Sente)),
+        (ids[3].as_str(), resign),
+        (
+            ids[4].as_str(),
+            timed(1, "9g9f", Color::Sente, 595_000, 600_000),
+        ),
+        (ids[4].as_str(), timeout),
+    ];
+    let batch: Vec<_> = writes.iter().map(|(id, w)| (*id, None, w)).collect();
+    store.write_batch(&batch).await.unwrap();
+    assert_eq!(stored_moves(&store, &ids[0]).await, ["7g7f", "3c3d"]);
+    assert_eq!(stored_moves(&store, &ids[1]).await, ["2g2f"]);
+    assert_eq!(stored_moves(&store, &ids[2]).await, ["5g5f"]);
+    assert_eq!(stored_moves(&store, &ids[3]).await, ["1g1f"]);
+    assert_eq!(stored_moves(&store, &ids[4]).await, ["9g9f"]);
+    assert!(stored_moves(&store, &ids[5]).await.is_empty());
+    let g0 = store.load(&ids[0]).await.unwrap().unwrap();
+    assert_eq!(g0.clock_values[Color::Sente], (590_000, 1));
+    assert_eq!(g0.clock_values[Color::Gote], (580_000, 1));
+    assert_eq!(g0.used_ms, [1_000, 1_000]);
+    let g1 = store.load(&ids[1]).await.unwrap().unwrap();
+    assert_eq!(g1.clock_values[Color::Sente], (599_000, 1));
+    let g3 = store.load(&ids[3]).await.unwrap().unwrap();
+    assert_eq!(g3.ending, Some(Ending::Resignation { loser: Color::Gote }));
+    let g4 = store.load(&ids[4]).await.unwrap().unwrap();
+    assert_eq!(g4.ending, Some(Ending::Timeout { loser: Color::Gote }));
+    assert_eq!(g4.clock_values[Color::Sente], (595_000, 1));
+    assert_eq!(g4.clock_values[Color::Gote], (0, 0));
+    for i in [0, 1, 2, 5] {
+        assert_eq!(store.load(&ids[i]).await.unwrap().unwrap().ending, None);
+    }
     store.close().await;
 }
 

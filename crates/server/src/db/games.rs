@@ -10,9 +10,10 @@
 use shogi_core::{ByColor, Color, Ending, Foul, Move, Position};
 use sqlx::Row;
 
-use super::leases::{check_fence, Fence};
+use super::leases::{check_fence, check_fences, Fence};
 use super::players::GamePlayers;
 use super::store::{corrupt, flag, ms, to_u64, Dialect, Store};
+use super::store::{in_chunks, values_sql};
 use crate::clock::Clock;
 use crate::protocol::{reason_word, Mode, Settings, Side};
 
@@ -96,6 +97,8 @@ pub enum GameWrite {
     Finish {
         /// How the game ended.
         ending: Ending,
+        /// How many moves had been played.
+        plies: u32,
         /// Both clocks, if the game has any.
         clocks: Option<ByColor<Clock>>,
     },
@@ -121,33 +124,74 @@ fn clock_values(clocks: Option<ByColor<Clock>>) -> [i64; 4] {
     })
 }
 
-/// Stores game `id`'s clocks and ending (if any) after a move or an ending
-/// no move caused; the turn in progress is over (`turn_used_ms` is 0: a
-/// finished game never reads it).
-async fn set_clocks_and_ending(
-    conn: &mut sqlx::AnyConnection,
-    id: &str,
+/// The clocks of a game as stored: the games row's (as of `clocks_ply`
+/// moves), then each side's clock after its last move beyond that (a move
+/// changes only its mover's clock). `moves` are (ply, main time after,
+/// periods after) in order; `first` moved at ply 1.
+fn clocks_after(
+    row: ByColor<(u64, u32)>,
+    clocks_ply: u64,
+    first: Color,
+    moves: &[(u64, u64, u32)],
+) -> ByColor<(u64, u32)> {
+    let mut clocks = row;
+    for &(ply, main_ms, periods) in moves {
+        if ply > clocks_ply {
+            let mover = if ply % 2 == 1 {
+                first
+            } else {
+                first.opponent()
+            };
+            clocks[mover] = (main_ms, periods);
+        }
+    }
+    clocks
+}
+
+/// The games-row part of an ending: `id`'s clocks and ending, as of
+/// `plies` moves (the turn in progress is over).
+struct Ended<'a> {
+    id: &'a str,
+    plies: u32,
     clocks: Option<ByColor<Clock>>,
-    ending: Option<Ending>,
+    ending: Ending,
+}
+
+/// Stores the endings of `ended` in the games rows, in statements of
+/// several rows.
+async fn set_endings(
+    conn: &mut sqlx::AnyConnection,
+    ended: &[Ended<'_>],
 ) -> Result<(), sqlx::Error> {
-    let [sm, sp, gm, gp] = clock_values(clocks);
-    let e = ending_columns(ending);
-    sqlx::query(
-        "UPDATE games SET sente_main_ms = $1, sente_periods = $2, gote_main_ms = $3,
-            gote_periods = $4, turn_used_ms = 0, over = $5, winner = $6, reason = $7, foul = $8
-         WHERE id = $9",
-    )
-    .bind(sm)
-    .bind(sp)
-    .bind(gm)
-    .bind(gp)
-    .bind(e.over)
-    .bind(e.winner)
-    .bind(e.reason)
-    .bind(e.foul)
-    .bind(id)
-    .execute(conn)
-    .await?;
+    for rows in in_chunks(ended) {
+        let sql = values_sql(
+            "UPDATE games SET sente_main_ms = v.column2, sente_periods = v.column3,
+                gote_main_ms = v.column4, gote_periods = v.column5, clocks_ply = v.column6,
+                turn_used_ms = 0, over = v.column7, winner = v.column8, reason = v.column9,
+                foul = v.column10
+             FROM (VALUES ",
+            10,
+            rows.len(),
+            ") AS v WHERE games.id = v.column1",
+        );
+        let mut q = sqlx::query(&sql);
+        for e in rows {
+            let [sm, sp, gm, gp] = clock_values(e.clocks);
+            let c = ending_columns(Some(e.ending));
+            q = q
+                .bind(e.id)
+                .bind(sm)
+                .bind(sp)
+                .bind(gm)
+                .bind(gp)
+                .bind(i64::from(e.plies))
+                .bind(c.over)
+                .bind(c.winner)
+                .bind(c.reason)
+                .bind(c.foul);
+        }
+        q.execute(&mut *conn).await?;
+    }
     Ok(())
 }
 
@@ -328,33 +372,68 @@ impl Store {
         writes: &[(&str, Option<&Fence>, &GameWrite)],
     ) -> Result<(), sqlx::Error> {
         let mut tx = self.pool.begin().await?;
-        for &(id, fence, write) in writes {
-            if let Some(fence) = fence {
-                check_fence(&mut tx, id, fence).await?;
-            }
-            match write {
-                GameWrite::Move(m) => {
-                    let (main_after, periods_after) = m.clocks.map_or((0, 0), |c| {
-                        (ms(c[m.mover].main_ms), i64::from(c[m.mover].periods_left))
-                    });
-                    sqlx::query(
-                        "INSERT INTO moves (game_id, ply, usi, used_ms, main_ms_after, periods_after)
-                         VALUES ($1, $2, $3, $4, $5, $6)",
-                    )
+        let fences: Vec<(&str, &Fence)> = writes
+            .iter()
+            .filter_map(|&(id, fence, _)| Some((id, fence?)))
+            .collect();
+        if let [(id, fence)] = fences[..] {
+            check_fence(&mut tx, id, fence).await?;
+        } else if !fences.is_empty() {
+            check_fences(&mut tx, &fences).await?;
+        }
+        let moves: Vec<(&str, &MoveRecord)> = writes
+            .iter()
+            .filter_map(|&(id, _, write)| match write {
+                GameWrite::Move(m) => Some((id, m)),
+                GameWrite::Finish { .. } => None,
+            })
+            .collect();
+        for rows in in_chunks(&moves) {
+            let sql = values_sql(
+                "INSERT INTO moves (game_id, ply, usi, used_ms, main_ms_after, periods_after) VALUES ",
+                6,
+                rows.len(),
+                "",
+            );
+            let mut q = sqlx::query(&sql);
+            for &(id, m) in rows {
+                let (main_after, periods_after) = m.clocks.map_or((0, 0), |c| {
+                    (ms(c[m.mover].main_ms), i64::from(c[m.mover].periods_left))
+                });
+                q = q
                     .bind(id)
                     .bind(i64::from(m.ply))
                     .bind(m.mv.to_string())
                     .bind(ms(m.used_ms))
                     .bind(main_after)
-                    .bind(periods_after)
-                    .execute(&mut *tx)
-                    .await?;
-                    set_clocks_and_ending(&mut tx, id, m.clocks, m.ending).await?;
-                }
-                GameWrite::Finish { ending, clocks } => {
-                    set_clocks_and_ending(&mut tx, id, *clocks, Some(*ending)).await?;
-                }
+                    .bind(periods_after);
             }
+            q.execute(&mut *tx).await?;
+        }
+        // A move's row holds its clocks; the games row changes only when a game ends.
+        let ended: Vec<Ended<'_>> = writes
+            .iter()
+            .filter_map(|&(id, _, write)| match write {
+                GameWrite::Move(m) => m.ending.map(|ending| Ended {
+                    id,
+                    plies: m.ply,
+                    clocks: m.clocks,
+                    ending,
+                }),
+                GameWrite::Finish {
+                    ending,
+                    plies,
+                    clocks,
+                } => Some(Ended {
+                    id,
+                    plies: *plies,
+                    clocks: *clocks,
+                    ending: *ending,
+                }),
+            })
+            .collect();
+        if !ended.is_empty() {
+            set_endings(&mut tx, &ended).await?;
         }
         tx.commit().await
     }
@@ -400,25 +479,33 @@ impl Store {
         let [sm, sp, gm, gp] = clock_values(clocks);
         sqlx::query(
             "UPDATE games SET sente_main_ms = $1, sente_periods = $2, gote_main_ms = $3,
-                gote_periods = $4, turn_used_ms = 0 WHERE id = $5",
+                gote_periods = $4, clocks_ply = $5, turn_used_ms = 0 WHERE id = $6",
         )
         .bind(sm)
         .bind(sp)
         .bind(gm)
         .bind(gp)
+        .bind(i64::from(keep))
         .bind(id)
         .execute(&mut *tx)
         .await?;
         tx.commit().await
     }
 
-    /// Stores the time used so far on the current turn (at shutdown).
+    /// Stores the time used so far on the current turn (at shutdown), the
+    /// turn after `plies` moves.
     ///
     /// # Errors
     /// The database refused it.
-    pub async fn save_turn_used(&self, id: &str, used_ms: u64) -> Result<(), sqlx::Error> {
-        sqlx::query("UPDATE games SET turn_used_ms = $1 WHERE id = $2")
+    pub async fn save_turn_used(
+        &self,
+        id: &str,
+        plies: u32,
+        used_ms: u64,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE games SET turn_used_ms = $1, turn_ply = $2 WHERE id = $3")
             .bind(ms(used_ms))
+            .bind(i64::from(plies))
             .bind(id)
             .execute(&self.pool)
             .await?;
@@ -474,13 +561,22 @@ impl Store {
         else {
             return Ok(None);
         };
-        let rows = sqlx::query("SELECT usi, used_ms FROM moves WHERE game_id = $1 ORDER BY ply")
-            .bind(id)
-            .fetch_all(&mut *tx)
-            .await?;
+        let rows = sqlx::query(
+            "SELECT ply, usi, used_ms, main_ms_after, periods_after FROM moves
+             WHERE game_id = $1 ORDER BY ply",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
         let mut moves = Vec::with_capacity(rows.len());
         let mut used_ms = Vec::with_capacity(rows.len());
+        let mut clocks_after_moves = Vec::with_capacity(rows.len());
         for m in &rows {
+            clocks_after_moves.push((
+                to_u64(m.try_get("ply")?),
+                to_u64(m.try_get("main_ms_after")?),
+                u32::try_from(m.try_get::<i64, _>("periods_after")?).unwrap_or(0),
+            ));
             let usi: String = m.try_get("usi")?;
             let mv = usi
                 .parse::<Move>()
@@ -514,6 +610,25 @@ impl Store {
         let periods = |name: &str| -> Result<u32, sqlx::Error> {
             Ok(u32::try_from(r.try_get::<i64, _>(name)?).unwrap_or(0))
         };
+        let row_clocks = ByColor::new(
+            (
+                to_u64(r.try_get("sente_main_ms")?),
+                periods("sente_periods")?,
+            ),
+            (to_u64(r.try_get("gote_main_ms")?), periods("gote_periods")?),
+        );
+        let clock_values = clocks_after(
+            row_clocks,
+            to_u64(r.try_get("clocks_ply")?),
+            start.side_to_move(),
+            &clocks_after_moves,
+        );
+        // Time saved at shutdown counts only for the turn it was saved in.
+        let turn_used_ms = if to_u64(r.try_get("turn_ply")?) == moves.len() as u64 {
+            to_u64(r.try_get("turn_used_ms")?)
+        } else {
+            0
+        };
         Ok(Some(StoredGame {
             created_at_ms: to_u64(r.try_get("created_at")?),
             mode,
@@ -521,15 +636,9 @@ impl Store {
             settings,
             tokens: ByColor::new(r.try_get("sente_token")?, r.try_get("gote_token")?),
             invite: r.try_get("invite")?,
-            clock_values: ByColor::new(
-                (
-                    to_u64(r.try_get("sente_main_ms")?),
-                    periods("sente_periods")?,
-                ),
-                (to_u64(r.try_get("gote_main_ms")?), periods("gote_periods")?),
-            ),
+            clock_values,
             clock_started: flag(&r, "clock_started")?,
-            turn_used_ms: to_u64(r.try_get("turn_used_ms")?),
+            turn_used_ms,
             ending,
             moves,
             used_ms,
@@ -542,6 +651,22 @@ impl Store {
 mod tests {
     use super::*;
     use shogi_core::IllegalMove;
+
+    /// The games row's clocks hold until a later move of a side replaces
+    /// that side's (the first mover may be Gote, in handicap games).
+    #[test]
+    fn each_sides_clock_is_that_after_its_last_move_since_the_row() {
+        let row = ByColor::new((600_000, 1), (600_000, 1));
+        let moves = [(1, 590_000, 1), (2, 580_000, 1), (3, 570_000, 1)];
+        let c = clocks_after(row, 0, Color::Sente, &moves);
+        assert_eq!(c, ByColor::new((570_000, 1), (580_000, 1)));
+        let c = clocks_after(row, 0, Color::Gote, &moves);
+        assert_eq!(c, ByColor::new((580_000, 1), (570_000, 1)));
+        // Written at a takeback to two moves: only the third counts.
+        let c = clocks_after(row, 2, Color::Sente, &moves);
+        assert_eq!(c, ByColor::new((570_000, 1), (600_000, 1)));
+        assert_eq!(clocks_after(row, 3, Color::Sente, &moves), row);
+    }
 
     /// Every ending the server makes is stored and read back as it was.
     #[test]

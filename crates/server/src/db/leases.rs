@@ -9,7 +9,7 @@
 
 use sqlx::Row;
 
-use super::store::{ms, Store};
+use super::store::{in_chunks, ms, values_sql, Store};
 
 /// Who holds a game's lease.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,6 +70,36 @@ pub(super) async fn check_fence(
     } else {
         Err(fenced_out(game_id))
     }
+}
+
+/// Checks several fences at once, as [`check_fence`] checks one: one
+/// statement, which fails if any of them no longer holds (without saying
+/// which: a group commit that fails is tried again write by write).
+///
+/// # Errors
+/// [`fenced_out`] (naming the first game) if a lease changed hands;
+/// database errors.
+pub(super) async fn check_fences(
+    conn: &mut sqlx::AnyConnection,
+    fences: &[(&str, &Fence)],
+) -> Result<(), sqlx::Error> {
+    for rows in in_chunks(fences) {
+        let sql = values_sql(
+            "UPDATE leases SET epoch = epoch WHERE (game_id, instance_id, epoch) IN (VALUES ",
+            3,
+            rows.len(),
+            ")",
+        );
+        let mut q = sqlx::query(&sql);
+        for &(id, fence) in rows {
+            q = q.bind(id).bind(&fence.instance_id).bind(fence.epoch);
+        }
+        let done = q.execute(&mut *conn).await?;
+        if done.rows_affected() != rows.len() as u64 {
+            return Err(fenced_out(rows[0].0));
+        }
+    }
+    Ok(())
 }
 
 impl Store {

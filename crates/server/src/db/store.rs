@@ -35,7 +35,7 @@ macro_rules! step {
 
 /// The migrations, in order: the same versions and names for both
 /// databases, each with its `SQLite` file and its PostgreSQL twin.
-const MIGRATIONS: [Step; 10] = [
+const MIGRATIONS: [Step; 11] = [
     step!(1, "games", "0001_games.sql"),
     step!(2, "archive", "0002_archive.sql"),
     step!(3, "annotations", "0003_annotations.sql"),
@@ -46,6 +46,7 @@ const MIGRATIONS: [Step; 10] = [
     step!(8, "learn", "0008_learn.sql"),
     step!(9, "puzzles", "0009_puzzles.sql"),
     step!(10, "leases", "0010_leases.sql"),
+    step!(11, "clocks_ply", "0011_clocks_ply.sql"),
 ];
 
 /// Where the data lives: what `shogi serve --db` accepts.
@@ -158,6 +159,40 @@ pub struct Store {
 }
 
 /// Milliseconds (or any count) as the database's integer.
+/// `items` in chunks whose lengths are powers of two, largest first (37
+/// items: 32, 4, 1), so that a statement with one row per item has at most
+/// a few distinct texts for the prepared-statement cache.
+pub(super) fn in_chunks<T>(items: &[T]) -> impl Iterator<Item = &[T]> {
+    let mut rest = items;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let len = 1 << rest.len().ilog2();
+        let (chunk, tail) = rest.split_at(len);
+        rest = tail;
+        Some(chunk)
+    })
+}
+
+/// `head`, then `rows` rows of `cols` numbered placeholders each
+/// (`($1, $2), ($3, $4)`), then `tail`.
+pub(super) fn values_sql(head: &str, cols: usize, rows: usize, tail: &str) -> String {
+    use std::fmt::Write as _;
+    let mut sql = String::with_capacity(head.len() + tail.len() + rows * cols * 5);
+    sql.push_str(head);
+    for r in 0..rows {
+        sql.push_str(if r == 0 { "(" } else { ", (" });
+        for c in 0..cols {
+            let sep = if c == 0 { "" } else { ", " };
+            let _ = write!(sql, "{sep}${}", r * cols + c + 1);
+        }
+        sql.push(')');
+    }
+    sql.push_str(tail);
+    sql
+}
+
 pub(super) fn ms(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
@@ -326,4 +361,28 @@ async fn migrate(pool: &AnyPool, dialect: Dialect) -> Result<(), sqlx::Error> {
     };
     migrator.run(pool).await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{in_chunks, values_sql};
+
+    #[test]
+    fn chunks_are_powers_of_two_largest_first() {
+        let items: Vec<u32> = (0..37).collect();
+        let lens: Vec<usize> = in_chunks(&items).map(<[u32]>::len).collect();
+        assert_eq!(lens, [32, 4, 1]);
+        let back: Vec<u32> = in_chunks(&items).flatten().copied().collect();
+        assert_eq!(back, items);
+        assert_eq!(in_chunks::<u32>(&[]).count(), 0);
+        assert_eq!(in_chunks(&items[..16]).count(), 1);
+    }
+
+    #[test]
+    fn values_number_their_placeholders_row_by_row() {
+        assert_eq!(
+            values_sql("INSERT INTO t VALUES ", 2, 3, ";"),
+            "INSERT INTO t VALUES ($1, $2), ($3, $4), ($5, $6);"
+        );
+    }
 }
