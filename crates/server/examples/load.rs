@@ -13,8 +13,9 @@
 //! and plays the first legal move the server offers, after `--think-ms`),
 //! and measures for `--seconds`: moves per second, the round trip of a move
 //! (sent until the state with it comes back, which includes the SQLite
-//! commit: p50, p90, p95, p99, p99.9, max), and the server's CPU time (in
-//! all, and per move) and peak resident memory. Games that end are replaced
+//! commit: p50, p90, p95, p99, p99.9, max), the server's CPU time (in
+//! all, and per move) and peak resident memory, and the bots' own CPU time
+//! (they share the machine with the server). Games that end are replaced
 //! by new ones so that the number of live games stays put.
 //!
 //! The game sockets ask for diffs (`?diffs=1`, docs/PROTOCOL.md "Diffs")
@@ -931,6 +932,7 @@ async fn live(a: &Args, servers: &[(u16, u32)]) -> Result<(), String> {
     let moves0 = shared.moves.load(Ordering::Relaxed);
     let positions0 = shared.positions.load(Ordering::Relaxed);
     let cpu0 = cpu();
+    let bots_cpu0 = cpu_seconds(std::process::id());
     shared.measuring.store(true, Ordering::Relaxed);
     let t0 = Instant::now();
     tokio::time::sleep(Duration::from_secs(a.seconds)).await;
@@ -939,6 +941,7 @@ async fn live(a: &Args, servers: &[(u16, u32)]) -> Result<(), String> {
     let moves = shared.moves.load(Ordering::Relaxed) - moves0;
     let analysed = shared.positions.load(Ordering::Relaxed) - positions0;
     let cpu1 = cpu();
+    let bots_cpu = cpu_seconds(std::process::id()) - bots_cpu0;
     let mut rtts = std::mem::take(&mut *shared.rtts_us.lock().expect("lock"));
     // Seeks posted at the very end may still be on their way to the watchers.
     tokio::time::sleep(Duration::from_secs(1)).await;
@@ -982,6 +985,12 @@ async fn live(a: &Args, servers: &[(u16, u32)]) -> Result<(), String> {
         (cpu1 - cpu0) / elapsed * 100.0,
         (cpu1 - cpu0) / moves.max(1) as f64 * 1e6,
         rss.join(" / ")
+    );
+    // The bots share the machine: what they take is not left for the server.
+    println!(
+        "bots CPU {:.0}% of one core  CPU per move {:.0} µs",
+        bots_cpu / elapsed * 100.0,
+        bots_cpu / moves.max(1) as f64 * 1e6,
     );
     println!(
         "games started {}  errors {}",

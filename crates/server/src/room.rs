@@ -1075,10 +1075,16 @@ impl Room {
         if let Err(e) = self
             .deps
             .store
-            .take_back(&self.id, u32::try_from(keep).unwrap_or(u32::MAX), clocks)
+            .take_back(
+                &self.id,
+                u32::try_from(keep).unwrap_or(u32::MAX),
+                clocks,
+                self.fence.as_ref(),
+            )
             .await
         {
             tracing::error!(game = %self.id, "storing a takeback: {e}");
+            self.check_lease().await;
             return Err(RoomError::MoveNotStored);
         }
         self.game = game;
@@ -1148,7 +1154,10 @@ impl Room {
             }
         }
         let mut next = self.game.clone();
-        match next.play(m) {
+        // `act` refused it if the game were over (`self.ending` is the
+        // game's ending after every move), so the rules are not judged again
+        // before the move, only after it.
+        match next.play_ignoring_endings(m) {
             Ok(()) => {}
             Err(PlayError::Illegal { .. }) if next.illegal_move().is_some() => {}
             Err(e) => return Err(RoomError::Illegal(e)),
@@ -1203,7 +1212,16 @@ impl Room {
             .committer
             .write(&self.id, self.fence.as_ref(), write)
             .await;
-        if let (Err(_), Some(fence)) = (&result, &self.fence) {
+        if result.is_err() {
+            self.check_lease().await;
+        }
+        result
+    }
+
+    /// After a refused write: marks the room lost if its lease has changed
+    /// hands (a fenced write of an instance that lost the lease is refused).
+    async fn check_lease(&mut self) {
+        if let Some(fence) = &self.fence {
             let holds = self
                 .deps
                 .store
@@ -1213,7 +1231,6 @@ impl Room {
             // answer is the same failure the write met.
             self.lost = matches!(holds, Ok(false));
         }
-        result
     }
 
     /// Ends the game for a reason no move caused; stored first.
@@ -1250,7 +1267,15 @@ impl Room {
         };
         let new_token = token::new_token();
         let player = SeatPlayer::of(&self.deps.store, who, self.time_class()).await?;
-        self.deps.store.join(&self.id, side, &new_token).await?;
+        if let Err(e) = self
+            .deps
+            .store
+            .join(&self.id, side, &new_token, self.fence.as_ref())
+            .await
+        {
+            self.check_lease().await;
+            return Err(e.into());
+        }
         if let Some(p) = &player {
             self.deps.store.set_game_player(&self.id, side, p).await?;
         }

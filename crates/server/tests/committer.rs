@@ -273,6 +273,20 @@ async fn a_write_of_an_instance_that_lost_the_lease_is_refused() {
         .await
         .unwrap();
     assert_eq!(stored_moves(&store, &ids[0]).await, ["7g7f", "8c8d"]);
+    // The old holder's takeback and seating are refused too: a takeback
+    // would delete the moves the new holder stored.
+    let stale = store.take_back(&ids[0], 0, None, Some(&held_by_a)).await;
+    assert!(stale.is_err());
+    let stale = store
+        .join(&ids[0], Color::Gote, "t", Some(&held_by_a))
+        .await;
+    assert!(stale.is_err());
+    assert_eq!(stored_moves(&store, &ids[0]).await, ["7g7f", "8c8d"]);
+    store
+        .take_back(&ids[0], 1, None, Some(&held_by_b))
+        .await
+        .unwrap();
+    assert_eq!(stored_moves(&store, &ids[0]).await, ["7g7f"]);
     drop(committer);
     store.close().await;
 }
