@@ -635,6 +635,22 @@ mod tests {
         )
     }
 
+    /// A live game whose Sente is an account of that rating.
+    fn live_game(id: &str, rating: i64, moves: usize) -> LiveGame {
+        LiveGame {
+            id: id.into(),
+            players: LivePlayers {
+                sente: Some(PlayerView {
+                    rating: Some(rating),
+                    ..account(1, "a").1
+                }),
+                gote: None,
+            },
+            terms: Terms::new(None, false, "even".into()),
+            moves,
+        }
+    }
+
     fn account(id: i64, name: &str) -> (Identity, PlayerView) {
         (
             Identity::Account {
@@ -742,20 +758,8 @@ mod tests {
     #[test]
     fn live_games_are_listed_highest_rated_first_and_leave_when_over() {
         let lobby = Lobby::new(TimeSource::manual().0);
-        let game = |id: &str, rating: i64| LiveGame {
-            id: id.into(),
-            players: LivePlayers {
-                sente: Some(PlayerView {
-                    rating: Some(rating),
-                    ..account(1, "a").1
-                }),
-                gote: None,
-            },
-            terms: Terms::new(None, false, "even".into()),
-            moves: 0,
-        };
-        lobby.game_started(game("a", 1400));
-        lobby.game_started(game("b", 1900));
+        lobby.game_started(live_game("a", 1400, 0));
+        lobby.game_started(live_game("b", 1900, 0));
         lobby.refresh();
         let (mut rx, _) = lobby.subscribe();
         lobby.game_moved("a", 5);
@@ -784,24 +788,12 @@ mod tests {
     #[test]
     fn the_home_lists_the_other_instances_games_with_its_own() {
         let lobby = Lobby::new(TimeSource::manual().0);
-        let game = |id: &str, rating: i64, moves: usize| LiveGame {
-            id: id.into(),
-            players: LivePlayers {
-                sente: Some(PlayerView {
-                    rating: Some(rating),
-                    ..account(1, "a").1
-                }),
-                gote: None,
-            },
-            terms: Terms::new(None, false, "even".into()),
-            moves,
-        };
-        lobby.game_started(game("here", 1500, 0));
+        lobby.game_started(live_game("here", 1500, 0));
         // Another instance lists two games (of three it has live).
         let remote = |moves| {
             vec![
-                json!(game("there", 1800, moves)),
-                json!(game("far", 1200, 3)),
+                json!(live_game("there", 1800, moves)),
+                json!(live_game("far", 1200, 3)),
             ]
         };
         lobby.set_remote(remote(7), 3);

@@ -442,11 +442,7 @@ impl Store {
             return insert_moves(&mut conn, &moves).await;
         }
         let mut tx = self.pool.begin().await?;
-        if let [(id, fence)] = fences[..] {
-            check_fence(&mut tx, id, fence).await?;
-        } else if !fences.is_empty() {
-            check_fences(&mut tx, &fences).await?;
-        }
+        check_fences(&mut tx, &fences).await?;
         insert_moves(&mut tx, &moves).await?;
         if !ended.is_empty() {
             set_endings(&mut tx, &ended).await?;

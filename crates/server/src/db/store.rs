@@ -158,7 +158,6 @@ pub struct Store {
     pub(super) dialect: Dialect,
 }
 
-/// Milliseconds (or any count) as the database's integer.
 /// `items` in chunks whose lengths are powers of two, largest first (37
 /// items: 32, 4, 1), so that a statement with one row per item has at most
 /// a few distinct texts for the prepared-statement cache.
@@ -193,6 +192,7 @@ pub(super) fn values_sql(head: &str, cols: usize, rows: usize, tail: &str) -> St
     sql
 }
 
+/// Milliseconds (or any count) as the database's integer.
 pub(super) fn ms(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
