@@ -104,6 +104,26 @@ pub enum PuzzlesCommand {
     /// Writes the puzzle data file (JSON); progress and a summary on stderr. The same
     /// arguments give the same file.
     Generate(PuzzlesGenerateArgs),
+    /// Searches every best-move puzzle of a data file again with this build's
+    /// engine (two lines, fixed nodes, one thread) and rewrites the file: a
+    /// puzzle whose move is still best by the margin keeps its place with the
+    /// new scores, any other is dropped. Mate puzzles are left as they are
+    /// (the solver proves them). For when the search has changed.
+    Confirm(PuzzlesConfirmArgs),
+}
+
+/// Arguments of `shogi puzzles confirm`.
+#[derive(Args, Debug)]
+pub struct PuzzlesConfirmArgs {
+    /// The puzzle data file, rewritten in place.
+    #[arg(long)]
+    pub file: PathBuf,
+    /// Nodes of the two-line search (the re-proof test uses the same).
+    #[arg(long, default_value_t = shogi_engine::puzzles::BEST_NODES)]
+    pub best_nodes: u64,
+    /// Least lead in centipawns of the puzzle's move over the second.
+    #[arg(long, default_value_t = 300)]
+    pub margin: i32,
 }
 
 /// Arguments of `shogi puzzles generate`.
@@ -125,7 +145,7 @@ pub struct PuzzlesGenerateArgs {
     #[arg(long, default_value_t = 200_000)]
     pub mate_nodes: u64,
     /// Nodes of the two-line search that confirms a best-move puzzle (the re-proof test uses the same).
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = shogi_engine::puzzles::BEST_NODES)]
     pub best_nodes: u64,
     /// Least lead in centipawns of the best move over the second.
     #[arg(long, default_value_t = 300)]

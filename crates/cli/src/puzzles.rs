@@ -1,4 +1,4 @@
-//! `shogi puzzles generate`: a thin call into `shogi_engine::puzzles`.
+//! `shogi puzzles generate` and `confirm`: thin calls into `shogi_engine::puzzles`.
 
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
@@ -6,14 +6,117 @@ use std::time::Instant;
 use shogi_engine::arena::parse_openings;
 use shogi_engine::puzzles::{self, PuzzleConfig, PuzzleStats};
 
-use crate::args::{PuzzlesCommand, PuzzlesGenerateArgs};
+use crate::args::{PuzzlesCommand, PuzzlesConfirmArgs, PuzzlesGenerateArgs};
 use crate::CliError;
 
 /// Runs one puzzles step.
 pub fn run(command: &PuzzlesCommand) -> Result<(), CliError> {
     match command {
         PuzzlesCommand::Generate(a) => generate(a),
+        PuzzlesCommand::Confirm(a) => confirm(a),
     }
+}
+
+/// What [`confirm_text`] did to one best-move puzzle.
+#[derive(Debug, PartialEq, Eq)]
+enum Confirmed {
+    /// Still best by the margin: kept with these scores (best, second).
+    Kept(i32, i32),
+    /// Dropped: the search plays another move, or the lead or score is out of bounds.
+    Dropped,
+}
+
+/// Rewrites the puzzle data file `text` (one puzzle a line, as `generate`
+/// writes it): every best-move puzzle is searched again by `check` (its
+/// position, its move); a kept one gets the new `best_cp` and `second_cp`,
+/// a dropped one goes. Other lines are copied. `report` hears each puzzle's id
+/// and verdict.
+fn confirm_text(
+    text: &str,
+    check: impl Fn(&shogi_core::Position, shogi_core::Move) -> Confirmed,
+    mut report: impl FnMut(&str, &Confirmed),
+) -> Result<String, CliError> {
+    let mut out: Vec<String> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let body = line.trim().trim_end_matches(',');
+        if !body.starts_with("{\"id\"") || !body.contains("\"kind\": \"best\"") {
+            out.push(line.to_string());
+            continue;
+        }
+        let bad = |what: &str| CliError(format!("line {}: {what}", n + 1));
+        let v: serde_json::Value =
+            serde_json::from_str(body).map_err(|e| bad(&format!("not a puzzle: {e}")))?;
+        let field = |k: &str| v.get(k).ok_or_else(|| bad(&format!("no {k}")));
+        let id = field("id")?.as_str().unwrap_or_default().to_string();
+        let sfen = field("sfen")?.as_str().ok_or_else(|| bad("sfen"))?;
+        let pos = shogi_core::sfen::parse_position(sfen).map_err(|e| bad(&e.to_string()))?;
+        let m: shogi_core::Move = field("solution")?
+            .get(0)
+            .and_then(serde_json::Value::as_str)
+            .ok_or_else(|| bad("solution"))?
+            .parse()
+            .map_err(|e| bad(&format!("solution: {e}")))?;
+        let old = format!(
+            "\"best_cp\": {}, \"second_cp\": {}",
+            field("best_cp")?,
+            field("second_cp")?
+        );
+        let verdict = check(&pos, m);
+        report(&id, &verdict);
+        if let Confirmed::Kept(best, second) = verdict {
+            if !line.contains(&old) {
+                return Err(bad("scores not in the generator's layout"));
+            }
+            let new = format!("\"best_cp\": {best}, \"second_cp\": {second}");
+            out.push(line.replacen(&old, &new, 1));
+        }
+    }
+    // The last puzzle of the list carries no comma: the line before "]" may
+    // have lost its successor.
+    for i in 1..out.len() {
+        if out[i].trim_start().starts_with(']') {
+            if let Some(prev) = out[i - 1].strip_suffix(',') {
+                out[i - 1] = prev.to_string();
+            }
+        }
+    }
+    let mut s = out.join("\n");
+    if text.ends_with('\n') {
+        s.push('\n');
+    }
+    Ok(s)
+}
+
+fn confirm(a: &PuzzlesConfirmArgs) -> Result<(), CliError> {
+    let err = |e: std::io::Error| CliError(format!("{}: {e}", a.file.display()));
+    let text = std::fs::read_to_string(&a.file).map_err(err)?;
+    let start = Instant::now();
+    let (mut kept, mut dropped) = (0, 0);
+    let check = |pos: &shogi_core::Position, m: shogi_core::Move| match puzzles::best_move_check(
+        pos,
+        None,
+        a.best_nodes,
+        a.margin,
+    ) {
+        Some((found, best, second)) if found == m => Confirmed::Kept(best, second),
+        _ => Confirmed::Dropped,
+    };
+    let out = confirm_text(&text, check, |id, verdict| match verdict {
+        Confirmed::Kept(b, s) => {
+            kept += 1;
+            eprintln!("{id}: kept ({b} / {s})");
+        }
+        Confirmed::Dropped => {
+            dropped += 1;
+            eprintln!("{id}: dropped");
+        }
+    })?;
+    std::fs::write(&a.file, out).map_err(err)?;
+    eprintln!(
+        "best-move puzzles kept: {kept}, dropped: {dropped}; {:.0} s",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 /// The command that makes the same file: every setting spelt out, the
@@ -119,4 +222,55 @@ fn generate(a: &PuzzlesGenerateArgs) -> Result<(), CliError> {
     );
     eprintln!("time: {:.0} s", start.elapsed().as_secs_f64());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = r#"{
+  "version": 1,
+  "puzzles": [
+    {"id": "m1-0001", "kind": "mate", "sfen": "4k4/9/4P4/9/9/9/9/9/4K4 b G 1", "plies": 1, "solution": ["G*5b"], "rating": 740, "nodes": 1, "game": 0, "ply": 1},
+    {"id": "b-0001", "kind": "best", "sfen": "4k4/9/9/9/9/9/9/9/4K4 b G 1", "plies": 1, "solution": ["G*5b"], "rating": 1000, "best_cp": 290, "second_cp": -145, "nodes": 1000, "game": 1, "ply": 27},
+    {"id": "b-0002", "kind": "best", "sfen": "4k4/9/9/9/9/9/9/9/4K4 b S 1", "plies": 1, "solution": ["S*5b"], "rating": 1000, "best_cp": 300, "second_cp": 0, "nodes": 1000, "game": 1, "ply": 29}
+  ]
+}
+"#;
+
+    #[test]
+    fn keeps_confirmed_puzzles_with_new_scores_and_drops_the_rest() {
+        let mut seen = Vec::new();
+        let out = confirm_text(
+            FILE,
+            |pos, _| {
+                if pos.to_sfen().contains(" G ") {
+                    Confirmed::Kept(412, 12)
+                } else {
+                    Confirmed::Dropped
+                }
+            },
+            |id, v| seen.push(format!("{id} {v:?}")),
+        )
+        .unwrap();
+        assert_eq!(seen, ["b-0001 Kept(412, 12)", "b-0002 Dropped"]);
+        assert!(out
+            .contains(r#""best_cp": 412, "second_cp": 12, "nodes": 1000, "game": 1, "ply": 27}"#));
+        assert!(!out.contains("b-0002"));
+        assert!(out.contains("m1-0001"));
+        // Still one JSON document: the comma before the end of the list went.
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["puzzles"].as_array().unwrap().len(), 2);
+        assert!(out.ends_with("]\n}\n"));
+    }
+
+    #[test]
+    fn a_broken_puzzle_line_is_named() {
+        let text = FILE.replace(
+            r#""sfen": "4k4/9/9/9/9/9/9/9/4K4 b S 1""#,
+            r#""sfen": "nonsense""#,
+        );
+        let e = confirm_text(&text, |_, _| Confirmed::Dropped, |_, _| {}).unwrap_err();
+        assert!(e.0.starts_with("line 6:"), "{}", e.0);
+    }
 }

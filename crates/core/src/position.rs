@@ -459,6 +459,51 @@ impl Position {
         self.hash
     }
 
+    /// The key [`Position::hash`] will have after the legal move `m`,
+    /// computed without playing it (a search uses it to start fetching the
+    /// next position's table entry early).
+    ///
+    /// ```
+    /// use shogi_core::Position;
+    /// let mut pos = Position::startpos();
+    /// let m = "7g7f".parse()?;
+    /// let key = pos.hash_after(m);
+    /// pos.make_move(m);
+    /// assert_eq!(pos.hash(), key);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn hash_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let hand = &self.hands[us.index()];
+        let mut h = self.hash ^ zobrist::SIDE;
+        match m {
+            Move::Board { from, to, promote } => {
+                let Some(piece) = self.board[from.index()] else {
+                    return h;
+                };
+                if let Some(cap) = self.board[to.index()] {
+                    h ^= zobrist::board(cap.color, cap.kind, to);
+                    if let Some(hk) = cap.kind.hand_kind() {
+                        h ^= zobrist::hand(us, hk, hand.count(hk) + 1);
+                    }
+                }
+                let kind = if promote {
+                    piece.kind.promoted_or_self()
+                } else {
+                    piece.kind
+                };
+                h ^= zobrist::board(us, piece.kind, from) ^ zobrist::board(us, kind, to);
+            }
+            Move::Drop { kind, to } => {
+                h ^= zobrist::hand(us, kind, hand.count(kind));
+                h ^= zobrist::board(us, kind.piece_kind(), to);
+            }
+        }
+        h
+    }
+
     /// The key recomputed from scratch (for testing the incremental one).
     #[must_use]
     pub fn hash_from_scratch(&self) -> u64 {

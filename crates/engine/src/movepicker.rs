@@ -1,22 +1,29 @@
-//! Move ordering: legal moves scored once and handed out best first.
+//! Move ordering: moves handed out best first, generated only when needed.
 //!
-//! Order: the transposition-table move, captures that do not lose material
-//! (most valuable victim first), killers, the countermove, quiet moves by
-//! history plus continuation history, and last the captures that lose
-//! material.
+//! Order: the transposition-table move (checked for legality and handed
+//! out before anything is generated, so a node it refutes generates
+//! nothing), then the other legal moves, scored when they are generated:
+//! captures that do not lose material (most valuable victim first),
+//! killers, the countermove, quiet moves by history plus continuation
+//! history, and last the captures that lose material.
+//!
+//! The first few moves after the table move are found by a scan for the
+//! best; from the fourth on, the rest is sorted once (a node that has not
+//! been refuted by then usually looks at many more moves).
 //!
 //! ```
 //! use shogi_engine::history::History;
-//! use shogi_engine::movepicker::MovePicker;
+//! use shogi_engine::movepicker::{Context, MovePicker};
 //! let pos = shogi_core::Position::startpos();
 //! let tt_move = "2g2f".parse().ok();
-//! let mut picker = MovePicker::new(&pos, tt_move, &History::new(), 0);
-//! assert_eq!(picker.next().map(|(m, _)| m), tt_move);
-//! let rest = std::iter::from_fn(|| picker.next()).count();
+//! let history = History::new();
+//! let mut picker = MovePicker::new(tt_move, 0, Context::default(), Vec::new());
+//! assert_eq!(picker.next(&pos, &history).map(|(m, _)| m), tt_move);
+//! let rest = std::iter::from_fn(|| picker.next(&pos, &history)).count();
 //! assert_eq!(rest, 29);
 //! ```
 
-use shogi_core::{attacks, rules, Move, MoveList, PieceKind, Position, MAX_MOVES};
+use shogi_core::{attacks, rules, Move, MoveList, PieceKind, Position};
 
 use crate::eval::{capture_value, piece_value};
 use crate::history::{piece_to, History};
@@ -32,6 +39,8 @@ pub const KILLER: i32 = 1 << 22;
 pub const BAD_CAPTURE: i32 = -(1 << 22);
 /// Score of the countermove (below the killers).
 pub const COUNTERMOVE: i32 = KILLER - 2;
+/// How many moves are found by scanning before the rest is sorted.
+const SCANNED: usize = 3;
 
 /// What a node knows of the moves before it, for ordering quiet moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -66,42 +75,139 @@ pub fn is_capture(pos: &Position, m: Move) -> bool {
     matches!(m, Move::Board { to, .. } if pos.piece_at(to).is_some())
 }
 
+/// Where a picker is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The table move (if legal) comes next; nothing is generated yet.
+    TableMove,
+    /// The other legal moves are to be generated and scored.
+    Generate,
+    /// Handing out the generated moves.
+    Pick,
+}
+
 /// Hands out moves best first.
 pub struct MovePicker {
-    moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    stage: Stage,
+    tt_move: Option<Move>,
+    /// Whether the table move was handed out (so generation leaves it out).
+    tt_played: bool,
+    ply: usize,
+    context: Context,
+    /// The generated moves and their scores (a buffer the caller lends,
+    /// so that no node allocates or copies a full-size list).
+    moves: Vec<(Move, i32)>,
     next: usize,
+    /// From this index on, `moves` is sorted best first.
+    sorted: bool,
 }
 
 impl MovePicker {
-    /// All legal moves of `pos`, ordered with the TT move, killers of `ply` and `history`.
+    /// All legal moves of the position `next` is given, the table move
+    /// first, then ordered with the killers of `ply`, the history and the
+    /// countermove and continuation history of `context`. `buffer` holds
+    /// the generated moves (its contents are discarded); get it back with
+    /// [`MovePicker::into_buffer`].
     #[must_use]
-    pub fn new(pos: &Position, tt_move: Option<Move>, history: &History, ply: usize) -> MovePicker {
-        MovePicker::with_context(pos, tt_move, history, ply, &Context::default())
+    pub fn new(
+        tt_move: Option<Move>,
+        ply: usize,
+        context: Context,
+        mut buffer: Vec<(Move, i32)>,
+    ) -> MovePicker {
+        buffer.clear();
+        MovePicker {
+            stage: Stage::TableMove,
+            tt_move,
+            tt_played: false,
+            ply,
+            context,
+            moves: buffer,
+            next: 0,
+            sorted: false,
+        }
     }
 
-    /// As [`MovePicker::new`], with the countermove and continuation history of `context`.
+    /// The captures of `pos` (for quiescence search), most valuable victim
+    /// first; `next` must be given the same position. `buffer` as for
+    /// [`MovePicker::new`].
     #[must_use]
-    pub fn with_context(
-        pos: &Position,
-        tt_move: Option<Move>,
-        history: &History,
-        ply: usize,
-        context: &Context,
-    ) -> MovePicker {
-        let moves = pos.legal_moves();
-        let mut scores = [0; MAX_MOVES];
-        let killers = history.killers(ply);
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if Some(m) == tt_move {
-                TT_SCORE
-            } else if is_capture(pos, m) {
+    pub fn captures(pos: &Position, buffer: Vec<(Move, i32)>) -> MovePicker {
+        let mut list = MoveList::new();
+        if pos.in_check() {
+            pos.legal_moves_into(&mut list);
+            list.retain(|m| is_capture(pos, *m));
+        } else {
+            legal_captures_into(pos, &mut list);
+        }
+        let mut picker = MovePicker::new(None, 0, Context::default(), buffer);
+        picker.stage = Stage::Pick;
+        picker
+            .moves
+            .extend(list.iter().map(|&m| (m, mvv_lva(pos, m))));
+        picker
+    }
+
+    /// The best remaining move of `pos` (always the same position for one
+    /// picker) and its ordering score.
+    // Not an Iterator: the picker also hands back the ordering score, and
+    // the search drives it by hand with its own position and history.
+    pub fn next(&mut self, pos: &Position, history: &History) -> Option<(Move, i32)> {
+        if self.stage == Stage::TableMove {
+            self.stage = Stage::Generate;
+            if let Some(m) = self.tt_move.filter(|&m| pos.is_legal(m)) {
+                self.tt_played = true;
+                return Some((m, TT_SCORE));
+            }
+        }
+        if self.stage == Stage::Generate {
+            self.stage = Stage::Pick;
+            self.generate(pos, history);
+        }
+        let rest = self.moves.get_mut(self.next..)?;
+        if rest.is_empty() {
+            return None;
+        }
+        if self.next >= SCANNED && !self.sorted {
+            rest.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
+            self.sorted = true;
+        }
+        if !self.sorted {
+            let mut best = 0;
+            for i in 1..rest.len() {
+                if rest[i].1 > rest[best].1 {
+                    best = i;
+                }
+            }
+            rest.swap(0, best);
+        }
+        let r = rest[0];
+        self.next += 1;
+        Some(r)
+    }
+
+    /// The buffer lent to [`MovePicker::new`], for the next picker.
+    #[must_use]
+    pub fn into_buffer(self) -> Vec<(Move, i32)> {
+        self.moves
+    }
+
+    fn generate(&mut self, pos: &Position, history: &History) {
+        let mut list = MoveList::new();
+        pos.legal_moves_into(&mut list);
+        let killers = history.killers(self.ply);
+        let skip = if self.tt_played { self.tt_move } else { None };
+        for &m in &list {
+            if Some(m) == skip {
+                continue;
+            }
+            let score = if is_capture(pos, m) {
                 capture_score(pos, m)
             } else if Some(m) == killers[0] {
                 KILLER
             } else if Some(m) == killers[1] {
                 KILLER - 1
-            } else if Some(m) == context.countermove {
+            } else if Some(m) == self.context.countermove {
                 COUNTERMOVE
             } else {
                 let promo = if m.is_promotion() {
@@ -109,69 +215,10 @@ impl MovePicker {
                 } else {
                     0
                 };
-                context.quiet_score(pos, history, m) + promo * 8
+                self.context.quiet_score(pos, history, m) + promo * 8
             };
+            self.moves.push((m, score));
         }
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
-        }
-    }
-
-    /// The captures of `pos` (for quiescence search), most valuable victim first.
-    #[must_use]
-    pub fn captures(pos: &Position) -> MovePicker {
-        let moves = if pos.in_check() {
-            let mut moves = pos.legal_moves();
-            moves.retain(|m| is_capture(pos, *m));
-            moves
-        } else {
-            legal_captures(pos)
-        };
-        let mut scores = [0; MAX_MOVES];
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = mvv_lva(pos, m);
-        }
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
-        }
-    }
-
-    /// How many moves there are in all.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    /// Whether there are no moves at all.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
-    /// The best remaining move and its ordering score.
-    // Not an Iterator: the picker also hands back the ordering score, and the
-    // search drives it by hand (skipping quiets, reading the stage).
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> Option<(Move, i32)> {
-        let n = self.moves.len();
-        if self.next >= n {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let r = (self.moves[self.next], self.scores[self.next]);
-        self.next += 1;
-        Some(r)
     }
 }
 
@@ -180,6 +227,12 @@ impl MovePicker {
 #[must_use]
 pub fn legal_captures(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
+    legal_captures_into(pos, &mut list);
+    list
+}
+
+/// [`legal_captures`] appended to `list`.
+pub fn legal_captures_into(pos: &Position, list: &mut MoveList) {
     let us = pos.side_to_move();
     let them = us.opponent();
     let occ = pos.occupancy();
@@ -219,7 +272,6 @@ pub fn legal_captures(pos: &Position) -> MoveList {
             }
         }
     }
-    list
 }
 
 fn promotion_gain(pos: &Position, m: Move) -> i32 {

@@ -300,6 +300,8 @@ struct Worker<'a> {
     /// The [`piece_to`] index of each move on the search path (`None` for
     /// a null move, or for every move with continuation history off).
     moved: Vec<Option<usize>>,
+    /// One move buffer per ply, lent to that ply's move picker.
+    buffers: Vec<Vec<(Move, i32)>>,
 }
 
 /// Searches `pos` under `limit`, sharing `tt`, stopping on `control`, and
@@ -423,6 +425,7 @@ impl<'a> Worker<'a> {
             lmr,
             null_barrier: 0,
             moved: Vec::with_capacity(MAX_PLY + 2),
+            buffers: vec![Vec::new(); MAX_PLY + 2],
         }
     }
 
@@ -468,6 +471,7 @@ impl<'a> Worker<'a> {
     }
 
     fn push_move(&mut self, m: Move, check: bool) -> shogi_core::Undo {
+        self.shared.tt.prefetch(self.pos.hash_after(m));
         self.keys.push(self.pos.hash());
         self.checks.push(check);
         self.moved.push(
@@ -672,11 +676,8 @@ impl<'a> Worker<'a> {
             depth
         };
         let context = self.context();
-        let mut picker = MovePicker::with_context(&self.pos, tt_move, &self.history, ply, &context);
-        if picker.is_empty() {
-            // No legal move loses in shogi, in check or not.
-            return -MATE + ply as i32;
-        }
+        let buffer = std::mem::take(&mut self.buffers[ply]);
+        let mut picker = MovePicker::new(tt_move, ply, context, buffer);
         self.history.clear_killers_from(ply + 1);
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
@@ -685,7 +686,7 @@ impl<'a> Worker<'a> {
         let mut quiets: [Option<Move>; 32] = [None; 32];
         let mut n_quiets = 0;
         let mut count = 0;
-        while let Some((m, order)) = picker.next() {
+        while let Some((m, order)) = picker.next(&self.pos, &self.history) {
             count += 1;
             let capture = is_capture(&self.pos, m);
             let quiet = !capture && !m.is_promotion();
@@ -778,6 +779,11 @@ impl<'a> Worker<'a> {
                 n_quiets += 1;
             }
         }
+        self.buffers[ply] = picker.into_buffer();
+        if count == 0 {
+            // No legal move loses in shogi, in check or not.
+            return -MATE + ply as i32;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > original_alpha {
@@ -844,10 +850,8 @@ impl<'a> Worker<'a> {
         let stand;
         let mut picker;
         if in_check {
-            picker = MovePicker::new(&self.pos, entry.and_then(|e| e.mv), &self.history, ply);
-            if picker.is_empty() {
-                return -MATE + ply as i32;
-            }
+            let buffer = std::mem::take(&mut self.buffers[ply]);
+            picker = MovePicker::new(entry.and_then(|e| e.mv), ply, Context::default(), buffer);
             best = -INFINITE;
             stand = -INFINITE;
         } else {
@@ -857,11 +861,13 @@ impl<'a> Worker<'a> {
             }
             alpha = alpha.max(stand);
             best = stand;
-            picker = MovePicker::captures(&self.pos);
+            picker = MovePicker::captures(&self.pos, std::mem::take(&mut self.buffers[ply]));
         }
         let original_alpha = alpha;
         let mut best_move = None;
-        while let Some((m, _)) = picker.next() {
+        let mut tried = false;
+        while let Some((m, _)) = picker.next(&self.pos, &self.history) {
+            tried = true;
             if !in_check {
                 let victim = self
                     .pos
@@ -891,6 +897,10 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
+        }
+        self.buffers[ply] = picker.into_buffer();
+        if in_check && !tried {
+            return -MATE + ply as i32;
         }
         let bound = if best >= beta {
             Bound::Lower
