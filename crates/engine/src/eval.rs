@@ -19,9 +19,9 @@
 //! assert!(score.abs() < 100);
 //! ```
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
-use shogi_core::{attacks, Color, HandKind, PieceKind, Position, Square};
+use shogi_core::{attacks, Bitboard, Color, HandKind, PieceKind, Position, Square};
 
 use crate::params::{
     hand_slot, piece_slot, EvalParams, ATTACK, DEFEND, DISTANCES, HAND, HAND_THREAT, KING_ATTACKER,
@@ -101,6 +101,31 @@ fn distance(a: Square, b: Square) -> usize {
     df.max(dr)
 }
 
+/// [`distance`] for every pair of squares, and the squares within
+/// distance 2 of each square: looked up, not recomputed, at every node.
+struct Geometry {
+    distance: [[u8; 81]; 81],
+    near2: [Bitboard; 81],
+}
+
+static GEOMETRY: LazyLock<Geometry> = LazyLock::new(|| {
+    let mut g = Geometry {
+        distance: [[0; 81]; 81],
+        near2: [Bitboard::EMPTY; 81],
+    };
+    for a in Square::all() {
+        for b in Square::all() {
+            let d = distance(a, b);
+            // At most 8 on a 9 × 9 board.
+            g.distance[a.index()][b.index()] = d as u8;
+            if d <= 2 {
+                g.near2[a.index()] |= Bitboard::from_square(b);
+            }
+        }
+    }
+    g
+});
+
 /// The attack/defend table class of a board piece kind.
 const fn class(kind: PieceKind) -> usize {
     match kind {
@@ -158,6 +183,8 @@ impl Accumulator for Counts {
 /// (the tempo is +1 with Sente to move, -1 with Gote).
 #[inline(always)]
 fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
+    let geometry = &*GEOMETRY;
+    let dist = |a: Square, b: Square| usize::from(geometry.distance[a.index()][b.index()]);
     let kings = [pos.king(Color::Sente), pos.king(Color::Gote)];
     let occ = pos.occupancy();
     for color in Color::ALL {
@@ -184,10 +211,10 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
             acc.add(PIECE + slot, sign);
             let row = class(piece.kind) * DISTANCES;
             if let Some(ek) = enemy_king {
-                acc.add(ATTACK + row + distance(sq, ek), sign);
+                acc.add(ATTACK + row + dist(sq, ek), sign);
             }
             if let Some(ok) = own_king {
-                acc.add(DEFEND + row + distance(sq, ok), sign);
+                acc.add(DEFEND + row + dist(sq, ok), sign);
             }
             if let Some(m) = mobility_slot(piece.kind) {
                 let reach = attacks::piece(color, piece.kind, sq, occ) & !own;
@@ -206,11 +233,8 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
             if guards != 0 {
                 acc.add(KING_GUARD, sign * guards);
             }
-            let attackers = pos
-                .color_bb(color.opponent())
-                .into_iter()
-                .filter(|&sq| distance(sq, ok) <= 2)
-                .count() as i32;
+            let attackers =
+                (pos.color_bb(color.opponent()) & geometry.near2[ok.index()]).count() as i32;
             if attackers != 0 {
                 acc.add(KING_ATTACKER, sign * attackers);
             }
