@@ -97,8 +97,9 @@ pub struct MovePicker {
     /// The generated moves and their scores (a buffer the caller lends,
     /// so that no node allocates or copies a full-size list).
     moves: Vec<(Move, i32)>,
+    /// How many generated moves have been handed out.
     next: usize,
-    /// From this index on, `moves` is sorted best first.
+    /// Whether the moves not yet handed out (`moves[next..]`) are sorted best first.
     sorted: bool,
 }
 
