@@ -122,7 +122,7 @@ pub struct PuzzlesConfirmArgs {
     #[arg(long, default_value_t = shogi_engine::puzzles::BEST_NODES)]
     pub best_nodes: u64,
     /// Least lead in centipawns of the puzzle's move over the second.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = shogi_engine::puzzles::MARGIN)]
     pub margin: i32,
 }
 
@@ -148,7 +148,7 @@ pub struct PuzzlesGenerateArgs {
     #[arg(long, default_value_t = shogi_engine::puzzles::BEST_NODES)]
     pub best_nodes: u64,
     /// Least lead in centipawns of the best move over the second.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = shogi_engine::puzzles::MARGIN)]
     pub margin: i32,
     /// Keep at most this many puzzles of each kind and mate length (the first found).
     #[arg(long)]

@@ -461,7 +461,8 @@ impl Position {
 
     /// The key [`Position::hash`] will have after the legal move `m`,
     /// computed without playing it (a search uses it to start fetching the
-    /// next position's table entry early).
+    /// next position's table entry early; [`Position::make_move`] takes its
+    /// new key from here).
     ///
     /// ```
     /// use shogi_core::Position;
@@ -601,7 +602,7 @@ impl Position {
             checkers: self.checkers,
             hash: self.hash,
         };
-        let mut h = self.hash ^ zobrist::SIDE;
+        let hash = self.hash_after(m);
         let ui = us.index();
         let (to, kind) = match m {
             Move::Board { from, to, promote } => {
@@ -610,11 +611,8 @@ impl Position {
                     let ci = cap.color.index();
                     self.by_color[ci].toggle(to);
                     self.by_kind[cap.kind.index()].toggle(to);
-                    h ^= zobrist::board(cap.color, cap.kind, to);
                     if let Some(hk) = cap.kind.hand_kind() {
-                        let hand = &mut self.hands[ui];
-                        hand.add(hk);
-                        h ^= zobrist::hand(us, hk, hand.count(hk));
+                        self.hands[ui].add(hk);
                     }
                     undo.captured = Some(cap);
                 } else {
@@ -636,27 +634,23 @@ impl Position {
                 }
                 self.board[from.index()] = None;
                 self.board[to.index()] = Some(Piece::new(us, kind));
-                h ^= zobrist::board(us, piece.kind, from) ^ zobrist::board(us, kind, to);
                 if kind == PieceKind::King {
                     self.kings[ui] = Some(to);
                 }
                 (to, kind)
             }
             Move::Drop { kind, to } => {
-                let hand = &mut self.hands[ui];
-                h ^= zobrist::hand(us, kind, hand.count(kind));
-                hand.remove(kind);
+                self.hands[ui].remove(kind);
                 let pk = kind.piece_kind();
                 self.board[to.index()] = Some(Piece::new(us, pk));
                 self.by_color[ui].toggle(to);
                 self.by_kind[pk.index()].toggle(to);
                 self.occ.toggle(to);
-                h ^= zobrist::board(us, pk, to);
                 (to, pk)
             }
         };
         self.side = us.opponent();
-        self.hash = h;
+        self.hash = hash;
         self.move_number += 1;
         self.checkers = self.checks_after(m, to, kind);
         undo

@@ -89,18 +89,17 @@ enum Stage {
 /// Hands out moves best first.
 pub struct MovePicker {
     stage: Stage,
+    /// The table move; once the first move is asked for, only if it is
+    /// legal (and so handed out, and left out of the generated moves).
     tt_move: Option<Move>,
-    /// Whether the table move was handed out (so generation leaves it out).
-    tt_played: bool,
     ply: usize,
     context: Context,
     /// The generated moves and their scores (a buffer the caller lends,
     /// so that no node allocates or copies a full-size list).
     moves: Vec<(Move, i32)>,
-    /// How many generated moves have been handed out.
+    /// How many generated moves have been handed out; from [`SCANNED`] on,
+    /// the rest (`moves[next..]`) is sorted best first.
     next: usize,
-    /// Whether the moves not yet handed out (`moves[next..]`) are sorted best first.
-    sorted: bool,
 }
 
 impl MovePicker {
@@ -120,12 +119,10 @@ impl MovePicker {
         MovePicker {
             stage: Stage::TableMove,
             tt_move,
-            tt_played: false,
             ply,
             context,
             moves: buffer,
             next: 0,
-            sorted: false,
         }
     }
 
@@ -156,8 +153,8 @@ impl MovePicker {
     pub fn next(&mut self, pos: &Position, history: &History) -> Option<(Move, i32)> {
         if self.stage == Stage::TableMove {
             self.stage = Stage::Generate;
-            if let Some(m) = self.tt_move.filter(|&m| pos.is_legal(m)) {
-                self.tt_played = true;
+            self.tt_move = self.tt_move.filter(|&m| pos.is_legal(m));
+            if let Some(m) = self.tt_move {
                 return Some((m, TT_SCORE));
             }
         }
@@ -169,11 +166,9 @@ impl MovePicker {
         if rest.is_empty() {
             return None;
         }
-        if self.next >= SCANNED && !self.sorted {
+        if self.next == SCANNED {
             rest.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
-            self.sorted = true;
-        }
-        if !self.sorted {
+        } else if self.next < SCANNED {
             let mut best = 0;
             for i in 1..rest.len() {
                 if rest[i].1 > rest[best].1 {
@@ -197,9 +192,8 @@ impl MovePicker {
         let mut list = MoveList::new();
         pos.legal_moves_into(&mut list);
         let killers = history.killers(self.ply);
-        let skip = if self.tt_played { self.tt_move } else { None };
         for &m in &list {
-            if Some(m) == skip {
+            if Some(m) == self.tt_move {
                 continue;
             }
             let score = if is_capture(pos, m) {

@@ -69,6 +69,10 @@ pub const BEST_SCORE_RANGE: std::ops::RangeInclusive<i32> = -300..=1000;
 /// puzzles through whose move a deeper search no longer plays (docs/PUZZLES.md).
 pub const BEST_NODES: u64 = 1_000_000;
 
+/// The default least lead, in centipawns, of a best-move puzzle's move
+/// over the second best.
+pub const MARGIN: i32 = 300;
+
 /// The most best-move puzzles taken from one game (a tactic plays out over
 /// several moves; the first few positions of it are enough).
 pub const BEST_PER_GAME: usize = 2;
@@ -104,7 +108,7 @@ impl Default for PuzzleConfig {
             max_plies: 320,
             mate_nodes: 200_000,
             best_nodes: BEST_NODES,
-            margin: 300,
+            margin: MARGIN,
             openings: parse_openings(OPENINGS).unwrap_or_default(),
         }
     }
