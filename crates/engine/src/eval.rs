@@ -2,7 +2,8 @@
 //! trait so that another evaluation (a network) can replace it.
 //!
 //! The features are material (board and hand), piece placement relative to
-//! both kings (a table per kind class and Chebyshev distance), the king's
+//! both kings (a table per kind class of the square relative to each king,
+//! left-right symmetric), the king's
 //! rank, king safety (guards next to it, enemy pieces near it, the enemy's
 //! pieces in hand), slider mobility and the tempo. Each counts Sente's
 //! occurrences minus Gote's, so the evaluation is exactly colour-symmetric.
@@ -24,8 +25,8 @@ use std::sync::{Arc, LazyLock};
 use shogi_core::{attacks, Bitboard, Color, HandKind, PieceKind, Position, Square};
 
 use crate::params::{
-    hand_slot, piece_slot, EvalParams, ATTACK, DEFEND, DISTANCES, HAND, HAND_THREAT, KING_ATTACKER,
-    KING_GUARD, KING_RANK, MOBILITY, NUM_FEATURES, PIECE, TEMPO,
+    hand_slot, piece_slot, EvalParams, ENEMY_KING, FILE_DISTANCES, HAND, HAND_THREAT,
+    KING_ATTACKER, KING_GUARD, KING_RANK, MOBILITY, NUM_FEATURES, OFFSETS, OWN_KING, PIECE, TEMPO,
 };
 
 /// A static evaluation function.
@@ -101,24 +102,34 @@ fn distance(a: Square, b: Square) -> usize {
     df.max(dr)
 }
 
-/// [`distance`] for every pair of squares, and the squares within
+/// The place of a piece of `color` on `piece` relative to a king on
+/// `king`, in a king-relative table (see [`OFFSETS`]).
+fn offset(color: Color, piece: Square, king: Square) -> usize {
+    let dr = i32::from(piece.rank().relative(color)) - i32::from(king.rank().relative(color));
+    let df = piece.file().index().abs_diff(king.file().index());
+    // dr + 8 is in 0..=16 on a 9 × 9 board.
+    (dr + 8) as usize * FILE_DISTANCES + df
+}
+
+/// [`offset`] for every colour and pair of squares, and the squares within
 /// distance 2 of each square: looked up, not recomputed, at every node.
 struct Geometry {
-    distance: [[u8; 81]; 81],
+    offset: [[[u8; 81]; 81]; 2],
     near2: [Bitboard; 81],
 }
 
 static GEOMETRY: LazyLock<Geometry> = LazyLock::new(|| {
     let mut g = Geometry {
-        distance: [[0; 81]; 81],
+        offset: [[[0; 81]; 81]; 2],
         near2: [Bitboard::EMPTY; 81],
     };
     for a in Square::all() {
         for b in Square::all() {
-            let d = distance(a, b);
-            // At most 8 on a 9 × 9 board.
-            g.distance[a.index()][b.index()] = d as u8;
-            if d <= 2 {
+            for color in Color::ALL {
+                // Below OFFSETS = 153.
+                g.offset[color.index()][a.index()][b.index()] = offset(color, a, b) as u8;
+            }
+            if distance(a, b) <= 2 {
                 g.near2[a.index()] |= Bitboard::from_square(b);
             }
         }
@@ -126,15 +137,19 @@ static GEOMETRY: LazyLock<Geometry> = LazyLock::new(|| {
     g
 });
 
-/// The attack/defend table class of a board piece kind.
+/// The king-relative table class of a board piece kind
+/// ([`crate::params::CLASS_NAMES`]).
 const fn class(kind: PieceKind) -> usize {
     match kind {
         PieceKind::Pawn => 0,
-        PieceKind::Lance | PieceKind::Knight => 1,
-        PieceKind::Silver => 2,
-        PieceKind::Bishop | PieceKind::Horse => 4,
-        PieceKind::Rook | PieceKind::Dragon => 5,
-        _ => 3,
+        PieceKind::Lance => 1,
+        PieceKind::Knight => 2,
+        PieceKind::Silver => 3,
+        PieceKind::Bishop => 5,
+        PieceKind::Horse => 6,
+        PieceKind::Rook => 7,
+        PieceKind::Dragon => 8,
+        _ => 4,
     }
 }
 
@@ -184,7 +199,6 @@ impl Accumulator for Counts {
 #[inline(always)]
 fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
     let geometry = &*GEOMETRY;
-    let dist = |a: Square, b: Square| usize::from(geometry.distance[a.index()][b.index()]);
     let kings = [pos.king(Color::Sente), pos.king(Color::Gote)];
     let occ = pos.occupancy();
     for color in Color::ALL {
@@ -192,6 +206,7 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
         let sign = if color == Color::Sente { 1 } else { -1 };
         let own_king = kings[c];
         let enemy_king = kings[1 - c];
+        let offsets = &geometry.offset[c];
         let hand = pos.hand(color);
         for k in HandKind::ALL {
             let n = i32::from(hand.count(k));
@@ -209,12 +224,13 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
                 continue;
             };
             acc.add(PIECE + slot, sign);
-            let row = class(piece.kind) * DISTANCES;
+            let table = class(piece.kind) * OFFSETS;
+            let at = offsets[sq.index()];
             if let Some(ek) = enemy_king {
-                acc.add(ATTACK + row + dist(sq, ek), sign);
+                acc.add(ENEMY_KING + table + usize::from(at[ek.index()]), sign);
             }
             if let Some(ok) = own_king {
-                acc.add(DEFEND + row + dist(sq, ok), sign);
+                acc.add(OWN_KING + table + usize::from(at[ok.index()]), sign);
             }
             if let Some(m) = mobility_slot(piece.kind) {
                 let reach = attacks::piece(color, piece.kind, sq, occ) & !own;
@@ -376,6 +392,31 @@ mod tests {
                     .map(|(a, b)| a * b)
                     .sum();
                 assert_eq!(e.evaluate_sente(&pos), dot);
+            }
+        }
+    }
+
+    #[test]
+    fn king_relative_places_are_seen_from_the_pieces_side() {
+        let sq = |s: &str| {
+            let b = s.as_bytes();
+            Square::from_numbers(b[0] - b'0', b[1] - b'a' + 1).unwrap()
+        };
+        // A gold one rank in front of its king and one file aside: row
+        // -1 + 8, file distance 1, for either colour.
+        assert_eq!(offset(Color::Sente, sq("4h"), sq("5i")), 7 * 9 + 1);
+        assert_eq!(offset(Color::Gote, sq("6b"), sq("5a")), 7 * 9 + 1);
+        // Left and right are the same place.
+        assert_eq!(offset(Color::Sente, sq("6h"), sq("5i")), 7 * 9 + 1);
+        // A Sente pawn three ranks behind the Gote king on 1a, on 3d: rank d
+        // is Sente's 4th, rank a its 1st, so 4 - 1 = 3 behind; files 3 and 1.
+        assert_eq!(offset(Color::Sente, sq("3d"), sq("1a")), (3 + 8) * 9 + 2);
+        // Every place is in the table.
+        for a in Square::all() {
+            for b in Square::all() {
+                for c in Color::ALL {
+                    assert!(offset(c, a, b) < OFFSETS);
+                }
             }
         }
     }

@@ -2,7 +2,7 @@
 //!
 //! [`EvalParams`] is one flat vector of integer weights (centipawn-like
 //! units), divided into named [`GROUPS`]: board piece values, hand piece
-//! values, attack and defend tables by kind class and distance to a king,
+//! values, tables of each kind class by its square relative to each king,
 //! king placement and safety, slider mobility and the tempo. The evaluation
 //! ([`crate::eval`]) is the dot product of these weights with a position's
 //! feature vector, which is what lets the tuner ([`crate::tune`]) fit them.
@@ -39,24 +39,33 @@ pub struct Group {
     pub doc: &'static str,
 }
 
-/// Distances (Chebyshev, 0-8) in the attack and defend tables.
-pub const DISTANCES: usize = 9;
-/// Kind classes of the attack and defend tables.
-pub const CLASSES: usize = 6;
-/// Names of the kind classes, in table order.
-pub const CLASS_NAMES: [&str; CLASSES] =
-    ["pawn", "lance_knight", "silver", "gold", "bishop", "rook"];
+/// Kind classes of the king-relative tables.
+pub const CLASSES: usize = 9;
+/// Names of the kind classes, in table order (`gold` also counts the
+/// promoted pawn, lance, knight and silver, which move as a gold).
+pub const CLASS_NAMES: [&str; CLASSES] = [
+    "pawn", "lance", "knight", "silver", "gold", "bishop", "horse", "rook", "dragon",
+];
+/// File distances (0-8) between a piece and a king.
+pub const FILE_DISTANCES: usize = 9;
+/// Rank differences (-8..=8) between a piece and a king.
+pub const RANK_DIFFERENCES: usize = 17;
+/// Squares relative to a king in a king-relative table: row `dr + 8`
+/// (`dr` the piece's rank minus the king's, counted from the piece's own
+/// side, so negative is towards the far side), column the file distance.
+/// A table is left-right symmetric.
+pub const OFFSETS: usize = RANK_DIFFERENCES * FILE_DISTANCES;
 
 /// Board pieces: P L N S G B R +P +L +N +S +B(horse) +R(dragon) (no king).
 pub const PIECE: usize = 0;
 /// Pieces in hand: P L N S G B R.
 pub const HAND: usize = PIECE + 13;
-/// Attack table: class × distance to the enemy king.
-pub const ATTACK: usize = HAND + 7;
-/// Defend table: class × distance to the own king.
-pub const DEFEND: usize = ATTACK + CLASSES * DISTANCES;
+/// Each piece by its kind class and its square relative to the enemy king.
+pub const ENEMY_KING: usize = HAND + 7;
+/// Each piece by its kind class and its square relative to the own king.
+pub const OWN_KING: usize = ENEMY_KING + CLASSES * OFFSETS;
 /// The king by its rank counted from its own side (1 = the far rank).
-pub const KING_RANK: usize = DEFEND + CLASSES * DISTANCES;
+pub const KING_RANK: usize = OWN_KING + CLASSES * OFFSETS;
 /// Golds, silvers, tokins and promoted silvers next to the own king.
 pub const KING_GUARD: usize = KING_RANK + 9;
 /// Enemy pieces within distance 2 of the own king.
@@ -80,7 +89,7 @@ const fn group(name: &'static str, offset: usize, len: usize, doc: &'static str)
 }
 
 /// Every group, in file and vector order.
-pub const GROUPS: [Group; 19] = [
+pub const GROUPS: [Group; 25] = [
     group(
         "piece",
         PIECE,
@@ -89,22 +98,33 @@ pub const GROUPS: [Group; 19] = [
     ),
     group("hand", HAND, 7, "hand piece values: P L N S G B R"),
     group(
-        "attack.pawn",
-        ATTACK,
-        9,
-        "by distance 0-8 to the enemy king",
+        "enemy_king.pawn",
+        ENEMY_KING,
+        OFFSETS,
+        "relative to the enemy king: rank difference -8..8 x file distance 0-8",
     ),
-    group("attack.lance_knight", ATTACK + 9, 9, ""),
-    group("attack.silver", ATTACK + 18, 9, ""),
-    group("attack.gold", ATTACK + 27, 9, "gold and promoted minors"),
-    group("attack.bishop", ATTACK + 36, 9, "bishop and horse"),
-    group("attack.rook", ATTACK + 45, 9, "rook and dragon"),
-    group("defend.pawn", DEFEND, 9, "by distance 0-8 to the own king"),
-    group("defend.lance_knight", DEFEND + 9, 9, ""),
-    group("defend.silver", DEFEND + 18, 9, ""),
-    group("defend.gold", DEFEND + 27, 9, ""),
-    group("defend.bishop", DEFEND + 36, 9, ""),
-    group("defend.rook", DEFEND + 45, 9, ""),
+    group("enemy_king.lance", ENEMY_KING + OFFSETS, OFFSETS, ""),
+    group("enemy_king.knight", ENEMY_KING + 2 * OFFSETS, OFFSETS, ""),
+    group("enemy_king.silver", ENEMY_KING + 3 * OFFSETS, OFFSETS, ""),
+    group("enemy_king.gold", ENEMY_KING + 4 * OFFSETS, OFFSETS, ""),
+    group("enemy_king.bishop", ENEMY_KING + 5 * OFFSETS, OFFSETS, ""),
+    group("enemy_king.horse", ENEMY_KING + 6 * OFFSETS, OFFSETS, ""),
+    group("enemy_king.rook", ENEMY_KING + 7 * OFFSETS, OFFSETS, ""),
+    group("enemy_king.dragon", ENEMY_KING + 8 * OFFSETS, OFFSETS, ""),
+    group(
+        "own_king.pawn",
+        OWN_KING,
+        OFFSETS,
+        "relative to the own king: rank difference -8..8 x file distance 0-8",
+    ),
+    group("own_king.lance", OWN_KING + OFFSETS, OFFSETS, ""),
+    group("own_king.knight", OWN_KING + 2 * OFFSETS, OFFSETS, ""),
+    group("own_king.silver", OWN_KING + 3 * OFFSETS, OFFSETS, ""),
+    group("own_king.gold", OWN_KING + 4 * OFFSETS, OFFSETS, ""),
+    group("own_king.bishop", OWN_KING + 5 * OFFSETS, OFFSETS, ""),
+    group("own_king.horse", OWN_KING + 6 * OFFSETS, OFFSETS, ""),
+    group("own_king.rook", OWN_KING + 7 * OFFSETS, OFFSETS, ""),
+    group("own_king.dragon", OWN_KING + 8 * OFFSETS, OFFSETS, ""),
     group(
         "king_rank",
         KING_RANK,

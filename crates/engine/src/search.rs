@@ -68,6 +68,11 @@ const IIR_DEPTH: i32 = 4;
 const RAZOR_DEPTH: i32 = 2;
 /// Razoring margin per ply of depth.
 const RAZOR_MARGIN: i32 = 250;
+/// Singular extension applies from this depth on.
+const SINGULAR_DEPTH: i32 = 6;
+/// Singular extension: how far below the table score, per ply of depth,
+/// the other moves must stay.
+const SINGULAR_MARGIN: i32 = 2;
 
 /// Engine settings that shape a search.
 #[derive(Clone)]
@@ -107,6 +112,19 @@ pub struct SearchOptions {
     /// Razoring: a quiescence search decides hopeless nodes at depth 1-2
     /// (a developer switch; off by default: not yet tested).
     pub razoring: bool,
+    /// The improving flag (the static evaluation above its value two plies
+    /// earlier) in reverse futility, late move pruning and reductions (a
+    /// developer switch; off by default until a self-play test shows a gain).
+    pub improving: bool,
+    /// Extend only the checks that do not lose material by exchange (SEE at
+    /// least 0), instead of every check (a developer switch; off by default
+    /// until a self-play test shows a gain).
+    pub safe_check_extension: bool,
+    /// Singular extension: the table move is searched a ply deeper when
+    /// every other move falls clearly short of its stored score, and the
+    /// node is cut when even without it a move reaches beta (a developer
+    /// switch; off by default until a self-play test shows a gain).
+    pub singular_extension: bool,
 }
 
 impl Default for SearchOptions {
@@ -127,6 +145,9 @@ impl Default for SearchOptions {
             futility: true,
             iir: false,
             razoring: false,
+            improving: false,
+            safe_check_extension: false,
+            singular_extension: false,
         }
     }
 }
@@ -147,6 +168,9 @@ impl std::fmt::Debug for SearchOptions {
             .field("futility", &self.futility)
             .field("iir", &self.iir)
             .field("razoring", &self.razoring)
+            .field("improving", &self.improving)
+            .field("safe_check_extension", &self.safe_check_extension)
+            .field("singular_extension", &self.singular_extension)
             .finish_non_exhaustive()
     }
 }
@@ -302,6 +326,10 @@ struct Worker<'a> {
     moved: Vec<Option<usize>>,
     /// One move buffer per ply, lent to that ply's move picker.
     buffers: Vec<Vec<(Move, i32)>>,
+    /// The static evaluation at each ply of the path (`-INFINITE` in check).
+    evals: Vec<i32>,
+    /// The move a singular extension search leaves out, at each ply.
+    excluded: Vec<Option<Move>>,
 }
 
 /// Searches `pos` under `limit`, sharing `tt`, stopping on `control`, and
@@ -426,6 +454,8 @@ impl<'a> Worker<'a> {
             null_barrier: 0,
             moved: Vec::with_capacity(MAX_PLY + 2),
             buffers: vec![Vec::new(); MAX_PLY + 2],
+            evals: vec![-INFINITE; MAX_PLY + 2],
+            excluded: vec![None; MAX_PLY + 2],
         }
     }
 
@@ -608,7 +638,10 @@ impl<'a> Worker<'a> {
         let key = self.pos.hash();
         let entry = self.shared.tt.probe(key);
         let tt_move = entry.and_then(|e| e.mv);
-        if let Some(e) = entry {
+        // A singular extension search of this node without that move: no
+        // table cut, no pruning of the node, nothing stored.
+        let excluded = self.excluded[ply];
+        if let Some(e) = entry.filter(|_| excluded.is_none()) {
             if !pv_node && e.depth >= depth {
                 let v = score_from_tt(e.score, ply);
                 let cut = match e.bound {
@@ -627,9 +660,15 @@ impl<'a> Worker<'a> {
         } else {
             entry.map_or_else(|| self.evaluate(), |e| e.eval)
         };
-        if !in_check && !pv_node && beta.abs() < MATE_IN_MAX_PLY {
+        self.evals[ply] = static_eval;
+        // Improving: better than two plies ago (or that ply was in check).
+        let improving = self.shared.options.improving
+            && !in_check
+            && (ply < 2 || static_eval > self.evals[ply - 2]);
+        let not_improving = self.shared.options.improving && !improving;
+        if !in_check && !pv_node && excluded.is_none() && beta.abs() < MATE_IN_MAX_PLY {
             // Reverse futility pruning.
-            if depth <= 4 && static_eval - 150 * depth >= beta {
+            if depth <= 4 && static_eval - 150 * (depth - i32::from(improving)) >= beta {
                 return static_eval;
             }
             // Razoring: far below alpha near the leaves, trust the quiescence search.
@@ -670,7 +709,11 @@ impl<'a> Worker<'a> {
         }
         // Internal iterative reduction: without a table move the ordering is
         // poor and the node probably new; search it one ply shallower.
-        let depth = if self.shared.options.iir && tt_move.is_none() && depth >= IIR_DEPTH {
+        let depth = if self.shared.options.iir
+            && tt_move.is_none()
+            && excluded.is_none()
+            && depth >= IIR_DEPTH
+        {
             depth - 1
         } else {
             depth
@@ -687,13 +730,19 @@ impl<'a> Worker<'a> {
         let mut n_quiets = 0;
         let mut count = 0;
         while let Some((m, order)) = picker.next(&self.pos, &self.history) {
+            if Some(m) == excluded {
+                continue;
+            }
             count += 1;
             let capture = is_capture(&self.pos, m);
             let quiet = !capture && !m.is_promotion();
             let check = gives_check(&self.pos, m);
             if !pv_node && !in_check && best > -MATE_IN_MAX_PLY && !check {
                 // Late move pruning of quiet moves at shallow depth.
-                if quiet && depth <= 3 && count > 4 + 4 * depth * depth {
+                if quiet
+                    && depth <= 3
+                    && count > (4 + 4 * depth * depth) / (1 + i32::from(not_improving))
+                {
                     continue;
                 }
                 // Futility pruning: a quiet move will not lift a static
@@ -710,7 +759,49 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let extension = i32::from(check && (ply as i32) < 2 * self.root_depth);
+            let mut extension = i32::from(
+                check
+                    && (ply as i32) < 2 * self.root_depth
+                    && (!self.shared.options.safe_check_extension || see(&self.pos, m) >= 0),
+            );
+            // Singular extension: is the table move the only good one?
+            if self.shared.options.singular_extension
+                && count == 1
+                && Some(m) == tt_move
+                && excluded.is_none()
+                && depth >= SINGULAR_DEPTH
+                && (ply as i32) < 2 * self.root_depth
+            {
+                if let Some(e) = entry.filter(|e| {
+                    e.depth >= depth - 3
+                        && e.bound != Bound::Upper
+                        && e.score.abs() < MATE_IN_MAX_PLY
+                }) {
+                    let singular_beta = score_from_tt(e.score, ply) - SINGULAR_MARGIN * depth;
+                    self.excluded[ply] = Some(m);
+                    let v = self.search(
+                        (depth - 1) / 2,
+                        singular_beta - 1,
+                        singular_beta,
+                        ply,
+                        false,
+                        false,
+                    );
+                    self.excluded[ply] = None;
+                    if self.stopped {
+                        self.buffers[ply] = picker.into_buffer();
+                        return 0;
+                    }
+                    if v < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        // Multi-cut: without the table move a move still
+                        // reaches beta.
+                        self.buffers[ply] = picker.into_buffer();
+                        return singular_beta;
+                    }
+                }
+            }
             let new_depth = depth - 1 + extension;
             let undo = self.push_move(m, check);
             let mut v;
@@ -728,6 +819,9 @@ impl<'a> Worker<'a> {
                     r = self.lmr[depth.min(127) as usize][count.min(63) as usize];
                     if pv_node {
                         r -= 1;
+                    }
+                    if not_improving {
+                        r += 1;
                     }
                     if self.shared.options.continuation_history {
                         let stat = context.quiet_score(&self.pos, &self.history, m);
@@ -781,8 +875,16 @@ impl<'a> Worker<'a> {
         }
         self.buffers[ply] = picker.into_buffer();
         if count == 0 {
-            // No legal move loses in shogi, in check or not.
-            return -MATE + ply as i32;
+            // No legal move loses in shogi, in check or not; without the
+            // excluded move, the node only fails low.
+            return if excluded.is_some() {
+                alpha
+            } else {
+                -MATE + ply as i32
+            };
+        }
+        if excluded.is_some() {
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -1109,6 +1211,18 @@ mod tests {
             },
             SearchOptions {
                 razoring: true,
+                ..SearchOptions::default()
+            },
+            SearchOptions {
+                improving: true,
+                ..SearchOptions::default()
+            },
+            SearchOptions {
+                safe_check_extension: true,
+                ..SearchOptions::default()
+            },
+            SearchOptions {
+                singular_extension: true,
                 ..SearchOptions::default()
             },
         ] {

@@ -130,6 +130,12 @@ pub struct EngineOptions {
     pub iir: bool,
     /// `Razoring` (developer switch).
     pub razoring: bool,
+    /// `Improving` (developer switch).
+    pub improving: bool,
+    /// `SafeCheckExtension` (developer switch).
+    pub safe_check_extension: bool,
+    /// `SingularExtension` (developer switch).
+    pub singular_extension: bool,
 }
 
 impl Default for EngineOptions {
@@ -151,6 +157,9 @@ impl Default for EngineOptions {
             futility: true,
             iir: false,
             razoring: false,
+            improving: false,
+            safe_check_extension: false,
+            singular_extension: false,
         }
     }
 }
@@ -162,7 +171,7 @@ pub const INTERNAL_EVAL: &str = "<internal>";
 /// `crates/engine/params/`); `NullMove`, `LateMoveReductions`,
 /// `Aspiration` and `ContinuationHistory` are developer switches for self-play tests of those search
 /// features (leave them on to play).
-const OPTION_LINES: [&str; 16] = [
+const OPTION_LINES: [&str; 19] = [
     "option name USI_Hash type spin default 64 min 1 max 65536",
     "option name Threads type spin default 1 min 1 max 256",
     "option name USI_Ponder type check default false",
@@ -179,6 +188,9 @@ const OPTION_LINES: [&str; 16] = [
     "option name Futility type check default true",
     "option name InternalIterativeReduction type check default false",
     "option name Razoring type check default false",
+    "option name Improving type check default false",
+    "option name SafeCheckExtension type check default false",
+    "option name SingularExtension type check default false",
 ];
 
 /// Why a `setoption` was refused.
@@ -252,6 +264,9 @@ impl EngineOptions {
             "futility" => self.futility = check()?,
             "internaliterativereduction" => self.iir = check()?,
             "razoring" => self.razoring = check()?,
+            "improving" => self.improving = check()?,
+            "safecheckextension" => self.safe_check_extension = check()?,
+            "singularextension" => self.singular_extension = check()?,
             "multipv" => self.multipv = spin(1, 600)? as usize,
             "enteringkingrule" => self.entering_king = value.parse().map_err(|_| bad())?,
             "maxmovestodraw" => self.max_moves_to_draw = spin(0, 100_000)? as u32,
@@ -550,6 +565,9 @@ impl<W: Write + Send + 'static> Engine<W> {
             futility: self.options.futility,
             iir: self.options.iir,
             razoring: self.options.razoring,
+            improving: self.options.improving,
+            safe_check_extension: self.options.safe_check_extension,
+            singular_extension: self.options.singular_extension,
         }
     }
 
