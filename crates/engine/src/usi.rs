@@ -158,7 +158,7 @@ impl Default for EngineOptions {
             iir: false,
             razoring: false,
             improving: false,
-            safe_check_extension: false,
+            safe_check_extension: true,
             singular_extension: false,
         }
     }
@@ -189,7 +189,7 @@ const OPTION_LINES: [&str; 19] = [
     "option name InternalIterativeReduction type check default false",
     "option name Razoring type check default false",
     "option name Improving type check default false",
-    "option name SafeCheckExtension type check default false",
+    "option name SafeCheckExtension type check default true",
     "option name SingularExtension type check default false",
 ];
 
