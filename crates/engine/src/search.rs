@@ -2,8 +2,9 @@
 //!
 //! Iterative deepening with aspiration windows over a principal variation
 //! search (PVS) with a shared [transposition table](crate::tt), quiescence
-//! search of captures (all evasions when in check), check extension, null
-//! move pruning, reverse futility and late move pruning, late move
+//! search of captures (all evasions when in check), extension of the checks
+//! that do not lose material by exchange, null move pruning, reverse
+//! futility, futility and late move pruning, late move
 //! reductions, killer and history move ordering, SEE-based capture pruning
 //! and mate distance pruning. Several threads search the same tree sharing
 //! the table (lazy SMP); the first thread reports and decides.
