@@ -720,9 +720,49 @@ impl<'a> Worker<'a> {
             depth
         };
         let context = self.context();
+        self.history.clear_killers_from(ply + 1);
+        // Singular extension: is the (legal) table move the only good one?
+        // A search of this node without it, at half depth, against a bound
+        // below its stored score says.
+        let mut singular = None;
+        if self.shared.options.singular_extension
+            && excluded.is_none()
+            && depth >= SINGULAR_DEPTH
+            && (ply as i32) < 2 * self.root_depth
+        {
+            if let (Some(e), Some(m)) = (
+                entry.filter(|e| {
+                    e.depth >= depth - 3
+                        && e.bound != Bound::Upper
+                        && e.score.abs() < MATE_IN_MAX_PLY
+                }),
+                tt_move.filter(|&m| self.pos.is_legal(m)),
+            ) {
+                let singular_beta = score_from_tt(e.score, ply) - SINGULAR_MARGIN * depth;
+                self.excluded[ply] = Some(m);
+                let v = self.search(
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    false,
+                    false,
+                );
+                self.excluded[ply] = None;
+                if self.stopped {
+                    return 0;
+                }
+                if v < singular_beta {
+                    singular = Some(m);
+                } else if singular_beta >= beta {
+                    // Multi-cut: without the table move a move still
+                    // reaches beta.
+                    return singular_beta;
+                }
+            }
+        }
         let buffer = std::mem::take(&mut self.buffers[ply]);
         let mut picker = MovePicker::new(tt_move, ply, context, buffer);
-        self.history.clear_killers_from(ply + 1);
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
         let mut best = -INFINITE;
@@ -760,49 +800,12 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let mut extension = i32::from(
-                check
-                    && (ply as i32) < 2 * self.root_depth
-                    && (!self.shared.options.safe_check_extension || see(&self.pos, m) >= 0),
+            let extension = i32::from(
+                Some(m) == singular
+                    || check
+                        && (ply as i32) < 2 * self.root_depth
+                        && (!self.shared.options.safe_check_extension || see(&self.pos, m) >= 0),
             );
-            // Singular extension: is the table move the only good one?
-            if self.shared.options.singular_extension
-                && count == 1
-                && Some(m) == tt_move
-                && excluded.is_none()
-                && depth >= SINGULAR_DEPTH
-                && (ply as i32) < 2 * self.root_depth
-            {
-                if let Some(e) = entry.filter(|e| {
-                    e.depth >= depth - 3
-                        && e.bound != Bound::Upper
-                        && e.score.abs() < MATE_IN_MAX_PLY
-                }) {
-                    let singular_beta = score_from_tt(e.score, ply) - SINGULAR_MARGIN * depth;
-                    self.excluded[ply] = Some(m);
-                    let v = self.search(
-                        (depth - 1) / 2,
-                        singular_beta - 1,
-                        singular_beta,
-                        ply,
-                        false,
-                        false,
-                    );
-                    self.excluded[ply] = None;
-                    if self.stopped {
-                        self.buffers[ply] = picker.into_buffer();
-                        return 0;
-                    }
-                    if v < singular_beta {
-                        extension = 1;
-                    } else if singular_beta >= beta {
-                        // Multi-cut: without the table move a move still
-                        // reaches beta.
-                        self.buffers[ply] = picker.into_buffer();
-                        return singular_beta;
-                    }
-                }
-            }
             let new_depth = depth - 1 + extension;
             let undo = self.push_move(m, check);
             let mut v;
