@@ -47,7 +47,7 @@ use crate::movepicker::{is_capture, Context, MovePicker};
 use crate::see::see;
 use crate::skill::Skill;
 use crate::timemgmt::{allocate, TimeBudget};
-use crate::tt::{Bound, TranspositionTable};
+use crate::tt::{Bound, TranspositionTable, TtEntry};
 
 pub use crate::score::{MATE, MATE_IN_MAX_PLY, MAX_PLY};
 /// Larger than any score.
@@ -74,6 +74,14 @@ const SINGULAR_DEPTH: i32 = 6;
 /// Singular extension: how far below the table score, per ply of depth,
 /// the other moves must stay.
 const SINGULAR_MARGIN: i32 = 2;
+/// SEE pruning of quiet moves applies up to this depth.
+const SEE_QUIET_DEPTH: i32 = 8;
+/// A quiet move is pruned when its SEE is below −this × depth².
+pub const SEE_QUIET_MARGIN: i32 = 30;
+/// `ProbCut` applies from this depth; its searches are this much shallower.
+const PROBCUT_DEPTH: i32 = 5;
+/// How far above beta a `ProbCut` capture's reduced search must stay.
+const PROBCUT_MARGIN: i32 = 200;
 
 /// Engine settings that shape a search.
 #[derive(Clone)]
@@ -126,6 +134,15 @@ pub struct SearchOptions {
     /// node is cut when even without it a move reaches beta (a developer
     /// switch; off by default until a self-play test shows a gain).
     pub singular_extension: bool,
+    /// SEE pruning of quiet moves: near the leaves, a quiet move or drop
+    /// onto a square where it is lost by exchange for more than
+    /// [`SEE_QUIET_MARGIN`] × depth² is not searched (a developer switch;
+    /// off by default until a self-play test shows a gain).
+    pub see_quiet_pruning: bool,
+    /// `ProbCut`: at depth [`PROBCUT_DEPTH`] and more, a good capture whose
+    /// reduced search stays [`PROBCUT_MARGIN`] above beta cuts the node (a
+    /// developer switch; off by default until a self-play test shows a gain).
+    pub probcut: bool,
 }
 
 impl Default for SearchOptions {
@@ -149,6 +166,8 @@ impl Default for SearchOptions {
             improving: false,
             safe_check_extension: true,
             singular_extension: false,
+            see_quiet_pruning: false,
+            probcut: false,
         }
     }
 }
@@ -171,6 +190,8 @@ impl std::fmt::Debug for SearchOptions {
             .field("razoring", &self.razoring)
             .field("improving", &self.improving)
             .field("safe_check_extension", &self.safe_check_extension)
+            .field("see_quiet_pruning", &self.see_quiet_pruning)
+            .field("probcut", &self.probcut)
             .field("singular_extension", &self.singular_extension)
             .finish_non_exhaustive()
     }
@@ -708,6 +729,20 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        if self.shared.options.probcut
+            && !in_check
+            && !pv_node
+            && excluded.is_none()
+            && depth >= PROBCUT_DEPTH
+            && beta.abs() < MATE_IN_MAX_PLY
+        {
+            if let Some(v) = self.probcut(depth, beta, ply, static_eval, entry) {
+                return v;
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
         // Internal iterative reduction: without a table move the ordering is
         // poor and the node probably new; search it one ply shallower.
         let depth = if self.shared.options.iir
@@ -792,6 +827,14 @@ impl<'a> Worker<'a> {
                     && self.shared.options.futility
                     && depth <= FUTILITY_DEPTH
                     && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
+                {
+                    continue;
+                }
+                // Quiet moves and drops that lose the piece by exchange.
+                if quiet
+                    && self.shared.options.see_quiet_pruning
+                    && depth <= SEE_QUIET_DEPTH
+                    && see(&self.pos, m) < -SEE_QUIET_MARGIN * depth * depth
                 {
                     continue;
                 }
@@ -902,6 +945,73 @@ impl<'a> Worker<'a> {
             .tt
             .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
         best
+    }
+
+    /// `ProbCut` at a non-PV node of `depth` not in check: the captures that
+    /// win at least the margin over beta by exchange are tried, each first
+    /// by a quiescence search and then by a search [`PROBCUT_DEPTH`] − 1
+    /// plies shallower, against beta + [`PROBCUT_MARGIN`]. The score of the
+    /// first that holds (the node's lower bound, stored in the table), or
+    /// `None`.
+    fn probcut(
+        &mut self,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        static_eval: i32,
+        entry: Option<TtEntry>,
+    ) -> Option<i32> {
+        let pc_beta = beta + PROBCUT_MARGIN;
+        // The table already says this node stays below it.
+        if entry.is_some_and(|e| {
+            e.depth >= depth - (PROBCUT_DEPTH - 1)
+                && e.bound != Bound::Lower
+                && score_from_tt(e.score, ply) < pc_beta
+        }) {
+            return None;
+        }
+        let mut picker = MovePicker::captures(&self.pos, std::mem::take(&mut self.buffers[ply]));
+        let mut found = None;
+        while let Some((m, _)) = picker.next(&self.pos, &self.history) {
+            if see(&self.pos, m) < pc_beta - static_eval {
+                continue;
+            }
+            let check = gives_check(&self.pos, m);
+            let undo = self.push_move(m, check);
+            let mut v = -self.qsearch(-pc_beta, -pc_beta + 1, ply + 1, 0);
+            if v >= pc_beta && !self.stopped {
+                v = -self.search(
+                    depth - PROBCUT_DEPTH,
+                    -pc_beta,
+                    -pc_beta + 1,
+                    ply + 1,
+                    false,
+                    true,
+                );
+            }
+            self.pop_move(m, undo);
+            if self.stopped {
+                break;
+            }
+            if v >= pc_beta {
+                found = Some((m, v));
+                break;
+            }
+        }
+        self.buffers[ply] = picker.into_buffer();
+        if self.stopped {
+            return None;
+        }
+        let (m, v) = found?;
+        self.shared.tt.store(
+            self.pos.hash(),
+            Some(m),
+            score_to_tt(v, ply),
+            static_eval,
+            depth - (PROBCUT_DEPTH - 1),
+            Bound::Lower,
+        );
+        Some(v)
     }
 
     /// After quiet move `best` caused a cutoff at `depth`: rewards it in the
@@ -1228,6 +1338,14 @@ mod tests {
             },
             SearchOptions {
                 singular_extension: true,
+                ..SearchOptions::default()
+            },
+            SearchOptions {
+                see_quiet_pruning: true,
+                ..SearchOptions::default()
+            },
+            SearchOptions {
+                probcut: true,
                 ..SearchOptions::default()
             },
         ] {

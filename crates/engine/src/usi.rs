@@ -136,6 +136,10 @@ pub struct EngineOptions {
     pub safe_check_extension: bool,
     /// `SingularExtension` (developer switch).
     pub singular_extension: bool,
+    /// `SeeQuietPruning` (developer switch).
+    pub see_quiet_pruning: bool,
+    /// `ProbCut` (developer switch).
+    pub probcut: bool,
 }
 
 impl Default for EngineOptions {
@@ -160,6 +164,8 @@ impl Default for EngineOptions {
             improving: false,
             safe_check_extension: true,
             singular_extension: false,
+            see_quiet_pruning: false,
+            probcut: false,
         }
     }
 }
@@ -171,7 +177,7 @@ pub const INTERNAL_EVAL: &str = "<internal>";
 /// `crates/engine/params/`); `NullMove`, `LateMoveReductions`,
 /// `Aspiration` and `ContinuationHistory` are developer switches for self-play tests of those search
 /// features (leave them on to play).
-const OPTION_LINES: [&str; 19] = [
+const OPTION_LINES: [&str; 21] = [
     "option name USI_Hash type spin default 64 min 1 max 65536",
     "option name Threads type spin default 1 min 1 max 256",
     "option name USI_Ponder type check default false",
@@ -191,6 +197,8 @@ const OPTION_LINES: [&str; 19] = [
     "option name Improving type check default false",
     "option name SafeCheckExtension type check default true",
     "option name SingularExtension type check default false",
+    "option name SeeQuietPruning type check default false",
+    "option name ProbCut type check default false",
 ];
 
 /// Why a `setoption` was refused.
@@ -267,6 +275,8 @@ impl EngineOptions {
             "improving" => self.improving = check()?,
             "safecheckextension" => self.safe_check_extension = check()?,
             "singularextension" => self.singular_extension = check()?,
+            "seequietpruning" => self.see_quiet_pruning = check()?,
+            "probcut" => self.probcut = check()?,
             "multipv" => self.multipv = spin(1, 600)? as usize,
             "enteringkingrule" => self.entering_king = value.parse().map_err(|_| bad())?,
             "maxmovestodraw" => self.max_moves_to_draw = spin(0, 100_000)? as u32,
@@ -568,6 +578,8 @@ impl<W: Write + Send + 'static> Engine<W> {
             improving: self.options.improving,
             safe_check_extension: self.options.safe_check_extension,
             singular_extension: self.options.singular_extension,
+            see_quiet_pruning: self.options.see_quiet_pruning,
+            probcut: self.options.probcut,
         }
     }
 
