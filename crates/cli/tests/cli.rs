@@ -281,6 +281,11 @@ fn match_plays_games_and_summarises() {
     );
     let o = shogi(&["match", "--nodes", "10", "--depth", "2"]);
     assert_eq!(o.status.code(), Some(2));
+    // At fixed nodes the 300 built-in openings make 600 different games;
+    // more would replay them move for move.
+    let o = shogi(&["match", "--nodes", "10", "--games", "602"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("at most 600 games"), "{}", stderr(&o));
 }
 
 #[test]

@@ -244,6 +244,24 @@ pub enum MatchError {
     /// An engine could not be started.
     #[error(transparent)]
     Engine(#[from] ClientError),
+    /// At a fixed number of nodes or a fixed depth the engines play the
+    /// same game again from the same opening and colours, so games past
+    /// two per opening would only count earlier games twice.
+    #[error(
+        "{games} games at a fixed {limit} would play some games twice, move for move: \
+         {openings} opening(s) with both colours make {max} different games; \
+         ask for at most {max} games or give more openings"
+    )]
+    RepeatedGames {
+        /// Games asked for.
+        games: usize,
+        /// Openings given (the start position alone counts as one).
+        openings: usize,
+        /// Games that are all different: two per opening.
+        max: usize,
+        /// `node count` or `depth`.
+        limit: &'static str,
+    },
 }
 
 /// A small balanced set of short openings (both sides' common first moves),
@@ -284,6 +302,19 @@ where
         config.openings.clone()
     };
     let total = config.games.div_ceil(2) * 2;
+    let limit = match config.time {
+        TimeControl::Nodes(_) => Some("node count"),
+        TimeControl::Depth(_) => Some("depth"),
+        TimeControl::Byoyomi { .. } | TimeControl::Fischer { .. } => None,
+    };
+    if let Some(limit) = limit.filter(|_| total > 2 * openings.len()) {
+        return Err(MatchError::RepeatedGames {
+            games: total,
+            openings: openings.len(),
+            max: 2 * openings.len(),
+            limit,
+        });
+    }
     let next = AtomicUsize::new(0);
     let decided = AtomicBool::new(false);
     let summary = Mutex::new(MatchSummary::default());
@@ -654,6 +685,53 @@ mod tests {
             least_time_left_ms: [None, None],
             effort: [Effort::default(); 2],
         }
+    }
+
+    #[test]
+    fn fixed_effort_matches_refuse_to_replay_games() {
+        // Two openings: four different games at most, before any engine starts.
+        let two = parse_openings("startpos moves 7g7f\nstartpos moves 2g2f\n").unwrap();
+        let config = MatchConfig {
+            engines: [
+                EngineCommand::parse("/nonexistent/engine").unwrap(),
+                EngineCommand::parse("/nonexistent/engine").unwrap(),
+            ],
+            games: 5,
+            time: TimeControl::Nodes(1000),
+            openings: two,
+            ..MatchConfig::default()
+        };
+        let err = run(&config, |_, _| {}).unwrap_err();
+        assert!(matches!(
+            err,
+            MatchError::RepeatedGames {
+                games: 6,
+                openings: 2,
+                max: 4,
+                limit: "node count"
+            }
+        ));
+        assert!(err.to_string().contains("at most 4 games"), "{err}");
+        let depth = MatchConfig {
+            time: TimeControl::Depth(3),
+            openings: Vec::new(),
+            games: 3,
+            ..config.clone()
+        };
+        assert!(matches!(
+            run(&depth, |_, _| {}),
+            Err(MatchError::RepeatedGames { max: 2, .. })
+        ));
+        // Under a clock the games differ by timing: no limit (the engine
+        // cannot start here, which is the error that comes back).
+        let clock = MatchConfig {
+            time: TimeControl::Byoyomi {
+                main_ms: 0,
+                byoyomi_ms: 100,
+            },
+            ..config
+        };
+        assert!(matches!(run(&clock, |_, _| {}), Err(MatchError::Engine(_))));
     }
 
     #[test]
