@@ -728,19 +728,14 @@ impl<'a> Worker<'a> {
                     return if v >= MATE_IN_MAX_PLY { beta } else { v };
                 }
             }
-        }
-        if self.shared.options.probcut
-            && !in_check
-            && !pv_node
-            && excluded.is_none()
-            && depth >= PROBCUT_DEPTH
-            && beta.abs() < MATE_IN_MAX_PLY
-        {
-            if let Some(v) = self.probcut(depth, beta, ply, static_eval, entry) {
-                return v;
-            }
-            if self.stopped {
-                return 0;
+            // ProbCut: a good capture far above beta cuts the node.
+            if self.shared.options.probcut && depth >= PROBCUT_DEPTH {
+                if let Some(v) = self.probcut(depth, beta, ply, static_eval, entry) {
+                    return v;
+                }
+                if self.stopped {
+                    return 0;
+                }
             }
         }
         // Internal iterative reduction: without a table move the ordering is
