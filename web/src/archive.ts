@@ -73,6 +73,9 @@ export function renderArchive(root: HTMLElement): Screen {
   let page = Math.max(1, Number(params.get('page') ?? '1') || 1);
   const perPage = 20;
   const list = h('div', { id: 'archive-list' });
+  // Loads may overlap (the first page, then a filter at once): only the
+  // newest one's answer is drawn, so an older answer never replaces it.
+  let latest = 0;
   const render = () => {
     const input = h('input', { name: 'player', id: 'archive-player', value: player, placeholder: t('player') });
     const select = h(
@@ -105,8 +108,10 @@ export function renderArchive(root: HTMLElement): Screen {
     if (player) q.set('player', player);
     if (result) q.set('result', result);
     history.replaceState(null, '', `/archive?${q.toString()}`);
+    const seq = ++latest;
     try {
       const data = await call<{ total: number; entries: ArchiveEntry[] }>('GET', `/api/archive?${q.toString()}`);
+      if (seq !== latest) return;
       const pages = Math.max(1, Math.ceil(data.total / perPage));
       const prev = h('button', { type: 'button', id: 'archive-prev', disabled: page <= 1 }, t('pagePrev'));
       const next = h('button', { type: 'button', id: 'archive-next', disabled: page >= pages }, t('pageNext'));
@@ -124,7 +129,10 @@ export function renderArchive(root: HTMLElement): Screen {
           : gameTable(data.entries),
         h('div', { class: 'pager' }, prev, h('span', {}, `${t('page')} ${page} / ${pages}`), next),
       );
+      // The query the list shows, for whoever waits for a filter to apply.
+      list.dataset.query = q.toString();
     } catch (e) {
+      if (seq !== latest) return;
       list.replaceChildren(h('p', { class: 'error' }, e instanceof Error ? e.message : String(e)));
     }
   };

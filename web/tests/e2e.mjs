@@ -806,13 +806,19 @@ async function main() {
 
     // Sente ends up with a pawn in hand and a pawn on file 5: P*5e is nifu.
     const BEFORE_NIFU = ['7g7f', '3c3d', '7f7e', '3d3e', '7e7d', '3e3f', '7d7c+', '3f3g+'];
-    /** Types `moves` (USI) one by one into the move field, waiting for each to be played. */
+    /**
+     * Types `moves` (USI) one by one into the move field, waiting for each to
+     * be played: stored by the server and shown by the page, which reads the
+     * next typed move against the position it has been sent.
+     */
     const typeMoves = async (page, id, moves) => {
       const before = (await api(`/api/games/${id}`)).moves.length;
       for (const [i, mv] of moves.entries()) {
         await page.fill('#move-input', mv);
         await page.press('#move-input', 'Enter');
-        await waitState(id, (s) => s.moves.length === before + i + 1, `typed move ${mv}`);
+        const ply = before + i + 1;
+        await waitState(id, (s) => s.moves.length === ply, `typed move ${mv}`);
+        await page.waitForSelector(`#moves .move[data-ply="${ply}"]`, { state: 'attached' });
       }
     };
     const dropPawnOn5e = async (page) => {
@@ -1038,6 +1044,8 @@ async function main() {
       await page.waitForSelector('#archive-form');
       await page.fill('#archive-player', 'alice');
       await page.click('#archive-form button[type="submit"]');
+      // The filtered list, not the unfiltered first page drawn before it.
+      await page.waitForSelector('#archive-list[data-query*="player=alice"]');
       await page.waitForSelector(`.archive-row[data-id="${id}"]`);
       const rows = await page.locator('.archive-row').count();
       check(rows === 1, `one game of Alice, got ${rows}`);
