@@ -284,6 +284,10 @@ pub struct BenchArgs {
     /// Search depth (1 to 100).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: u32,
+    /// Transposition table size in MiB (16 to 4096): 16 gives the node
+    /// signature; a game's size (e.g. 256) shows the speed a game gets.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(16..=4096))]
+    pub hash: u32,
 }
 
 /// Arguments of `shogi match`.

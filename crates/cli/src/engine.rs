@@ -39,7 +39,9 @@ pub fn mate(a: &MateArgs) -> Result<(), CliError> {
 /// Per-position node counts, then `N nodes M nps`.
 #[allow(clippy::unnecessary_wraps)] // every subcommand returns a Result, so main dispatches them alike
 pub fn bench(a: &BenchArgs) -> Result<(), CliError> {
-    let r = shogi_engine::bench::bench(a.depth);
+    let tt = shogi_engine::tt::TranspositionTable::try_new(a.hash as usize)
+        .ok_or_else(|| CliError(format!("cannot allocate a {} MiB table", a.hash)))?;
+    let r = shogi_engine::bench::bench_with_hash(a.depth, &tt);
     for (i, n) in r.per_position.iter().enumerate() {
         out!("position {:>2}: {n} nodes", i + 1);
     }

@@ -34,6 +34,11 @@ pub(crate) trait MoveSink {
     fn drops(&mut self, kind: HandKind, targets: Bitboard);
 }
 
+/// [`Position::generate_to`]'s move sets.
+const ALL: u8 = 0;
+const CAPTURES: u8 = 1;
+const QUIETS: u8 = 2;
+
 struct ListSink<'a>(&'a mut MoveList);
 
 impl MoveSink for ListSink<'_> {
@@ -213,6 +218,124 @@ impl Position {
         self.generate_captures(&mut ListSink(list));
     }
 
+    /// Every legal move that captures nothing: board moves onto empty
+    /// squares (promotions included) and drops. With
+    /// [`Position::legal_captures`] it makes [`Position::legal_moves`],
+    /// for a search that looks at the captures first and generates the
+    /// rest only when they are needed.
+    ///
+    /// ```
+    /// let pos = shogi_core::sfen::parse_position("4k4/9/4p4/9/4R4/9/9/9/4K4 b - 1")?;
+    /// let quiets = pos.legal_quiets().len();
+    /// let captures = pos.legal_captures().len();
+    /// assert_eq!(quiets + captures, pos.legal_moves().len());
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn legal_quiets(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.legal_quiets_into(&mut list);
+        list
+    }
+
+    /// Appends every legal non-capture (see [`Position::legal_quiets`]) to `list`.
+    #[inline(always)]
+    pub fn legal_quiets_into(&self, list: &mut MoveList) {
+        self.generate_to::<_, QUIETS>(&mut ListSink(list));
+    }
+
+    /// Every legal move that captures nothing and checks the opponent's
+    /// king, directly or by uncovering a slider: the quiet moves a
+    /// quiescence search tries for mates at the horizon. Empty when the
+    /// opponent has no king.
+    ///
+    /// ```
+    /// let pos = shogi_core::sfen::parse_position("4k4/9/4P4/9/9/9/9/9/4K4 b G 1")?;
+    /// let mut checks: Vec<String> = pos.legal_quiet_checks().iter().map(|m| m.to_string()).collect();
+    /// checks.sort();
+    /// assert_eq!(checks, ["5c5b", "5c5b+", "G*4a", "G*4b", "G*5b", "G*6a", "G*6b"]);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn legal_quiet_checks(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.legal_quiet_checks_into(&mut list);
+        list
+    }
+
+    /// Appends every legal quiet check (see [`Position::legal_quiet_checks`])
+    /// to `list`.
+    ///
+    /// Out of check, only the pieces that could check are looked at: those
+    /// that can reach a square from which they (or their promoted kind)
+    /// attack the king, those that uncover a slider, and the drops on the
+    /// squares a piece of the dropped kind attacks the king from. That set
+    /// is a little larger than the checks (a piece that reaches a checking
+    /// square only once promoted, say), so each move is confirmed with
+    /// [`Position::gives_check`]. In check, the quiet evasions that check.
+    pub fn legal_quiet_checks_into(&self, list: &mut MoveList) {
+        let start = list.len();
+        let us = self.side_to_move();
+        let them = us.opponent();
+        let Some(their_king) = self.king(them) else {
+            return;
+        };
+        if self.in_check() {
+            self.legal_quiets_into(list);
+        } else {
+            let occ = self.occupancy();
+            let empty = !occ.bitboard();
+            let king = self.king(us);
+            let pinned = self.pinned(us);
+            let uncover = self.king_blockers(them) & self.color_bb(us);
+            let mut sink = ListSink(list);
+            for from in self.color_bb(us) {
+                let Some(piece) = self.piece_at(from) else {
+                    continue;
+                };
+                let kind = piece.kind;
+                let mut targets = attacks::piece(us, kind, from, occ) & empty;
+                if kind == PieceKind::King {
+                    if !uncover.contains(from) {
+                        continue;
+                    }
+                    targets = targets
+                        .iter()
+                        .filter(|&to| !self.is_attacked(to, them, occ))
+                        .collect();
+                } else if let (Some(k), true) = (king, pinned.contains(from)) {
+                    targets &= attacks::line(k, from);
+                }
+                if !uncover.contains(from) {
+                    // From where this piece, or its promoted kind, attacks
+                    // the king (seen from the king, with `from` vacated).
+                    let vacated = occ.with_toggled(from);
+                    let mut checking = attacks::piece(them, kind, their_king, &vacated);
+                    if let Some(p) = kind.promote() {
+                        checking |= attacks::piece(them, p, their_king, &vacated);
+                    }
+                    targets &= checking;
+                }
+                if targets.any() {
+                    sink.piece(us, kind, from, targets);
+                }
+            }
+            let hand = self.hand(us);
+            for kind in hand.kinds() {
+                let t = attacks::piece(them, kind.piece_kind(), their_king, occ) & empty;
+                sink.drops(kind, self.drop_squares(kind, t));
+            }
+        }
+        let mut i = start;
+        while i < list.len() {
+            if self.gives_check(list[i]) {
+                i += 1;
+            } else {
+                list.swap_remove(i);
+            }
+        }
+    }
+
     /// Whether the side to move has at least one legal move.
     #[must_use]
     pub fn has_legal_move(&self) -> bool {
@@ -228,22 +351,23 @@ impl Position {
 
     #[inline(always)]
     fn generate<S: MoveSink>(&self, sink: &mut S) {
-        self.generate_to::<S, false>(sink);
+        self.generate_to::<S, ALL>(sink);
     }
 
     #[inline(always)]
     fn generate_captures<S: MoveSink>(&self, sink: &mut S) {
-        self.generate_to::<S, true>(sink);
+        self.generate_to::<S, CAPTURES>(sink);
     }
 
-    /// All legal moves, or with `CAPTURES` only those onto enemy pieces.
+    /// The legal moves of `SET`: [`ALL`], only those onto enemy pieces
+    /// ([`CAPTURES`]), or all the others ([`QUIETS`]).
     // One piece (about 125 lines) on purpose: it is the move generator's hot loop, inlined
     // into every caller, and the order it emits moves in is the order the engine searches
     // them (the `Bench:` node counts depend on it); the check, pin and drop masks computed
     // at its top are shared by every piece kind below, so splitting it would mean passing
     // them all around for no gain in clarity.
     #[inline(always)]
-    fn generate_to<S: MoveSink, const CAPTURES: bool>(&self, sink: &mut S) {
+    fn generate_to<S: MoveSink, const SET: u8>(&self, sink: &mut S) {
         let us = self.side_to_move();
         let ours = self.color_bb(us);
         let occ = self.occupancy();
@@ -252,7 +376,11 @@ impl Position {
         let theirs = self.color_bb(us.opponent());
 
         if let Some(k) = king {
-            let allowed = if CAPTURES { theirs } else { !ours };
+            let allowed = match SET {
+                CAPTURES => theirs,
+                QUIETS => !occ.bitboard(),
+                _ => !ours,
+            };
             self.king_moves(sink, us, k, allowed);
             if checkers.more_than_one() {
                 return;
@@ -266,8 +394,10 @@ impl Position {
             }
             None => (!ours, !occ.bitboard()),
         };
-        if CAPTURES {
-            target &= theirs;
+        match SET {
+            CAPTURES => target &= theirs,
+            QUIETS => target &= !theirs,
+            _ => {}
         }
         let pinned = self.pinned(us);
         let free = ours & !pinned;
@@ -345,29 +475,38 @@ impl Position {
         }
 
         let hand = self.hand(us);
-        if CAPTURES || hand.is_empty() || drop_target.is_empty() {
+        if SET == CAPTURES || hand.is_empty() || drop_target.is_empty() {
             return;
         }
         for kind in hand.kinds() {
-            let mut t = drop_target;
-            match kind {
-                HandKind::Pawn => {
-                    t &= !Bitboard::far_ranks(us, 1) & !pawns.fill_files();
-                    if let Some(their_king) = self.king(us.opponent()) {
-                        let front = attacks::pawn(us.opponent(), their_king);
-                        if let Some(sq) = (t & front).first() {
-                            if self.is_pawn_drop_mate(sq) {
-                                t.remove(sq);
-                            }
+            sink.drops(kind, self.drop_squares(kind, drop_target));
+        }
+    }
+
+    /// The squares of `candidates` (empty squares) where the side to move
+    /// may drop a `kind`: not on the ranks where it could never move, and a
+    /// pawn not on a file with another of its pawns nor as a mating drop.
+    #[inline(always)]
+    fn drop_squares(&self, kind: HandKind, candidates: Bitboard) -> Bitboard {
+        let us = self.side_to_move();
+        let mut t = candidates;
+        match kind {
+            HandKind::Pawn => {
+                t &= !Bitboard::far_ranks(us, 1) & !self.pieces(us, PieceKind::Pawn).fill_files();
+                if let Some(their_king) = self.king(us.opponent()) {
+                    let front = attacks::pawn(us.opponent(), their_king);
+                    if let Some(sq) = (t & front).first() {
+                        if self.is_pawn_drop_mate(sq) {
+                            t.remove(sq);
                         }
                     }
                 }
-                HandKind::Lance => t &= !Bitboard::far_ranks(us, 1),
-                HandKind::Knight => t &= !Bitboard::far_ranks(us, 2),
-                _ => {}
             }
-            sink.drops(kind, t);
+            HandKind::Lance => t &= !Bitboard::far_ranks(us, 1),
+            HandKind::Knight => t &= !Bitboard::far_ranks(us, 2),
+            _ => {}
         }
+        t
     }
 
     #[inline(always)]

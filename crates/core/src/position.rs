@@ -565,6 +565,13 @@ impl Position {
     /// `color`'s pieces that are pinned to `color`'s own king.
     #[must_use]
     pub fn pinned(&self, color: Color) -> Bitboard {
+        self.king_blockers(color) & self.by_color[color.index()]
+    }
+
+    /// The pieces of either colour that stand alone between `color`'s king
+    /// and an enemy slider aimed at it: `color`'s own are pinned, the
+    /// enemy's uncover a check when they move off the line.
+    pub(crate) fn king_blockers(&self, color: Color) -> Bitboard {
         let Some(k) = self.kings[color.index()] else {
             return Bitboard::EMPTY;
         };
@@ -574,15 +581,14 @@ impl Position {
             | (attacks::lance_ray(color, k) & self.by_kind[PieceKind::Lance.index()]))
             & them;
         let occ = self.occ.bitboard();
-        let ours = self.by_color[color.index()];
-        let mut pinned = Bitboard::EMPTY;
+        let mut blockers = Bitboard::EMPTY;
         for s in snipers {
             let b = attacks::between(k, s) & occ;
             if !b.more_than_one() {
-                pinned |= b & ours;
+                blockers |= b;
             }
         }
-        pinned
+        blockers
     }
 
     // -----------------------------------------------------------------------

@@ -106,7 +106,7 @@ proptest! {
     }
 
     #[test]
-    fn captures_and_checks_agree_with_playing_the_moves(start in 0usize..20, choices in prop::collection::vec(any::<u16>(), 0..160)) {
+    fn captures_quiets_and_checks_agree_with_playing_the_moves(start in 0usize..20, choices in prop::collection::vec(any::<u16>(), 0..160)) {
         for pos in walk(start, &choices).into_iter().step_by(3) {
             let all = pos.legal_moves();
             let captures = pos.legal_captures();
@@ -116,6 +116,14 @@ proptest! {
                 .filter(|m| matches!(m, Move::Board { to, .. } if pos.piece_at(*to).is_some()))
                 .collect();
             prop_assert_eq!(captures.as_slice(), expected.as_slice(), "captures in {}", pos.to_sfen());
+            let quiets = pos.legal_quiets();
+            let rest: Vec<Move> = all.iter().copied().filter(|m| !expected.contains(m)).collect();
+            prop_assert_eq!(quiets.as_slice(), rest.as_slice(), "quiets in {}", pos.to_sfen());
+            let mut checks: Vec<u16> = pos.legal_quiet_checks().iter().map(|m| m.to_u16()).collect();
+            let mut want: Vec<u16> = rest.iter().filter(|m| pos.gives_check(**m)).map(|m| m.to_u16()).collect();
+            checks.sort_unstable();
+            want.sort_unstable();
+            prop_assert_eq!(checks, want, "quiet checks in {}", pos.to_sfen());
             for m in all {
                 let mut p = pos.clone();
                 p.make_move(m);

@@ -2,14 +2,15 @@
 //!
 //! Order: the transposition-table move (checked for legality and handed
 //! out before anything is generated, so a node it refutes generates
-//! nothing), then the other legal moves, scored when they are generated:
-//! captures that do not lose material (most valuable victim first),
-//! killers, the countermove, quiet moves by history plus continuation
-//! history, and last the captures that lose material.
+//! nothing); then the captures that do not lose material by exchange,
+//! most valuable victim first (generated alone, so a node one of them
+//! refutes never generates its quiet moves and drops); then the quiet
+//! moves and drops: killers, the countermove, the rest by history plus
+//! continuation history; last the captures that lose material.
 //!
-//! The first few moves after the table move are found by a scan for the
-//! best; from the fourth on, the rest is sorted once (a node that has not
-//! been refuted by then usually looks at many more moves).
+//! Among the quiet moves the first few are found by a scan for the best;
+//! from the fourth on, the rest is sorted once (a node that has not been
+//! refuted by then usually looks at many more moves).
 //!
 //! ```
 //! use shogi_engine::history::History;
@@ -23,7 +24,7 @@
 //! assert_eq!(rest, 29);
 //! ```
 
-use shogi_core::{attacks, rules, Move, MoveList, PieceKind, Position};
+use shogi_core::{Move, MoveList, Position};
 
 use crate::eval::{capture_value, piece_value};
 use crate::history::{piece_to, History};
@@ -80,10 +81,18 @@ pub fn is_capture(pos: &Position, m: Move) -> bool {
 enum Stage {
     /// The table move (if legal) comes next; nothing is generated yet.
     TableMove,
-    /// The other legal moves are to be generated and scored.
-    Generate,
-    /// Handing out the generated moves.
-    Pick,
+    /// The captures are to be generated and scored.
+    GenerateCaptures,
+    /// Handing out the captures that do not lose material.
+    GoodCaptures,
+    /// The quiet moves and drops are to be generated and scored.
+    GenerateQuiets,
+    /// Handing out the quiet moves and drops.
+    Quiets,
+    /// Handing out the captures that lose material.
+    BadCaptures,
+    /// Nothing left.
+    Done,
 }
 
 /// Hands out moves best first.
@@ -95,11 +104,16 @@ pub struct MovePicker {
     ply: usize,
     context: Context,
     /// The generated moves and their scores (a buffer the caller lends,
-    /// so that no node allocates or copies a full-size list).
+    /// so that no node allocates or copies a full-size list): the
+    /// captures, then the quiet moves once they are generated.
     moves: Vec<(Move, i32)>,
-    /// How many generated moves have been handed out; from [`SCANNED`] on,
-    /// the rest (`moves[next..]`) is sorted best first.
+    /// The next move to hand out in the current stage.
     next: usize,
+    /// The end of the captures in `moves`.
+    captures_end: usize,
+    /// Where the losing captures begin (the good ones handed out before
+    /// them are ahead of this).
+    bad_next: usize,
 }
 
 impl MovePicker {
@@ -123,26 +137,25 @@ impl MovePicker {
             context,
             moves: buffer,
             next: 0,
+            captures_end: 0,
+            bad_next: 0,
         }
     }
 
     /// The captures of `pos` (for quiescence search), most valuable victim
-    /// first; `next` must be given the same position. `buffer` as for
-    /// [`MovePicker::new`].
+    /// first, the losing ones included; `next` must be given the same
+    /// position. `buffer` as for [`MovePicker::new`].
     #[must_use]
     pub fn captures(pos: &Position, buffer: Vec<(Move, i32)>) -> MovePicker {
         let mut list = MoveList::new();
-        if pos.in_check() {
-            pos.legal_moves_into(&mut list);
-            list.retain(|m| is_capture(pos, *m));
-        } else {
-            legal_captures_into(pos, &mut list);
-        }
+        pos.legal_captures_into(&mut list);
         let mut picker = MovePicker::new(None, 0, Context::default(), buffer);
-        picker.stage = Stage::Pick;
         picker
             .moves
             .extend(list.iter().map(|&m| (m, mvv_lva(pos, m))));
+        picker.captures_end = picker.moves.len();
+        // Handed out best first by the last stage's scan, and nothing else.
+        picker.stage = Stage::BadCaptures;
         picker
     }
 
@@ -151,35 +164,73 @@ impl MovePicker {
     // Not an Iterator: the picker also hands back the ordering score, and
     // the search drives it by hand with its own position and history.
     pub fn next(&mut self, pos: &Position, history: &History) -> Option<(Move, i32)> {
-        if self.stage == Stage::TableMove {
-            self.stage = Stage::Generate;
-            self.tt_move = self.tt_move.filter(|&m| pos.is_legal(m));
-            if let Some(m) = self.tt_move {
-                return Some((m, TT_SCORE));
-            }
-        }
-        if self.stage == Stage::Generate {
-            self.stage = Stage::Pick;
-            self.generate(pos, history);
-        }
-        let rest = self.moves.get_mut(self.next..)?;
-        if rest.is_empty() {
-            return None;
-        }
-        if self.next == SCANNED {
-            rest.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
-        } else if self.next < SCANNED {
-            let mut best = 0;
-            for i in 1..rest.len() {
-                if rest[i].1 > rest[best].1 {
-                    best = i;
+        loop {
+            match self.stage {
+                Stage::TableMove => {
+                    self.stage = Stage::GenerateCaptures;
+                    self.tt_move = self.tt_move.filter(|&m| pos.is_legal(m));
+                    if let Some(m) = self.tt_move {
+                        return Some((m, TT_SCORE));
+                    }
                 }
+                Stage::GenerateCaptures => {
+                    let mut list = MoveList::new();
+                    pos.legal_captures_into(&mut list);
+                    for &m in &list {
+                        if Some(m) != self.tt_move {
+                            self.moves.push((m, capture_score(pos, m)));
+                        }
+                    }
+                    self.captures_end = self.moves.len();
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => {
+                    if let Some(i) = best_index(&self.moves[self.next..self.captures_end]) {
+                        let i = self.next + i;
+                        if self.moves[i].1 >= GOOD_CAPTURE {
+                            self.moves.swap(self.next, i);
+                            self.next += 1;
+                            return Some(self.moves[self.next - 1]);
+                        }
+                    }
+                    self.bad_next = self.next;
+                    self.stage = Stage::GenerateQuiets;
+                }
+                Stage::GenerateQuiets => {
+                    self.generate_quiets(pos, history);
+                    self.next = self.captures_end;
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    let rest = &mut self.moves[self.next..];
+                    if rest.is_empty() {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    let handed = self.next - self.captures_end;
+                    if handed == SCANNED {
+                        rest.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
+                    } else if handed < SCANNED {
+                        if let Some(best) = best_index(rest) {
+                            rest.swap(0, best);
+                        }
+                    }
+                    self.next += 1;
+                    return Some(self.moves[self.next - 1]);
+                }
+                Stage::BadCaptures => {
+                    let rest = &mut self.moves[self.bad_next..self.captures_end];
+                    let Some(best) = best_index(rest) else {
+                        self.stage = Stage::Done;
+                        continue;
+                    };
+                    rest.swap(0, best);
+                    self.bad_next += 1;
+                    return Some(self.moves[self.bad_next - 1]);
+                }
+                Stage::Done => return None,
             }
-            rest.swap(0, best);
         }
-        let r = rest[0];
-        self.next += 1;
-        Some(r)
     }
 
     /// The buffer lent to [`MovePicker::new`], for the next picker.
@@ -188,17 +239,15 @@ impl MovePicker {
         self.moves
     }
 
-    fn generate(&mut self, pos: &Position, history: &History) {
+    fn generate_quiets(&mut self, pos: &Position, history: &History) {
         let mut list = MoveList::new();
-        pos.legal_moves_into(&mut list);
+        pos.legal_quiets_into(&mut list);
         let killers = history.killers(self.ply);
         for &m in &list {
             if Some(m) == self.tt_move {
                 continue;
             }
-            let score = if is_capture(pos, m) {
-                capture_score(pos, m)
-            } else if Some(m) == killers[0] {
+            let score = if Some(m) == killers[0] {
                 KILLER
             } else if Some(m) == killers[1] {
                 KILLER - 1
@@ -217,56 +266,15 @@ impl MovePicker {
     }
 }
 
-/// The legal captures of `pos`, which must not be in check, generated
-/// directly (far fewer than all legal moves, which include every drop).
-#[must_use]
-pub fn legal_captures(pos: &Position) -> MoveList {
-    let mut list = MoveList::new();
-    legal_captures_into(pos, &mut list);
-    list
-}
-
-/// [`legal_captures`] appended to `list`.
-pub fn legal_captures_into(pos: &Position, list: &mut MoveList) {
-    let us = pos.side_to_move();
-    let them = us.opponent();
-    let occ = pos.occupancy();
-    let enemies = pos.color_bb(them);
-    let king = pos.king(us);
-    let pinned = pos.pinned(us);
-    for from in pos.color_bb(us) {
-        let Some(piece) = pos.piece_at(from) else {
-            continue;
-        };
-        let mut targets = attacks::piece(us, piece.kind, from, occ) & enemies;
-        if piece.kind == PieceKind::King {
-            let without_king = occ.with_toggled(from);
-            targets = targets
-                .iter()
-                .filter(|&to| !pos.is_attacked(to, them, &without_king))
-                .collect();
-        } else if let Some(k) = king {
-            if pinned.contains(from) {
-                targets &= attacks::line(k, from);
-            }
-        }
-        for to in targets {
-            if rules::can_promote(us, piece.kind, from, to) {
-                list.push(Move::Board {
-                    from,
-                    to,
-                    promote: true,
-                });
-            }
-            if !rules::must_promote(us, piece.kind, to) {
-                list.push(Move::Board {
-                    from,
-                    to,
-                    promote: false,
-                });
-            }
+/// The index of the highest score in `moves` (the first of equals), if any.
+fn best_index(moves: &[(Move, i32)]) -> Option<usize> {
+    let mut best = None;
+    for (i, m) in moves.iter().enumerate() {
+        if best.is_none_or(|b: usize| m.1 > moves[b].1) {
+            best = Some(i);
         }
     }
+    best
 }
 
 fn promotion_gain(pos: &Position, m: Move) -> i32 {
@@ -306,10 +314,11 @@ fn capture_score(pos: &Position, m: Move) -> i32 {
 mod tests {
     use super::*;
 
-    #[test]
-    fn capture_generator_matches_legal_moves() {
+    /// Positions along pseudo-random games, checks included.
+    fn positions() -> Vec<Position> {
+        let mut out = Vec::new();
         let mut seed = 12345u64;
-        for game in 0..200 {
+        for game in 0..60 {
             let mut pos = Position::startpos();
             for _ in 0..(10 + game % 120) {
                 let moves = pos.legal_moves();
@@ -319,23 +328,73 @@ mod tests {
                 seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                 let m = moves[(seed >> 33) as usize % moves.len()];
                 pos.make_move(m);
-                if pos.in_check() {
-                    continue;
-                }
-                let mut want: Vec<String> = pos
-                    .legal_moves()
-                    .iter()
-                    .filter(|m| is_capture(&pos, **m))
-                    .map(ToString::to_string)
-                    .collect();
-                let mut got: Vec<String> = legal_captures(&pos)
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect();
-                want.sort();
-                got.sort();
-                assert_eq!(got, want, "{}", pos.to_sfen());
+                out.push(pos.clone());
             }
+        }
+        out
+    }
+
+    /// Every legal move once: the table move first, then the captures that
+    /// keep their material, the quiet moves, and the losing captures last.
+    #[test]
+    fn hands_out_every_legal_move_once_in_stages() {
+        let mut history = History::new();
+        for (n, pos) in positions().iter().enumerate() {
+            let legal = pos.legal_moves();
+            // A table move now and then (the n-th legal move, or none), and
+            // a killer that may or may not be legal here.
+            let tt_move = (n % 3 != 0)
+                .then(|| legal.get(n % legal.len().max(1)).copied())
+                .flatten();
+            if let Some(&k) = legal.last() {
+                if !is_capture(pos, k) {
+                    history.add_killer(0, k);
+                }
+            }
+            let mut picker = MovePicker::new(tt_move, 0, Context::default(), Vec::new());
+            let got: Vec<Move> =
+                std::iter::from_fn(|| picker.next(pos, &history).map(|(m, _)| m)).collect();
+            let mut a: Vec<u16> = got.iter().map(|m| m.to_u16()).collect();
+            let mut b: Vec<u16> = legal.iter().map(|m| m.to_u16()).collect();
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "{}", pos.to_sfen());
+            if let Some(t) = tt_move {
+                assert_eq!(got[0], t);
+            }
+            let rest = &got[usize::from(tt_move.is_some())..];
+            // 0: good capture, 1: quiet, 2: losing capture; never decreasing.
+            let class = |m: Move| match (is_capture(pos, m), see(pos, m) >= 0) {
+                (true, true) => 0,
+                (false, _) => 1,
+                (true, false) => 2,
+            };
+            assert!(
+                rest.windows(2).all(|w| class(w[0]) <= class(w[1])),
+                "{}: {rest:?}",
+                pos.to_sfen()
+            );
+        }
+    }
+
+    #[test]
+    fn capture_picker_gives_exactly_the_captures_best_victim_first() {
+        for pos in positions() {
+            let mut picker = MovePicker::captures(&pos, Vec::new());
+            let history = History::new();
+            let got: Vec<(Move, i32)> =
+                std::iter::from_fn(|| picker.next(&pos, &history)).collect();
+            let mut a: Vec<u16> = got.iter().map(|(m, _)| m.to_u16()).collect();
+            let mut b: Vec<u16> = pos
+                .legal_moves()
+                .iter()
+                .filter(|m| is_capture(&pos, **m))
+                .map(|m| m.to_u16())
+                .collect();
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "{}", pos.to_sfen());
+            assert!(got.windows(2).all(|w| w[0].1 >= w[1].1));
         }
     }
 }

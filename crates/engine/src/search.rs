@@ -35,7 +35,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use shogi_core::{impasse, Bitboard, ByColor, ImpasseRule, ImpasseVerdict, Move, Position};
+use shogi_core::{
+    impasse, Bitboard, ByColor, ImpasseRule, ImpasseVerdict, Move, MoveList, Position,
+};
 
 pub use crate::control::SearchControl;
 
@@ -82,6 +84,11 @@ pub const SEE_QUIET_MARGIN: i32 = 30;
 const PROBCUT_DEPTH: i32 = 5;
 /// How far above beta a `ProbCut` capture's reduced search must stay.
 const PROBCUT_MARGIN: i32 = 200;
+/// With `null_move_by_margin`: one more ply of null move reduction per this
+/// much of static evaluation above beta.
+pub const NULL_MARGIN_STEP: i32 = 200;
+/// With `deep_reverse_futility`: the depth reverse futility pruning goes to.
+pub const DEEP_RFP_DEPTH: i32 = 7;
 
 /// Engine settings that shape a search.
 #[derive(Clone)]
@@ -143,6 +150,20 @@ pub struct SearchOptions {
     /// reduced search stays [`PROBCUT_MARGIN`] above beta cuts the node (a
     /// developer switch; off by default until a self-play test shows a gain).
     pub probcut: bool,
+    /// Quiet checks in the quiescence search: at its first ply, out of
+    /// check, the quiet moves and drops that check and do not lose the
+    /// piece by exchange are tried after the captures, so that a mate (or
+    /// a check that wins) just beyond the horizon is seen (a developer
+    /// switch; off by default until a self-play test shows a gain).
+    pub qsearch_checks: bool,
+    /// Null move pruning reduces more the further the static evaluation is
+    /// above beta: one more ply per [`NULL_MARGIN_STEP`], up to three (a
+    /// developer switch; off by default until a self-play test shows a gain).
+    pub null_move_by_margin: bool,
+    /// Reverse futility pruning up to depth [`DEEP_RFP_DEPTH`] instead of 4,
+    /// with the same margin per ply (a developer switch; off by default
+    /// until a self-play test shows a gain).
+    pub deep_reverse_futility: bool,
 }
 
 impl Default for SearchOptions {
@@ -168,6 +189,9 @@ impl Default for SearchOptions {
             singular_extension: false,
             see_quiet_pruning: false,
             probcut: false,
+            qsearch_checks: false,
+            null_move_by_margin: false,
+            deep_reverse_futility: false,
         }
     }
 }
@@ -191,6 +215,9 @@ impl std::fmt::Debug for SearchOptions {
             .field("improving", &self.improving)
             .field("safe_check_extension", &self.safe_check_extension)
             .field("see_quiet_pruning", &self.see_quiet_pruning)
+            .field("qsearch_checks", &self.qsearch_checks)
+            .field("null_move_by_margin", &self.null_move_by_margin)
+            .field("deep_reverse_futility", &self.deep_reverse_futility)
             .field("probcut", &self.probcut)
             .field("singular_extension", &self.singular_extension)
             .finish_non_exhaustive()
@@ -690,7 +717,12 @@ impl<'a> Worker<'a> {
         let not_improving = self.shared.options.improving && !improving;
         if !in_check && !pv_node && excluded.is_none() && beta.abs() < MATE_IN_MAX_PLY {
             // Reverse futility pruning.
-            if depth <= 4 && static_eval - 150 * (depth - i32::from(improving)) >= beta {
+            let rfp_depth = if self.shared.options.deep_reverse_futility {
+                DEEP_RFP_DEPTH
+            } else {
+                4
+            };
+            if depth <= rfp_depth && static_eval - 150 * (depth - i32::from(improving)) >= beta {
                 return static_eval;
             }
             // Razoring: far below alpha near the leaves, trust the quiescence search.
@@ -708,7 +740,10 @@ impl<'a> Worker<'a> {
             }
             // Null move pruning.
             if allow_null && depth >= 3 && static_eval >= beta && self.shared.options.null_move {
-                let r = 3 + depth / 4;
+                let mut r = 3 + depth / 4;
+                if self.shared.options.null_move_by_margin {
+                    r += ((static_eval - beta) / NULL_MARGIN_STEP).min(3);
+                }
                 let undo = self.pos.make_null_move();
                 self.keys.push(key);
                 self.checks.push(false);
@@ -1077,21 +1112,42 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best_move = None;
         let mut tried = false;
-        while let Some((m, _)) = picker.next(&self.pos, &self.history) {
-            tried = true;
-            if !in_check {
-                let victim = self
-                    .pos
-                    .piece_at(m.to())
-                    .map_or(0, |p| capture_value(p.kind));
-                if stand + victim + 200 < alpha {
-                    continue;
+        // After the captures, at the first ply out of check: the quiet checks.
+        let with_checks = !in_check && qdepth == 0 && self.shared.options.qsearch_checks;
+        let mut checks: Option<(MoveList, usize)> = None;
+        loop {
+            let (m, check) = if let Some((m, _)) = picker.next(&self.pos, &self.history) {
+                tried = true;
+                if !in_check {
+                    let victim = self
+                        .pos
+                        .piece_at(m.to())
+                        .map_or(0, |p| capture_value(p.kind));
+                    if stand + victim + 200 < alpha {
+                        continue;
+                    }
+                    if see(&self.pos, m) < 0 {
+                        continue;
+                    }
                 }
+                (m, in_check && gives_check(&self.pos, m))
+            } else if with_checks {
+                let (list, next) = checks.get_or_insert_with(|| {
+                    let mut list = MoveList::new();
+                    self.pos.legal_quiet_checks_into(&mut list);
+                    (list, 0)
+                });
+                let Some(&m) = list.get(*next) else {
+                    break;
+                };
+                *next += 1;
                 if see(&self.pos, m) < 0 {
                     continue;
                 }
-            }
-            let check = in_check && gives_check(&self.pos, m);
+                (m, true)
+            } else {
+                break;
+            };
             let undo = self.push_move(m, check);
             let v = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
             self.pop_move(m, undo);
@@ -1341,6 +1397,18 @@ mod tests {
             },
             SearchOptions {
                 probcut: true,
+                ..SearchOptions::default()
+            },
+            SearchOptions {
+                qsearch_checks: true,
+                ..SearchOptions::default()
+            },
+            SearchOptions {
+                null_move_by_margin: true,
+                ..SearchOptions::default()
+            },
+            SearchOptions {
+                deep_reverse_futility: true,
                 ..SearchOptions::default()
             },
         ] {

@@ -140,6 +140,12 @@ pub struct EngineOptions {
     pub see_quiet_pruning: bool,
     /// `ProbCut` (developer switch).
     pub probcut: bool,
+    /// `QsearchChecks` (developer switch).
+    pub qsearch_checks: bool,
+    /// `NullMoveByMargin` (developer switch).
+    pub null_move_by_margin: bool,
+    /// `DeepReverseFutility` (developer switch).
+    pub deep_reverse_futility: bool,
 }
 
 impl Default for EngineOptions {
@@ -166,6 +172,9 @@ impl Default for EngineOptions {
             singular_extension: false,
             see_quiet_pruning: false,
             probcut: false,
+            qsearch_checks: false,
+            null_move_by_margin: false,
+            deep_reverse_futility: false,
         }
     }
 }
@@ -177,7 +186,7 @@ pub const INTERNAL_EVAL: &str = "<internal>";
 /// `crates/engine/params/`); `NullMove`, `LateMoveReductions`,
 /// `Aspiration` and `ContinuationHistory` are developer switches for self-play tests of those search
 /// features (leave them on to play).
-const OPTION_LINES: [&str; 21] = [
+const OPTION_LINES: [&str; 24] = [
     "option name USI_Hash type spin default 64 min 1 max 65536",
     "option name Threads type spin default 1 min 1 max 256",
     "option name USI_Ponder type check default false",
@@ -199,6 +208,9 @@ const OPTION_LINES: [&str; 21] = [
     "option name SingularExtension type check default false",
     "option name SeeQuietPruning type check default false",
     "option name ProbCut type check default false",
+    "option name QsearchChecks type check default false",
+    "option name NullMoveByMargin type check default false",
+    "option name DeepReverseFutility type check default false",
 ];
 
 /// Why a `setoption` was refused.
@@ -277,6 +289,9 @@ impl EngineOptions {
             "singularextension" => self.singular_extension = check()?,
             "seequietpruning" => self.see_quiet_pruning = check()?,
             "probcut" => self.probcut = check()?,
+            "qsearchchecks" => self.qsearch_checks = check()?,
+            "nullmovebymargin" => self.null_move_by_margin = check()?,
+            "deepreversefutility" => self.deep_reverse_futility = check()?,
             "multipv" => self.multipv = spin(1, 600)? as usize,
             "enteringkingrule" => self.entering_king = value.parse().map_err(|_| bad())?,
             "maxmovestodraw" => self.max_moves_to_draw = spin(0, 100_000)? as u32,
@@ -580,6 +595,9 @@ impl<W: Write + Send + 'static> Engine<W> {
             singular_extension: self.options.singular_extension,
             see_quiet_pruning: self.options.see_quiet_pruning,
             probcut: self.options.probcut,
+            qsearch_checks: self.options.qsearch_checks,
+            null_move_by_margin: self.options.null_move_by_margin,
+            deep_reverse_futility: self.options.deep_reverse_futility,
         }
     }
 
