@@ -174,7 +174,7 @@ impl Default for EngineOptions {
             probcut: false,
             qsearch_checks: false,
             null_move_by_margin: false,
-            deep_reverse_futility: false,
+            deep_reverse_futility: true,
         }
     }
 }
@@ -210,7 +210,7 @@ const OPTION_LINES: [&str; 24] = [
     "option name ProbCut type check default false",
     "option name QsearchChecks type check default false",
     "option name NullMoveByMargin type check default false",
-    "option name DeepReverseFutility type check default false",
+    "option name DeepReverseFutility type check default true",
 ];
 
 /// Why a `setoption` was refused.
