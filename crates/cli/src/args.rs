@@ -286,7 +286,7 @@ pub struct BenchArgs {
     pub depth: u32,
     /// Transposition table size in MiB (16 to 4096): 16 gives the node
     /// signature; a game's size (e.g. 256) shows the speed a game gets.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(16..=4096))]
+    #[arg(long, default_value_t = shogi_engine::bench::BENCH_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(16..=4096))]
     pub hash: u32,
 }
 

@@ -294,16 +294,15 @@ impl Position {
                     continue;
                 };
                 let kind = piece.kind;
-                let mut targets = attacks::piece(us, kind, from, occ) & empty;
                 if kind == PieceKind::King {
-                    if !uncover.contains(from) {
-                        continue;
+                    // A king checks only by uncovering a slider.
+                    if uncover.contains(from) {
+                        self.king_moves(&mut sink, us, from, empty);
                     }
-                    targets = targets
-                        .iter()
-                        .filter(|&to| !self.is_attacked(to, them, occ))
-                        .collect();
-                } else if let (Some(k), true) = (king, pinned.contains(from)) {
+                    continue;
+                }
+                let mut targets = attacks::piece(us, kind, from, occ) & empty;
+                if let (Some(k), true) = (king, pinned.contains(from)) {
                     targets &= attacks::line(k, from);
                 }
                 if !uncover.contains(from) {
