@@ -290,6 +290,17 @@ pub fn run_match(a: &MatchArgs) -> Result<(), CliError> {
 
 /// The web app until Ctrl-C.
 pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
+    // The server's own log (a database that refused a write, a lease that
+    // could not be renewed...) on standard error: warnings and errors, or
+    // what `RUST_LOG` asks for (for example `RUST_LOG=shogi_server=debug`).
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    // Fails only when a subscriber is already set, which then stays.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -168,7 +168,11 @@ async fn a_game_survives_its_instance() {
     let mut state = next_state(&mut players[0]).await.unwrap();
     next_state(&mut players[1]).await.unwrap();
     next_state(&mut watcher).await.unwrap();
+    // When the last move before the kill was sent: the server started the
+    // turn it shows after that.
+    let mut last_sent_ms = 0;
     for _ in 0..BEFORE_KILL {
+        last_sent_ms = unix_now_ms();
         state = play_one(&mut players, &mut watcher, &state).await;
     }
     let acknowledged = moves(&state);
@@ -176,13 +180,7 @@ async fn a_game_survives_its_instance() {
 
     a.kill().unwrap(); // SIGKILL: A neither saves nor gives up its leases.
     a.wait().unwrap();
-    let killed_ms = u64::try_from(
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap()
-            .as_millis(),
-    )
-    .unwrap();
+    let killed_ms = unix_now_ms();
     drop(players);
     drop(watcher);
 
@@ -205,14 +203,27 @@ async fn a_game_survives_its_instance() {
         _ => ("gote", "sente"),
     };
     assert_eq!(clock(&after, waiting), clock(&state, waiting));
+    // `state` shows the running clock as of its `server_time_ms`, already
+    // charged for the part of the turn that had passed (at most the time since
+    // the move was sent, plus 1 ms: the turn is measured on a monotonic clock
+    // and shown on the wall clock, each truncated to whole milliseconds). The
+    // clock after the move, which B starts the turn from again, is at most
+    // that much above what `state` shows.
     let before = clock(&state, to_move).0;
     let now = clock(&after, to_move).0;
+    let state_shown_at = state["clocks"]["server_time_ms"].as_u64().unwrap();
+    let after_move = before + state_shown_at.saturating_sub(last_sent_ms) + 1;
     let shown_at = after["clocks"]["server_time_ms"].as_u64().unwrap();
-    assert!(now <= before);
     assert!(
-        before - now <= shown_at.saturating_sub(killed_ms),
+        now <= after_move,
+        "B shows {now} ms, more than the {after_move} ms left after the move"
+    );
+    // And B charged the turn at most the time it has run it (which began
+    // after A died), 1 ms of truncation aside.
+    assert!(
+        before.saturating_sub(now) <= shown_at.saturating_sub(killed_ms) + 1,
         "charged {} ms for a turn B has run for at most {} ms",
-        before - now,
+        before.saturating_sub(now),
         shown_at.saturating_sub(killed_ms)
     );
 
@@ -331,4 +342,15 @@ async fn the_lobby_is_one_for_all_instances() {
     b.kill().unwrap();
     b.wait().unwrap();
     db.remove().await;
+}
+
+/// The wall clock in Unix milliseconds, as the server's `server_time_ms`.
+fn unix_now_ms() -> u64 {
+    u64::try_from(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap()
 }

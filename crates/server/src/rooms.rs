@@ -24,6 +24,7 @@ use tokio::sync::RwLock;
 use tokio::task::JoinHandle;
 
 use crate::clock::{Clock, TimeControl};
+use crate::db::leases::FirstLease;
 use crate::db::players::GamePlayers;
 use crate::db::{Fence, NewGame, StoredGame};
 use crate::error::Error;
@@ -633,8 +634,14 @@ pub struct EventGame {
 }
 
 impl Rooms {
-    /// Stores a new game and starts its room.
+    /// Stores a new game (with its lease, when there are several instances)
+    /// and starts its room.
     async fn open_new(&self, init: RoomInit) -> Result<(), Error> {
+        let now = unix_ms();
+        let lease = self.leases.as_ref().map(|l| FirstLease {
+            instance_id: l.instance_id(),
+            until_ms: now.saturating_add(l.policy().ttl_ms),
+        });
         let new = NewGame {
             id: &init.id,
             mode: init.mode,
@@ -648,17 +655,11 @@ impl Rooms {
             clocks: init.clocks,
             clock_started: init.clock_started,
             players: &init.players,
+            lease,
         };
-        self.deps.store.insert_game(&new, unix_ms()).await?;
+        self.deps.store.insert_game(&new, now).await?;
         let id = init.id.clone();
-        let fence = match self.take_lease(&id).await? {
-            Ok(fence) => fence,
-            Err(address) => {
-                return Err(Error::Internal(format!(
-                    "the new game {id} is held by the instance at {address}"
-                )))
-            }
-        };
+        let fence = lease.map(|l| l.fence());
         let room = room::spawn(
             RoomInit {
                 fence: fence.clone(),

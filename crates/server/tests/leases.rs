@@ -26,6 +26,15 @@ async fn two_games(tmp: &TempDir) -> (String, String) {
     )
 }
 
+/// Instances A (at 10.0.0.1) and B (at 10.0.0.2), registered at `t0`.
+async fn two_instances(store: &Store, t0: u64) -> (Leases, Leases) {
+    let register = |address: &'static str| Leases::register(store.clone(), address, POLICY, t0);
+    (
+        register("http://10.0.0.1:8080").await.unwrap(),
+        register("http://10.0.0.2:8080").await.unwrap(),
+    )
+}
+
 fn mine(a: Acquired) -> shogi_server::leases::Lease {
     match a {
         Acquired::Mine(l) => l,
@@ -39,12 +48,7 @@ async fn one_holder_at_a_time_and_takeover_fences_the_old_one() {
     let (g1, g2) = two_games(&tmp).await;
     let store = Store::open(&tmp.db()).await.unwrap();
     let t0 = 1_000_000;
-    let a = Leases::register(store.clone(), "http://10.0.0.1:8080", POLICY, t0)
-        .await
-        .unwrap();
-    let b = Leases::register(store.clone(), "http://10.0.0.2:8080", POLICY, t0)
-        .await
-        .unwrap();
+    let (a, b) = two_instances(&store, t0).await;
     assert_ne!(a.instance_id(), b.instance_id());
 
     // A takes game 1; B is told A holds it, and where A is.
@@ -110,4 +114,79 @@ async fn a_lease_needs_a_stored_game() {
         .unwrap();
     assert!(a.acquire("0000000000000000", 0).await.is_err());
     store.close().await;
+}
+
+/// A new game is stored together with its creator's lease, in one
+/// transaction: at no moment does it look orphaned to another instance.
+/// (It used to be stored first and leased after; another instance taking
+/// over orphans in between took the new game, and its creator answered
+/// the player with an internal error.)
+#[tokio::test]
+async fn a_new_game_is_stored_with_its_lease() {
+    use shogi_core::{ByColor, Position};
+    use shogi_server::db::leases::{FirstLease, FIRST_EPOCH};
+    use shogi_server::db::players::GamePlayers;
+    use shogi_server::db::NewGame;
+    use shogi_server::leases::Lease;
+    use shogi_server::protocol::{Mode, Settings};
+
+    let tmp = TempDir::new("leases-new");
+    let store = Store::open(&tmp.db()).await.unwrap();
+    let t0 = 1_000_000;
+    let (a, b) = two_instances(&store, t0).await;
+    let settings: Settings = serde_json::from_value(serde_json::json!({
+        "rules": {"impasse": "count24", "illegal": "prevent", "max_moves": null},
+        "time": null, "ai": null, "handicap": "even"
+    }))
+    .unwrap();
+    let start = Position::startpos();
+    let players = GamePlayers::default();
+    let new = NewGame {
+        id: "g1",
+        mode: Mode::Local,
+        start: &start,
+        settings: &settings,
+        tokens: ByColor::new(None, None),
+        invite: None,
+        clocks: None,
+        clock_started: false,
+        players: &players,
+        lease: Some(FirstLease {
+            instance_id: a.instance_id(),
+            until_ms: t0 + POLICY.ttl_ms,
+        }),
+    };
+    store.insert_game(&new, t0).await.unwrap();
+
+    // Nobody's orphan: B is told A holds it, at the first epoch.
+    assert!(store.orphaned_games(t0).await.unwrap().is_empty());
+    match b.acquire("g1", t0 + 1).await.unwrap() {
+        Acquired::HeldBy(h) => {
+            assert_eq!(h.instance_id, a.instance_id());
+            assert_eq!(h.epoch, FIRST_EPOCH);
+        }
+        other @ Acquired::Mine(_) => panic!("{other:?}"),
+    }
+    let first = Lease {
+        game_id: "g1".to_owned(),
+        epoch: FIRST_EPOCH,
+    };
+    assert!(a.still_holds(&first).await.unwrap());
+    // Renewed like any other lease; unrenewed, it runs out and B may take the game.
+    assert_eq!(a.renew(t0 + 2_000).await.unwrap(), 1);
+    assert!(store
+        .orphaned_games(t0 + POLICY.ttl_ms)
+        .await
+        .unwrap()
+        .is_empty());
+    assert_eq!(
+        store
+            .orphaned_games(t0 + 2_000 + POLICY.ttl_ms)
+            .await
+            .unwrap(),
+        ["g1"]
+    );
+    let taken = mine(b.acquire("g1", t0 + 2_000 + POLICY.ttl_ms).await.unwrap());
+    assert_eq!(taken.epoch, FIRST_EPOCH + 1);
+    assert!(!a.still_holds(&first).await.unwrap());
 }

@@ -98,8 +98,14 @@ pub fn serve(db: &OsStr, args: &[&str]) -> (Child, String) {
             break rest.split('/').next().unwrap().to_string();
         }
     };
-    // Keep reading its log so that it never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
+    // Keep reading its log so that it never blocks on a full pipe, and pass
+    // it on: the harness shows it beside a failing test's own output.
+    let name = addr.clone();
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            eprintln!("[shogi serve {name}] {line}");
+        }
+    });
     (child, addr)
 }
 

@@ -10,7 +10,7 @@
 use shogi_core::{ByColor, Color, Ending, Foul, Move, Position};
 use sqlx::Row;
 
-use super::leases::{check_fence, check_fences, Fence};
+use super::leases::{check_fence, check_fences, Fence, FirstLease};
 use super::players::GamePlayers;
 use super::store::{corrupt, flag, ms, to_u64, Dialect, Store};
 use super::store::{in_chunks, values_sql};
@@ -38,6 +38,11 @@ pub struct NewGame<'a> {
     pub clock_started: bool,
     /// Who sits where, and whether the game is rated.
     pub players: &'a GamePlayers,
+    /// With several instances: the creating instance's lease, stored in the
+    /// same transaction as the game. A game stored before its lease would
+    /// look orphaned to the other instances, which could take it over
+    /// before its creator leased it.
+    pub lease: Option<FirstLease<'a>>,
 }
 
 /// A game as stored.
@@ -329,7 +334,8 @@ fn side_of(name: Option<&str>) -> Option<Color> {
 }
 
 impl Store {
-    /// Stores a new game.
+    /// Stores a new game, and its first lease if it has one, in one
+    /// transaction.
     ///
     /// # Errors
     /// The database refused it.
@@ -346,6 +352,7 @@ impl Store {
         let name = |c: Color| seat(c).map(|p| p.name.as_str());
         let guest = |c: Color| seat(c).is_some_and(|p| p.guest);
         let rating = |c: Color| seat(c).and_then(|p| p.rating);
+        let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, created_at, mode, start_sfen, settings, sente_token, gote_token,
                 invite, sente_main_ms, sente_periods, gote_main_ms, gote_periods, clock_started,
@@ -380,8 +387,21 @@ impl Store {
         .bind(rating(Color::Sente).map(|r| r.deviation))
         .bind(rating(Color::Gote).map(|r| r.deviation))
         .bind(g.players.rated)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
+        if let Some(lease) = g.lease {
+            sqlx::query(
+                "INSERT INTO leases (game_id, instance_id, epoch, expires_at)
+                 VALUES ($1, $2, $3, $4)",
+            )
+            .bind(g.id)
+            .bind(lease.instance_id)
+            .bind(super::leases::FIRST_EPOCH)
+            .bind(ms(lease.until_ms))
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
         Ok(())
     }
 

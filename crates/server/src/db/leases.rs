@@ -33,6 +33,30 @@ pub struct Fence {
     pub epoch: i64,
 }
 
+/// The epoch of a game's first lease.
+pub const FIRST_EPOCH: i64 = 1;
+
+/// The lease a new game is stored with ([`NewGame::lease`](super::NewGame::lease)):
+/// its instance holds it from the start, at [`FIRST_EPOCH`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FirstLease<'a> {
+    /// The instance that creates the game.
+    pub instance_id: &'a str,
+    /// Until when (Unix milliseconds), renewed from then on as every lease.
+    pub until_ms: u64,
+}
+
+impl FirstLease<'_> {
+    /// The fence of the writes made under this lease.
+    #[must_use]
+    pub fn fence(&self) -> Fence {
+        Fence {
+            instance_id: self.instance_id.to_owned(),
+            epoch: FIRST_EPOCH,
+        }
+    }
+}
+
 /// The error of a write whose fence no longer holds: another instance took
 /// the game over.
 #[must_use]
@@ -175,7 +199,7 @@ impl Store {
         until_ms: u64,
     ) -> Result<Option<i64>, sqlx::Error> {
         let row = sqlx::query(
-            "INSERT INTO leases (game_id, instance_id, epoch, expires_at) VALUES ($1, $2, 1, $3)
+            "INSERT INTO leases (game_id, instance_id, epoch, expires_at) VALUES ($1, $2, $5, $3)
              ON CONFLICT (game_id) DO UPDATE
                 SET instance_id = excluded.instance_id, epoch = leases.epoch + 1,
                     expires_at = excluded.expires_at
@@ -186,6 +210,7 @@ impl Store {
         .bind(instance_id)
         .bind(ms(until_ms))
         .bind(ms(now_ms))
+        .bind(FIRST_EPOCH)
         .fetch_optional(&self.pool)
         .await?;
         row.map(|r| r.try_get("epoch")).transpose()

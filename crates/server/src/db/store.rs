@@ -280,6 +280,8 @@ impl Store {
     }
 
     async fn open_sqlite(path: &Path) -> Result<Store, sqlx::Error> {
+        // Held while the file is created (WAL mode) and migrated.
+        let lock = lock_for_migrations(path).await?;
         // One connection writes: SQLite has a single writer anyway, and
         // writers queued here wait in order, where writers on several
         // connections would meet a locked database and back off in SQLite's
@@ -296,6 +298,7 @@ impl Store {
             .connect(&sqlite_url(path, "mode=rwc")?)
             .await?;
         migrate(&pool, Dialect::Sqlite).await?;
+        drop(lock);
         tokio::spawn(checkpoints(pool.clone()));
         // Readers see committed data beside the writer (WAL) and never wait for it.
         let reader = AnyPoolOptions::new()
@@ -335,6 +338,32 @@ impl Store {
     }
 }
 
+/// Locks the file beside the `SQLite` database at `path` that instances
+/// opening it lock while they migrate it (`games.db.migrate-lock` beside
+/// `games.db`), waiting for any other holder; the lock ends when the file
+/// handle is dropped.
+///
+/// sqlx's migrator locks a PostgreSQL database for its migrations, but has
+/// no lock for `SQLite`: two instances started together on a new file would
+/// both create the same tables, and one would fail ("table users already
+/// exists").
+async fn lock_for_migrations(path: &Path) -> Result<std::fs::File, sqlx::Error> {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".migrate-lock");
+    tokio::task::spawn_blocking(move || {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&name)?;
+        file.lock()?;
+        Ok(file)
+    })
+    .await
+    .map_err(|e| sqlx::Error::Configuration(e.into()))?
+    .map_err(sqlx::Error::Io)
+}
+
 /// Applies the migrations of `dialect` not applied yet.
 async fn migrate(pool: &AnyPool, dialect: Dialect) -> Result<(), sqlx::Error> {
     let migrations: Vec<Migration> = MIGRATIONS
@@ -365,7 +394,24 @@ async fn migrate(pool: &AnyPool, dialect: Dialect) -> Result<(), sqlx::Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::{in_chunks, values_sql};
+    use super::{in_chunks, values_sql, Location, Store};
+
+    /// Instances started together on a new `SQLite` file: each opens it,
+    /// and the migrations run once (before the lock, one of the two failed
+    /// in about half of such starts with "table ... already exists").
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn stores_opened_together_on_a_new_file_both_open() {
+        let dir = std::env::temp_dir().join(format!("shogi-store-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for i in 0..8 {
+            let location = Location::Sqlite(dir.join(format!("games-{i}.db")));
+            let (a, b) = tokio::join!(Store::open(&location), Store::open(&location));
+            let (a, b) = (a.unwrap(), b.unwrap());
+            a.close().await;
+            b.close().await;
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn chunks_are_powers_of_two_largest_first() {
