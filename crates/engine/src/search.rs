@@ -165,6 +165,14 @@ pub struct SearchOptions {
     /// +17 ± 24 alone and, with the fourth evaluation fit, a gain in
     /// self-play, docs/TUNING.md).
     pub deep_reverse_futility: bool,
+    /// The pruning decisions of a node (reverse futility, razoring, null
+    /// move, futility) use the table's score instead of the static
+    /// evaluation when its bound says the true score lies beyond it on that
+    /// side (a lower bound above the evaluation, an upper bound below it, or
+    /// an exact score), mate scores aside. The improving flag and the
+    /// evaluation stored in the table stay the static evaluation (a
+    /// developer switch; on by default: +15 ± 24 alone, docs/TUNING.md).
+    pub table_eval: bool,
 }
 
 impl Default for SearchOptions {
@@ -193,6 +201,7 @@ impl Default for SearchOptions {
             qsearch_checks: false,
             null_move_by_margin: false,
             deep_reverse_futility: true,
+            table_eval: true,
         }
     }
 }
@@ -219,6 +228,7 @@ impl std::fmt::Debug for SearchOptions {
             .field("qsearch_checks", &self.qsearch_checks)
             .field("null_move_by_margin", &self.null_move_by_margin)
             .field("deep_reverse_futility", &self.deep_reverse_futility)
+            .field("table_eval", &self.table_eval)
             .field("probcut", &self.probcut)
             .field("singular_extension", &self.singular_extension)
             .finish_non_exhaustive()
@@ -716,6 +726,27 @@ impl<'a> Worker<'a> {
             && !in_check
             && (ply < 2 || static_eval > self.evals[ply - 2]);
         let not_improving = self.shared.options.improving && !improving;
+        // From here on `static_eval` is what the pruning judges the node by:
+        // with `table_eval`, the table's score where its bound says the true
+        // score lies beyond the evaluation. `raw_eval`, the evaluation
+        // itself, is what the table stores.
+        let raw_eval = static_eval;
+        let static_eval = match entry {
+            Some(e)
+                if self.shared.options.table_eval
+                    && !in_check
+                    && e.score.abs() < MATE_IN_MAX_PLY =>
+            {
+                let v = score_from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => v,
+                    Bound::Lower if v > static_eval => v,
+                    Bound::Upper if v < static_eval => v,
+                    _ => static_eval,
+                }
+            }
+            _ => static_eval,
+        };
         if !in_check && !pv_node && excluded.is_none() && beta.abs() < MATE_IN_MAX_PLY {
             // Reverse futility pruning.
             let rfp_depth = if self.shared.options.deep_reverse_futility {
@@ -971,7 +1002,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        let eval = if in_check { 0 } else { static_eval };
+        let eval = if in_check { 0 } else { raw_eval };
         self.shared
             .tt
             .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
@@ -1342,6 +1373,7 @@ mod tests {
             futility: true,
             safe_check_extension: true,
             deep_reverse_futility: true,
+            table_eval: true,
             ..SearchOptions::default()
         };
         assert_eq!(search_position(&p, &limit, &all_on).nodes, base.nodes);
@@ -1368,6 +1400,10 @@ mod tests {
             },
             SearchOptions {
                 deep_reverse_futility: false,
+                ..SearchOptions::default()
+            },
+            SearchOptions {
+                table_eval: false,
                 ..SearchOptions::default()
             },
         ] {

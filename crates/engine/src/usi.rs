@@ -146,6 +146,8 @@ pub struct EngineOptions {
     pub null_move_by_margin: bool,
     /// `DeepReverseFutility` (developer switch).
     pub deep_reverse_futility: bool,
+    /// `TableEval` (developer switch).
+    pub table_eval: bool,
 }
 
 impl Default for EngineOptions {
@@ -175,6 +177,7 @@ impl Default for EngineOptions {
             qsearch_checks: false,
             null_move_by_margin: false,
             deep_reverse_futility: true,
+            table_eval: true,
         }
     }
 }
@@ -186,7 +189,7 @@ pub const INTERNAL_EVAL: &str = "<internal>";
 /// `crates/engine/params/`); `NullMove`, `LateMoveReductions`,
 /// `Aspiration` and `ContinuationHistory` are developer switches for self-play tests of those search
 /// features (leave them on to play).
-const OPTION_LINES: [&str; 24] = [
+const OPTION_LINES: [&str; 25] = [
     "option name USI_Hash type spin default 64 min 1 max 65536",
     "option name Threads type spin default 1 min 1 max 256",
     "option name USI_Ponder type check default false",
@@ -211,6 +214,7 @@ const OPTION_LINES: [&str; 24] = [
     "option name QsearchChecks type check default false",
     "option name NullMoveByMargin type check default false",
     "option name DeepReverseFutility type check default true",
+    "option name TableEval type check default true",
 ];
 
 /// Why a `setoption` was refused.
@@ -292,6 +296,7 @@ impl EngineOptions {
             "qsearchchecks" => self.qsearch_checks = check()?,
             "nullmovebymargin" => self.null_move_by_margin = check()?,
             "deepreversefutility" => self.deep_reverse_futility = check()?,
+            "tableeval" => self.table_eval = check()?,
             "multipv" => self.multipv = spin(1, 600)? as usize,
             "enteringkingrule" => self.entering_king = value.parse().map_err(|_| bad())?,
             "maxmovestodraw" => self.max_moves_to_draw = spin(0, 100_000)? as u32,
@@ -598,6 +603,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             qsearch_checks: self.options.qsearch_checks,
             null_move_by_margin: self.options.null_move_by_margin,
             deep_reverse_futility: self.options.deep_reverse_futility,
+            table_eval: self.options.table_eval,
         }
     }
 
