@@ -726,12 +726,10 @@ impl<'a> Worker<'a> {
             && !in_check
             && (ply < 2 || static_eval > self.evals[ply - 2]);
         let not_improving = self.shared.options.improving && !improving;
-        // From here on `static_eval` is what the pruning judges the node by:
-        // with `table_eval`, the table's score where its bound says the true
-        // score lies beyond the evaluation. `raw_eval`, the evaluation
-        // itself, is what the table stores.
-        let raw_eval = static_eval;
-        let static_eval = match entry {
+        // What the pruning judges the node by: with `table_eval`, the
+        // table's score where its bound says the true score lies beyond the
+        // static evaluation (which stays what the table stores).
+        let prune_eval = match entry {
             Some(e)
                 if self.shared.options.table_eval
                     && !in_check
@@ -754,13 +752,13 @@ impl<'a> Worker<'a> {
             } else {
                 4
             };
-            if depth <= rfp_depth && static_eval - 150 * (depth - i32::from(improving)) >= beta {
-                return static_eval;
+            if depth <= rfp_depth && prune_eval - 150 * (depth - i32::from(improving)) >= beta {
+                return prune_eval;
             }
             // Razoring: far below alpha near the leaves, trust the quiescence search.
             if self.shared.options.razoring
                 && depth <= RAZOR_DEPTH
-                && static_eval + RAZOR_MARGIN * depth < alpha
+                && prune_eval + RAZOR_MARGIN * depth < alpha
             {
                 let v = self.qsearch(alpha, alpha + 1, ply, 0);
                 if self.stopped {
@@ -771,10 +769,10 @@ impl<'a> Worker<'a> {
                 }
             }
             // Null move pruning.
-            if allow_null && depth >= 3 && static_eval >= beta && self.shared.options.null_move {
+            if allow_null && depth >= 3 && prune_eval >= beta && self.shared.options.null_move {
                 let mut r = 3 + depth / 4;
                 if self.shared.options.null_move_by_margin {
-                    r += ((static_eval - beta) / NULL_MARGIN_STEP).min(3);
+                    r += ((prune_eval - beta) / NULL_MARGIN_STEP).min(3);
                 }
                 let undo = self.pos.make_null_move();
                 self.keys.push(key);
@@ -797,7 +795,7 @@ impl<'a> Worker<'a> {
             }
             // ProbCut: a good capture far above beta cuts the node.
             if self.shared.options.probcut && depth >= PROBCUT_DEPTH {
-                if let Some(v) = self.probcut(depth, beta, ply, static_eval, entry) {
+                if let Some(v) = self.probcut(depth, beta, ply, prune_eval, entry) {
                     return v;
                 }
                 if self.stopped {
@@ -888,7 +886,7 @@ impl<'a> Worker<'a> {
                 if quiet
                     && self.shared.options.futility
                     && depth <= FUTILITY_DEPTH
-                    && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
+                    && prune_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
                 {
                     continue;
                 }
@@ -1002,7 +1000,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        let eval = if in_check { 0 } else { raw_eval };
+        let eval = if in_check { 0 } else { static_eval };
         self.shared
             .tt
             .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
@@ -1014,13 +1012,13 @@ impl<'a> Worker<'a> {
     /// by a quiescence search and then by a search [`PROBCUT_DEPTH`] − 1
     /// plies shallower, against beta + [`PROBCUT_MARGIN`]. The score of the
     /// first that holds (the node's lower bound, stored in the table), or
-    /// `None`.
+    /// `None`. `prune_eval` is the node's evaluation for pruning.
     fn probcut(
         &mut self,
         depth: i32,
         beta: i32,
         ply: usize,
-        static_eval: i32,
+        prune_eval: i32,
         entry: Option<TtEntry>,
     ) -> Option<i32> {
         let pc_beta = beta + PROBCUT_MARGIN;
@@ -1035,7 +1033,7 @@ impl<'a> Worker<'a> {
         let mut picker = MovePicker::captures(&self.pos, std::mem::take(&mut self.buffers[ply]));
         let mut found = None;
         while let Some((m, _)) = picker.next(&self.pos, &self.history) {
-            if see(&self.pos, m) < pc_beta - static_eval {
+            if see(&self.pos, m) < pc_beta - prune_eval {
                 continue;
             }
             let check = gives_check(&self.pos, m);
@@ -1069,7 +1067,8 @@ impl<'a> Worker<'a> {
             self.pos.hash(),
             Some(m),
             score_to_tt(v, ply),
-            static_eval,
+            // The static evaluation, as every store (not `prune_eval`).
+            self.evals[ply],
             depth - (PROBCUT_DEPTH - 1),
             Bound::Lower,
         );
