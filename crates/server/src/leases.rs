@@ -25,7 +25,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
-use crate::db::leases::LeaseHolder;
+use crate::db::leases::{FirstLease, LeaseHolder};
 use crate::db::Store;
 
 /// How long a lease lasts and how often it is renewed.
@@ -127,13 +127,28 @@ impl Leases {
         &self.address
     }
 
+    /// When a lease taken or renewed at `now_ms` runs out.
+    fn expiry(&self, now_ms: u64) -> u64 {
+        now_ms.saturating_add(self.policy.ttl_ms)
+    }
+
+    /// The lease a game this instance creates at `now_ms` is stored with
+    /// (in the same transaction as the game, so that it never looks orphaned).
+    #[must_use]
+    pub fn first_lease(&self, now_ms: u64) -> FirstLease<'_> {
+        FirstLease {
+            instance_id: &self.instance_id,
+            until_ms: self.expiry(now_ms),
+        }
+    }
+
     /// Takes game `game_id`'s lease at `now_ms` if no other instance holds
     /// it unexpired; otherwise says who does.
     ///
     /// # Errors
     /// The database refused it.
     pub async fn acquire(&self, game_id: &str, now_ms: u64) -> Result<Acquired, sqlx::Error> {
-        let until = now_ms.saturating_add(self.policy.ttl_ms);
+        let until = self.expiry(now_ms);
         let take = || {
             self.store
                 .acquire_lease(game_id, &self.instance_id, now_ms, until)
@@ -212,11 +227,7 @@ impl Leases {
     /// The database refused it.
     pub async fn renew(&self, now_ms: u64) -> Result<u64, sqlx::Error> {
         self.store
-            .renew_leases(
-                &self.instance_id,
-                now_ms,
-                now_ms.saturating_add(self.policy.ttl_ms),
-            )
+            .renew_leases(&self.instance_id, now_ms, self.expiry(now_ms))
             .await
     }
 

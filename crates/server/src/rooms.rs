@@ -24,7 +24,6 @@ use tokio::sync::RwLock;
 use tokio::task::JoinHandle;
 
 use crate::clock::{Clock, TimeControl};
-use crate::db::leases::FirstLease;
 use crate::db::players::GamePlayers;
 use crate::db::{Fence, NewGame, StoredGame};
 use crate::error::Error;
@@ -638,10 +637,7 @@ impl Rooms {
     /// and starts its room.
     async fn open_new(&self, init: RoomInit) -> Result<(), Error> {
         let now = unix_ms();
-        let lease = self.leases.as_ref().map(|l| FirstLease {
-            instance_id: l.instance_id(),
-            until_ms: now.saturating_add(l.policy().ttl_ms),
-        });
+        let lease = self.leases.as_ref().map(|l| l.first_lease(now));
         let new = NewGame {
             id: &init.id,
             mode: init.mode,
