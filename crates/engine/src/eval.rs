@@ -4,8 +4,9 @@
 //! The features are material (board and hand), piece placement relative to
 //! both kings (a table per kind class of the square relative to each king,
 //! left-right symmetric), the king's
-//! rank, king safety (guards next to it, enemy pieces near it, the enemy's
-//! pieces in hand), slider mobility and the tempo. Each counts Sente's
+//! rank, king safety (guards next to it, enemy pieces near it, the squares
+//! next to it the enemy attacks, the enemy's pieces in hand), slider
+//! mobility and the tempo. Each counts Sente's
 //! occurrences minus Gote's, so the evaluation is exactly colour-symmetric.
 //! The weights are an [`EvalParams`]; [`features`] gives the feature vector
 //! the tuner fits them on, and the evaluation is its dot product with the
@@ -25,8 +26,9 @@ use std::sync::{Arc, LazyLock};
 use shogi_core::{attacks, Bitboard, Color, HandKind, PieceKind, Position, Square};
 
 use crate::params::{
-    hand_slot, piece_slot, EvalParams, ENEMY_KING, FILE_DISTANCES, HAND, HAND_THREAT,
-    KING_ATTACKER, KING_GUARD, KING_RANK, MOBILITY, NUM_FEATURES, OFFSETS, OWN_KING, PIECE, TEMPO,
+    hand_slot, king_zone_slot, piece_slot, EvalParams, ENEMY_KING, FILE_DISTANCES, HAND,
+    HAND_THREAT, KING_ATTACKER, KING_GUARD, KING_RANK, KING_ZONE, MOBILITY, NUM_FEATURES, OFFSETS,
+    OWN_KING, PIECE, TEMPO,
 };
 
 /// A static evaluation function.
@@ -254,6 +256,31 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
             if attackers != 0 {
                 acc.add(KING_ATTACKER, sign * attackers);
             }
+            // The squares next to it that the enemy attacks.
+            let enemy = color.opponent();
+            let enemy_hand = pos.hand(enemy);
+            let threat = enemy_hand.total() > u32::from(enemy_hand.count(HandKind::Pawn));
+            let king_rank = ok.rank().relative(color);
+            let defenders = own & !Bitboard::from_square(ok);
+            for sq in near {
+                let att = pos.attackers_to(sq, enemy, occ);
+                if att.is_empty() {
+                    continue;
+                }
+                let ahead = sq.rank().relative(color) < king_rank;
+                let behind = sq.rank().relative(color) > king_rank;
+                let side = sq.file() != ok.file();
+                let place = match (ahead, behind, side) {
+                    (true, _, false) => 0,
+                    (true, _, true) => 1,
+                    (false, false, _) => 2,
+                    (_, true, false) => 3,
+                    (_, true, true) => 4,
+                };
+                let defended = (pos.attackers_to(sq, color, occ) & defenders).any();
+                let slot = king_zone_slot(place, att.count() > 1, defended, threat);
+                acc.add(KING_ZONE + slot, sign);
+            }
         }
         // Pieces in hand threaten the enemy king.
         if enemy_king.is_some() {
@@ -427,6 +454,50 @@ mod tests {
         // to 5a, 3 down to 5h (5i is its own king).
         let pos = shogi_core::sfen::parse_position("k8/9/9/9/4R4/9/9/9/4K4 b - 1").unwrap();
         assert_eq!(features(&pos)[MOBILITY + 2], 4 + 4 + 4 + 3);
+    }
+
+    #[test]
+    fn king_zone_counts_attacked_squares_by_place_defence_and_hand() {
+        use crate::params::{king_zone_slot, KING_ZONE, KING_ZONE_LEN};
+        let zone = |sfen: &str| {
+            let pos = shogi_core::sfen::parse_position(sfen).unwrap();
+            features(&pos)[KING_ZONE..KING_ZONE + KING_ZONE_LEN].to_vec()
+        };
+        let expect = |slots: &[usize]| {
+            let mut v = vec![0; KING_ZONE_LEN];
+            for &s in slots {
+                v[s] += 1;
+            }
+            v
+        };
+        // A Gote rook on 4b attacks 4h (ahead of the Sente king on 5i, to
+        // the side) and 4i (beside it), once each; only the king defends.
+        assert_eq!(
+            zone("4k4/5r3/9/9/9/9/9/9/4K4 b - 1"),
+            expect(&[
+                king_zone_slot(1, false, false, false),
+                king_zone_slot(2, false, false, false)
+            ])
+        );
+        // A gold on 3i defends both; a bishop in Gote's hand is the threat.
+        assert_eq!(
+            zone("4k4/5r3/9/9/9/9/9/9/4K1G2 b b 1"),
+            expect(&[
+                king_zone_slot(1, false, true, true),
+                king_zone_slot(2, false, true, true)
+            ])
+        );
+        // Gote's king counts with the opposite sign: a Sente rook on 6g
+        // attacks 6b (ahead of the Gote king on 5a, seen from Gote, to the
+        // side) and 6a beside it.
+        let negated = |v: Vec<i32>| v.into_iter().map(|x| -x).collect::<Vec<_>>();
+        assert_eq!(
+            zone("4k4/9/9/9/9/9/3R5/9/4K4 b - 1"),
+            negated(expect(&[
+                king_zone_slot(1, false, false, false),
+                king_zone_slot(2, false, false, false)
+            ]))
+        );
     }
 
     #[test]

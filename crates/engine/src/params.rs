@@ -72,8 +72,16 @@ pub const KING_GUARD: usize = KING_RANK + 9;
 pub const KING_ATTACKER: usize = KING_GUARD + 1;
 /// Non-pawn pieces in hand while the enemy has a king.
 pub const HAND_THREAT: usize = KING_ATTACKER + 1;
+/// The squares next to the own king that the enemy attacks: by the
+/// square's place (ahead, ahead to the side, beside, behind, behind to the
+/// side), by one or several attackers, by whether another own piece
+/// defends it, and by whether the enemy holds a non-pawn piece in hand
+/// ([`king_zone_slot`]).
+pub const KING_ZONE: usize = HAND_THREAT + 1;
+/// The weights of [`KING_ZONE`]: 5 places × 2 × 2 × 2.
+pub const KING_ZONE_LEN: usize = 40;
 /// Squares a slider attacks that are not its side's: lance, bishop, rook, horse, dragon.
-pub const MOBILITY: usize = HAND_THREAT + 1;
+pub const MOBILITY: usize = KING_ZONE + KING_ZONE_LEN;
 /// The side to move.
 pub const TEMPO: usize = MOBILITY + 5;
 /// How many weights (and features) there are.
@@ -89,7 +97,7 @@ const fn group(name: &'static str, offset: usize, len: usize, doc: &'static str)
 }
 
 /// Every group, in file and vector order.
-pub const GROUPS: [Group; 25] = [
+pub const GROUPS: [Group; 26] = [
     group(
         "piece",
         PIECE,
@@ -145,6 +153,12 @@ pub const GROUPS: [Group; 25] = [
     ),
     group("hand_threat", HAND_THREAT, 1, "per non-pawn piece in hand"),
     group(
+        "king_zone",
+        KING_ZONE,
+        KING_ZONE_LEN,
+        "per attacked square next to the own king: place (ahead, ahead-side, side, behind, behind-side) x attackers (1, 2+) x defended (no, yes) x enemy non-pawn in hand (no, yes)",
+    ),
+    group(
         "mobility",
         MOBILITY,
         5,
@@ -168,6 +182,27 @@ pub const fn piece_slot(kind: PieceKind) -> Option<usize> {
         k if (k as usize) < 7 => Some(k as usize),
         k => Some(k as usize - 1),
     }
+}
+
+/// The slot in the `king_zone` group of a square next to the own king:
+/// `place` 0-4 (ahead, ahead to the side, beside, behind, behind to the
+/// side), attacked by `several` enemy pieces or one, `defended` by another
+/// own piece or not, while the enemy holds a non-pawn piece in hand
+/// (`hand_threat`) or not.
+///
+/// ```
+/// use shogi_engine::params::{king_zone_slot, KING_ZONE_LEN};
+/// assert_eq!(king_zone_slot(0, false, false, false), 0);
+/// assert_eq!(king_zone_slot(4, true, true, true), KING_ZONE_LEN - 1);
+/// ```
+#[must_use]
+pub const fn king_zone_slot(
+    place: usize,
+    several: bool,
+    defended: bool,
+    hand_threat: bool,
+) -> usize {
+    ((place * 2 + several as usize) * 2 + defended as usize) * 2 + hand_threat as usize
 }
 
 /// The slot of a hand kind in the `hand` group.
