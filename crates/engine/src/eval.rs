@@ -23,7 +23,7 @@
 
 use std::sync::{Arc, LazyLock};
 
-use shogi_core::{attacks, Bitboard, Color, HandKind, PieceKind, Position, Square};
+use shogi_core::{attacks, Bitboard, Color, Hand, HandKind, PieceKind, Position, Square};
 
 use crate::params::{
     hand_slot, king_zone_slot, piece_slot, EvalParams, ENEMY_KING, FILE_DISTANCES, HAND,
@@ -167,6 +167,12 @@ const fn mobility_slot(kind: PieceKind) -> Option<usize> {
     }
 }
 
+/// The pieces in `hand` other than pawns: what the hand threat counts and
+/// what makes an attacked square next to the enemy king a drop threat.
+fn non_pawns(hand: &Hand) -> u32 {
+    hand.total() - u32::from(hand.count(HandKind::Pawn))
+}
+
 /// Receives feature occurrences: `count` of feature `index`, already signed
 /// (+ for Sente, - for Gote).
 trait Accumulator {
@@ -258,8 +264,7 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
             }
             // The squares next to it that the enemy attacks.
             let enemy = color.opponent();
-            let enemy_hand = pos.hand(enemy);
-            let threat = enemy_hand.total() > u32::from(enemy_hand.count(HandKind::Pawn));
+            let threat = non_pawns(pos.hand(enemy)) != 0;
             let king_rank = ok.rank().relative(color);
             let defenders = own & !Bitboard::from_square(ok);
             for sq in near {
@@ -284,7 +289,7 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
         }
         // Pieces in hand threaten the enemy king.
         if enemy_king.is_some() {
-            let pieces = hand.total() as i32 - i32::from(hand.count(HandKind::Pawn));
+            let pieces = non_pawns(hand) as i32;
             if pieces != 0 {
                 acc.add(HAND_THREAT, sign * pieces);
             }
