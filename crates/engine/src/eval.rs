@@ -173,6 +173,30 @@ fn non_pawns(hand: &Hand) -> u32 {
     hand.total() - u32::from(hand.count(HandKind::Pawn))
 }
 
+/// The squares one side's pieces attack: by its pieces other than the king
+/// once and at least twice, and by its king.
+#[derive(Clone, Copy, Default)]
+struct AttackMap {
+    once: Bitboard,
+    twice: Bitboard,
+    king: Bitboard,
+}
+
+impl AttackMap {
+    /// Adds the squares a piece other than the king attacks.
+    #[inline(always)]
+    fn add(&mut self, reach: Bitboard) {
+        self.twice |= self.once & reach;
+        self.once |= reach;
+    }
+
+    /// The squares attacked by at least two pieces, the king included.
+    #[inline(always)]
+    fn several(&self) -> Bitboard {
+        self.twice | (self.once & self.king)
+    }
+}
+
 /// Receives feature occurrences: `count` of feature `index`, already signed
 /// (+ for Sente, - for Gote).
 trait Accumulator {
@@ -209,12 +233,15 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
     let geometry = &*GEOMETRY;
     let kings = [pos.king(Color::Sente), pos.king(Color::Gote)];
     let occ = pos.occupancy();
+    // What each side's pieces attack, kept for the king zone below.
+    let mut maps = [AttackMap::default(); 2];
     for color in Color::ALL {
         let c = color.index();
         let sign = if color == Color::Sente { 1 } else { -1 };
         let own_king = kings[c];
         let enemy_king = kings[1 - c];
         let offsets = &geometry.offset[c];
+        let map = &mut maps[c];
         let hand = pos.hand(color);
         for k in HandKind::ALL {
             let n = i32::from(hand.count(k));
@@ -228,9 +255,12 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
                 continue;
             };
             let Some(slot) = piece_slot(piece.kind) else {
+                map.king = attacks::king(sq);
                 acc.add(KING_RANK + usize::from(sq.rank().relative(color)) - 1, sign);
                 continue;
             };
+            let reach = attacks::piece(color, piece.kind, sq, occ);
+            map.add(reach);
             acc.add(PIECE + slot, sign);
             let table = class(piece.kind) * OFFSETS;
             let at = offsets[sq.index()];
@@ -241,8 +271,7 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
                 acc.add(OWN_KING + table + usize::from(at[ok.index()]), sign);
             }
             if let Some(m) = mobility_slot(piece.kind) {
-                let reach = attacks::piece(color, piece.kind, sq, occ) & !own;
-                acc.add(MOBILITY + m, sign * reach.count() as i32);
+                acc.add(MOBILITY + m, sign * (reach & !own).count() as i32);
             }
         }
         // King safety: our generals next to our king, the opponent's pieces
@@ -262,30 +291,6 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
             if attackers != 0 {
                 acc.add(KING_ATTACKER, sign * attackers);
             }
-            // The squares next to it that the enemy attacks.
-            let enemy = color.opponent();
-            let threat = non_pawns(pos.hand(enemy)) != 0;
-            let king_rank = ok.rank().relative(color);
-            let defenders = own & !Bitboard::from_square(ok);
-            for sq in near {
-                let att = pos.attackers_to(sq, enemy, occ);
-                if att.is_empty() {
-                    continue;
-                }
-                let ahead = sq.rank().relative(color) < king_rank;
-                let behind = sq.rank().relative(color) > king_rank;
-                let side = sq.file() != ok.file();
-                let place = match (ahead, behind, side) {
-                    (true, _, false) => 0,
-                    (true, _, true) => 1,
-                    (false, false, _) => 2,
-                    (_, true, false) => 3,
-                    (_, true, true) => 4,
-                };
-                let defended = (pos.attackers_to(sq, color, occ) & defenders).any();
-                let slot = king_zone_slot(place, att.count() > 1, defended, threat);
-                acc.add(KING_ZONE + slot, sign);
-            }
         }
         // Pieces in hand threaten the enemy king.
         if enemy_king.is_some() {
@@ -293,6 +298,32 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
             if pieces != 0 {
                 acc.add(HAND_THREAT, sign * pieces);
             }
+        }
+    }
+    // The king zone: the squares next to each king that the enemy attacks.
+    for color in Color::ALL {
+        let Some(ok) = kings[color.index()] else {
+            continue;
+        };
+        let sign = if color == Color::Sente { 1 } else { -1 };
+        let enemy = &maps[color.opponent().index()];
+        let defended = maps[color.index()].once;
+        let threat = non_pawns(pos.hand(color.opponent())) != 0;
+        let king_rank = ok.rank().relative(color);
+        let (attacked, several) = (enemy.once | enemy.king, enemy.several());
+        for sq in attacks::king(ok) & attacked {
+            let ahead = sq.rank().relative(color) < king_rank;
+            let behind = sq.rank().relative(color) > king_rank;
+            let side = sq.file() != ok.file();
+            let place = match (ahead, behind, side) {
+                (true, _, false) => 0,
+                (true, _, true) => 1,
+                (false, false, _) => 2,
+                (_, true, false) => 3,
+                (_, true, true) => 4,
+            };
+            let slot = king_zone_slot(place, several.contains(sq), defended.contains(sq), threat);
+            acc.add(KING_ZONE + slot, sign);
         }
     }
     let tempo = if pos.side_to_move() == Color::Sente {
@@ -351,7 +382,7 @@ impl Evaluator for LinearEval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::MOBILITY;
+    use crate::params::{KING_ZONE_LEN, MOBILITY};
 
     fn flipped(pos: &Position) -> Position {
         let mut s = pos.to_setup();
@@ -413,6 +444,50 @@ mod tests {
         }
     }
 
+    /// The king zone by the definition: each square next to a king asked
+    /// who attacks it (`attackers_to`), one square at a time.
+    fn king_zone_by_attackers(pos: &Position) -> Vec<i32> {
+        let mut out = vec![0; KING_ZONE_LEN];
+        let occ = pos.occupancy();
+        for color in Color::ALL {
+            let Some(ok) = pos.king(color) else { continue };
+            let sign = if color == Color::Sente { 1 } else { -1 };
+            let enemy = color.opponent();
+            let threat = non_pawns(pos.hand(enemy)) != 0;
+            let own_rank = i32::from(ok.rank().relative(color));
+            for sq in attacks::king(ok) {
+                let att = pos.attackers_to(sq, enemy, occ);
+                if att.is_empty() {
+                    continue;
+                }
+                let dr = i32::from(sq.rank().relative(color)) - own_rank;
+                let side = sq.file() != ok.file();
+                let place = match dr {
+                    -1 => usize::from(side),
+                    0 => 2,
+                    _ => 3 + usize::from(side),
+                };
+                let defenders = pos.color_bb(color) & !Bitboard::from_square(ok);
+                let defended = (pos.attackers_to(sq, color, occ) & defenders).any();
+                out[king_zone_slot(place, att.count() > 1, defended, threat)] += sign;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn king_zone_from_attack_maps_matches_asking_each_square() {
+        let mut seen = 0;
+        for pos in sample_positions() {
+            let f = features(&pos);
+            let zone = &f[KING_ZONE..KING_ZONE + KING_ZONE_LEN];
+            assert_eq!(zone, king_zone_by_attackers(&pos).as_slice(), "{pos:?}");
+            seen += zone.iter().filter(|&&n| n != 0).count();
+        }
+        // Random games attack the kings a lot: the comparison is not of zeros.
+        assert!(seen > 500, "{seen}");
+    }
+
     #[test]
     fn evaluation_is_the_dot_product_of_weights_and_features() {
         for e in [LinearEval::default(), with_mobility()] {
@@ -463,7 +538,7 @@ mod tests {
 
     #[test]
     fn king_zone_counts_attacked_squares_by_place_defence_and_hand() {
-        use crate::params::{king_zone_slot, KING_ZONE, KING_ZONE_LEN};
+        use crate::params::{king_zone_slot, KING_ZONE};
         let zone = |sfen: &str| {
             let pos = shogi_core::sfen::parse_position(sfen).unwrap();
             features(&pos)[KING_ZONE..KING_ZONE + KING_ZONE_LEN].to_vec()
