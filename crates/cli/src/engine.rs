@@ -191,10 +191,21 @@ fn summary_lines(s: &MatchSummary, sprt: Option<&Sprt>) -> Vec<String> {
     }
     if let Some(sprt) = sprt {
         let (lo, hi) = sprt.bounds();
-        let verdict = match sprt.verdict(&t) {
+        let name = |v: SprtVerdict| match v {
             SprtVerdict::AcceptH1 => "H1 accepted",
             SprtVerdict::AcceptH0 => "H0 accepted",
             SprtVerdict::Continue => "inconclusive",
+        };
+        let verdict = match s.sprt_stop {
+            // Games under way at the decision finished after it.
+            Some((v, at)) if at != t => format!(
+                "{} after {} games (LLR {:.2} then)",
+                name(v),
+                at.games(),
+                sprt.llr(&at)
+            ),
+            Some((v, _)) => name(v).to_string(),
+            None => name(sprt.verdict(&t)).to_string(),
         };
         out.push(format!(
             "SPRT elo0={} elo1={}: LLR {:.2} [{lo:.2}, {hi:.2}] {verdict}",
@@ -328,4 +339,61 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         server.run_until(shogi_server::stop_signal()).await;
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shogi_engine::elo::Tally;
+
+    /// The match of 2026-12-03 that showed the fault: the SPRT stopped it
+    /// at 340-233-4, the game still under way was lost, and the report
+    /// said "inconclusive" for a match the SPRT had decided.
+    #[test]
+    fn the_sprt_line_reports_the_decision_that_stopped_the_match() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let at = Tally {
+            wins: 340,
+            losses: 233,
+            draws: 4,
+        };
+        let end = Tally { losses: 234, ..at };
+        assert_eq!(sprt.verdict(&at), SprtVerdict::AcceptH1);
+        assert_eq!(sprt.verdict(&end), SprtVerdict::Continue);
+        let s = MatchSummary {
+            tally: end,
+            sprt_stop: Some((SprtVerdict::AcceptH1, at)),
+            ..MatchSummary::default()
+        };
+        let lines = summary_lines(&s, Some(&sprt));
+        let line = lines.last().unwrap();
+        assert!(
+            line.ends_with("H1 accepted after 577 games (LLR 2.96 then)"),
+            "{line}"
+        );
+        // Without games finishing after the decision, the verdict alone.
+        let s = MatchSummary {
+            tally: at,
+            sprt_stop: Some((SprtVerdict::AcceptH1, at)),
+            ..MatchSummary::default()
+        };
+        assert!(summary_lines(&s, Some(&sprt))
+            .last()
+            .unwrap()
+            .ends_with("] H1 accepted"));
+        // A match that ran out of games undecided.
+        let s = MatchSummary {
+            tally: end,
+            ..MatchSummary::default()
+        };
+        assert!(summary_lines(&s, Some(&sprt))
+            .last()
+            .unwrap()
+            .ends_with("] inconclusive"));
+    }
 }

@@ -236,6 +236,11 @@ pub struct MatchSummary {
     pub least_time_left_ms: [Option<i64>; 2],
     /// Per engine, how much it searched over the match.
     pub effort: [Effort; 2],
+    /// The SPRT's verdict and engine 0's tally when it stopped the match.
+    /// Games already under way then still finish and count in `tally`, so
+    /// the final tally's LLR may fall back inside the bounds; the decision
+    /// is this one.
+    pub sprt_stop: Option<(SprtVerdict, Tally)>,
 }
 
 /// Why a match could not run.
@@ -353,7 +358,9 @@ where
                     let mut s = summary.lock().expect("lock");
                     record(&mut s, &result);
                     if let Some(sprt) = &config.sprt {
-                        if sprt.verdict(&s.tally) != SprtVerdict::Continue {
+                        let verdict = sprt.verdict(&s.tally);
+                        if verdict != SprtVerdict::Continue && s.sprt_stop.is_none() {
+                            s.sprt_stop = Some((verdict, s.tally));
                             decided.store(true, Ordering::SeqCst);
                         }
                     }

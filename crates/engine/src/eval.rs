@@ -26,9 +26,9 @@ use std::sync::{Arc, LazyLock};
 use shogi_core::{attacks, Bitboard, Color, Hand, HandKind, PieceKind, Position, Square};
 
 use crate::params::{
-    hand_slot, king_zone_slot, piece_slot, EvalParams, ENEMY_KING, FILE_DISTANCES, HAND,
-    HAND_THREAT, KING_ATTACKER, KING_GUARD, KING_RANK, KING_ZONE, MOBILITY, NUM_FEATURES, OFFSETS,
-    OWN_KING, PIECE, TEMPO,
+    hand_slot, king_zone_slot, piece_slot, threat_slot, EvalParams, ENEMY_KING, FILE_DISTANCES,
+    HAND, HAND_THREAT, KING_ATTACKER, KING_GUARD, KING_RANK, KING_ZONE, MOBILITY, NUM_FEATURES,
+    OFFSETS, OWN_KING, PIECE, TEMPO, THREAT,
 };
 
 /// A static evaluation function.
@@ -326,6 +326,23 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
             acc.add(KING_ZONE + slot, sign);
         }
     }
+    // Threats: own pieces the enemy attacks.
+    let to_move = pos.side_to_move();
+    for color in Color::ALL {
+        let sign = if color == Color::Sente { 1 } else { -1 };
+        let (own, enemy) = (&maps[color.index()], &maps[color.opponent().index()]);
+        let defended = own.once | own.king;
+        for sq in pos.color_bb(color) & (enemy.once | enemy.king) {
+            let Some(piece) = pos.piece_at(sq) else {
+                continue;
+            };
+            if piece.kind == PieceKind::King {
+                continue;
+            }
+            let slot = threat_slot(class(piece.kind), defended.contains(sq), color == to_move);
+            acc.add(THREAT + slot, sign);
+        }
+    }
     let tempo = if pos.side_to_move() == Color::Sente {
         1
     } else {
@@ -382,7 +399,7 @@ impl Evaluator for LinearEval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::{KING_ZONE_LEN, MOBILITY};
+    use crate::params::{KING_ZONE_LEN, MOBILITY, THREAT_LEN};
 
     fn flipped(pos: &Position) -> Position {
         let mut s = pos.to_setup();
@@ -486,6 +503,45 @@ mod tests {
         }
         // Random games attack the kings a lot: the comparison is not of zeros.
         assert!(seen > 500, "{seen}");
+    }
+
+    /// The threats by the definition: each own piece asked who attacks and
+    /// who defends it (`attackers_to`), one piece at a time.
+    fn threats_by_attackers(pos: &Position) -> Vec<i32> {
+        let mut out = vec![0; THREAT_LEN];
+        let occ = pos.occupancy();
+        for color in Color::ALL {
+            let sign = if color == Color::Sente { 1 } else { -1 };
+            for sq in pos.color_bb(color) {
+                let piece = pos.piece_at(sq).unwrap();
+                if piece.kind == PieceKind::King
+                    || pos.attackers_to(sq, color.opponent(), occ).is_empty()
+                {
+                    continue;
+                }
+                let defended = pos.attackers_to(sq, color, occ).any();
+                let to_move = pos.side_to_move() == color;
+                out[threat_slot(class(piece.kind), defended, to_move)] += sign;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn threats_from_attack_maps_match_asking_each_piece() {
+        let mut seen = [0; THREAT_LEN];
+        for pos in sample_positions() {
+            let f = features(&pos);
+            let threats = &f[THREAT..THREAT + THREAT_LEN];
+            assert_eq!(threats, threats_by_attackers(&pos).as_slice(), "{pos:?}");
+            for (s, n) in seen.iter_mut().zip(threats) {
+                *s += n.abs();
+            }
+        }
+        // Random games hang pieces of every class, defended or not, with
+        // either side to move: the comparison is not of zeros.
+        let slots_seen = seen.iter().filter(|&&n| n != 0).count();
+        assert!(slots_seen > THREAT_LEN / 2, "{seen:?}");
     }
 
     #[test]

@@ -80,8 +80,14 @@ pub const HAND_THREAT: usize = KING_ATTACKER + 1;
 pub const KING_ZONE: usize = HAND_THREAT + 1;
 /// The weights of [`KING_ZONE`]: 5 places × 2 × 2 × 2.
 pub const KING_ZONE_LEN: usize = 40;
+/// Own pieces (not the king) the enemy attacks: by the piece's kind
+/// class, by whether an own piece or the king defends it, and by whether
+/// its side is to move ([`threat_slot`]).
+pub const THREAT: usize = KING_ZONE + KING_ZONE_LEN;
+/// The weights of [`THREAT`]: 9 classes × 2 × 2.
+pub const THREAT_LEN: usize = CLASSES * 4;
 /// Squares a slider attacks that are not its side's: lance, bishop, rook, horse, dragon.
-pub const MOBILITY: usize = KING_ZONE + KING_ZONE_LEN;
+pub const MOBILITY: usize = THREAT + THREAT_LEN;
 /// The side to move.
 pub const TEMPO: usize = MOBILITY + 5;
 /// How many weights (and features) there are.
@@ -97,7 +103,7 @@ const fn group(name: &'static str, offset: usize, len: usize, doc: &'static str)
 }
 
 /// Every group, in file and vector order.
-pub const GROUPS: [Group; 26] = [
+pub const GROUPS: [Group; 27] = [
     group(
         "piece",
         PIECE,
@@ -159,6 +165,12 @@ pub const GROUPS: [Group; 26] = [
         "per attacked square next to the own king: place (ahead, ahead-side, side, behind, behind-side) x attackers (1, 2+) x defended (no, yes) x enemy non-pawn in hand (no, yes)",
     ),
     group(
+        "threat",
+        THREAT,
+        THREAT_LEN,
+        "per own piece the enemy attacks: class (pawn lance knight silver gold bishop horse rook dragon) x defended (no, yes) x own side to move (no, yes)",
+    ),
+    group(
         "mobility",
         MOBILITY,
         5,
@@ -203,6 +215,20 @@ pub const fn king_zone_slot(
     hand_threat: bool,
 ) -> usize {
     ((place * 2 + several as usize) * 2 + defended as usize) * 2 + hand_threat as usize
+}
+
+/// The slot in the `threat` group of an own piece the enemy attacks: its
+/// kind `class` ([`CLASS_NAMES`]), `defended` by another own piece or the
+/// king or not, and whether its side is to move (`to_move`).
+///
+/// ```
+/// use shogi_engine::params::{threat_slot, THREAT_LEN};
+/// assert_eq!(threat_slot(0, false, false), 0);
+/// assert_eq!(threat_slot(8, true, true), THREAT_LEN - 1);
+/// ```
+#[must_use]
+pub const fn threat_slot(class: usize, defended: bool, to_move: bool) -> usize {
+    (class * 2 + defended as usize) * 2 + to_move as usize
 }
 
 /// The slot of a hand kind in the `hand` group.

@@ -1362,7 +1362,7 @@ mod tests {
 
     #[test]
     fn search_switches_change_the_tree_when_flipped() {
-        let p = pos(crate::bench::POSITIONS[2]);
+        let p = pos(crate::bench::POSITIONS[3]);
         let limit = SearchLimit::Depth(7);
         let base = search_position(&p, &limit, &SearchOptions::default());
         let all_on = SearchOptions {
