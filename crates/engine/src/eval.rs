@@ -174,12 +174,16 @@ fn non_pawns(hand: &Hand) -> u32 {
 }
 
 /// The squares one side's pieces attack: by its pieces other than the king
-/// once and at least twice, and by its king.
+/// once and at least twice, by its king, and by its cheaper pieces.
 #[derive(Clone, Copy, Default)]
 struct AttackMap {
     once: Bitboard,
     twice: Bitboard,
     king: Bitboard,
+    /// Attacked by a pawn.
+    pawn: Bitboard,
+    /// Attacked by a lance, knight, silver or a piece that moves as a gold.
+    minor: Bitboard,
 }
 
 impl AttackMap {
@@ -261,6 +265,11 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
             };
             let reach = attacks::piece(color, piece.kind, sq, occ);
             map.add(reach);
+            if piece.kind == PieceKind::Pawn {
+                map.pawn |= reach;
+            } else if class(piece.kind) <= 4 {
+                map.minor |= reach;
+            }
             acc.add(PIECE + slot, sign);
             let table = class(piece.kind) * OFFSETS;
             let at = offsets[sq.index()];
@@ -326,7 +335,7 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
             acc.add(KING_ZONE + slot, sign);
         }
     }
-    // Threats: own pieces the enemy attacks.
+    // Threats: own pieces the enemy attacks, by the cheapest attacker.
     let to_move = pos.side_to_move();
     for color in Color::ALL {
         let sign = if color == Color::Sente { 1 } else { -1 };
@@ -339,7 +348,19 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
             if piece.kind == PieceKind::King {
                 continue;
             }
-            let slot = threat_slot(class(piece.kind), defended.contains(sq), color == to_move);
+            let tier = if enemy.pawn.contains(sq) {
+                0
+            } else if enemy.minor.contains(sq) {
+                1
+            } else {
+                2
+            };
+            let slot = threat_slot(
+                class(piece.kind),
+                tier,
+                defended.contains(sq),
+                color == to_move,
+            );
             acc.add(THREAT + slot, sign);
         }
     }
@@ -514,14 +535,23 @@ mod tests {
             let sign = if color == Color::Sente { 1 } else { -1 };
             for sq in pos.color_bb(color) {
                 let piece = pos.piece_at(sq).unwrap();
-                if piece.kind == PieceKind::King
-                    || pos.attackers_to(sq, color.opponent(), occ).is_empty()
-                {
+                let attackers = pos.attackers_to(sq, color.opponent(), occ);
+                if piece.kind == PieceKind::King || attackers.is_empty() {
                     continue;
                 }
+                let tier = attackers
+                    .into_iter()
+                    .map(|a| match pos.piece_at(a).unwrap().kind {
+                        PieceKind::Pawn => 0,
+                        PieceKind::King => 2,
+                        k if class(k) <= 4 => 1,
+                        _ => 2,
+                    })
+                    .min()
+                    .unwrap();
                 let defended = pos.attackers_to(sq, color, occ).any();
                 let to_move = pos.side_to_move() == color;
-                out[threat_slot(class(piece.kind), defended, to_move)] += sign;
+                out[threat_slot(class(piece.kind), tier, defended, to_move)] += sign;
             }
         }
         out

@@ -81,11 +81,13 @@ pub const KING_ZONE: usize = HAND_THREAT + 1;
 /// The weights of [`KING_ZONE`]: 5 places × 2 × 2 × 2.
 pub const KING_ZONE_LEN: usize = 40;
 /// Own pieces (not the king) the enemy attacks: by the piece's kind
-/// class, by whether an own piece or the king defends it, and by whether
-/// its side is to move ([`threat_slot`]).
+/// class, by the cheapest kind of attacker (a pawn; a lance, knight,
+/// silver or gold-mover; a bishop, rook, promoted one or the king), by
+/// whether an own piece or the king defends it, and by whether its side is
+/// to move ([`threat_slot`]).
 pub const THREAT: usize = KING_ZONE + KING_ZONE_LEN;
-/// The weights of [`THREAT`]: 9 classes × 2 × 2.
-pub const THREAT_LEN: usize = CLASSES * 4;
+/// The weights of [`THREAT`]: 9 classes × 3 attacker tiers × 2 × 2.
+pub const THREAT_LEN: usize = CLASSES * 12;
 /// Squares a slider attacks that are not its side's: lance, bishop, rook, horse, dragon.
 pub const MOBILITY: usize = THREAT + THREAT_LEN;
 /// The side to move.
@@ -168,7 +170,7 @@ pub const GROUPS: [Group; 27] = [
         "threat",
         THREAT,
         THREAT_LEN,
-        "per own piece the enemy attacks: class (pawn lance knight silver gold bishop horse rook dragon) x defended (no, yes) x own side to move (no, yes)",
+        "per own piece the enemy attacks: class (pawn lance knight silver gold bishop horse rook dragon) x cheapest attacker (pawn; lance knight silver gold-mover; bishop rook horse dragon king) x defended (no, yes) x own side to move (no, yes)",
     ),
     group(
         "mobility",
@@ -218,17 +220,19 @@ pub const fn king_zone_slot(
 }
 
 /// The slot in the `threat` group of an own piece the enemy attacks: its
-/// kind `class` ([`CLASS_NAMES`]), `defended` by another own piece or the
-/// king or not, and whether its side is to move (`to_move`).
+/// kind `class` ([`CLASS_NAMES`]), the `tier` of its cheapest attacker (0 a
+/// pawn; 1 a lance, knight, silver or a piece that moves as a gold; 2 a
+/// bishop, rook, horse, dragon or the king), `defended` by another own
+/// piece or the king or not, and whether its side is to move (`to_move`).
 ///
 /// ```
 /// use shogi_engine::params::{threat_slot, THREAT_LEN};
-/// assert_eq!(threat_slot(0, false, false), 0);
-/// assert_eq!(threat_slot(8, true, true), THREAT_LEN - 1);
+/// assert_eq!(threat_slot(0, 0, false, false), 0);
+/// assert_eq!(threat_slot(8, 2, true, true), THREAT_LEN - 1);
 /// ```
 #[must_use]
-pub const fn threat_slot(class: usize, defended: bool, to_move: bool) -> usize {
-    (class * 2 + defended as usize) * 2 + to_move as usize
+pub const fn threat_slot(class: usize, tier: usize, defended: bool, to_move: bool) -> usize {
+    ((class * 3 + tier) * 2 + defended as usize) * 2 + to_move as usize
 }
 
 /// The slot of a hand kind in the `hand` group.
