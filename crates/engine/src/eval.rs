@@ -309,7 +309,24 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
             }
         }
     }
-    // The king zone: the squares next to each king that the enemy attacks.
+    king_zone(pos, kings, &maps, acc);
+    threats(pos, &maps, acc);
+    let tempo = if pos.side_to_move() == Color::Sente {
+        1
+    } else {
+        -1
+    };
+    acc.add(TEMPO, tempo);
+}
+
+/// The king zone: the squares next to each king that the enemy attacks.
+#[inline(always)]
+fn king_zone<A: Accumulator>(
+    pos: &Position,
+    kings: [Option<Square>; 2],
+    maps: &[AttackMap; 2],
+    acc: &mut A,
+) {
     for color in Color::ALL {
         let Some(ok) = kings[color.index()] else {
             continue;
@@ -335,7 +352,11 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
             acc.add(KING_ZONE + slot, sign);
         }
     }
-    // Threats: own pieces the enemy attacks, by the cheapest attacker.
+}
+
+/// Threats: own pieces the enemy attacks, by the cheapest attacker.
+#[inline(always)]
+fn threats<A: Accumulator>(pos: &Position, maps: &[AttackMap; 2], acc: &mut A) {
     let to_move = pos.side_to_move();
     for color in Color::ALL {
         let sign = if color == Color::Sente { 1 } else { -1 };
@@ -364,12 +385,6 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
             acc.add(THREAT + slot, sign);
         }
     }
-    let tempo = if pos.side_to_move() == Color::Sente {
-        1
-    } else {
-        -1
-    };
-    acc.add(TEMPO, tempo);
 }
 
 /// The feature vector of `pos` from Sente's view: for every weight, Sente's
