@@ -5,8 +5,9 @@
 //! both kings (a table per kind class of the square relative to each king,
 //! left-right symmetric), the king's
 //! rank, king safety (guards next to it, enemy pieces near it, the squares
-//! next to it the enemy attacks, the enemy's pieces in hand), slider
-//! mobility and the tempo. Each counts Sente's
+//! next to it the enemy attacks, the enemy's pieces in hand), threats (each
+//! piece the enemy attacks, by its cheapest attacker and whether it is
+//! defended), slider mobility and the tempo. Each counts Sente's
 //! occurrences minus Gote's, so the evaluation is exactly colour-symmetric.
 //! The weights are an [`EvalParams`]; [`features`] gives the feature vector
 //! the tuner fits them on, and the evaluation is its dot product with the

@@ -3,7 +3,8 @@
 //! [`EvalParams`] is one flat vector of integer weights (centipawn-like
 //! units), divided into named [`GROUPS`]: board piece values, hand piece
 //! values, tables of each kind class by its square relative to each king,
-//! king placement and safety, slider mobility and the tempo. The evaluation
+//! king placement and safety, threats to pieces, slider mobility and the
+//! tempo. The evaluation
 //! ([`crate::eval`]) is the dot product of these weights with a position's
 //! feature vector, which is what lets the tuner ([`crate::tune`]) fit them.
 //!
