@@ -351,12 +351,7 @@ mod tests {
     /// said "inconclusive" for a match the SPRT had decided.
     #[test]
     fn the_sprt_line_reports_the_decision_that_stopped_the_match() {
-        let sprt = Sprt {
-            elo0: 0.0,
-            elo1: 10.0,
-            alpha: 0.05,
-            beta: 0.05,
-        };
+        let sprt = parse_sprt("0,10").unwrap();
         let at = Tally {
             wins: 340,
             losses: 233,

@@ -168,6 +168,22 @@ const fn mobility_slot(kind: PieceKind) -> Option<usize> {
     }
 }
 
+/// A lance, knight, silver or a piece that moves as a gold: the middle
+/// tier of attackers in the `threat` group.
+const fn is_minor(kind: PieceKind) -> bool {
+    matches!(
+        kind,
+        PieceKind::Lance
+            | PieceKind::Knight
+            | PieceKind::Silver
+            | PieceKind::Gold
+            | PieceKind::ProPawn
+            | PieceKind::ProLance
+            | PieceKind::ProKnight
+            | PieceKind::ProSilver
+    )
+}
+
 /// The pieces in `hand` other than pawns: what the hand threat counts and
 /// what makes an attacked square next to the enemy king a drop threat.
 fn non_pawns(hand: &Hand) -> u32 {
@@ -268,7 +284,7 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
             map.add(reach);
             if piece.kind == PieceKind::Pawn {
                 map.pawn |= reach;
-            } else if class(piece.kind) <= 4 {
+            } else if is_minor(piece.kind) {
                 map.minor |= reach;
             }
             acc.add(PIECE + slot, sign);
@@ -559,9 +575,12 @@ mod tests {
                     .into_iter()
                     .map(|a| match pos.piece_at(a).unwrap().kind {
                         PieceKind::Pawn => 0,
-                        PieceKind::King => 2,
-                        k if class(k) <= 4 => 1,
-                        _ => 2,
+                        PieceKind::Bishop
+                        | PieceKind::Rook
+                        | PieceKind::Horse
+                        | PieceKind::Dragon
+                        | PieceKind::King => 2,
+                        _ => 1,
                     })
                     .min()
                     .unwrap();
