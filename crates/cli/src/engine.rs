@@ -175,9 +175,11 @@ fn summary_lines(s: &MatchSummary, sprt: Option<&Sprt>) -> Vec<String> {
     if s.least_time_left_ms.iter().any(Option::is_some) {
         let show = |l: Option<i64>| l.map_or_else(|| "-".to_string(), |ms| format!("{ms} ms"));
         out.push(format!(
-            "Least time left after a move: {} / {}",
+            "Least time left after a move: {} / {}  Late moves (within the margin): {} / {}",
             show(s.least_time_left_ms[0]),
-            show(s.least_time_left_ms[1])
+            show(s.least_time_left_ms[1]),
+            s.late_moves[0],
+            s.late_moves[1]
         ));
     }
     if s.effort.iter().any(|e| e.nodes > 0) {

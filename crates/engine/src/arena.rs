@@ -144,6 +144,10 @@ pub struct GameResult {
     /// game (milliseconds; negative: late but within the margin), `None`
     /// without a clock or when it did not move.
     pub least_time_left_ms: [Option<i64>; 2],
+    /// Per engine, its replies in this game that came after the clock ran
+    /// out but within the margin: each would have lost on time under a
+    /// referee without [`MatchConfig::time_margin`].
+    pub late_moves: [u32; 2],
     /// Per engine, how much it searched in this game.
     pub effort: [Effort; 2],
 }
@@ -234,6 +238,9 @@ pub struct MatchSummary {
     /// Per engine, the least time left on its clock after any reply of the
     /// match (milliseconds; negative: late but within the margin).
     pub least_time_left_ms: [Option<i64>; 2],
+    /// Per engine, its replies over the match that came after the clock ran
+    /// out but within the margin ([`GameResult::late_moves`]).
+    pub late_moves: [u32; 2],
     /// Per engine, how much it searched over the match.
     pub effort: [Effort; 2],
     /// The SPRT's verdict and engine 0's tally when it stopped the match.
@@ -402,6 +409,9 @@ fn record(s: &mut MatchSummary, r: &GameResult) {
             (a, b) => a.or(b),
         };
     }
+    for (total, game) in s.late_moves.iter_mut().zip(r.late_moves) {
+        *total += game;
+    }
     for (total, game) in s.effort.iter_mut().zip(r.effort) {
         total.add(game);
     }
@@ -473,6 +483,7 @@ struct Referee<'a> {
     clocks: ByColor<Clock>,
     /// Per engine, the least time left after a reply.
     least_left: [Option<i64>; 2],
+    late: [u32; 2],
     /// Per engine, how much it searched.
     effort: [Effort; 2],
 }
@@ -541,6 +552,7 @@ impl<'a> Referee<'a> {
             game,
             clocks: ByColor::new(Clock { main_ms }, Clock { main_ms }),
             least_left: [None, None],
+            late: [0, 0],
             effort: [Effort::default(); 2],
         }
     }
@@ -601,6 +613,9 @@ impl<'a> Referee<'a> {
             let used = i64::try_from(reply.elapsed.as_millis()).unwrap_or(i64::MAX);
             let left = i64::try_from(allowance).unwrap_or(i64::MAX) - used;
             self.least_left[e] = Some(self.least_left[e].map_or(left, |l| l.min(left)));
+            if left < 0 {
+                self.late[e] += 1;
+            }
         }
         self.effort[e].add(Effort {
             moves: 1,
@@ -664,6 +679,7 @@ impl<'a> Referee<'a> {
             crash,
             record: self.record(),
             least_time_left_ms: self.least_left,
+            late_moves: self.late,
             effort: self.effort,
         }
     }
@@ -690,6 +706,7 @@ mod tests {
             crash,
             record: start(),
             least_time_left_ms: [None, None],
+            late_moves: [0, 0],
             effort: [Effort::default(); 2],
         }
     }
@@ -843,6 +860,38 @@ mod tests {
         assert_eq!(s.illegal_moves, [1, 0]);
         assert_eq!(s.crashes, [1, 0]);
         assert_eq!((s.tally.wins, s.tally.losses, s.tally.draws), (1, 3, 1));
+    }
+
+    #[test]
+    fn replies_past_the_allowance_count_as_late() {
+        let config = MatchConfig::default(); // byoyomi 100 ms, margin 200 ms
+        let mut r = Referee::new(&config, 0, &start());
+        let reply = |ms| GoReply {
+            bestmove: "7g7f".into(),
+            elapsed: Duration::from_millis(ms),
+            last_score: None,
+            last_nodes: Some(1000),
+        };
+        r.account(0, 100, &reply(80));
+        r.account(1, 100, &reply(100)); // on the flag: not late
+        r.account(0, 100, &reply(170)); // 70 ms late, within the margin
+        r.account(0, 100, &reply(90));
+        let result = r.finish(0, Stop::Ending(Ending::Repetition));
+        assert_eq!(result.late_moves, [1, 0]);
+        assert_eq!(result.least_time_left_ms, [Some(-70), Some(0)]);
+        assert_eq!(result.effort[0].moves, 3);
+        let mut s = MatchSummary::default();
+        record(&mut s, &result);
+        record(&mut s, &result);
+        assert_eq!(s.late_moves, [2, 0]);
+        // Without a clock nothing is late.
+        let nodes = MatchConfig {
+            time: TimeControl::Nodes(1000),
+            ..MatchConfig::default()
+        };
+        let mut r = Referee::new(&nodes, 0, &start());
+        r.account(0, 600_000, &reply(700_000));
+        assert_eq!(r.late, [0, 0]);
     }
 
     #[test]

@@ -17,7 +17,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::timemgmt::{stability_factor, TimeBudget};
+use crate::timemgmt::{falling_factor, stability_factor, TimeBudget};
 
 /// Asked now and then during a search: while it answers `true`, the search
 /// waits (see [`SearchControl::with_pause`]).
@@ -154,14 +154,14 @@ impl SearchControl {
 
     /// Whether the soft time limit of `budget` has passed, so that no new
     /// iteration should start: the optimum scaled by how many iterations the
-    /// best move has been `stable` (see [`stability_factor`]). Never while
-    /// pondering, without a budget, or when unused time is lost anyway
-    /// ([`TimeBudget::use_all`]).
-    pub(crate) fn past_optimum(&self, budget: Option<TimeBudget>, stable: u32) -> bool {
+    /// best move has been `stable` (see [`stability_factor`]) and by how far
+    /// the score has just fallen, `drop` centipawns (see [`falling_factor`]).
+    /// Never while pondering, without a budget, or when unused time is lost
+    /// anyway ([`TimeBudget::use_all`]).
+    pub(crate) fn past_optimum(&self, budget: Option<TimeBudget>, stable: u32, drop: i32) -> bool {
         budget.is_some_and(|b| {
-            !b.use_all
-                && !self.pondering()
-                && self.clock_ms() as f64 >= b.optimum_ms as f64 * stability_factor(stable)
+            let share = stability_factor(stable) * falling_factor(drop);
+            !b.use_all && !self.pondering() && self.clock_ms() as f64 >= b.optimum_ms as f64 * share
         })
     }
 }

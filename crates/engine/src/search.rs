@@ -1244,6 +1244,22 @@ mod tests {
     }
 
     #[test]
+    fn the_only_legal_move_takes_one_iteration_on_a_clock() {
+        // In check from the rook on 1a; the gold covers 2i: only 1i2h.
+        let p = pos("k7r/9/9/9/9/9/9/9/6g1K b - 1");
+        assert_eq!(p.legal_moves().len(), 1);
+        let clock = SearchLimit::Clock(crate::limits::Clock {
+            byoyomi: 60_000,
+            ..crate::limits::Clock::default()
+        });
+        let r = search_position(&p, &clock, &SearchOptions::default());
+        assert_eq!((r.depth, r.best_move), (1, Some("1i2h".parse().unwrap())));
+        // Under a depth limit the search still goes as deep as asked.
+        let r = search_position(&p, &SearchLimit::Depth(4), &SearchOptions::default());
+        assert_eq!((r.depth, r.best_move), (4, Some("1i2h".parse().unwrap())));
+    }
+
+    #[test]
     fn takes_a_hanging_rook() {
         let p = pos("4k4/9/4r4/9/9/9/4R4/9/4K4 b - 1");
         let r = search_position(&p, &SearchLimit::Depth(4), &SearchOptions::default());

@@ -2,7 +2,7 @@
 //!
 //! [`allocate`] turns a [`SearchLimit`] into a [`TimeBudget`]: an *optimum*
 //! (a new iteration is not started after it, stretched when the best move is
-//! unstable) and a *maximum* (the search is stopped at it). Under byoyomi the
+//! unstable or the score falls) and a *maximum* (the search is stopped at it). Under byoyomi the
 //! main time is spent first and then the per-move allowance, always keeping a
 //! safety margin of `NetworkDelay` + [`SAFETY_MARGIN_MS`] so the engine never
 //! loses on time. With Fischer increments the main time alone bounds the move.
@@ -104,6 +104,22 @@ pub fn stability_factor(stable: u32) -> f64 {
     }
 }
 
+/// The factor on [`TimeBudget::optimum_ms`] when the best score has just
+/// fallen by `drop` centipawns from the iteration before: 1 when it held or
+/// rose, growing to 1.5 for a fall of a pawn (100 cp) or more, so that a
+/// move whose trouble the search is only now seeing gets more time.
+///
+/// ```
+/// use shogi_engine::timemgmt::falling_factor;
+/// assert_eq!(falling_factor(-40), 1.0);
+/// assert_eq!(falling_factor(50), 1.25);
+/// assert_eq!(falling_factor(400), 1.5);
+/// ```
+#[must_use]
+pub fn falling_factor(drop: i32) -> f64 {
+    1.0 + f64::from(drop.clamp(0, 100)) / 200.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,5 +157,14 @@ mod tests {
         let f: Vec<f64> = (0..5).map(stability_factor).collect();
         assert!(f.windows(2).all(|w| w[0] >= w[1]), "{f:?}");
         assert!(f[0] > 1.0 && f[4] < 1.0);
+    }
+
+    #[test]
+    fn a_falling_score_gets_more_of_the_optimum_but_bounded() {
+        let f: Vec<f64> = (-50..=300).step_by(10).map(falling_factor).collect();
+        assert!(f.windows(2).all(|w| w[0] <= w[1]), "{f:?}");
+        assert_eq!(f[0], 1.0);
+        assert!(f.iter().all(|&x| (1.0..=1.5).contains(&x)));
+        assert!(falling_factor(100) > falling_factor(20));
     }
 }

@@ -31,17 +31,28 @@ struct Progress {
     last_best: Option<Move>,
     /// For how many iterations in a row the best move has not changed.
     stable: u32,
+    /// The best score of the last completed iteration.
+    last_score: Option<i32>,
+    /// How many centipawns the best score fell in the last completed
+    /// iteration (0 or less: it held or rose; 0 around mate scores).
+    drop: i32,
 }
 
 impl Progress {
-    /// Notes the best move of a completed iteration.
-    fn note_best(&mut self, best: Move) {
+    /// Notes the best move and its score of a completed iteration.
+    fn note_best(&mut self, best: Move, score: i32) {
         if self.last_best == Some(best) {
             self.stable += 1;
         } else {
             self.stable = 0;
         }
         self.last_best = Some(best);
+        let plain = |s: i32| s.abs() < MATE_IN_MAX_PLY;
+        self.drop = match self.last_score {
+            Some(last) if plain(last) && plain(score) => last - score,
+            _ => 0,
+        };
+        self.last_score = Some(score);
     }
 }
 
@@ -88,8 +99,8 @@ impl Worker<'_> {
             if self.id == 0 {
                 self.report(depth, multipv, info);
             }
-            progress.note_best(self.root_moves[0].mv);
-            if self.stopped || (self.id == 0 && self.enough(depth, progress.stable)) {
+            progress.note_best(self.root_moves[0].mv, self.root_moves[0].score);
+            if self.stopped || (self.id == 0 && self.enough(depth, &progress)) {
                 break;
             }
         }
@@ -198,16 +209,23 @@ impl Worker<'_> {
     }
 
     /// Whether the main thread should start no new iteration after `depth`:
-    /// a mate found with room to spare will not change, and past the soft
-    /// time limit (scaled by how long the best move has been `stable`) a new
-    /// iteration would not finish.
-    fn enough(&self, depth: u32, stable: u32) -> bool {
+    /// a mate found with room to spare will not change; the only legal move
+    /// needs no thought when the clock is running (not while pondering, nor
+    /// under a node or depth limit); and past the soft time limit (scaled
+    /// by how long the best move has been stable and by how far the score
+    /// just fell) a new iteration would not finish.
+    fn enough(&self, depth: u32, progress: &Progress) -> bool {
         let score = self.root_moves[0].score;
         if score.abs() >= MATE_IN_MAX_PLY && (MATE - score.abs()) < depth as i32 {
             return true;
         }
         let shared = self.shared;
-        shared.control.past_optimum(shared.budget, stable)
+        if self.root_moves.len() == 1 && shared.budget.is_some() && !shared.control.pondering() {
+            return true;
+        }
+        shared
+            .control
+            .past_optimum(shared.budget, progress.stable, progress.drop)
     }
 
     /// The search result after the last `completed` iteration: the best
