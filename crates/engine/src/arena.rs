@@ -483,6 +483,8 @@ struct Referee<'a> {
     clocks: ByColor<Clock>,
     /// Per engine, the least time left after a reply.
     least_left: [Option<i64>; 2],
+    /// Per engine, the replies that came after the clock ran out but
+    /// within the margin.
     late: [u32; 2],
     /// Per engine, how much it searched.
     effort: [Effort; 2],

@@ -2,10 +2,11 @@
 //!
 //! [`allocate`] turns a [`SearchLimit`] into a [`TimeBudget`]: an *optimum*
 //! (a new iteration is not started after it, stretched when the best move is
-//! unstable or the score falls) and a *maximum* (the search is stopped at it). Under byoyomi the
-//! main time is spent first and then the per-move allowance, always keeping a
-//! safety margin of `NetworkDelay` + [`SAFETY_MARGIN_MS`] so the engine never
-//! loses on time. With Fischer increments the main time alone bounds the move.
+//! unstable or the score falls) and a *maximum* (the search is stopped at
+//! it). Under byoyomi the main time is spent first and then the per-move
+//! allowance, always keeping a safety margin of `NetworkDelay` +
+//! [`SAFETY_MARGIN_MS`] so the engine never loses on time. With Fischer
+//! increments the main time alone bounds the move.
 //!
 //! ```
 //! use shogi_core::Color;
