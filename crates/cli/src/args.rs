@@ -173,6 +173,10 @@ pub enum TuneCommand {
     Fit(TuneFitArgs),
     /// Balanced short openings for `shogi match`, one `startpos moves ...` per line.
     Openings(TuneOpeningsArgs),
+    /// Tune the search's constants (the spin options from ReverseFutilityMargin on)
+    /// by SPSA over self-play games; prints the estimate as it goes and the values
+    /// to play with at the end.
+    Spsa(TuneSpsaArgs),
 }
 
 /// Arguments of `shogi tune gen`.
@@ -254,6 +258,50 @@ pub struct TuneOpeningsArgs {
     /// Output file (default: stdout).
     #[arg(long)]
     pub out: Option<PathBuf>,
+}
+
+/// Arguments of `shogi tune spsa`.
+#[derive(Args, Debug)]
+pub struct TuneSpsaArgs {
+    /// The engine, a command line (default: this program's `usi`).
+    #[arg(long)]
+    pub engine: Option<String>,
+    /// A fixed option for both sides, `Name=Value` (repeatable).
+    #[arg(long)]
+    pub option: Vec<String>,
+    /// A search constant to tune, by its option name (repeatable; default: all).
+    #[arg(long = "param")]
+    pub params: Vec<String>,
+    /// Where a constant starts, `Name=Value` (repeatable; others start at the default).
+    #[arg(long)]
+    pub start: Vec<String>,
+    /// Iterations: each plays `--pairs` openings with both colours.
+    #[arg(long, default_value_t = 1000, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub iterations: usize,
+    /// Openings (game pairs) per iteration.
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
+    pub pairs: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    pub concurrency: usize,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 10_000, conflicts_with = "byoyomi")]
+    pub nodes: u64,
+    /// Milliseconds per move instead of a node limit.
+    #[arg(long)]
+    pub byoyomi: Option<u64>,
+    /// Openings file, one USI position per line (default: the built-in openings).
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// How far a point of result moves a constant at the end, in steps squared.
+    #[arg(long, default_value_t = 0.02)]
+    pub r_end: f64,
+    /// Seed of the perturbations.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print the estimate every this many iterations.
+    #[arg(long, default_value_t = 10, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub report: usize,
 }
 
 const MATCH_EXAMPLES: &str = "\

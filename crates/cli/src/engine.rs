@@ -49,7 +49,10 @@ pub fn bench(a: &BenchArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn engine_command(text: Option<&String>, options: &[String]) -> Result<EngineCommand, CliError> {
+pub(crate) fn engine_command(
+    text: Option<&String>,
+    options: &[String],
+) -> Result<EngineCommand, CliError> {
     let mut cmd = match text {
         Some(t) => EngineCommand::parse(t).map_err(|e| CliError(e.to_string()))?,
         None => {

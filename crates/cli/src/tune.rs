@@ -1,4 +1,5 @@
-//! `shogi tune gen|fit|openings`: thin calls into `shogi_engine::tune`.
+//! `shogi tune gen|fit|openings|spsa`: thin calls into `shogi_engine::tune`
+//! and `shogi_engine::spsa`.
 
 use std::fmt::Write as _;
 use std::io::{BufWriter, IsTerminal};
@@ -6,10 +7,14 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
+use shogi_engine::arena::{self, TimeControl};
 use shogi_engine::params::EvalParams;
+use shogi_engine::search_params::{index_of, Tunable, TUNABLES};
+use shogi_engine::spsa::{self, SpsaConfig, SpsaRun};
 use shogi_engine::tune::{self, FitConfig, GenConfig, OpeningConfig};
 
-use crate::args::{TuneCommand, TuneFitArgs, TuneGenArgs, TuneOpeningsArgs};
+use crate::args::{TuneCommand, TuneFitArgs, TuneGenArgs, TuneOpeningsArgs, TuneSpsaArgs};
+use crate::engine::engine_command;
 use crate::CliError;
 
 /// Runs one tuning step.
@@ -18,6 +23,7 @@ pub fn run(command: &TuneCommand) -> Result<(), CliError> {
         TuneCommand::Gen(a) => gen(a),
         TuneCommand::Fit(a) => fit(a),
         TuneCommand::Openings(a) => openings(a),
+        TuneCommand::Spsa(a) => spsa(a),
     }
 }
 
@@ -170,5 +176,125 @@ fn openings(a: &TuneOpeningsArgs) -> Result<(), CliError> {
     if found.len() < a.count {
         eprintln!("shogi: only {} of {} openings found", found.len(), a.count);
     }
+    Ok(())
+}
+
+fn tunable(name: &str) -> Result<Tunable, CliError> {
+    index_of(name).map(|i| TUNABLES[i]).ok_or_else(|| {
+        let names: Vec<&str> = TUNABLES.iter().map(|t| t.name).collect();
+        CliError(format!(
+            "no search constant {name:?}; they are: {}",
+            names.join(" ")
+        ))
+    })
+}
+
+fn spsa(a: &TuneSpsaArgs) -> Result<(), CliError> {
+    let tunables = if a.params.is_empty() {
+        TUNABLES.to_vec()
+    } else {
+        a.params
+            .iter()
+            .map(|n| tunable(n))
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    let mut config = SpsaConfig::new(tunables, a.iterations, a.seed);
+    if !(a.r_end > 0.0 && a.r_end.is_finite()) {
+        return Err(CliError(format!(
+            "--r-end must be above 0, not {}",
+            a.r_end
+        )));
+    }
+    config.r_end = a.r_end;
+    for s in &a.start {
+        let (name, value) = s
+            .split_once('=')
+            .ok_or_else(|| CliError(format!("bad --start {s:?}: expected Name=Value")))?;
+        let t = tunable(name.trim())?;
+        let v: i32 = value
+            .trim()
+            .parse()
+            .map_err(|_| CliError(format!("bad --start {s:?}: {value:?} is not an integer")))?;
+        if v < t.min || v > t.max {
+            return Err(CliError(format!(
+                "bad --start {s:?}: {} takes {} to {}",
+                t.name, t.min, t.max
+            )));
+        }
+        let i = config
+            .tunables
+            .iter()
+            .position(|u| u.name == t.name)
+            .ok_or_else(|| CliError(format!("--start {} is not among the --param", t.name)))?;
+        config.start[i] = f64::from(v);
+    }
+    let openings = match &a.openings {
+        Some(path) => arena::parse_openings(&read(path)?)
+            .map_err(|(line, e)| CliError(format!("{}:{line}: {e}", path.display())))?,
+        None => Vec::new(),
+    };
+    let run = SpsaRun {
+        spsa: config.clone(),
+        engine: engine_command(a.engine.as_ref(), &a.option)?,
+        pairs: a.pairs,
+        concurrency: a.concurrency,
+        time: match a.byoyomi {
+            Some(ms) => TimeControl::Byoyomi {
+                main_ms: 0,
+                byoyomi_ms: ms,
+            },
+            None => TimeControl::Nodes(a.nodes.max(1)),
+        },
+        openings,
+    };
+    let names: Vec<&str> = config.tunables.iter().map(|t| t.name).collect();
+    let show = |theta: &[f64]| -> String {
+        names
+            .iter()
+            .zip(theta)
+            .map(|(n, v)| format!("{n}={v:.1}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    out!("# shogi {}", command_line());
+    out!("start: {}", show(&config.start));
+    let start = Instant::now();
+    let mut tally = [0u32; 3];
+    let done = spsa::run(&run, |it| {
+        tally[0] += it.wins;
+        tally[1] += it.losses;
+        tally[2] += it.draws;
+        let k = it.perturbation.k;
+        if k % a.report == 0 || k == a.iterations {
+            out!(
+                "{k}/{} ({:.0} s, plus side +{} -{} ={}): {}",
+                a.iterations,
+                start.elapsed().as_secs_f64(),
+                tally[0],
+                tally[1],
+                tally[2],
+                show(it.theta)
+            );
+        }
+    })
+    .map_err(|e| CliError(e.to_string()))?;
+    let options: Vec<String> = names
+        .iter()
+        .zip(done.rounded())
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect();
+    out!("result: {}", options.join(" "));
+    out!(
+        "to test it: shogi match {} {} --sprt 0,10 ...",
+        options
+            .iter()
+            .map(|o| format!("--option1 {o}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        match a.byoyomi {
+            Some(ms) => format!("--byoyomi {ms}"),
+            None => format!("--nodes {}", a.nodes),
+        }
+    );
     Ok(())
 }

@@ -166,6 +166,18 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
             "/tmp/never-written.txt",
         ],
         vec!["tune", "openings", "--count", "0"],
+        vec!["tune", "spsa", "--param", "Nonsense"],
+        vec!["tune", "spsa", "--start", "FutilityBase=9999"],
+        vec![
+            "tune",
+            "spsa",
+            "--param",
+            "FutilityBase",
+            "--start",
+            "AspirationDelta=30",
+        ],
+        vec!["tune", "spsa", "--iterations", "0"],
+        vec!["tune", "spsa", "--r-end", "0"],
         vec!["perft", "2", "--sfen", "not an sfen"],
         vec!["moves", "--sfen", "startpos", "--moves", "7g7x"],
         vec!["status", "--impasse-rule", "42"],
@@ -370,6 +382,50 @@ fn tune_gen_fit_and_openings_round_trip() {
         2
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tune_spsa_plays_its_iterations_and_prints_values_in_range() {
+    let o = shogi(&[
+        "tune",
+        "spsa",
+        "--iterations",
+        "2",
+        "--nodes",
+        "300",
+        "--param",
+        "FutilityBase",
+        "--param",
+        "aspirationdelta",
+        "--start",
+        "FutilityBase=90",
+        "--report",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("start: FutilityBase=90.0 AspirationDelta=40.0"),
+        "{out}"
+    );
+    assert!(out.lines().any(|l| l.starts_with("2/2 (")), "{out}");
+    let result = out
+        .lines()
+        .find_map(|l| l.strip_prefix("result: "))
+        .expect("a result line");
+    let values: Vec<(&str, i32)> = result
+        .split_whitespace()
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap();
+            (k, v.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(values.len(), 2, "{result}");
+    assert_eq!(values[0].0, "FutilityBase");
+    assert_eq!(values[1].0, "AspirationDelta");
+    // Two iterations of two games move a value by a few units at most.
+    assert!((60..=120).contains(&values[0].1), "{result}");
+    assert!((5..=70).contains(&values[1].1), "{result}");
 }
 
 /// Runs `shogi` and waits at most 30 s (a server that did start is killed).

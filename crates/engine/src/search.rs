@@ -46,6 +46,7 @@ use crate::eval::{capture_value, Evaluator, LinearEval};
 use crate::history::{piece_to, History};
 use crate::limits::SearchLimit;
 use crate::movepicker::{is_capture, Context, MovePicker};
+use crate::search_params::SearchParams;
 use crate::see::see;
 use crate::skill::Skill;
 use crate::timemgmt::{allocate, TimeBudget};
@@ -61,10 +62,6 @@ pub const MAX_DEPTH: u32 = 100;
 
 /// Futility pruning of quiet moves applies up to this depth.
 const FUTILITY_DEPTH: i32 = 5;
-/// Futility margin: this much plus [`FUTILITY_PER_PLY`] a ply of depth.
-const FUTILITY_BASE: i32 = 100;
-/// Futility margin added per ply of depth.
-const FUTILITY_PER_PLY: i32 = 120;
 /// Internal iterative reduction applies from this depth on.
 const IIR_DEPTH: i32 = 4;
 /// Razoring applies up to this depth.
@@ -173,6 +170,9 @@ pub struct SearchOptions {
     /// evaluation stored in the table stay the static evaluation (a
     /// developer switch; on by default: +15 ± 24 alone, docs/TUNING.md).
     pub table_eval: bool,
+    /// The tunable constants: margins, late move limits, the reduction
+    /// table and the aspiration window ([`crate::search_params`]).
+    pub params: SearchParams,
 }
 
 impl Default for SearchOptions {
@@ -202,6 +202,7 @@ impl Default for SearchOptions {
             null_move_by_margin: false,
             deep_reverse_futility: true,
             table_eval: true,
+            params: SearchParams::default(),
         }
     }
 }
@@ -231,6 +232,7 @@ impl std::fmt::Debug for SearchOptions {
             .field("table_eval", &self.table_eval)
             .field("probcut", &self.probcut)
             .field("singular_extension", &self.singular_extension)
+            .field("params", &self.params)
             .finish_non_exhaustive()
     }
 }
@@ -489,10 +491,11 @@ impl<'a> Worker<'a> {
                 pv: vec![mv],
             })
             .collect();
+        let params = &shared.options.params;
         let mut lmr = vec![[0i32; 64]; 128];
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.2) as i32;
+        for (d, row) in lmr.iter_mut().enumerate() {
+            for (i, r) in row.iter_mut().enumerate() {
+                *r = params.reduction(d, i);
             }
         }
         Worker {
@@ -752,7 +755,12 @@ impl<'a> Worker<'a> {
             } else {
                 4
             };
-            if depth <= rfp_depth && prune_eval - 150 * (depth - i32::from(improving)) >= beta {
+            if depth <= rfp_depth
+                && prune_eval
+                    - self.shared.options.params.reverse_futility_margin
+                        * (depth - i32::from(improving))
+                    >= beta
+            {
                 return prune_eval;
             }
             // Razoring: far below alpha near the leaves, trust the quiescence search.
@@ -865,6 +873,8 @@ impl<'a> Worker<'a> {
         let mut quiets: [Option<Move>; 32] = [None; 32];
         let mut n_quiets = 0;
         let mut count = 0;
+        let shared = self.shared;
+        let params = &shared.options.params;
         while let Some((m, order)) = picker.next(&self.pos, &self.history) {
             if Some(m) == excluded {
                 continue;
@@ -877,7 +887,9 @@ impl<'a> Worker<'a> {
                 // Late move pruning of quiet moves at shallow depth.
                 if quiet
                     && depth <= 3
-                    && count > (4 + 4 * depth * depth) / (1 + i32::from(not_improving))
+                    && count
+                        > (params.late_move_base + params.late_move_factor * depth * depth)
+                            / (10 * (1 + i32::from(not_improving)))
                 {
                     continue;
                 }
@@ -886,7 +898,7 @@ impl<'a> Worker<'a> {
                 if quiet
                     && self.shared.options.futility
                     && depth <= FUTILITY_DEPTH
-                    && prune_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
+                    && prune_eval + params.futility_base + params.futility_per_ply * depth <= alpha
                 {
                     continue;
                 }
@@ -899,7 +911,11 @@ impl<'a> Worker<'a> {
                     continue;
                 }
                 // Losing captures at shallow depth.
-                if capture && depth <= 3 && order < 0 && see(&self.pos, m) < -120 * depth {
+                if capture
+                    && depth <= 3
+                    && order < 0
+                    && see(&self.pos, m) < -params.bad_capture_margin * depth
+                {
                     continue;
                 }
             }
@@ -933,7 +949,7 @@ impl<'a> Worker<'a> {
                     if self.shared.options.continuation_history {
                         let stat = context.quiet_score(&self.pos, &self.history, m);
                         r -= (stat / 8192).clamp(-2, 2);
-                    } else if self.history.score(us, m) > 4000 {
+                    } else if self.history.score(us, m) > params.reduction_history {
                         r -= 1;
                     }
                     r = r.clamp(0, new_depth - 1);

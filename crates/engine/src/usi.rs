@@ -36,6 +36,7 @@ use crate::eval::{Evaluator, LinearEval};
 use crate::limits::{GoCommand, MateTime, SearchLimit};
 use crate::params::EvalParams;
 use crate::search::{search, PastPosition, SearchControl, SearchOptions, MATE_IN_MAX_PLY};
+use crate::search_params::{index_of, SearchParams, TUNABLES};
 use crate::tt::TranspositionTable;
 
 /// The engine's name in `id name`.
@@ -148,6 +149,9 @@ pub struct EngineOptions {
     pub deep_reverse_futility: bool,
     /// `TableEval` (developer switch).
     pub table_eval: bool,
+    /// The search's tunable constants, one spin option each
+    /// ([`crate::search_params::TUNABLES`]).
+    pub params: SearchParams,
 }
 
 impl Default for EngineOptions {
@@ -178,6 +182,7 @@ impl Default for EngineOptions {
             null_move_by_margin: false,
             deep_reverse_futility: true,
             table_eval: true,
+            params: SearchParams::default(),
         }
     }
 }
@@ -302,6 +307,10 @@ impl EngineOptions {
             "maxmovestodraw" => self.max_moves_to_draw = spin(0, 100_000)? as u32,
             "networkdelay" => self.network_delay = spin(0, 10_000)?,
             "skilllevel" => self.skill_level = spin(0, 20)? as u32,
+            _ if index_of(name).is_some() => {
+                let v = value.parse::<i64>().map_err(|_| bad())?;
+                self.params.set(name, v).map_err(|_| bad())?;
+            }
             _ => return Err(SetOptionError::UnknownOption(name.to_string())),
         }
         Ok(())
@@ -425,6 +434,9 @@ impl<W: Write + Send + 'static> Engine<W> {
                 send(&self.out, &format!("id author {ENGINE_AUTHOR}"));
                 for l in OPTION_LINES {
                     send(&self.out, l);
+                }
+                for t in TUNABLES {
+                    send(&self.out, &t.option_line());
                 }
                 send(&self.out, "usiok");
             }
@@ -604,6 +616,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             null_move_by_margin: self.options.null_move_by_margin,
             deep_reverse_futility: self.options.deep_reverse_futility,
             table_eval: self.options.table_eval,
+            params: self.options.params,
         }
     }
 

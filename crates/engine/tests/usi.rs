@@ -573,3 +573,56 @@ fn control_characters_in_echoed_input_are_escaped() {
     assert!(!info[0].chars().any(char::is_control), "{lines:?}");
     assert!(info[0].contains("\\u{1b}[2Jworld\\u{7}"), "{lines:?}");
 }
+
+/// The nodes of the last `info ... nodes N` line.
+fn last_nodes(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let mut w = l.split_whitespace();
+            w.by_ref().find(|&t| t == "nodes")?;
+            w.next()?.parse().ok()
+        })
+        .expect("an info line with nodes")
+}
+
+#[test]
+fn search_constants_are_spin_options_that_reach_the_search() {
+    let listed = run("usi\n");
+    for t in shogi_engine::search_params::TUNABLES {
+        assert!(listed.contains(&t.option_line()), "{} not listed", t.name);
+    }
+    let go = "position startpos moves 7g7f 3c3d 2g2f\ngo depth 7\n";
+    let default = run(go);
+    let again = run(go);
+    let pruned = run(&format!(
+        "setoption name ReverseFutilityMargin value 30\nsetoption name FutilityBase value 0\n{go}"
+    ));
+    assert!(
+        !pruned.iter().any(|l| l.starts_with("info string")),
+        "{pruned:?}"
+    );
+    assert_eq!(
+        last_nodes(&default),
+        last_nodes(&again),
+        "one thread, same tree"
+    );
+    // Smaller margins prune more of the same tree.
+    assert!(
+        last_nodes(&pruned) < last_nodes(&default),
+        "{} !< {}",
+        last_nodes(&pruned),
+        last_nodes(&default)
+    );
+    let refused =
+        run("setoption name AspirationDelta value 4\nsetoption name LateMoveBase value x\n");
+    assert_eq!(
+        refused
+            .iter()
+            .filter(|l| l.starts_with("info string") && l.contains("bad value"))
+            .count(),
+        2,
+        "{refused:?}"
+    );
+}

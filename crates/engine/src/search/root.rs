@@ -13,8 +13,6 @@ use super::{usi_score, PvLine, RootMove, SearchResult, Worker, INFINITE, MATE, M
 use crate::checks::gives_check;
 use crate::skill::{Skill, SKILL_LINES};
 
-/// The first half-width of an aspiration window.
-const ASPIRATION_DELTA: i32 = 40;
 /// The least depth searched with an aspiration window.
 const ASPIRATION_DEPTH: u32 = 4;
 /// Past this half-width the window is opened fully.
@@ -164,7 +162,7 @@ impl Worker<'_> {
         self.pv_idx = pv_idx;
         self.seldepth = 0;
         let prev = self.root_moves[pv_idx].prev_score;
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = self.shared.options.params.aspiration_delta;
         let aspire = self.shared.options.aspiration && depth >= ASPIRATION_DEPTH;
         let (mut alpha, mut beta) = if aspire && prev.abs() < MATE_IN_MAX_PLY {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
