@@ -28,8 +28,6 @@
 //! assert_ne!(spsa.theta()[0], 150.0);
 //! ```
 
-use std::sync::Arc;
-
 use shogi_core::usi::PositionCommand;
 
 use crate::arena::{self, MatchConfig, MatchError, TimeControl};
@@ -223,11 +221,11 @@ where
     F: FnMut(&Iteration<'_>),
 {
     let mut spsa = Spsa::new(run.spsa.clone());
-    let openings = Arc::new(if run.openings.is_empty() {
+    let openings = if run.openings.is_empty() {
         arena::parse_openings(arena::OPENINGS).unwrap_or_default()
     } else {
         run.openings.clone()
-    });
+    };
     let pairs = run.pairs.max(1);
     for _ in 0..run.spsa.iterations {
         let p = spsa.perturb();
