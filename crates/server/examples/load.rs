@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p shogi-server --example load -- \
 //!     [--server target/release/shogi] [--db URL [--instances N]] [--games 1000] \
-//!     [--think-ms 1000] [--seconds 30] [--analyses 0] [--players [--rated] [--cross]] \
+//!     [--think-ms 1000] [--seconds 30] [--warmup 3] [--analyses 0] [--players [--rated] [--cross]] \
 //!     [--watchers 0] [--full-states]
 //! cargo run --release -p shogi-server --example load -- [--server ...] [--db URL] --finish 10000
 //! ```
@@ -84,7 +84,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 const USAGE: &str = "usage: load [--server PATH] [--db URL [--instances N]] [--games N] [--think-ms N] \
-[--seconds N] [--analyses N] [--players [--rated] [--cross]] [--watchers N] [--full-states]\n       \
+[--seconds N] [--warmup N] [--analyses N] [--players [--rated] [--cross]] [--watchers N] [--full-states]\n       \
 load [--server PATH] [--db URL] --finish N";
 
 /// The password of every bot account.
@@ -108,6 +108,8 @@ struct Args {
     games: usize,
     think_ms: u64,
     seconds: u64,
+    /// The least warm-up, in seconds (`None`: 3, or 10 with `--players`).
+    warmup: Option<u64>,
     analyses: usize,
     players: bool,
     rated: bool,
@@ -136,6 +138,7 @@ fn args() -> Result<Args, String> {
         games: 1000,
         think_ms: 1000,
         seconds: 30,
+        warmup: None,
         analyses: 0,
         players: false,
         rated: false,
@@ -155,6 +158,7 @@ fn args() -> Result<Args, String> {
             "--games" => a.games = number(&flag, it.next())?,
             "--think-ms" => a.think_ms = number(&flag, it.next())?,
             "--seconds" => a.seconds = number(&flag, it.next())?,
+            "--warmup" => a.warmup = Some(number(&flag, it.next())?),
             "--analyses" => a.analyses = number(&flag, it.next())?,
             "--watchers" => a.watchers = number(&flag, it.next())?,
             "--players" => a.players = true,
@@ -835,14 +839,44 @@ async fn wait_for_server(server: &mut Child, port: u16, log: &Path) -> Result<()
     Err("the server did not listen within 30 s".into())
 }
 
-/// The measured run: live games (local or between accounts), lobby watchers
-/// and analysis clients.
-/// How long the bots run before the measurement starts. Pairs of accounts
-/// need a seek, an acceptance and two sockets each before their first move:
-/// all of them start before measuring.
-fn warmup(a: &Args, think: Duration) -> Duration {
-    let least = if a.players { 10 } else { 3 };
+/// The least time the bots run before the measurement starts. Pairs of
+/// accounts need a seek, an acceptance and two sockets each before their
+/// first move: all of them start before measuring.
+fn least_warmup(a: &Args, think: Duration) -> Duration {
+    let least = a.warmup.unwrap_or(if a.players { 10 } else { 3 });
     Duration::from_secs(least).max(think * 2)
+}
+
+/// The most the warm-up waits for the games to be under way.
+const MAX_WARMUP: Duration = Duration::from_secs(120);
+
+/// Runs the warm-up: at least `least`, and until the bots have made two
+/// moves per game (every game started and past its first move), so that
+/// the measurement sees the games running rather than starting: with 10,000
+/// games begun within one second, their first moves queued behind the
+/// games' creation for up to 3.6 s, which a 3 s warm-up left inside the
+/// measured window as its p99. Prints how long it took and its slowest move.
+async fn warm_up(shared: &Shared, games: usize, least: Duration) {
+    let t = Instant::now();
+    tokio::time::sleep(least).await;
+    let under_way = 2 * games as u64;
+    while shared.moves.load(Ordering::Relaxed) < under_way && t.elapsed() < MAX_WARMUP {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let slowest = shared
+        .rtts_us
+        .lock()
+        .expect("lock")
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(0);
+    println!(
+        "warm-up {:.1} s (the least {:.0} s, then until {under_way} moves)  slowest move {:.0} ms",
+        t.elapsed().as_secs_f64(),
+        least.as_secs_f64(),
+        slowest as f64 / 1000.0
+    );
 }
 
 /// Starts the lobby watchers, the game bots and the analysis clients, spread
@@ -898,6 +932,8 @@ fn spawn_clients(
     tasks
 }
 
+/// The measured run: live games (local or between accounts), lobby watchers
+/// and analysis clients.
 async fn live(a: &Args, servers: &[(u16, u32)]) -> Result<(), String> {
     let shared = Arc::new(Shared::default());
     let think = Duration::from_millis(a.think_ms);
@@ -926,8 +962,7 @@ async fn live(a: &Args, servers: &[(u16, u32)]) -> Result<(), String> {
         registration = Some(t.elapsed());
     }
     let tasks = spawn_clients(a, servers, pairs, bots, &shared);
-    let warmup = warmup(a, think);
-    tokio::time::sleep(warmup).await;
+    warm_up(&shared, a.games, least_warmup(a, think)).await;
     shared.rtts_us.lock().expect("lock").clear();
     let moves0 = shared.moves.load(Ordering::Relaxed);
     let positions0 = shared.positions.load(Ordering::Relaxed);

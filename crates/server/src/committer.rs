@@ -85,11 +85,35 @@ impl Committer {
 
 /// Commits what has arrived, in batches of up to [`MAX_BATCH`], until every
 /// handle is dropped.
+///
+/// A batch's length is a power of two ([`whole`]); the writes beyond it go
+/// first in the next batch, which starts at once. The store writes a
+/// batch of plain moves whose length is a power of two as one statement,
+/// atomic by itself; any other length as several statements between BEGIN
+/// and COMMIT, three more round trips to the database's thread (and a
+/// statement journal in `SQLite`).
 async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
-    while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+    loop {
+        if batch.is_empty() && rx.recv_many(&mut batch, MAX_BATCH).await == 0 {
+            return;
+        }
+        while batch.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(p) => batch.push(p),
+                Err(_) => break,
+            }
+        }
+        let rest = batch.split_off(whole(batch.len()));
         commit(&store, &mut batch).await;
+        batch = rest;
     }
+}
+
+/// How many of `queued` (at least 1) writes the next batch takes: the
+/// largest power of two not above it.
+fn whole(queued: usize) -> usize {
+    1 << queued.max(1).ilog2()
 }
 
 /// Commits `batch` (emptied) in one transaction and answers each write; if
@@ -124,5 +148,21 @@ async fn commit(store: &Store, batch: &mut Vec<Pending>) {
                 let _ = p.reply.send(r);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{whole, MAX_BATCH};
+
+    #[test]
+    fn a_batch_is_the_largest_power_of_two_queued() {
+        for queued in 1..=2 * MAX_BATCH {
+            let n = whole(queued);
+            assert!(n.is_power_of_two(), "{queued} -> {n}");
+            assert!(n <= queued && 2 * n > queued, "{queued} -> {n}");
+        }
+        assert_eq!([whole(1), whole(3), whole(7), whole(8)], [1, 2, 4, 8]);
+        assert!(MAX_BATCH.is_power_of_two());
     }
 }

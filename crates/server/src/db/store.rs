@@ -289,6 +289,10 @@ impl Store {
         // of ~19 ms round trips in the load benchmark.
         let pool = AnyPoolOptions::new()
             .max_connections(1)
+            // A file this process opened needs no ping before each use:
+            // the ping is a round trip to the connection's thread, one
+            // more for every group commit.
+            .test_before_acquire(false)
             .after_connect(|conn, _| {
                 Box::pin(async move {
                     conn.execute(SQLITE_WRITER_PRAGMAS).await?;
@@ -303,6 +307,7 @@ impl Store {
         // Readers see committed data beside the writer (WAL) and never wait for it.
         let reader = AnyPoolOptions::new()
             .max_connections(3)
+            .test_before_acquire(false)
             .connect(&sqlite_url(path, "mode=ro")?)
             .await?;
         Ok(Store {
