@@ -853,9 +853,9 @@ const MAX_WARMUP: Duration = Duration::from_secs(120);
 /// Runs the warm-up: at least `least`, and until the bots have made two
 /// moves per game (every game started and past its first move), so that
 /// the measurement sees the games running rather than starting: with 10,000
-/// games begun within one second, their first moves queued behind the
-/// games' creation for up to 3.6 s, which a 3 s warm-up left inside the
-/// measured window as its p99. Prints how long it took and its slowest move.
+/// games begun within one second, opening a game took up to 4.3 s and a
+/// first move up to 3.7 s, which a 3 s warm-up left inside the measured
+/// window as its p99. Prints how long it took and its slowest move.
 async fn warm_up(shared: &Shared, games: usize, least: Duration) {
     let t = Instant::now();
     tokio::time::sleep(least).await;
