@@ -230,8 +230,14 @@ where
     for _ in 0..run.spsa.iterations {
         let p = spsa.perturb();
         let first = (p.k - 1) * pairs;
-        let batch: Vec<PositionCommand> = (first..first + pairs)
-            .map(|i| openings[i % openings.len().max(1)].clone())
+        // In turn, round and round; none (the built-in list unreadable)
+        // leaves the arena its start position.
+        let batch: Vec<PositionCommand> = openings
+            .iter()
+            .cycle()
+            .skip(first)
+            .take(pairs)
+            .cloned()
             .collect();
         let config = MatchConfig {
             engines: [
