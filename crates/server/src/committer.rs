@@ -86,7 +86,7 @@ impl Committer {
 /// Commits what has arrived, in batches of up to [`MAX_BATCH`], until every
 /// handle is dropped.
 ///
-/// A batch's length is a power of two ([`whole`]); the writes beyond it go
+/// A batch's length is a power of two ([`batch_len`]); the writes beyond it go
 /// first in the next batch, which starts at once. The store writes a
 /// batch of plain moves whose length is a power of two as one statement,
 /// atomic by itself; any other length as several statements between BEGIN
@@ -104,7 +104,7 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
                 Err(_) => break,
             }
         }
-        let rest = batch.split_off(whole(batch.len()));
+        let rest = batch.split_off(batch_len(batch.len()));
         commit(&store, &mut batch).await;
         batch = rest;
     }
@@ -112,7 +112,7 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
 
 /// How many of `queued` (at least 1) writes the next batch takes: the
 /// largest power of two not above it.
-fn whole(queued: usize) -> usize {
+fn batch_len(queued: usize) -> usize {
     1 << queued.max(1).ilog2()
 }
 
@@ -153,16 +153,19 @@ async fn commit(store: &Store, batch: &mut Vec<Pending>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{whole, MAX_BATCH};
+    use super::{batch_len, MAX_BATCH};
 
     #[test]
     fn a_batch_is_the_largest_power_of_two_queued() {
         for queued in 1..=2 * MAX_BATCH {
-            let n = whole(queued);
+            let n = batch_len(queued);
             assert!(n.is_power_of_two(), "{queued} -> {n}");
             assert!(n <= queued && 2 * n > queued, "{queued} -> {n}");
         }
-        assert_eq!([whole(1), whole(3), whole(7), whole(8)], [1, 2, 4, 8]);
+        assert_eq!(
+            [batch_len(1), batch_len(3), batch_len(7), batch_len(8)],
+            [1, 2, 4, 8]
+        );
         assert!(MAX_BATCH.is_power_of_two());
     }
 }
