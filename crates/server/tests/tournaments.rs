@@ -467,3 +467,67 @@ async fn a_handicap_event_seats_the_stronger_player_as_gote_with_the_tables_hand
     assert_eq!(old["status"]["reason"], "abort");
     s.shutdown().await;
 }
+
+/// Until PostgreSQL shows a session waiting for an advisory lock.
+async fn someone_waits_for_a_lock(pool: &sqlx::AnyPool) {
+    loop {
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+        )
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        if waiting > 0 {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
+/// Instances sharing a PostgreSQL database change an event one at a time:
+/// while another instance holds the event's lock (taken here through a
+/// store of its own, as that instance's tournaments service takes it), an
+/// organiser's change on this server waits, and it goes through once the
+/// lock is released; another event is not held up. On `SQLite` (one
+/// process per file) there is no lock between instances to wait for.
+#[tokio::test]
+async fn an_event_changes_on_one_instance_at_a_time() {
+    let dir = TempDir::new("t-lock");
+    let s = TestServer::start(&dir.db()).await;
+    let org = account(&s, "Organiser").await;
+    let body = json!({"name": "Lock", "format": "swiss", "rounds": 3, "play": "otb"});
+    let id = create(&s, &org, &body).await;
+    let free = create(&s, &org, &body).await;
+    let other = shogi_server::db::Store::open(&dir.db()).await.unwrap();
+    let held = other.lock_tournament(&id).await.unwrap();
+
+    // The other event changes at once.
+    let (status, p) = post(
+        &s,
+        &org,
+        &format!("/api/tournaments/{free}/players"),
+        &json!({"name": "B"}),
+    )
+    .await;
+    assert_eq!(status, 201, "{p}");
+
+    let path = format!("/api/tournaments/{id}/players");
+    let entrant = json!({"name": "A"});
+    let add = post(&s, &org, &path, &entrant);
+    tokio::pin!(add);
+    if matches!(dir.db(), shogi_server::Location::Postgres(_)) {
+        let pool = dir.pool().await;
+        tokio::select! {
+            (status, p) = &mut add => panic!("changed while another instance held the event: {status} {p}"),
+            () = someone_waits_for_a_lock(&pool) => {}
+        }
+        assert!(event(&s, &id).await["players"]
+            .as_array()
+            .unwrap()
+            .is_empty());
+        drop(held);
+    }
+    let (status, p) = add.await;
+    assert_eq!(status, 201, "{p}");
+    assert_eq!(event(&s, &id).await["players"][0]["name"], "A");
+}

@@ -1,9 +1,34 @@
 //! Club tournaments: events, their organisers, players, rounds, boards,
 //! byes, board games and the audit log.
 
-use sqlx::Row;
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, Row};
 
-use super::store::{flag, ms, to_u64, Store};
+use super::store::{flag, ms, to_u64, Dialect, Store};
+
+/// The first key of the PostgreSQL advisory locks taken on events (the
+/// second is the event's [`event_key`]), so that they cannot meet another
+/// use of advisory locks on the same database.
+const EVENT_LOCK_CLASS: i32 = 0x5347_5400;
+
+/// The second key of an event's advisory lock: 32-bit FNV-1a of its id.
+/// Two events with the same key only wait for each other.
+fn event_key(id: &str) -> i32 {
+    let hash = id.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    hash.cast_signed()
+}
+
+/// One event's changes held to one instance at a time (see
+/// [`Store::lock_tournament`]); released when dropped.
+#[derive(Debug)]
+#[must_use = "the lock is released when this is dropped"]
+pub struct EventLock {
+    /// PostgreSQL: the session holding the advisory lock. `SQLite`: none
+    /// (one process serves the file, and it orders its own changes).
+    _session: Option<PoolConnection<Any>>,
+}
 
 /// An event as stored.
 #[derive(Clone, Debug)]
@@ -177,6 +202,35 @@ fn opt_num(v: Option<i64>) -> Option<u32> {
 }
 
 impl Store {
+    /// Waits until no other instance is changing event `id`, and keeps it
+    /// so until the returned lock is dropped. On PostgreSQL, a session-level
+    /// advisory lock on a connection of its own, which is closed rather than
+    /// returned to the pool when the lock is dropped: ending the session
+    /// releases the lock on every path out of the caller, early returns
+    /// and errors too, and an instance that dies releases it with its
+    /// connections. On `SQLite`, nothing to wait for (the file has one
+    /// process; the caller orders its own tasks).
+    ///
+    /// # Errors
+    /// The database refused it.
+    pub async fn lock_tournament(&self, id: &str) -> Result<EventLock, sqlx::Error> {
+        if self.dialect == Dialect::Sqlite {
+            return Ok(EventLock { _session: None });
+        }
+        let mut session = self.pool.acquire().await?;
+        session.close_on_drop();
+        // `pg_advisory_lock` returns `void`, which the `Any` driver cannot
+        // read: it is called in the FROM clause and a number selected.
+        sqlx::query("SELECT 1 FROM pg_advisory_lock($1, $2)")
+            .bind(EVENT_LOCK_CLASS)
+            .bind(event_key(id))
+            .execute(&mut *session)
+            .await?;
+        Ok(EventLock {
+            _session: Some(session),
+        })
+    }
+
     /// Stores a new event with its creator as its first organiser.
     ///
     /// # Errors
@@ -745,7 +799,7 @@ impl Store {
     }
 }
 
-type Tx<'a> = sqlx::Transaction<'a, sqlx::Any>;
+type Tx<'a> = sqlx::Transaction<'a, Any>;
 
 /// The entrants of event `id`, by number.
 async fn entrants(tx: &mut Tx<'_>, id: &str) -> Result<Vec<EntrantRow>, sqlx::Error> {

@@ -6,8 +6,9 @@
 //! Nothing derived is stored: every call loads the event's rows and builds
 //! the [`shogi_tournament::Event`] from them, so the pairing of a state is
 //! always the same and an online board's result is its game's. Changes are
-//! made one at a time (one lock for all events: a club's organisers click,
-//! they do not stream).
+//! made one at a time (one lock for all events in a process: a club's
+//! organisers click, they do not stream; and one per event across the
+//! instances sharing a PostgreSQL database).
 
 pub mod event;
 pub mod exports;
@@ -23,7 +24,7 @@ use shogi_core::{ByColor, Color, Ending, Handicap};
 use shogi_tournament::check::Warning;
 use shogi_tournament::pair::{self, PairingError, Request};
 use shogi_tournament::{Bye, ByeKind, GameResult};
-use tokio::sync::{mpsc, Mutex};
+use tokio::sync::{mpsc, Mutex, MutexGuard};
 use tokio::task::JoinHandle;
 
 use self::event::{
@@ -32,7 +33,7 @@ use self::event::{
 use self::settings::{BoardPlay, FormatName, PlayMode, SettingsRequest};
 use crate::accounts::{name_key, Account};
 use crate::clock::Clock;
-use crate::db::tournaments::{BoardRow, EntrantRow, EventRow, NewBoard};
+use crate::db::tournaments::{BoardRow, EntrantRow, EventLock, EventRow, NewBoard};
 use crate::db::Store;
 use crate::error::{Error, Problem};
 use crate::players::Identity;
@@ -58,6 +59,13 @@ pub struct Tournaments {
     rooms: Rooms,
     lock: Arc<Mutex<()>>,
     endings: Arc<StdMutex<Option<Endings>>>,
+}
+
+/// The locks held while an event changes (see `Tournaments::hold`); the
+/// event's is released first.
+struct Held<'a> {
+    _event: EventLock,
+    _process: MutexGuard<'a, ()>,
 }
 
 /// `POST /api/tournaments/{id}/players` and its `PUT`.
@@ -150,6 +158,20 @@ impl Tournaments {
         }
     }
 
+    /// Waits for the right to change event `id`: this process's lock (one
+    /// change at a time here) and then the event's lock across instances
+    /// ([`Store::lock_tournament`]), so that two organisers on two
+    /// instances cannot pair one round twice. Both are released when the
+    /// result is dropped.
+    async fn hold(&self, id: &str) -> Result<Held<'_>, Error> {
+        let process = self.lock.lock().await;
+        let event = self.store.lock_tournament(id).await?;
+        Ok(Held {
+            _event: event,
+            _process: process,
+        })
+    }
+
     async fn load(&self, id: &str) -> Result<Loaded, Error> {
         if !token::is_game_id(id) {
             return Err(no_event());
@@ -220,7 +242,7 @@ impl Tournaments {
         actor: &Account,
         req: &SettingsRequest,
     ) -> Result<Value, Error> {
-        let guard = self.lock.lock().await;
+        let guard = self.hold(id).await?;
         let t = self.load_as_organiser(id, actor).await?;
         let settings = req.apply(t.settings.clone(), t.paired() > 0)?;
         if let Some(r) = settings.rounds {
@@ -245,7 +267,7 @@ impl Tournaments {
     /// # Errors
     /// [`Error::Conflict`] once a round is paired.
     pub async fn delete(&self, id: &str, actor: &Account) -> Result<(), Error> {
-        let _guard = self.lock.lock().await;
+        let _guard = self.hold(id).await?;
         let t = self.load_as_organiser(id, actor).await?;
         if t.paired() > 0 {
             return Err(Error::Conflict("an event with a paired round stays".into()));
@@ -307,7 +329,7 @@ impl Tournaments {
         actor: &Account,
         req: &EntrantRequest,
     ) -> Result<u32, Error> {
-        let _guard = self.lock.lock().await;
+        let _guard = self.hold(id).await?;
         let t = self.load(id).await?;
         let organiser = t.is_organiser(actor.id) || actor.admin;
         let account = match req
@@ -403,7 +425,7 @@ impl Tournaments {
         number: u32,
         req: &EntrantRequest,
     ) -> Result<Value, Error> {
-        let _guard = self.lock.lock().await;
+        let _guard = self.hold(id).await?;
         let t = self.load_as_organiser(id, actor).await?;
         let mut row = t.entrant(number).ok_or(Error::NoSuch("player"))?.clone();
         if req.account.is_some() {
@@ -448,7 +470,7 @@ impl Tournaments {
     /// # Errors
     /// [`Error::NoSuch`], [`Error::Forbidden`].
     pub async fn withdraw(&self, id: &str, actor: &Account, number: u32) -> Result<(), Error> {
-        let _guard = self.lock.lock().await;
+        let _guard = self.hold(id).await?;
         let t = self.load(id).await?;
         let row = t.entrant(number).ok_or(Error::NoSuch("player"))?.clone();
         if !(t.is_organiser(actor.id) || actor.admin || row.user == Some(actor.id)) {
@@ -478,7 +500,7 @@ impl Tournaments {
     /// # Errors
     /// [`Error::NoSuch`] for an unknown account.
     pub async fn add_organiser(&self, id: &str, actor: &Account, name: &str) -> Result<(), Error> {
-        let _guard = self.lock.lock().await;
+        let _guard = self.hold(id).await?;
         self.load_as_organiser(id, actor).await?;
         let user = self
             .store
@@ -501,7 +523,7 @@ impl Tournaments {
         actor: &Account,
         name: &str,
     ) -> Result<(), Error> {
-        let _guard = self.lock.lock().await;
+        let _guard = self.hold(id).await?;
         let t = self.load_as_organiser(id, actor).await?;
         let key = name_key(name);
         let (user, name) = t
@@ -530,7 +552,7 @@ impl Tournaments {
         actor: &Account,
         req: &RoundRequest,
     ) -> Result<Value, Error> {
-        let _guard = self.lock.lock().await;
+        let _guard = self.hold(id).await?;
         let t = self.load_as_organiser(id, actor).await?;
         let n = t.rows.players.len();
         let player = |p: u32| -> Result<usize, Error> {
@@ -659,7 +681,7 @@ impl Tournaments {
     /// # Errors
     /// [`Error::Conflict`] once a result or a move exists; [`Error::NoSuch`].
     pub async fn unpair(&self, id: &str, actor: &Account, round: u32) -> Result<(), Error> {
-        let _guard = self.lock.lock().await;
+        let _guard = self.hold(id).await?;
         let t = self.load_as_organiser(id, actor).await?;
         let last = t.rows.rounds.last().ok_or(Error::NoSuch("round"))?;
         if last.round != round {
@@ -701,7 +723,7 @@ impl Tournaments {
         board: u32,
         body: &serde_json::Map<String, Value>,
     ) -> Result<Value, Error> {
-        let _guard = self.lock.lock().await;
+        let _guard = self.hold(id).await?;
         let t = self.load_as_organiser(id, actor).await?;
         let mut row = t.board(round, board).ok_or(Error::NoSuch("board"))?.clone();
         for key in body.keys() {
@@ -851,7 +873,7 @@ impl Tournaments {
         board: u32,
         result: &str,
     ) -> Result<Value, Error> {
-        let _guard = self.lock.lock().await;
+        let _guard = self.hold(id).await?;
         let t = self.load(id).await?;
         let mut row = t.board(round, board).ok_or(Error::NoSuch("board"))?.clone();
         if !matches!(result, "sente" | "gote" | "draw") {
@@ -957,10 +979,12 @@ impl Tournaments {
     /// # Errors
     /// Database errors.
     pub async fn replay(&self, game: &str, clocks: Option<ByColor<Clock>>) -> Result<(), Error> {
-        let _guard = self.lock.lock().await;
         let Some((id, round, board)) = self.store.board_of_game(game).await? else {
             return Ok(());
         };
+        // Checked again under the lock: another instance may have
+        // replayed it (then the board's last game is no longer `game`).
+        let _guard = self.hold(&id).await?;
         let t = self.load(&id).await?;
         let Some(row) = t.board(round, board) else {
             return Ok(());
