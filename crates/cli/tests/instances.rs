@@ -4,6 +4,8 @@
 //! spectator watches from B. A is killed with SIGKILL mid-game: B takes the
 //! game over (its lease runs out), and the game goes on there with every
 //! acknowledged move and clocks that did not run while no instance held it.
+//! The lobby is one for both; a tournament round unpaired through B has its
+//! game, held by A, aborted there.
 //!
 //! With `SHOGI_TEST_POSTGRES` set (a PostgreSQL server where the test may
 //! create databases, as in the server's tests) both instances share a fresh
@@ -18,7 +20,9 @@ use std::process::Child;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
-use support::{http, moves, next_state, pick, send_move, PgDatabase, Ws, POSTGRES_ENV, WAIT};
+use support::{
+    http, http_with, moves, next_state, pick, send_move, PgDatabase, Ws, POSTGRES_ENV, WAIT,
+};
 
 /// Moves played before A is killed.
 const BEFORE_KILL: usize = 6;
@@ -336,6 +340,94 @@ async fn the_lobby_is_one_for_all_instances() {
         })
         .await;
     }
+
+    a.kill().unwrap();
+    a.wait().unwrap();
+    b.kill().unwrap();
+    b.wait().unwrap();
+    db.remove().await;
+}
+
+/// An account registered through `addr`: its `Cookie:` header line.
+async fn account(addr: &str, name: &str) -> String {
+    let body = json!({"name": name, "password": "a long enough password"});
+    let (status, cookie, answer) = http_with(addr, "POST", "/api/account", &[], Some(&body)).await;
+    assert_eq!(status, 201, "{answer}");
+    format!("Cookie: {}", cookie.expect("a session cookie"))
+}
+
+/// A tournament round unpaired through the instance that does not hold its
+/// game: the game is aborted on its holder (asked by the other instance),
+/// not left live without a board. The holder's route for it answers only
+/// instances: a client calling it, even claiming to be an instance, meets
+/// `404`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_unpaired_on_one_instance_aborts_its_games_on_the_other() {
+    let db = Db::new().await;
+    let (mut a, a_addr) = instance(&db.arg());
+    let (mut b, b_addr) = instance(&db.arg());
+    let org = account(&a_addr, "Org").await;
+    let players = [
+        account(&a_addr, "Alice").await,
+        account(&a_addr, "Bob").await,
+    ];
+
+    let body = json!({"name": "Online", "format": "swiss", "rounds": 2, "time": "30+30", "play": "online"});
+    let (status, _, created) =
+        http_with(&a_addr, "POST", "/api/tournaments", &[&org], Some(&body)).await;
+    assert_eq!(status, 201, "{created}");
+    let base = format!("/api/tournaments/{}", created["id"].as_str().unwrap());
+    for p in &players {
+        let (status, _, v) = http_with(
+            &a_addr,
+            "POST",
+            &format!("{base}/players"),
+            &[p],
+            Some(&json!({})),
+        )
+        .await;
+        assert_eq!(status, 201, "{v}");
+    }
+    // Paired through A: A starts the game and holds its lease.
+    let (status, _, round) = http_with(
+        &a_addr,
+        "POST",
+        &format!("{base}/rounds"),
+        &[&org],
+        Some(&json!({})),
+    )
+    .await;
+    assert_eq!(status, 201, "{round}");
+    let game = round["pairings"][0]["game"].as_str().unwrap().to_owned();
+    let (status, state) = http(&b_addr, "GET", &format!("/api/games/{game}"), None).await;
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["status"]["over"], false, "{state}");
+
+    // A client cannot abort it through the instances' route.
+    let abort = format!("/api/instance/games/{game}/abort");
+    for headers in [&[][..], &["x-shogi-forwarded: 0123456789abcdef"][..]] {
+        let (status, _, v) = http_with(&a_addr, "POST", &abort, headers, None).await;
+        assert_eq!(status, 404, "{v}");
+    }
+
+    // Unpaired through B: B asks A to abort the game.
+    let (status, _, v) = http_with(
+        &b_addr,
+        "DELETE",
+        &format!("{base}/rounds/1"),
+        &[&org],
+        None,
+    )
+    .await;
+    assert!((200..300).contains(&status), "{status} {v}");
+    for addr in [&a_addr, &b_addr] {
+        let (status, state) = http(addr, "GET", &format!("/api/games/{game}"), None).await;
+        assert_eq!(status, 200, "{state}");
+        assert_eq!(state["status"]["over"], true, "{state}");
+        assert_eq!(state["status"]["reason"], "abort", "{state}");
+    }
+    let (_, _, event) = http_with(&b_addr, "GET", &base, &[], None).await;
+    assert_eq!(event["rounds"].as_array().map(Vec::len), Some(0), "{event}");
 
     a.kill().unwrap();
     a.wait().unwrap();

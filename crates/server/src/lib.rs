@@ -164,6 +164,9 @@ impl Config {
 
     fn capacity(&self, leases: Option<Leases>) -> Capacity {
         Capacity {
+            holders: leases.clone().map(|leases| {
+                Arc::new(api::forward::HttpHolders::new(leases)) as Arc<dyn rooms::Holders>
+            }),
             leases,
             search: SearchPool::new(self.search_threads),
             ws: WsLimits {

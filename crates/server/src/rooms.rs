@@ -16,6 +16,8 @@
 //! rooms' [`TimeSource`](crate::TimeSource)); the next request loads it again.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -56,6 +58,8 @@ pub struct Rooms {
     room_idle_ms: u64,
     /// With several instances: this instance's leases.
     leases: Option<Leases>,
+    /// With several instances: how to reach the holders of other games.
+    holders: Option<Arc<dyn Holders>>,
 }
 
 /// A room in memory and the lease it was opened under.
@@ -76,6 +80,23 @@ pub enum Located {
 
 fn duration_ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn elsewhere(id: &str) -> Error {
+    Error::Conflict(format!("game {id} is played on another instance"))
+}
+
+/// How this instance asks the instance holding a game's lease to act on
+/// the game: the requests between instances live in `api::forward`, which
+/// gives [`Rooms::with_holders`] its implementation.
+pub trait Holders: Send + Sync + std::fmt::Debug {
+    /// Asks the instance at `address` to abort game `id` if no move has
+    /// been made ([`Rooms::abort_unstarted_here`] there): whether it did.
+    fn abort_unstarted<'a>(
+        &'a self,
+        address: &'a str,
+        id: &'a str,
+    ) -> Pin<Box<dyn Future<Output = Result<bool, Error>> + Send + 'a>>;
 }
 
 fn bad(msg: impl Into<String>) -> Error {
@@ -207,6 +228,7 @@ impl Rooms {
             map: Arc::default(),
             room_idle_ms: duration_ms(ROOM_IDLE),
             leases: None,
+            holders: None,
         }
     }
 
@@ -215,6 +237,14 @@ impl Rooms {
     #[must_use]
     pub fn with_leases(mut self, leases: Option<Leases>) -> Rooms {
         self.leases = leases;
+        self
+    }
+
+    /// The same rooms, asking `holders` to act on games other instances
+    /// hold (`None`: such a game is a conflict).
+    #[must_use]
+    pub fn with_holders(mut self, holders: Option<Arc<dyn Holders>>) -> Rooms {
+        self.holders = holders;
         self
     }
 
@@ -298,9 +328,7 @@ impl Rooms {
     pub async fn room(&self, id: &str) -> Result<RoomHandle, Error> {
         match self.locate(id).await? {
             Located::Here(room) => Ok(room),
-            Located::Elsewhere(_) => Err(Error::Conflict(format!(
-                "game {id} is played on another instance"
-            ))),
+            Located::Elsewhere(_) => Err(elsewhere(id)),
         }
     }
 
@@ -723,8 +751,31 @@ impl Rooms {
     ///
     /// # Errors
     /// [`Error::Conflict`] once a move has been made; database errors.
+    /// With several instances, a game another instance holds is aborted
+    /// there, through [`Rooms::with_holders`].
     pub async fn abort_unstarted(&self, id: &str) -> Result<bool, Error> {
+        match self.locate(id).await? {
+            Located::Here(room) => Self::abort_room(id, &room).await,
+            Located::Elsewhere(address) => match &self.holders {
+                Some(holders) => holders.abort_unstarted(&address, id).await,
+                None => Err(elsewhere(id)),
+            },
+        }
+    }
+
+    /// [`Rooms::abort_unstarted`] for a game this instance holds, as the
+    /// holder does when another instance asks it; a game held elsewhere is
+    /// a conflict (never passed on, so two instances that disagree on the
+    /// holder cannot pass it back and forth).
+    ///
+    /// # Errors
+    /// As [`Rooms::abort_unstarted`].
+    pub async fn abort_unstarted_here(&self, id: &str) -> Result<bool, Error> {
         let room = self.room(id).await?;
+        Self::abort_room(id, &room).await
+    }
+
+    async fn abort_room(id: &str, room: &RoomHandle) -> Result<bool, Error> {
         let Some(view) = room.snapshot().await else {
             return Ok(false);
         };

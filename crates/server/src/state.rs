@@ -19,7 +19,7 @@ use crate::lobby::Lobby;
 use crate::opponent::Opponent;
 use crate::puzzles::{PuzzleSet, Puzzles};
 use crate::room::{GameEndedSender, RoomDeps};
-use crate::rooms::{Rooms, ROOM_IDLE};
+use crate::rooms::{Holders, Rooms, ROOM_IDLE};
 use crate::search_pool::SearchPool;
 use crate::time::TimeSource;
 use crate::tournaments::Tournaments;
@@ -35,6 +35,8 @@ pub struct Capacity {
     pub room_idle: Duration,
     /// With several instances on one database: this instance's leases.
     pub leases: Option<Leases>,
+    /// With several instances: how to reach the other instances' games.
+    pub holders: Option<Arc<dyn Holders>>,
 }
 
 impl Default for Capacity {
@@ -44,6 +46,7 @@ impl Default for Capacity {
             ws: WsLimits::default(),
             room_idle: ROOM_IDLE,
             leases: None,
+            holders: None,
         }
     }
 }
@@ -106,7 +109,8 @@ impl AppState {
         };
         let rooms = Rooms::new(deps)
             .with_room_idle(capacity.room_idle)
-            .with_leases(capacity.leases.clone());
+            .with_leases(capacity.leases.clone())
+            .with_holders(capacity.holders.clone());
         AppState {
             tournaments: Tournaments::new(store.clone(), rooms.clone(), endings),
             accounts: Accounts::new(store.clone()),

@@ -111,10 +111,25 @@ pub fn serve(db: &OsStr, args: &[&str]) -> (Child, String) {
 
 /// One HTTP/1.1 request: the status and the JSON body (`null` if none).
 pub async fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+    let (status, _, value) = http_with(addr, method, path, &[], body).await;
+    (status, value)
+}
+
+/// One HTTP/1.1 request with extra header lines (`"Cookie: ..."`): the
+/// status, the `Set-Cookie` header's `name=value` if any, and the JSON body
+/// (`null` if none).
+pub async fn http_with(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: Option<&Value>,
+) -> (u16, Option<String>, Value) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.map(Value::to_string).unwrap_or_default();
+    let extra: String = headers.iter().map(|h| format!("{h}\r\n")).collect();
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
@@ -124,7 +139,22 @@ pub async fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) ->
     let text = String::from_utf8(raw).unwrap();
     let (head, body) = text.split_once("\r\n\r\n").unwrap();
     let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    let cookie = head.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("set-cookie").then(|| {
+            value
+                .trim()
+                .split(';')
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        })
+    });
+    (
+        status,
+        cookie,
+        serde_json::from_str(body).unwrap_or(Value::Null),
+    )
 }
 
 /// The first legal move a state offers (board moves, then drops).

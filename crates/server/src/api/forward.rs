@@ -25,14 +25,22 @@
 //! each for its own every [`LIVE_REFRESH`] ([`spawn_lobby_sync`]). Everything
 //! else (records, reviews, the archive) is read from the shared database by
 //! whichever instance is asked.
+//!
+//! One request goes between instances by themselves: an instance that
+//! unpairs a tournament round asks the holder of each of its games to abort
+//! it ([`HttpHolders`], answered by [`abort_unstarted`]).
 
 use axum::body::Body;
+use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
 
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::http::header::{HeaderName, HeaderValue};
+use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use axum::Json;
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 
@@ -40,7 +48,7 @@ use super::MAX_BODY_BYTES;
 use crate::error::Error;
 use crate::leases::Leases;
 use crate::lobby::{Lobby, LIVE_REFRESH};
-use crate::rooms::{Located, Rooms};
+use crate::rooms::{Holders, Located, Rooms};
 
 /// The header a forwarded request carries: the forwarding instance's id.
 pub const FORWARDED: HeaderName = HeaderName::from_static("x-shogi-forwarded");
@@ -199,20 +207,104 @@ async fn get_json(
     leases: &Leases,
     path: &str,
 ) -> Result<serde_json::Value, ForwardError> {
+    Ok(call(address, leases, Method::GET, path).await?.1)
+}
+
+/// A request without a body from this instance to the one at `address`
+/// (marked forwarded, so that it answers from what it holds): the status
+/// and the JSON answer.
+async fn call(
+    address: &str,
+    leases: &Leases,
+    method: Method,
+    path: &str,
+) -> Result<(StatusCode, serde_json::Value), ForwardError> {
     let stream = TcpStream::connect(address).await?;
     let (mut sender, connection) =
         hyper::client::conn::http1::handshake::<_, Body>(TokioIo::new(stream)).await?;
     tokio::spawn(connection);
     let req = axum::http::Request::builder()
+        .method(method)
         .uri(path)
         .header(axum::http::header::HOST, address)
         .header(FORWARDED, leases.instance_id())
         .body(Body::empty())?;
     let response = sender.send_request(req).await?;
+    let status = response.status();
     let body = axum::body::to_bytes(Body::new(response.into_body()), 1 << 20)
         .await
         .map_err(|_| ForwardError::Body)?;
-    serde_json::from_slice(&body).map_err(|_| ForwardError::Body)
+    let value = serde_json::from_slice(&body).map_err(|_| ForwardError::Body)?;
+    Ok((status, value))
+}
+
+/// The path of [`abort_unstarted`] for game `id`.
+fn abort_path(id: &str) -> String {
+    format!("/api/instance/games/{id}/abort")
+}
+
+/// `POST /api/instance/games/{id}/abort`: another instance (unpairing a
+/// tournament round, or moving a board over the board) asks this one, the
+/// holder of the game's lease, to abort the game if nobody has moved
+/// ([`Rooms::abort_unstarted_here`]); `{"aborted": bool}`. Only for
+/// requests from a live instance: anyone else meets `404`, as if the route
+/// did not exist. No route forwards a client's request here, since
+/// forwarding keeps the path and only a live room's and the lobby's routes
+/// forward.
+pub(super) async fn abort_unstarted(
+    State(rooms): State<Rooms>,
+    Path(id): Path<String>,
+    mut req: Request,
+) -> Result<Json<serde_json::Value>, Error> {
+    // An instance started since the list was last read is not known yet:
+    // read it again before refusing (a client's false claim costs a read).
+    let leases = rooms.leases();
+    if let (Some(leases), Some(claim)) = (leases, req.headers().get(&FORWARDED)) {
+        if !claim.to_str().is_ok_and(|id| leases.knows(id)) {
+            leases.live_instances(crate::time::unix_ms()).await?;
+        }
+    }
+    if !from_instance(leases, &mut req) {
+        return Err(Error::NotFound);
+    }
+    let aborted = rooms.abort_unstarted_here(&id).await?;
+    Ok(Json(serde_json::json!({ "aborted": aborted })))
+}
+
+/// [`Holders`] over HTTP between instances, for [`Rooms::with_holders`].
+#[derive(Debug)]
+pub(crate) struct HttpHolders {
+    leases: Leases,
+}
+
+impl HttpHolders {
+    /// Requests signed with this instance's id from `leases`.
+    pub(crate) fn new(leases: Leases) -> HttpHolders {
+        HttpHolders { leases }
+    }
+}
+
+impl Holders for HttpHolders {
+    fn abort_unstarted<'a>(
+        &'a self,
+        address: &'a str,
+        id: &'a str,
+    ) -> Pin<Box<dyn Future<Output = Result<bool, Error>> + Send + 'a>> {
+        Box::pin(async move {
+            match call(address, &self.leases, Method::POST, &abort_path(id)).await {
+                Ok((StatusCode::OK, v)) => Ok(v["aborted"].as_bool().unwrap_or(false)),
+                Ok((StatusCode::CONFLICT, v)) => Err(Error::Conflict(
+                    v["error"].as_str().unwrap_or("conflict").to_owned(),
+                )),
+                Ok((status, v)) => Err(Error::Unavailable(format!(
+                    "the game's server at {address} answered {status}: {v}"
+                ))),
+                Err(e) => Err(Error::Unavailable(format!(
+                    "the game's server at {address} cannot be reached: {e}"
+                ))),
+            }
+        })
+    }
 }
 
 /// Why a request could not be forwarded.
@@ -274,9 +366,7 @@ async fn forward(
         headers.insert(CLIENT, ip);
     }
     let mut response = sender.send_request(upstream).await?;
-    if let (Some(client), axum::http::StatusCode::SWITCHING_PROTOCOLS) =
-        (client_upgrade, response.status())
-    {
+    if let (Some(client), StatusCode::SWITCHING_PROTOCOLS) = (client_upgrade, response.status()) {
         let holder = hyper::upgrade::on(&mut response);
         tokio::spawn(async move {
             let (Ok(client), Ok(holder)) = tokio::join!(client, holder) else {
@@ -294,6 +384,12 @@ async fn forward(
 #[cfg(test)]
 mod tests {
     use super::game_id;
+
+    #[test]
+    fn the_abort_path_is_not_a_live_rooms_path() {
+        // A live room's paths forward; this one must not (see `abort_unstarted`).
+        assert_eq!(game_id(&super::abort_path("abc")), None);
+    }
 
     #[test]
     fn the_game_id_is_the_path_segment_after_games() {

@@ -160,6 +160,10 @@ fn tournament_routes() -> Router<AppState> {
         )
         .route("/api/tournaments/{id}/rounds", post(tournaments::pair))
         .route(
+            "/api/instance/games/{id}/abort",
+            post(forward::abort_unstarted),
+        )
+        .route(
             "/api/tournaments/{id}/rounds/{n}",
             delete(tournaments::unpair),
         )
