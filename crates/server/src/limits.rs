@@ -7,22 +7,27 @@
 //! through in the window; a request over the limit is refused with
 //! [`Error::TooManyRequests`], which says when the oldest of them leaves the
 //! window. Refused requests are not counted. Time comes from the injected
-//! [`TimeSource`], so tests move it by hand.
+//! [`TimeSource`], so tests move it by hand. With several instances on one
+//! database ([`Limiter::shared`]) the counts are kept in the database
+//! instead, so that they are the same whichever instance a request reaches.
 //!
 //! ```
 //! use std::time::Duration;
 //! use shogi_server::limits::{Kind, Limiter, Rate, RateLimits};
 //! use shogi_server::TimeSource;
 //!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
 //! let (time, clock) = TimeSource::manual();
 //! let limits = RateLimits { mate: Rate::new(2, Duration::from_secs(60)), ..RateLimits::default() };
 //! let limiter = Limiter::new(limits, time);
-//! assert!(limiter.check(Kind::Mate, "198.51.100.7").is_ok());
-//! assert!(limiter.check(Kind::Mate, "198.51.100.7").is_ok());
-//! assert!(limiter.check(Kind::Mate, "198.51.100.7").is_err());
-//! assert!(limiter.check(Kind::Mate, "198.51.100.8").is_ok());
+//! assert!(limiter.check(Kind::Mate, "198.51.100.7").await.is_ok());
+//! assert!(limiter.check(Kind::Mate, "198.51.100.7").await.is_ok());
+//! assert!(limiter.check(Kind::Mate, "198.51.100.7").await.is_err());
+//! assert!(limiter.check(Kind::Mate, "198.51.100.8").await.is_ok());
 //! clock.advance(60_000);
-//! assert!(limiter.check(Kind::Mate, "198.51.100.7").is_ok());
+//! assert!(limiter.check(Kind::Mate, "198.51.100.7").await.is_ok());
+//! # }
 //! ```
 
 use std::collections::{HashMap, VecDeque};
@@ -30,6 +35,8 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use crate::db::rate_hits::RateTake;
+use crate::db::Store;
 use crate::error::Error;
 use crate::time::TimeSource;
 
@@ -198,6 +205,39 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 11] = [
+        Kind::Accounts,
+        Kind::LoginAddress,
+        Kind::LoginName,
+        Kind::Games,
+        Kind::Seeks,
+        Kind::Imports,
+        Kind::ImportBytes,
+        Kind::Mate,
+        Kind::Puzzles,
+        Kind::Analyse,
+        Kind::Diagrams,
+    ];
+
+    /// The kind as a word, as the shared counts store it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Accounts => "accounts",
+            Kind::LoginAddress => "login_address",
+            Kind::LoginName => "login_name",
+            Kind::Games => "games",
+            Kind::Seeks => "seeks",
+            Kind::Imports => "imports",
+            Kind::ImportBytes => "import_bytes",
+            Kind::Mate => "mate",
+            Kind::Puzzles => "puzzles",
+            Kind::Analyse => "analyse",
+            Kind::Diagrams => "diagrams",
+        }
+    }
+
     /// The refusal's words, before "; try again in N s".
     fn refusal(self) -> &'static str {
         match self {
@@ -303,6 +343,8 @@ pub struct Limiter {
     limits: RateLimits,
     time: TimeSource,
     table: Arc<Mutex<Table>>,
+    /// With several instances: the database where the counts are kept.
+    shared: Option<Store>,
 }
 
 impl Limiter {
@@ -316,6 +358,7 @@ impl Limiter {
                 logs: HashMap::new(),
                 calls: 0,
             })),
+            shared: None,
         }
     }
 
@@ -329,18 +372,20 @@ impl Limiter {
     ///
     /// # Errors
     /// [`Error::TooManyRequests`] when `key` has made as many as the limit
-    /// allows in the window (the request is then not counted).
-    pub fn check(&self, kind: Kind, key: &str) -> Result<(), Error> {
-        self.check_bytes(kind, key, 1)
+    /// allows in the window (the request is then not counted); with
+    /// [`Limiter::shared`], a database that refused.
+    pub async fn check(&self, kind: Kind, key: &str) -> Result<(), Error> {
+        self.check_bytes(kind, key, 1).await
     }
 
     /// Counts `n` (bytes, say) of `kind` by `key`.
     ///
     /// # Errors
     /// [`Error::TooManyRequests`] when they would take `key` over the limit
-    /// in the window (they are then not counted).
-    pub fn check_bytes(&self, kind: Kind, key: &str, n: u64) -> Result<(), Error> {
-        self.check_all(&[(kind, key, n)])
+    /// in the window (they are then not counted); with [`Limiter::shared`],
+    /// a database that refused.
+    pub async fn check_bytes(&self, kind: Kind, key: &str, n: u64) -> Result<(), Error> {
+        self.check_all(&[(kind, key, n)]).await
     }
 
     /// Counts several at once, all or nothing: each `(kind, key, n)` is
@@ -349,47 +394,139 @@ impl Limiter {
     ///
     /// # Errors
     /// [`Error::TooManyRequests`] for the first that is over its limit,
-    /// with the longest wait of those over theirs.
-    pub fn check_all(&self, checks: &[(Kind, &str, u64)]) -> Result<(), Error> {
+    /// with the longest wait of those over theirs; with
+    /// [`Limiter::shared`], a database that refused.
+    pub async fn check_all(&self, checks: &[(Kind, &str, u64)]) -> Result<(), Error> {
         let checks: Vec<_> = checks
             .iter()
+            .copied()
             .filter(|(kind, _, _)| !self.limits.of(*kind).is_unlimited())
             .collect();
         if checks.is_empty() {
             return Ok(());
         }
         let now = self.time.now_ms();
+        let refused = match &self.shared {
+            None => self.check_here(&checks, now),
+            Some(store) => self.check_shared(store, &checks, now).await?,
+        };
+        match refused {
+            None => Ok(()),
+            Some((kind, wait_ms)) => {
+                let retry_after_s = wait_ms.div_ceil(1000).max(1);
+                Err(Error::TooManyRequests {
+                    message: format!("{}; try again in {retry_after_s} s", kind.refusal()),
+                    retry_after_s,
+                })
+            }
+        }
+    }
+
+    /// The same limiter counting in `store`, shared with the other
+    /// instances on that database, instead of in this process's memory
+    /// (the app with several instances): a client spreading its requests
+    /// over the instances gets the limits once, not once per instance.
+    #[must_use]
+    pub fn shared(mut self, store: Store) -> Limiter {
+        self.shared = Some(store);
+        self
+    }
+
+    /// [`Limiter::check_all`] in memory: the first kind over its limit and
+    /// the longest wait, or `None` once all are counted.
+    fn check_here(&self, checks: &[(Kind, &str, u64)], now: u64) -> Option<(Kind, u64)> {
         let mut table = self.table.lock().unwrap_or_else(PoisonError::into_inner);
         table.calls += 1;
         if table.calls.is_multiple_of(SWEEP_EVERY) || table.logs.len() >= MAX_KEYS {
             self.sweep(&mut table, now);
         }
         let mut refused: Option<(Kind, u64)> = None;
-        for &&(kind, key, n) in &checks {
-            let rate = self.limits.of(kind);
-            let window = rate.window_ms();
+        for &(kind, key, n) in checks {
             let log = table.logs.entry((kind, key.to_string())).or_default();
-            log.expire(now, window);
-            if log.total.saturating_add(n) > rate.count {
-                let wait_ms = log.wait_for(n, rate.count, now, window);
-                let first = refused.map_or(kind, |(k, _)| k);
-                let longest = refused.map_or(wait_ms, |(_, w)| w.max(wait_ms));
-                refused = Some((first, longest));
+            refused = self.over(refused, kind, n, log, now);
+        }
+        if refused.is_none() {
+            for &(kind, key, n) in checks {
+                if let Some(log) = table.logs.get_mut(&(kind, key.to_string())) {
+                    log.add(now, n);
+                }
             }
         }
-        if let Some((kind, wait_ms)) = refused {
-            let retry_after_s = wait_ms.div_ceil(1000).max(1);
-            return Err(Error::TooManyRequests {
-                message: format!("{}; try again in {retry_after_s} s", kind.refusal()),
-                retry_after_s,
-            });
+        refused
+    }
+
+    /// [`Limiter::check_all`] in the database: what every instance let
+    /// through is read and this one's counted in one transaction
+    /// ([`Store::take_rate`]); every [`SWEEP_EVERY`] calls, what is older
+    /// than the longest window is deleted.
+    async fn check_shared(
+        &self,
+        store: &Store,
+        checks: &[(Kind, &str, u64)],
+        now: u64,
+    ) -> Result<Option<(Kind, u64)>, Error> {
+        let takes: Vec<RateTake<'_>> = checks
+            .iter()
+            .map(|&(kind, key, amount)| RateTake {
+                kind: kind.name(),
+                key,
+                amount,
+                window_ms: self.limits.of(kind).window_ms(),
+            })
+            .collect();
+        let refused = store
+            .take_rate(&takes, now, |seen| {
+                let mut refused = None;
+                for (&(kind, _, n), hits) in checks.iter().zip(seen) {
+                    let mut log = Log::default();
+                    for &(at, amount) in hits {
+                        log.entries.push_back((at, amount));
+                        log.total = log.total.saturating_add(amount);
+                    }
+                    refused = self.over(refused, kind, n, &mut log, now);
+                }
+                refused
+            })
+            .await?;
+        let sweep = {
+            let mut table = self.table.lock().unwrap_or_else(PoisonError::into_inner);
+            table.calls += 1;
+            table.calls.is_multiple_of(SWEEP_EVERY)
+        };
+        if sweep {
+            let longest = Kind::ALL
+                .iter()
+                .map(|k| self.limits.of(*k))
+                .filter(|r| !r.is_unlimited())
+                .map(|r| r.window_ms())
+                .max()
+                .unwrap_or(0);
+            store.forget_rate_hits(now.saturating_sub(longest)).await?;
         }
-        for &&(kind, key, n) in &checks {
-            if let Some(log) = table.logs.get_mut(&(kind, key.to_string())) {
-                log.add(now, n);
-            }
+        Ok(refused)
+    }
+
+    /// `refused` updated with `kind` if `n` more would take `log` over its
+    /// limit: the first kind over, the longest wait.
+    fn over(
+        &self,
+        refused: Option<(Kind, u64)>,
+        kind: Kind,
+        n: u64,
+        log: &mut Log,
+        now: u64,
+    ) -> Option<(Kind, u64)> {
+        let rate = self.limits.of(kind);
+        let window = rate.window_ms();
+        log.expire(now, window);
+        if log.total.saturating_add(n) <= rate.count {
+            return refused;
         }
-        Ok(())
+        let wait_ms = log.wait_for(n, rate.count, now, window);
+        Some(match refused {
+            None => (kind, wait_ms),
+            Some((first, longest)) => (first, longest.max(wait_ms)),
+        })
     }
 
     /// Forgets the keys with nothing left in their window; if that leaves
@@ -429,6 +566,11 @@ mod tests {
         (Limiter::new(*limits, time), clock)
     }
 
+    /// An in-memory check, which never waits.
+    fn sync<T>(check: impl std::future::Future<Output = T>) -> T {
+        futures_util::FutureExt::now_or_never(check).expect("an in-memory check does not wait")
+    }
+
     fn retry_after(r: Result<(), Error>) -> u64 {
         match r {
             Err(Error::TooManyRequests { retry_after_s, .. }) => retry_after_s,
@@ -440,30 +582,30 @@ mod tests {
     fn the_limit_plus_one_is_refused_until_the_oldest_leaves_the_window() {
         let (l, clock) = limiter(&RateLimits::default());
         for _ in 0..5 {
-            l.check(Kind::Accounts, "a").unwrap();
+            sync(l.check(Kind::Accounts, "a")).unwrap();
             clock.advance(60_000);
         }
         // Five in the last 5 minutes; the first leaves the hour at 60 min.
-        assert_eq!(retry_after(l.check(Kind::Accounts, "a")), 3300);
+        assert_eq!(retry_after(sync(l.check(Kind::Accounts, "a"))), 3300);
         clock.advance(3_299_999);
-        assert_eq!(retry_after(l.check(Kind::Accounts, "a")), 1);
+        assert_eq!(retry_after(sync(l.check(Kind::Accounts, "a"))), 1);
         clock.advance(1);
-        l.check(Kind::Accounts, "a").unwrap();
-        assert!(l.check(Kind::Accounts, "a").is_err());
+        sync(l.check(Kind::Accounts, "a")).unwrap();
+        assert!(sync(l.check(Kind::Accounts, "a")).is_err());
     }
 
     #[test]
     fn refusals_are_not_counted() {
         let (l, clock) = limiter(&RateLimits::default());
         for _ in 0..10 {
-            l.check(Kind::Mate, "a").unwrap();
+            sync(l.check(Kind::Mate, "a")).unwrap();
         }
         for _ in 0..100 {
-            assert!(l.check(Kind::Mate, "a").is_err());
+            assert!(sync(l.check(Kind::Mate, "a")).is_err());
         }
         clock.advance(60_000);
         for _ in 0..10 {
-            l.check(Kind::Mate, "a").unwrap();
+            sync(l.check(Kind::Mate, "a")).unwrap();
         }
     }
 
@@ -471,11 +613,11 @@ mod tests {
     fn keys_and_kinds_are_counted_apart() {
         let (l, _) = limiter(&RateLimits::default());
         for _ in 0..10 {
-            l.check(Kind::LoginName, "alice").unwrap();
+            sync(l.check(Kind::LoginName, "alice")).unwrap();
         }
-        assert!(l.check(Kind::LoginName, "alice").is_err());
-        l.check(Kind::LoginName, "bob").unwrap();
-        l.check(Kind::LoginAddress, "alice").unwrap();
+        assert!(sync(l.check(Kind::LoginName, "alice")).is_err());
+        sync(l.check(Kind::LoginName, "bob")).unwrap();
+        sync(l.check(Kind::LoginAddress, "alice")).unwrap();
     }
 
     #[test]
@@ -484,16 +626,17 @@ mod tests {
             login_address: Rate::new(1, Duration::from_secs(600)),
             ..RateLimits::default()
         });
-        l.check(Kind::LoginAddress, "a").unwrap();
-        let e = l.check(Kind::LoginAddress, "a").unwrap_err();
+        sync(l.check(Kind::LoginAddress, "a")).unwrap();
+        let e = sync(l.check(Kind::LoginAddress, "a")).unwrap_err();
         assert_eq!(e.to_string(), "too many login attempts; try again in 600 s");
     }
 
     #[test]
     fn check_all_counts_all_or_nothing() {
         let (l, _) = limiter(&RateLimits::default());
-        let login =
-            |name: &str| l.check_all(&[(Kind::LoginAddress, "ip", 1), (Kind::LoginName, name, 1)]);
+        let login = |name: &str| {
+            sync(l.check_all(&[(Kind::LoginAddress, "ip", 1), (Kind::LoginName, name, 1)]))
+        };
         for _ in 0..10 {
             login("alice").unwrap();
         }
@@ -509,21 +652,24 @@ mod tests {
         // and the name is not charged either.
         assert!(matches!(login("bob"), Err(Error::TooManyRequests { .. })));
         for _ in 0..10 {
-            l.check(Kind::LoginName, "bob").unwrap();
+            sync(l.check(Kind::LoginName, "bob")).unwrap();
         }
     }
 
     #[test]
     fn bytes_count_by_amount() {
         let (l, clock) = limiter(&RateLimits::default());
-        l.check_bytes(Kind::ImportBytes, "a", 5 << 20).unwrap();
+        sync(l.check_bytes(Kind::ImportBytes, "a", 5 << 20)).unwrap();
         clock.advance(10_000);
-        l.check_bytes(Kind::ImportBytes, "a", 3 << 20).unwrap();
-        assert_eq!(retry_after(l.check_bytes(Kind::ImportBytes, "a", 1)), 50);
+        sync(l.check_bytes(Kind::ImportBytes, "a", 3 << 20)).unwrap();
+        assert_eq!(
+            retry_after(sync(l.check_bytes(Kind::ImportBytes, "a", 1))),
+            50
+        );
         clock.advance(50_000);
         // The first 5 MiB left; 3 MiB remain in the window.
-        l.check_bytes(Kind::ImportBytes, "a", 5 << 20).unwrap();
-        assert!(l.check_bytes(Kind::ImportBytes, "a", 1).is_err());
+        sync(l.check_bytes(Kind::ImportBytes, "a", 5 << 20)).unwrap();
+        assert!(sync(l.check_bytes(Kind::ImportBytes, "a", 1)).is_err());
     }
 
     #[test]
@@ -534,7 +680,7 @@ mod tests {
         });
         let mut let_through = 0;
         for _ in 0..2000 {
-            if l.check_bytes(Kind::ImportBytes, "a", 1).is_ok() {
+            if sync(l.check_bytes(Kind::ImportBytes, "a", 1)).is_ok() {
                 let_through += 1;
             }
             clock.advance(10);
@@ -550,7 +696,7 @@ mod tests {
     fn unlimited_lets_everything_through_and_tracks_nothing() {
         let (l, _) = limiter(&RateLimits::unlimited());
         for _ in 0..1000 {
-            l.check(Kind::Accounts, "a").unwrap();
+            sync(l.check(Kind::Accounts, "a")).unwrap();
         }
         assert_eq!(l.tracked_keys(), 0);
     }
@@ -559,11 +705,11 @@ mod tests {
     fn stale_keys_are_swept() {
         let (l, clock) = limiter(&RateLimits::default());
         for i in 0..SWEEP_EVERY - 1 {
-            l.check(Kind::Mate, &i.to_string()).unwrap();
+            sync(l.check(Kind::Mate, &i.to_string())).unwrap();
         }
         assert_eq!(l.tracked_keys(), 1023);
         clock.advance(60_000);
-        l.check(Kind::Mate, "last").unwrap();
+        sync(l.check(Kind::Mate, "last")).unwrap();
         assert_eq!(l.tracked_keys(), 1);
     }
 
@@ -571,19 +717,19 @@ mod tests {
     fn a_full_table_forgets_the_least_recently_used() {
         let (l, clock) = limiter(&RateLimits::default());
         for i in 0..MAX_KEYS {
-            l.check(Kind::Accounts, &i.to_string()).unwrap();
+            sync(l.check(Kind::Accounts, &i.to_string())).unwrap();
             if i % 1000 == 999 {
                 clock.advance(1);
             }
         }
-        l.check(Kind::Accounts, "new").unwrap();
+        sync(l.check(Kind::Accounts, "new")).unwrap();
         let kept = l.tracked_keys();
         assert!((MAX_KEYS / 2..MAX_KEYS).contains(&kept), "{kept}");
         // The newest keys are still counted.
         let newest = (MAX_KEYS - 1).to_string();
         for _ in 0..4 {
-            l.check(Kind::Accounts, &newest).unwrap();
+            sync(l.check(Kind::Accounts, &newest)).unwrap();
         }
-        assert!(l.check(Kind::Accounts, &newest).is_err());
+        assert!(sync(l.check(Kind::Accounts, &newest)).is_err());
     }
 }

@@ -51,6 +51,17 @@ impl Default for Capacity {
     }
 }
 
+/// The rate limiter: counting in memory, or in the database shared with
+/// the other instances when there are several.
+fn limiter(limits: &RateLimits, time: &TimeSource, store: &Store, capacity: &Capacity) -> Limiter {
+    let limiter = Limiter::new(*limits, time.clone());
+    if capacity.leases.is_some() {
+        limiter.shared(store.clone())
+    } else {
+        limiter
+    }
+}
+
 /// The shared registries (cheap to clone).
 #[derive(Clone)]
 pub struct AppState {
@@ -114,7 +125,7 @@ impl AppState {
         AppState {
             tournaments: Tournaments::new(store.clone(), rooms.clone(), endings),
             accounts: Accounts::new(store.clone()),
-            limiter: Limiter::new(RateLimits::default(), time.clone()),
+            limiter: limiter(&RateLimits::default(), &time, &store, &capacity),
             // A bad embedded set stops `Server::start` before this; elsewhere it is empty.
             puzzles: Puzzles::new(
                 PuzzleSet::embedded().unwrap_or_default(),
@@ -135,7 +146,7 @@ impl AppState {
     #[must_use]
     pub fn with_limits(mut self, limits: RateLimits) -> AppState {
         self.lobby.cap_open_seeks(!limits.seeks.is_unlimited());
-        self.limiter = Limiter::new(limits, self.time.clone());
+        self.limiter = limiter(&limits, &self.time, &self.store, &self.capacity);
         self
     }
 

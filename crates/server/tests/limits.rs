@@ -85,3 +85,65 @@ async fn imports_are_limited_by_count_and_by_bytes() {
     );
     ts.shutdown().await;
 }
+
+/// Two instances' limiters on one database count together: a client that
+/// spreads its registrations over both gets the limit once, refused on
+/// either with the wait of the oldest, and a login attempt counts against
+/// its address and name on both or on neither. What is older than every
+/// window is deleted. Times come from a manual clock.
+#[tokio::test]
+async fn instances_sharing_a_database_share_the_limits() {
+    use shogi_server::db::Store;
+    use shogi_server::limits::{Kind, Limiter};
+    use shogi_server::TimeSource;
+
+    let tmp = TempDir::new("limits-shared");
+    let store = Store::open(&tmp.db()).await.unwrap();
+    let (time, clock) = TimeSource::manual();
+    let a = Limiter::new(RateLimits::default(), time.clone()).shared(store.clone());
+    let b = Limiter::new(RateLimits::default(), time).shared(store.clone());
+    let retry = |r: Result<(), shogi_server::Error>| match r {
+        Err(shogi_server::Error::TooManyRequests { retry_after_s, .. }) => retry_after_s,
+        other => panic!("expected 429, got {other:?}"),
+    };
+    // Five accounts an hour: three through A, two through B, a minute apart.
+    for i in 0..5 {
+        let l = if i % 2 == 0 { &a } else { &b };
+        l.check(Kind::Accounts, "198.51.100.7").await.unwrap();
+        clock.advance(60_000);
+    }
+    // The first leaves the hour 55 min from now, on either instance.
+    assert_eq!(retry(a.check(Kind::Accounts, "198.51.100.7").await), 3300);
+    assert_eq!(retry(b.check(Kind::Accounts, "198.51.100.7").await), 3300);
+    b.check(Kind::Accounts, "198.51.100.8").await.unwrap();
+    clock.advance(3_300_000);
+    b.check(Kind::Accounts, "198.51.100.7").await.unwrap();
+    assert!(a.check(Kind::Accounts, "198.51.100.7").await.is_err());
+
+    // Login attempts: ten for one name, over both; the refused ones charge
+    // neither the name nor the address.
+    let login = |l: &Limiter, name: &'static str| {
+        let l = l.clone();
+        async move {
+            l.check_all(&[(Kind::LoginAddress, "ip", 1), (Kind::LoginName, name, 1)])
+                .await
+        }
+    };
+    for i in 0..10 {
+        login(if i < 5 { &a } else { &b }, "alice").await.unwrap();
+    }
+    for l in [&a, &b] {
+        assert!(login(l, "alice").await.is_err());
+    }
+    for _ in 0..10 {
+        login(&a, "bob").await.unwrap();
+    }
+    // 20 counted for the address: refused whatever the name.
+    assert!(login(&b, "carol").await.is_err());
+
+    // Two hours on, nothing is in any window: all of it can go.
+    clock.advance(7_200_000);
+    let forgotten = store.forget_rate_hits(3_600_000 + 3_300_000).await.unwrap();
+    assert_eq!(forgotten, 5 + 1 + 1 + 2 * 20);
+    b.check(Kind::Accounts, "198.51.100.7").await.unwrap();
+}

@@ -73,7 +73,7 @@ pub(super) async fn register(
         return Err(Problem::NameTaken.into());
     }
     // Only registrations that would succeed count against the address.
-    limiter.check(Kind::Accounts, &addr.key())?;
+    limiter.check(Kind::Accounts, &addr.key()).await?;
     let (account, session) = accounts.register(&name, password).await?;
     Ok(with_cookie(
         StatusCode::CREATED,
@@ -83,13 +83,15 @@ pub(super) async fn register(
 }
 
 /// Counts a login attempt against the address and the name (both or neither).
-fn login_attempt(limiter: &Limiter, addr: &ClientAddr, name: &str) -> Result<(), Error> {
+async fn login_attempt(limiter: &Limiter, addr: &ClientAddr, name: &str) -> Result<(), Error> {
     // Any text counts as a name here; cut it so a long one is not kept.
     let name: String = name.chars().take(64).collect();
-    limiter.check_all(&[
-        (Kind::LoginAddress, &addr.key(), 1),
-        (Kind::LoginName, &name_key(&name), 1),
-    ])
+    limiter
+        .check_all(&[
+            (Kind::LoginAddress, &addr.key(), 1),
+            (Kind::LoginName, &name_key(&name), 1),
+        ])
+        .await
 }
 
 /// `POST /api/session`: `200` and the cookie, or `401` for a wrong name or
@@ -101,7 +103,7 @@ pub(super) async fn login(
     secure: SecureCookies,
     JsonBody(req): JsonBody<Credentials>,
 ) -> Result<Response, Error> {
-    login_attempt(&limiter, &addr, &req.name)?;
+    login_attempt(&limiter, &addr, &req.name).await?;
     let (account, session) = accounts.login(&req.name, &req.password).await?;
     Ok(with_cookie(
         StatusCode::OK,
@@ -143,7 +145,7 @@ pub(super) async fn change_password(
     JsonBody(req): JsonBody<PasswordChange>,
 ) -> Result<Response, Error> {
     // A password check is a login attempt: a stolen session must not guess.
-    login_attempt(&limiter, &addr, &account.name)?;
+    login_attempt(&limiter, &addr, &account.name).await?;
     let session = accounts
         .change_password(account.id, &req.old, &req.new)
         .await?;
@@ -164,7 +166,7 @@ pub(super) async fn delete(
     User(account): User,
     JsonBody(req): JsonBody<PasswordOnly>,
 ) -> Result<Response, Error> {
-    login_attempt(&limiter, &addr, &account.name)?;
+    login_attempt(&limiter, &addr, &account.name).await?;
     accounts.delete_account(account.id, &req.password).await?;
     Ok(with_cookie(
         StatusCode::NO_CONTENT,

@@ -73,7 +73,7 @@ pub(super) async fn analyse(
     addr: ClientAddr,
     JsonBody(req): JsonBody<AnalyseRequest>,
 ) -> Result<Json<Lines>, Error> {
-    limiter.check(Kind::Analyse, &addr.key())?;
+    limiter.check(Kind::Analyse, &addr.key()).await?;
     let ask = Ask::new(
         position(&req.sfen)?,
         req.multipv.unwrap_or(1),
@@ -178,7 +178,7 @@ pub(super) async fn diagram_png(
         opts.pieces = PieceStyle::International;
         opts.coords = Coords::Letters;
     }
-    limiter.check(Kind::Diagrams, &addr.key())?;
+    limiter.check(Kind::Diagrams, &addr.key()).await?;
     super::download::png(pos, opts, width).await
 }
 

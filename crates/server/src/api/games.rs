@@ -20,7 +20,7 @@ pub(super) async fn create(
     MaybeUser(user): MaybeUser,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<Created>), Error> {
-    limiter.check(Kind::Games, &addr.key())?;
+    limiter.check(Kind::Games, &addr.key()).await?;
     let who = players::identity(user.as_ref(), req.name.as_deref())?;
     Ok((StatusCode::CREATED, Json(rooms.create(req, &who).await?)))
 }

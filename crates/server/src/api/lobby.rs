@@ -124,7 +124,7 @@ pub(super) async fn post(
     MaybeUser(user): MaybeUser,
     JsonBody(req): JsonBody<SeekRequest>,
 ) -> Result<(StatusCode, Json<Value>), Error> {
-    limiter.check(Kind::Seeks, &addr.key())?;
+    limiter.check(Kind::Seeks, &addr.key()).await?;
     let who = players::identity(user.as_ref(), req.name.as_deref())?;
     let class = req.time.as_ref().map(TimeClass::of_control);
     let by = shown_as(&store, &who, class).await?;
@@ -169,7 +169,7 @@ pub(super) async fn accept(
     Path(id): Path<String>,
     OptionalJsonBody(body): OptionalJsonBody<AcceptBody>,
 ) -> Result<(StatusCode, Json<Value>), Error> {
-    limiter.check(Kind::Games, &addr.key())?;
+    limiter.check(Kind::Games, &addr.key()).await?;
     let who = players::identity(user.as_ref(), body.name.as_deref())?;
     let who_key = match &who {
         Identity::Account { name, .. } => Some(name_key(name)),

@@ -237,7 +237,7 @@ pub(super) async fn attempt(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let guest = req.rating.as_ref().map(GuestRating::checked).transpose()?;
-    limiter.check(Limit::Puzzles, &addr.key())?;
+    limiter.check(Limit::Puzzles, &addr.key()).await?;
     let verdict = puzzles.attempt(&id, &moves).await?;
     let mut out = match verdict {
         Verdict::Continue(reply) => {

@@ -172,7 +172,9 @@ pub(super) async fn import(
 ) -> Result<(StatusCode, Json<Value>), Error> {
     let key = addr.key();
     let bytes = u64::try_from(body.len()).unwrap_or(u64::MAX);
-    limiter.check_all(&[(Kind::Imports, &key, 1), (Kind::ImportBytes, &key, bytes)])?;
+    limiter
+        .check_all(&[(Kind::Imports, &key, 1), (Kind::ImportBytes, &key, bytes)])
+        .await?;
     let save = matches!(q.save.as_deref(), Some("1" | "true"));
     let imported = records::import(&store, &body, save).await?;
     let mut out = imported.json;
@@ -203,7 +205,7 @@ pub(super) async fn mate(
     addr: ClientAddr,
     JsonBody(req): JsonBody<MateRequest>,
 ) -> Result<Json<Value>, Error> {
-    limiter.check(Kind::Mate, &addr.key())?;
+    limiter.check(Kind::Mate, &addr.key()).await?;
     let time_ms = req.time_ms.unwrap_or(mate::DEFAULT_MATE_MS);
     Ok(Json(match mate::solve(&pool, req.sfen, time_ms).await? {
         MateResult::Mate(line) => json!({

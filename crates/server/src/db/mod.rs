@@ -5,7 +5,8 @@
 //! ratings and the players of games ([`players`]), and accounts with their
 //! sessions ([`accounts`]), club tournaments ([`tournaments`]), the learn
 //! pages' progress ([`learn`]), puzzle ratings and attempts ([`puzzles`]),
-//! the instances and the leases of live games ([`leases`]).
+//! the instances and the leases of live games ([`leases`]), the rate
+//! limits several instances share ([`rate_hits`]).
 //! Every statement binds its values; no SQL is built from text. Rows come
 //! back typed: moves as [`shogi_core::Move`], endings as
 //! [`shogi_core::Ending`], settings as [`crate::protocol::Settings`].
@@ -24,6 +25,7 @@ pub mod learn;
 pub mod leases;
 pub mod players;
 pub mod puzzles;
+pub mod rate_hits;
 pub mod records;
 pub mod tournaments;
 

@@ -35,7 +35,7 @@ macro_rules! step {
 
 /// The migrations, in order: the same versions and names for both
 /// databases, each with its `SQLite` file and its PostgreSQL twin.
-const MIGRATIONS: [Step; 11] = [
+const MIGRATIONS: [Step; 12] = [
     step!(1, "games", "0001_games.sql"),
     step!(2, "archive", "0002_archive.sql"),
     step!(3, "annotations", "0003_annotations.sql"),
@@ -47,6 +47,7 @@ const MIGRATIONS: [Step; 11] = [
     step!(9, "puzzles", "0009_puzzles.sql"),
     step!(10, "leases", "0010_leases.sql"),
     step!(11, "clocks_ply", "0011_clocks_ply.sql"),
+    step!(12, "rate_hits", "0012_rate_hits.sql"),
 ];
 
 /// Where the data lives: what `shogi serve --db` accepts.
@@ -195,6 +196,17 @@ pub(super) fn values_sql(head: &str, cols: usize, rows: usize, tail: &str) -> St
 /// Milliseconds (or any count) as the database's integer.
 pub(super) fn ms(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+/// 32-bit FNV-1a of `bytes`, the second key of a PostgreSQL advisory lock
+/// (two things whose keys collide only wait for each other).
+pub(super) fn advisory_key(bytes: impl IntoIterator<Item = u8>) -> i32 {
+    bytes
+        .into_iter()
+        .fold(0x811c_9dc5_u32, |h, b| {
+            (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+        })
+        .cast_signed()
 }
 
 /// The database's integer as a count (negative reads as 0).

@@ -4,21 +4,12 @@
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, Row};
 
-use super::store::{flag, ms, to_u64, Dialect, Store};
+use super::store::{advisory_key, flag, ms, to_u64, Dialect, Store};
 
 /// The first key of the PostgreSQL advisory locks taken on events (the
-/// second is the event's [`event_key`]), so that they cannot meet another
+/// second is a hash of the event's id), so that they cannot meet another
 /// use of advisory locks on the same database.
 const EVENT_LOCK_CLASS: i32 = 0x5347_5400;
-
-/// The second key of an event's advisory lock: 32-bit FNV-1a of its id.
-/// Two events with the same key only wait for each other.
-fn event_key(id: &str) -> i32 {
-    let hash = id.bytes().fold(0x811c_9dc5_u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    });
-    hash.cast_signed()
-}
 
 /// One event's changes held to one instance at a time (see
 /// [`Store::lock_tournament`]); released when dropped.
@@ -223,7 +214,7 @@ impl Store {
         // read: it is called in the FROM clause and a number selected.
         sqlx::query("SELECT 1 FROM pg_advisory_lock($1, $2)")
             .bind(EVENT_LOCK_CLASS)
-            .bind(event_key(id))
+            .bind(advisory_key(id.bytes()))
             .execute(&mut *session)
             .await?;
         Ok(EventLock {
