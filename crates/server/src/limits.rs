@@ -501,7 +501,10 @@ impl Limiter {
                 .map(|r| r.window_ms())
                 .max()
                 .unwrap_or(0);
-            store.forget_rate_hits(now.saturating_sub(longest)).await?;
+            // The request is counted already; a failed clean-up waits for the next.
+            if let Err(e) = store.forget_rate_hits(now.saturating_sub(longest)).await {
+                tracing::warn!("deleting old rate limit counts: {e}");
+            }
         }
         Ok(refused)
     }

@@ -238,6 +238,9 @@ async fn call(
     Ok((status, value))
 }
 
+/// How long [`HttpHolders`] waits for the holder's answer.
+const HOLDER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The path of [`abort_unstarted`] for game `id`.
 fn abort_path(id: &str) -> String {
     format!("/api/instance/games/{id}/abort")
@@ -291,7 +294,14 @@ impl Holders for HttpHolders {
         id: &'a str,
     ) -> Pin<Box<dyn Future<Output = Result<bool, Error>> + Send + 'a>> {
         Box::pin(async move {
-            match call(address, &self.leases, Method::POST, &abort_path(id)).await {
+            let path = abort_path(id);
+            let asked = call(address, &self.leases, Method::POST, &path);
+            // The caller holds its event's lock meanwhile: a holder that
+            // does not answer is not waited for long.
+            let answer = tokio::time::timeout(HOLDER_TIMEOUT, asked)
+                .await
+                .unwrap_or(Err(ForwardError::TimedOut));
+            match answer {
                 Ok((StatusCode::OK, v)) => Ok(v["aborted"].as_bool().unwrap_or(false)),
                 Ok((StatusCode::CONFLICT, v)) => Err(Error::Conflict(
                     v["error"].as_str().unwrap_or("conflict").to_owned(),
@@ -320,6 +330,8 @@ enum ForwardError {
     Header(#[from] axum::http::header::InvalidHeaderValue),
     #[error("a body too large or broken")]
     Body,
+    #[error("no answer within {} s", HOLDER_TIMEOUT.as_secs())]
+    TimedOut,
 }
 
 /// Sends `req` to the instance at `address` and returns its answer; a
