@@ -111,24 +111,49 @@ impl Hand {
     #[must_use]
     pub fn to_sfen_part(&self, upper: bool) -> String {
         let mut s = String::new();
+        self.write_sfen_part(&mut s, upper);
+        s
+    }
+
+    /// Appends [`Hand::to_sfen_part`] to `out` (no allocation beyond `out`'s).
+    pub fn write_sfen_part(&self, out: &mut String, upper: bool) {
         for k in HandKind::SFEN_ORDER {
             let n = self.count(k);
             if n == 0 {
                 continue;
             }
             if n > 1 {
-                s.push_str(&n.to_string());
+                push_count(out, n);
             }
             let c = k.piece_kind().sfen().chars().next().unwrap_or('?');
-            s.push(if upper { c } else { c.to_ascii_lowercase() });
+            out.push(if upper { c } else { c.to_ascii_lowercase() });
         }
-        s
     }
+}
+
+/// Appends `n` in decimal.
+fn push_count(out: &mut String, n: u8) {
+    if n >= 100 {
+        out.push(char::from(b'0' + n / 100));
+    }
+    if n >= 10 {
+        out.push(char::from(b'0' + n / 10 % 10));
+    }
+    out.push(char::from(b'0' + n % 10));
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_written_in_decimal() {
+        for n in [2u8, 9, 10, 18, 99, 100, 255] {
+            let mut s = String::new();
+            push_count(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
+    }
 
     fn hand(counts: [(HandKind, u8); 2]) -> Hand {
         let mut h = Hand::EMPTY;

@@ -335,18 +335,32 @@ impl Piece {
     }
 
     /// SFEN text: upper case for Sente, lower case for Gote, `+` before promoted kinds.
+    ///
+    /// ```
+    /// use shogi_core::{Color, Piece, PieceKind};
+    /// assert_eq!(Piece::new(Color::Gote, PieceKind::ProSilver).sfen(), "+s");
+    /// assert_eq!(Piece::new(Color::Sente, PieceKind::Rook).sfen(), "R");
+    /// ```
+    #[must_use]
+    pub const fn sfen(self) -> &'static str {
+        const GOTE: [&str; 14] = [
+            "p", "l", "n", "s", "g", "b", "r", "k", "+p", "+l", "+n", "+s", "+b", "+r",
+        ];
+        match self.color {
+            Color::Sente => self.kind.sfen(),
+            Color::Gote => GOTE[self.kind as usize],
+        }
+    }
+
+    /// [`Piece::sfen`] as an owned string.
     #[must_use]
     pub fn to_sfen(self) -> String {
-        let s = self.kind.sfen();
-        match self.color {
-            Color::Sente => s.to_string(),
-            Color::Gote => s.to_ascii_lowercase(),
-        }
+        self.sfen().to_owned()
     }
 }
 
 impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_sfen())
+        f.write_str(self.sfen())
     }
 }

@@ -349,25 +349,27 @@ pub fn parse_position_with(text: &str, leniency: Leniency) -> Result<Position, S
 /// Writes `setup` as SFEN (canonical hand order).
 #[must_use]
 pub fn setup_to_sfen(setup: &Setup) -> String {
-    let mut s = String::with_capacity(90);
+    // One allocation: the board is at most 81 + 8 characters, the rest short.
+    let mut s = String::with_capacity(128);
+    let push_empty = |s: &mut String, empty: u8| {
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+    };
     for r in 1..=9u8 {
         let mut empty = 0;
         for f in (1..=9u8).rev() {
             let sq = Square::from_numbers(f, r).unwrap_or(Square::from_index(0).expect("square 0"));
             match setup.board[sq.index()] {
                 Some(p) => {
-                    if empty > 0 {
-                        let _ = write!(s, "{empty}");
-                        empty = 0;
-                    }
-                    s.push_str(&p.to_sfen());
+                    push_empty(&mut s, empty);
+                    empty = 0;
+                    s.push_str(p.sfen());
                 }
                 None => empty += 1,
             }
         }
-        if empty > 0 {
-            let _ = write!(s, "{empty}");
-        }
+        push_empty(&mut s, empty);
         if r < 9 {
             s.push('/');
         }
@@ -375,21 +377,27 @@ pub fn setup_to_sfen(setup: &Setup) -> String {
     s.push(' ');
     s.push(setup.side_to_move.to_sfen());
     s.push(' ');
-    let hands = hands_to_sfen(&setup.hands.sente, &setup.hands.gote);
-    s.push_str(&hands);
+    write_hands(&mut s, &setup.hands.sente, &setup.hands.gote);
     let _ = write!(s, " {}", setup.move_number);
     s
+}
+
+/// Appends the SFEN hand field of two hands (`-` if both are empty).
+fn write_hands(out: &mut String, sente: &Hand, gote: &Hand) {
+    let before = out.len();
+    sente.write_sfen_part(out, true);
+    gote.write_sfen_part(out, false);
+    if out.len() == before {
+        out.push('-');
+    }
 }
 
 /// The SFEN hand field for two hands (`-` if both are empty).
 #[must_use]
 pub fn hands_to_sfen(sente: &Hand, gote: &Hand) -> String {
-    let h = format!("{}{}", sente.to_sfen_part(true), gote.to_sfen_part(false));
-    if h.is_empty() {
-        "-".to_string()
-    } else {
-        h
-    }
+    let mut h = String::new();
+    write_hands(&mut h, sente, gote);
+    h
 }
 
 impl Position {

@@ -754,8 +754,44 @@ async fn analyst(port: u16, seed: u64, shared: Arc<Shared>) {
     }
 }
 
+/// Prints the servers' CPU (user space and kernel) and peak RSS, and the
+/// bots' CPU, over `elapsed` seconds in which `moves` moves were played.
+fn print_cpu(
+    servers: &[(u16, u32)],
+    (user, system): (f64, f64),
+    bots_cpu: f64,
+    elapsed: f64,
+    moves: u64,
+) {
+    let rss: Vec<String> = servers
+        .iter()
+        .map(|&(_, pid)| format!("{:.0}", mib(memory_kib(pid, "VmHWM"))))
+        .collect();
+    let per_move = |s: f64| s / moves.max(1) as f64 * 1e6;
+    println!(
+        "server CPU {:.0}% of one core  CPU per move {:.0} µs (user {:.0}, kernel {:.0})  peak RSS {} MiB",
+        (user + system) / elapsed * 100.0,
+        per_move(user + system),
+        per_move(user),
+        per_move(system),
+        rss.join(" / ")
+    );
+    // The bots share the machine: what they take is not left for the server.
+    println!(
+        "bots CPU {:.0}% of one core  CPU per move {:.0} µs",
+        bots_cpu / elapsed * 100.0,
+        per_move(bots_cpu),
+    );
+}
+
 /// CPU seconds (user + system) of a process, from /proc.
 fn cpu_seconds(pid: u32) -> f64 {
+    let (user, system) = cpu_split(pid);
+    user + system
+}
+
+/// CPU seconds of a process in user space and in the kernel, from /proc.
+fn cpu_split(pid: u32) -> (f64, f64) {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     let fields: Vec<&str> = stat
         .rsplit(')')
@@ -764,7 +800,10 @@ fn cpu_seconds(pid: u32) -> f64 {
         .split_whitespace()
         .collect();
     let ticks = |i: usize| fields.get(i).and_then(|t| t.parse::<f64>().ok());
-    (ticks(11).unwrap_or(0.0) + ticks(12).unwrap_or(0.0)) / 100.0
+    (
+        ticks(11).unwrap_or(0.0) / 100.0,
+        ticks(12).unwrap_or(0.0) / 100.0,
+    )
 }
 
 /// A memory figure of a process in KiB from /proc/PID/status: `VmRSS` (now)
@@ -945,10 +984,10 @@ async fn live(a: &Args, servers: &[(u16, u32)]) -> Result<(), String> {
     let n = servers.len();
     let port = servers[0].0;
     let cpu = || {
-        servers
-            .iter()
-            .map(|&(_, pid)| cpu_seconds(pid))
-            .sum::<f64>()
+        servers.iter().fold((0.0, 0.0), |(u, k), &(_, pid)| {
+            let (user, system) = cpu_split(pid);
+            (u + user, k + system)
+        })
     };
     let mut registration = None;
     let mut pairs = Vec::new();
@@ -1011,21 +1050,12 @@ async fn live(a: &Args, servers: &[(u16, u32)]) -> Result<(), String> {
     if a.watchers > 0 {
         print_lobby_latency(&shared, a.watchers);
     }
-    let rss: Vec<String> = servers
-        .iter()
-        .map(|&(_, pid)| format!("{:.0}", mib(memory_kib(pid, "VmHWM"))))
-        .collect();
-    println!(
-        "server CPU {:.0}% of one core  CPU per move {:.0} µs  peak RSS {} MiB",
-        (cpu1 - cpu0) / elapsed * 100.0,
-        (cpu1 - cpu0) / moves.max(1) as f64 * 1e6,
-        rss.join(" / ")
-    );
-    // The bots share the machine: what they take is not left for the server.
-    println!(
-        "bots CPU {:.0}% of one core  CPU per move {:.0} µs",
-        bots_cpu / elapsed * 100.0,
-        bots_cpu / moves.max(1) as f64 * 1e6,
+    print_cpu(
+        servers,
+        (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
+        bots_cpu,
+        elapsed,
+        moves,
     );
     println!(
         "games started {}  errors {}",

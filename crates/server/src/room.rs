@@ -1153,26 +1153,29 @@ impl Room {
                 }
             }
         }
-        let mut next = self.game.clone();
-        // `act` refused it if the game were over (`self.ending` is the
-        // game's ending after every move), so the rules are not judged again
-        // before the move, only after it.
-        match next.play_ignoring_endings(m) {
-            Ok(()) => {}
-            Err(PlayError::Illegal { .. }) if next.illegal_move().is_some() => {}
-            Err(e) => return Err(RoomError::Illegal(e)),
-        }
         let used = self.turn_used(now);
         let mut clocks = self.clocks;
-        if let (Some(c), true) = (clocks.as_mut(), self.clock_started) {
-            // The flag was checked before; a move at the very limit still loses in `charge`.
-            if c[mover].charge(used).is_err() {
-                drop(next);
-                self.flag_if_out_of_time(now).await;
-                return Err(RoomError::Over("timeout"));
-            }
+        // The flag was checked before; a move at the very limit still loses in `charge`.
+        let in_time = match (clocks.as_mut(), self.clock_started) {
+            (Some(c), true) => c[mover].charge(used).is_ok(),
+            _ => true,
+        };
+        // `act` refused it if the game were over (`self.ending` is the
+        // game's ending after every move), so the rules are not judged again
+        // before the move, only after it. The move is played on the game
+        // itself (a refused move leaves it unchanged) and taken back if it
+        // cannot stand, which is rare, rather than played on a copy.
+        match self.game.play_ignoring_endings(m) {
+            Ok(()) => {}
+            Err(PlayError::Illegal { .. }) if self.game.illegal_move().is_some() => {}
+            Err(e) => return Err(RoomError::Illegal(e)),
         }
-        let ending = next.ending();
+        if !in_time {
+            self.game.undo();
+            self.flag_if_out_of_time(now).await;
+            return Err(RoomError::Over("timeout"));
+        }
+        let ending = self.game.ending();
         let record = MoveRecord {
             ply: self.plies().saturating_add(1),
             mv: m,
@@ -1183,9 +1186,9 @@ impl Room {
         };
         if let Err(e) = self.store(GameWrite::Move(record)).await {
             tracing::error!(game = %self.id, "storing move {m}: {e}");
+            self.game.undo();
             return Err(RoomError::MoveNotStored);
         }
-        self.game = next;
         self.usi_moves.push(m);
         self.clocks = clocks;
         self.turn_start_ms = now;

@@ -132,3 +132,63 @@ async fn a_database_from_before_the_foul_column_still_reads() {
     assert_eq!(st["status"]["foul"]["move"], "7g7e");
     s.shutdown().await;
 }
+
+/// Makes the database refuse (`on`) or accept again every new move row,
+/// behind the server's back.
+async fn refuse_moves(dir: &TempDir, on: bool) {
+    let pool = dir.pool().await;
+    let postgres = matches!(dir.db(), shogi_server::Location::Postgres(_));
+    let statements: &[&str] = match (postgres, on) {
+        (false, true) => &["CREATE TRIGGER refuse_moves BEFORE INSERT ON moves
+             BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"],
+        (false, false) => &["DROP TRIGGER refuse_moves"],
+        (true, true) => &[
+            "CREATE FUNCTION refuse_moves() RETURNS trigger LANGUAGE plpgsql
+             AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$",
+            "CREATE TRIGGER refuse_moves BEFORE INSERT ON moves
+             FOR EACH ROW EXECUTE FUNCTION refuse_moves()",
+        ],
+        (true, false) => &["DROP TRIGGER refuse_moves ON moves"],
+    };
+    for sql in statements {
+        sqlx::query(sql).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+}
+
+#[tokio::test]
+async fn a_move_the_database_refuses_leaves_the_game_and_the_clock_as_they_were() {
+    let dir = TempDir::new("refused-move");
+    let s = TestServer::start(&dir.db()).await;
+    let g = s
+        .create(local(
+            json!({"time": {"main_ms": 60_000, "byoyomi_ms": 10_000, "periods": 1}}),
+        ))
+        .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let mut ws = s.connect(&id, g["token"].as_str()).await;
+    ws.play("7g7f").await;
+    let before = s.state(&id).await;
+
+    refuse_moves(&dir, true).await;
+    s.advance(3_000);
+    ws.send(json!({"type": "move", "usi": "3c3d"})).await;
+    assert!(ws.error().await.contains("could not be stored"));
+    let after = s.state(&id).await;
+    for field in ["sfen", "moves", "side_to_move", "dests"] {
+        assert_eq!(after[field], before[field], "{field}");
+    }
+    assert_eq!(after["clocks"]["running"], "gote");
+
+    // The same move once the database accepts it again: played from the
+    // position before, charged the whole turn (5 s), stored.
+    refuse_moves(&dir, false).await;
+    s.advance(2_000);
+    let st = ws.play("3c3d").await;
+    assert_eq!(st["moves"], json!(["7g7f", "3c3d"]));
+    assert_eq!(st["clocks"]["gote"]["main_ms"], 55_000);
+    s.shutdown().await;
+    let s = TestServer::start(&dir.db()).await;
+    assert_eq!(s.state(&id).await["moves"], json!(["7g7f", "3c3d"]));
+    s.shutdown().await;
+}

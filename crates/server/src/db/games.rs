@@ -12,8 +12,8 @@ use sqlx::Row;
 
 use super::leases::{check_fence, check_fences, Fence, FirstLease};
 use super::players::GamePlayers;
+use super::store::in_chunks;
 use super::store::{corrupt, flag, ms, to_u64, Dialect, Store};
-use super::store::{in_chunks, values_sql};
 use crate::clock::Clock;
 use crate::protocol::{reason_word, Mode, Settings, Side};
 
@@ -156,10 +156,11 @@ fn clocks_after(
 /// Inserts the rows of `moves` (game id, move), in statements of several rows.
 async fn insert_moves(
     conn: &mut sqlx::AnyConnection,
+    dialect: Dialect,
     moves: &[(&str, &MoveRecord)],
 ) -> Result<(), sqlx::Error> {
     for rows in in_chunks(moves) {
-        let sql = values_sql(
+        let sql = dialect.values_sql(
             "INSERT INTO moves (game_id, ply, usi, used_ms, main_ms_after, periods_after) VALUES ",
             6,
             rows.len(),
@@ -196,10 +197,11 @@ struct Ended<'a> {
 /// several rows.
 async fn set_endings(
     conn: &mut sqlx::AnyConnection,
+    dialect: Dialect,
     ended: &[Ended<'_>],
 ) -> Result<(), sqlx::Error> {
     for rows in in_chunks(ended) {
-        let sql = values_sql(
+        let sql = dialect.values_sql(
             "UPDATE games SET sente_main_ms = v.column2, sente_periods = v.column3,
                 gote_main_ms = v.column4, gote_periods = v.column5, clocks_ply = v.column6,
                 turn_used_ms = 0, over = v.column7, winner = v.column8, reason = v.column9,
@@ -459,13 +461,13 @@ impl Store {
         // trips fewer to the database, and no statement journal in SQLite).
         if fences.is_empty() && ended.is_empty() && moves.len().is_power_of_two() {
             let mut conn = self.pool.acquire().await?;
-            return insert_moves(&mut conn, &moves).await;
+            return insert_moves(&mut conn, self.dialect, &moves).await;
         }
         let mut tx = self.pool.begin().await?;
-        check_fences(&mut tx, &fences).await?;
-        insert_moves(&mut tx, &moves).await?;
+        check_fences(&mut tx, self.dialect, &fences).await?;
+        insert_moves(&mut tx, self.dialect, &moves).await?;
         if !ended.is_empty() {
-            set_endings(&mut tx, &ended).await?;
+            set_endings(&mut tx, self.dialect, &ended).await?;
         }
         tx.commit().await
     }

@@ -9,7 +9,7 @@
 
 use sqlx::Row;
 
-use super::store::{in_chunks, ms, values_sql, Store};
+use super::store::{in_chunks, ms, Dialect, Store};
 
 /// Who holds a game's lease.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,10 +105,11 @@ pub(super) async fn check_fence(
 /// database errors.
 pub(super) async fn check_fences(
     conn: &mut sqlx::AnyConnection,
+    dialect: Dialect,
     fences: &[(&str, &Fence)],
 ) -> Result<(), sqlx::Error> {
     for rows in in_chunks(fences) {
-        let sql = values_sql(
+        let sql = dialect.values_sql(
             "UPDATE leases SET epoch = epoch WHERE (game_id, instance_id, epoch) IN (VALUES ",
             3,
             rows.len(),

@@ -175,22 +175,35 @@ pub(super) fn in_chunks<T>(items: &[T]) -> impl Iterator<Item = &[T]> {
     })
 }
 
-/// `head`, then `rows` rows of `cols` numbered placeholders each
-/// (`($1, $2), ($3, $4)`), then `tail`.
-pub(super) fn values_sql(head: &str, cols: usize, rows: usize, tail: &str) -> String {
-    use std::fmt::Write as _;
-    let mut sql = String::with_capacity(head.len() + tail.len() + rows * cols * 5);
-    sql.push_str(head);
-    for r in 0..rows {
-        sql.push_str(if r == 0 { "(" } else { ", (" });
-        for c in 0..cols {
-            let sep = if c == 0 { "" } else { ", " };
-            let _ = write!(sql, "{sep}${}", r * cols + c + 1);
+impl Dialect {
+    /// `head`, then `rows` rows of `cols` placeholders each, then `tail`:
+    /// numbered for PostgreSQL (`($1, $2), ($3, $4)`), anonymous for
+    /// `SQLite` (`(?, ?), (?, ?)`, bound in order). `SQLite` looks a numbered
+    /// placeholder up by name in a list when it binds it, so a batch of `n`
+    /// numbered placeholders costs `n²/2` steps (3.4 % of the server's CPU
+    /// at 6000 games before they were anonymous).
+    pub(super) fn values_sql(self, head: &str, cols: usize, rows: usize, tail: &str) -> String {
+        use std::fmt::Write as _;
+        let mut sql = String::with_capacity(head.len() + tail.len() + rows * cols * 5);
+        sql.push_str(head);
+        for r in 0..rows {
+            sql.push_str(if r == 0 { "(" } else { ", (" });
+            for c in 0..cols {
+                if c > 0 {
+                    sql.push_str(", ");
+                }
+                match self {
+                    Dialect::Sqlite => sql.push('?'),
+                    Dialect::Postgres => {
+                        let _ = write!(sql, "${}", r * cols + c + 1);
+                    }
+                }
+            }
+            sql.push(')');
         }
-        sql.push(')');
+        sql.push_str(tail);
+        sql
     }
-    sql.push_str(tail);
-    sql
 }
 
 /// Milliseconds (or any count) as the database's integer.
@@ -411,7 +424,7 @@ async fn migrate(pool: &AnyPool, dialect: Dialect) -> Result<(), sqlx::Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::{in_chunks, values_sql, Location, Store};
+    use super::{in_chunks, Dialect, Location, Store};
 
     /// Instances started together on a new `SQLite` file: each opens it,
     /// and the migrations run once (before the lock, one of the two failed
@@ -444,8 +457,12 @@ mod tests {
     #[test]
     fn values_number_their_placeholders_row_by_row() {
         assert_eq!(
-            values_sql("INSERT INTO t VALUES ", 2, 3, ";"),
+            Dialect::Postgres.values_sql("INSERT INTO t VALUES ", 2, 3, ";"),
             "INSERT INTO t VALUES ($1, $2), ($3, $4), ($5, $6);"
+        );
+        assert_eq!(
+            Dialect::Sqlite.values_sql("INSERT INTO t VALUES ", 2, 3, ";"),
+            "INSERT INTO t VALUES (?, ?), (?, ?), (?, ?);"
         );
     }
 }
