@@ -5,6 +5,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
+use bytes::Bytes;
+
 use serde::{Deserialize, Serialize};
 use shogi_core::{Color, Ending, Foul, Handicap, IllegalMove, ImpasseRule, Move};
 
@@ -764,8 +766,9 @@ pub struct StateText {
     change: Change,
     /// The `state` message up to the value of `you` (the last field).
     head: OnceLock<String>,
-    /// The `diff` message.
-    diff: OnceLock<String>,
+    /// The `diff` message, as bytes that every connection sending it
+    /// shares (a reference count, not a copy per connection).
+    diff: OnceLock<Bytes>,
 }
 
 impl StateText {
@@ -818,10 +821,11 @@ impl StateText {
         text
     }
 
-    /// The `diff` message for a connection that was last told the state
-    /// after `ply` moves, if this change can be told to it as a diff.
+    /// The `diff` message (UTF-8 JSON) for a connection that was last told
+    /// the state after `ply` moves, if this change can be told to it as a
+    /// diff.
     #[must_use]
-    pub fn diff_after(&self, ply: usize) -> Option<&str> {
+    pub fn diff_after(&self, ply: usize) -> Option<Bytes> {
         let base = match self.change {
             Change::Move => self.ply().checked_sub(1)?,
             Change::Diff => self.ply(),
@@ -853,9 +857,14 @@ impl StateText {
                 takeback: &v.takeback,
                 computer: v.computer.as_ref(),
             };
-            // Serializing our own plain structs cannot fail.
-            serde_json::to_string(&diff).unwrap_or_default()
+            // About the size of the text, so that it is not grown step by
+            // step: the destinations take most of it.
+            let mut text = Vec::with_capacity(512 + 8 * v.dests.count());
+            // Serializing our own plain structs into memory cannot fail.
+            let _ = serde_json::to_writer(&mut text, &diff);
+            Bytes::from(text)
         }))
+        .cloned()
     }
 }
 

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{close_code, CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
@@ -89,8 +89,14 @@ fn state(view: &StateText, you: Option<Seat>) -> Message {
 /// after `ply` moves: the `diff` if it asked for diffs and the change allows
 /// one after that ply, otherwise the whole `state`.
 fn update_message(update: &StateText, you: Option<Seat>, diffs: bool, ply: usize) -> Message {
-    match update.diff_after(ply).filter(|_| diffs) {
-        Some(diff) => Message::Text(diff.into()),
+    // The diff's bytes are shared with the other connections, not copied
+    // (the text is our own JSON, always UTF-8).
+    match update
+        .diff_after(ply)
+        .filter(|_| diffs)
+        .and_then(|diff| Utf8Bytes::try_from(diff).ok())
+    {
+        Some(diff) => Message::Text(diff),
         None => state(update, you),
     }
 }
