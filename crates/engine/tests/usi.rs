@@ -626,3 +626,31 @@ fn search_constants_are_spin_options_that_reach_the_search() {
         "{refused:?}"
     );
 }
+
+/// The `nodes` of an `info` line.
+fn info_nodes(line: &str) -> u64 {
+    let mut words = line.split_whitespace();
+    words.find(|&w| w == "nodes").expect("nodes");
+    words.next().expect("a count").parse().expect("a number")
+}
+
+#[test]
+fn a_search_stopped_by_its_node_limit_ends_with_its_total_nodes() {
+    // The limit falls inside an iteration (checked every 1,024 nodes), so
+    // the last completed iteration's line alone would show fewer.
+    let lines = run(
+        "usi\nsetoption name USI_Hash value 8\nisready\nposition startpos\ngo nodes 20000\nquit\n",
+    );
+    assert_protocol_only(&lines);
+    let b = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove "))
+        .expect("bestmove");
+    let last = lines[..b]
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line before bestmove");
+    let nodes = info_nodes(last);
+    assert!((20_000..20_000 + 1_024 * 4).contains(&nodes), "{last}");
+}
