@@ -12,8 +12,7 @@ use sqlx::Row;
 
 use super::leases::{check_fence, check_fences, Fence, FirstLease};
 use super::players::GamePlayers;
-use super::store::in_chunks;
-use super::store::{corrupt, flag, ms, to_u64, Dialect, Store};
+use super::store::{corrupt, flag, in_chunks, ms, to_u64, Dialect, Store};
 use crate::clock::Clock;
 use crate::protocol::{reason_word, Mode, Settings, Side};
 
