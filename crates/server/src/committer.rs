@@ -8,6 +8,14 @@
 //! queue up and go together in the next one: under load, one commit carries
 //! many moves; alone, a move waits for no one.
 //!
+//! The committer keeps its writing connection between transactions while
+//! writes keep coming: sqlx checks a connection with a round trip when it
+//! goes back to the pool, and that check cost more than the commit of a
+//! small batch. It lets go after [`LINGER`] without a write, and at the
+//! latest after [`MAX_HOLD`] or [`MAX_HOLD_BATCHES`] transactions, so that
+//! other writes (a game created, a seat taken) wait for `SQLite`'s one
+//! connection no longer than that.
+//!
 //! A transaction the database refuses is taken apart: each of its writes is
 //! tried again in a transaction of its own, so that one bad write (a game
 //! the database no longer has) fails alone and the others are stored; a
@@ -22,14 +30,25 @@
 //! # }
 //! ```
 
-use tokio::sync::{mpsc, oneshot};
+use std::time::Duration;
 
-use crate::db::{Fence, GameWrite, Store};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::{timeout, Instant};
+
+use crate::db::{Fence, GameWrite, Store, Writer};
 
 /// The most writes one transaction carries.
 pub const MAX_BATCH: usize = 512;
 /// How many writes may wait for the committer before rooms wait to hand theirs over.
 const QUEUE: usize = 4096;
+/// How long the committer keeps its connection without a write to store.
+pub const LINGER: Duration = Duration::from_millis(2);
+/// How long the committer keeps its connection at most before letting the
+/// writes waiting for it go first.
+pub const MAX_HOLD: Duration = Duration::from_millis(10);
+/// How many transactions the committer commits at most on one taking of its
+/// connection.
+pub const MAX_HOLD_BATCHES: u32 = 32;
 
 /// A write waiting for its transaction.
 #[derive(Debug)]
@@ -94,9 +113,23 @@ impl Committer {
 /// statement journal in `SQLite`).
 async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
+    // The connection, when it was taken and how many batches it committed.
+    let mut held: Option<(Writer, Instant, u32)> = None;
     loop {
-        if batch.is_empty() && rx.recv_many(&mut batch, MAX_BATCH).await == 0 {
-            return;
+        if batch.is_empty() {
+            let received = match &held {
+                Some(_) => match timeout(LINGER, rx.recv_many(&mut batch, MAX_BATCH)).await {
+                    Ok(n) => n,
+                    Err(_) => {
+                        held = None;
+                        continue;
+                    }
+                },
+                None => rx.recv_many(&mut batch, MAX_BATCH).await,
+            };
+            if received == 0 {
+                return;
+            }
         }
         while batch.len() < MAX_BATCH {
             match rx.try_recv() {
@@ -105,7 +138,34 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
             }
         }
         let rest = batch.split_off(batch_len(batch.len()));
-        commit(&store, &mut batch).await;
+        if held.as_ref().is_some_and(|(_, since, batches)| {
+            *batches >= MAX_HOLD_BATCHES || since.elapsed() >= MAX_HOLD
+        }) {
+            // The pool serves whoever waited first: the writes waiting
+            // for the connection go before the committer takes it again.
+            held = None;
+        }
+        let (writer, batches) = match &mut held {
+            Some((writer, _, batches)) => (writer, batches),
+            None => match store.writer().await {
+                Ok(writer) => {
+                    let (writer, _, batches) = held.insert((writer, Instant::now(), 0));
+                    (writer, batches)
+                }
+                Err(e) => {
+                    one_by_one(&store, &mut batch, e).await;
+                    batch = rest;
+                    continue;
+                }
+            },
+        };
+        *batches += 1;
+        if let Err(e) = commit(writer, &mut batch).await {
+            // A connection that failed may be broken: the pool checks it,
+            // and each write is tried alone on a connection it hands out.
+            held = None;
+            one_by_one(&store, &mut batch, e).await;
+        }
         batch = rest;
     }
 }
@@ -116,38 +176,44 @@ fn batch_len(queued: usize) -> usize {
     1 << queued.max(1).ilog2()
 }
 
-/// Commits `batch` (emptied) in one transaction and answers each write; if
-/// the transaction fails, each write is tried alone.
-async fn commit(store: &Store, batch: &mut Vec<Pending>) {
+/// Commits `batch` in one transaction; if it commits, answers each write
+/// and empties `batch`.
+///
+/// # Errors
+/// The transaction failed (nothing of it is stored; `batch` is kept).
+async fn commit(writer: &mut Writer, batch: &mut Vec<Pending>) -> Result<(), sqlx::Error> {
     let writes: Vec<(&str, Option<&Fence>, &GameWrite)> = batch
         .iter()
         .map(|p| (p.game.as_str(), p.fence.as_ref(), &p.write))
         .collect();
-    let result = store.write_batch(&writes).await;
+    let result = writer.write_batch(&writes).await;
     drop(writes);
-    match result {
-        Ok(()) => {
-            for p in batch.drain(..) {
-                let _ = p.reply.send(Ok(()));
-            }
+    result?;
+    for p in batch.drain(..) {
+        let _ = p.reply.send(Ok(()));
+    }
+    Ok(())
+}
+
+/// Answers the writes of a transaction that failed with `error`, or could
+/// not get a connection (emptying `batch`): a write alone gets `error`;
+/// several are each tried again in a transaction of their own.
+async fn one_by_one(store: &Store, batch: &mut Vec<Pending>, error: sqlx::Error) {
+    if batch.len() == 1 {
+        if let Some(p) = batch.pop() {
+            let _ = p.reply.send(Err(error));
         }
-        Err(e) if batch.len() == 1 => {
-            if let Some(p) = batch.pop() {
-                let _ = p.reply.send(Err(e));
-            }
-        }
-        Err(e) => {
-            tracing::warn!(
-                writes = batch.len(),
-                "a group commit failed ({e}); committing its writes one by one"
-            );
-            for p in batch.drain(..) {
-                let r = store
-                    .write_batch(&[(p.game.as_str(), p.fence.as_ref(), &p.write)])
-                    .await;
-                let _ = p.reply.send(r);
-            }
-        }
+        return;
+    }
+    tracing::warn!(
+        writes = batch.len(),
+        "a group commit failed ({error}); committing its writes one by one"
+    );
+    for p in batch.drain(..) {
+        let r = store
+            .write_batch(&[(p.game.as_str(), p.fence.as_ref(), &p.write)])
+            .await;
+        let _ = p.reply.send(r);
     }
 }
 

@@ -8,7 +8,7 @@ use futures_util::future::join_all;
 use serde_json::json;
 use shogi_core::{ByColor, Color, Ending, Move};
 use shogi_server::clock::{Clock, TimeControl};
-use shogi_server::committer::Committer;
+use shogi_server::committer::{Committer, MAX_HOLD_BATCHES};
 use shogi_server::db::{Fence, GameWrite, MoveRecord, Store};
 use shogi_server::leases::{Acquired, LeasePolicy, Leases};
 
@@ -34,6 +34,20 @@ async fn three_games(dir: &TempDir) -> Vec<String> {
     }
     s.shutdown().await;
     ids
+}
+
+/// Three games, a store and a committer on them, and game 0's first move
+/// (7g7f) stored through the committer.
+async fn a_first_move(name: &str) -> (TempDir, Vec<String>, Store, Committer) {
+    let dir = TempDir::new(name);
+    let ids = three_games(&dir).await;
+    let store = Store::open(&dir.db()).await.unwrap();
+    let committer = Committer::spawn(store.clone());
+    committer
+        .write(&ids[0], None, mv(1, "7g7f", Color::Sente))
+        .await
+        .unwrap();
+    (dir, ids, store, committer)
 }
 
 async fn stored_moves(store: &Store, id: &str) -> Vec<String> {
@@ -96,16 +110,9 @@ async fn writes_arriving_together_are_all_stored_in_order() {
 
 #[tokio::test]
 async fn a_refused_write_fails_alone_and_the_others_of_its_batch_are_stored() {
-    let dir = TempDir::new("committer-refused");
-    let ids = three_games(&dir).await;
-    let store = Store::open(&dir.db()).await.unwrap();
-    let committer = Committer::spawn(store.clone());
+    let (_dir, ids, store, committer) = a_first_move("committer-refused").await;
     // Game 0's first move is already stored: a second first move breaks the
     // moves table's key, in the same batch as the good moves of games 1 and 2.
-    committer
-        .write(&ids[0], None, mv(1, "7g7f", Color::Sente))
-        .await
-        .unwrap();
     let results = join_all([
         committer.write(&ids[1], None, mv(1, "2g2f", Color::Sente)),
         committer.write(&ids[0], None, mv(1, "2g2f", Color::Sente)),
@@ -287,6 +294,53 @@ async fn a_write_of_an_instance_that_lost_the_lease_is_refused() {
         .await
         .unwrap();
     assert_eq!(stored_moves(&store, &ids[0]).await, ["7g7f"]);
+    drop(committer);
+    store.close().await;
+}
+
+/// The committer keeps its connection while moves keep coming, but a write
+/// of another kind (a seat taken) waiting for `SQLite`'s one connection gets
+/// it after at most `MAX_HOLD_BATCHES` of the committer's transactions.
+#[tokio::test]
+async fn a_steady_stream_of_moves_does_not_keep_other_writes_waiting() {
+    let (_dir, ids, store, committer) = a_first_move("committer-hold").await;
+    let moves = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let stream = {
+        let (committer, id, moves) = (committer.clone(), ids[1].clone(), moves.clone());
+        tokio::spawn(async move {
+            // One write at a time, each its own transaction: the committer
+            // always has the next one before it could let go.
+            for ply in 1..=10 * MAX_HOLD_BATCHES {
+                let (usi, mover) = if ply % 2 == 1 {
+                    ("5i5h", Color::Sente)
+                } else {
+                    ("5a5b", Color::Gote)
+                };
+                committer
+                    .write(&id, None, mv(ply, usi, mover))
+                    .await
+                    .unwrap();
+                moves.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+        })
+    };
+    while moves.load(std::sync::atomic::Ordering::SeqCst) < 2 {
+        tokio::task::yield_now().await;
+    }
+    store
+        .join(&ids[2], Color::Gote, "seat", None)
+        .await
+        .unwrap();
+    let during = moves.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        during <= MAX_HOLD_BATCHES + 3,
+        "the seat waited for {during} of the committer's transactions"
+    );
+    stream.await.unwrap();
+    assert_eq!(
+        store.load(&ids[1]).await.unwrap().unwrap().moves.len(),
+        10 * MAX_HOLD_BATCHES as usize
+    );
     drop(committer);
     store.close().await;
 }

@@ -12,7 +12,7 @@ use sqlx::Row;
 
 use super::leases::{check_fence, check_fences, Fence, FirstLease};
 use super::players::GamePlayers;
-use super::store::{corrupt, flag, in_chunks, ms, to_u64, Dialect, Store};
+use super::store::{corrupt, flag, in_chunks, ms, to_u64, Dialect, Store, Writer};
 use crate::clock::Clock;
 use crate::protocol::{reason_word, Mode, Settings, Side};
 
@@ -231,6 +231,65 @@ async fn set_endings(
     Ok(())
 }
 
+impl Writer {
+    /// [`Store::write_batch`] on this connection.
+    ///
+    /// # Errors
+    /// As [`Store::write_batch`]. The connection stays usable: a transaction
+    /// that failed is rolled back before the next statement.
+    pub async fn write_batch(
+        &mut self,
+        writes: &[(&str, Option<&Fence>, &GameWrite)],
+    ) -> Result<(), sqlx::Error> {
+        let fences: Vec<(&str, &Fence)> = writes
+            .iter()
+            .filter_map(|&(id, fence, _)| Some((id, fence?)))
+            .collect();
+        let moves: Vec<(&str, &MoveRecord)> = writes
+            .iter()
+            .filter_map(|&(id, _, write)| match write {
+                GameWrite::Move(m) => Some((id, m)),
+                GameWrite::Finish { .. } => None,
+            })
+            .collect();
+        // A move's row holds its clocks; the games row changes only when a game ends.
+        let ended: Vec<Ended<'_>> = writes
+            .iter()
+            .filter_map(|&(id, _, write)| match write {
+                GameWrite::Move(m) => m.ending.map(|ending| Ended {
+                    id,
+                    plies: m.ply,
+                    clocks: m.clocks,
+                    ending,
+                }),
+                GameWrite::Finish {
+                    ending,
+                    plies,
+                    clocks,
+                } => Some(Ended {
+                    id,
+                    plies: *plies,
+                    clocks: *clocks,
+                    ending: *ending,
+                }),
+            })
+            .collect();
+        // The usual batch, moves that end nothing and carry no fence, in one
+        // statement: atomic by itself, without BEGIN and COMMIT (two round
+        // trips fewer to the database, and no statement journal in SQLite).
+        if fences.is_empty() && ended.is_empty() && moves.len().is_power_of_two() {
+            return insert_moves(&mut self.conn, self.dialect, &moves).await;
+        }
+        let mut tx = sqlx::Connection::begin(&mut *self.conn).await?;
+        check_fences(&mut tx, self.dialect, &fences).await?;
+        insert_moves(&mut tx, self.dialect, &moves).await?;
+        if !ended.is_empty() {
+            set_endings(&mut tx, self.dialect, &ended).await?;
+        }
+        tx.commit().await
+    }
+}
+
 /// The `over`, `winner`, `reason` and `foul` columns of an ending.
 struct EndingColumns {
     over: bool,
@@ -422,53 +481,7 @@ impl Store {
         &self,
         writes: &[(&str, Option<&Fence>, &GameWrite)],
     ) -> Result<(), sqlx::Error> {
-        let fences: Vec<(&str, &Fence)> = writes
-            .iter()
-            .filter_map(|&(id, fence, _)| Some((id, fence?)))
-            .collect();
-        let moves: Vec<(&str, &MoveRecord)> = writes
-            .iter()
-            .filter_map(|&(id, _, write)| match write {
-                GameWrite::Move(m) => Some((id, m)),
-                GameWrite::Finish { .. } => None,
-            })
-            .collect();
-        // A move's row holds its clocks; the games row changes only when a game ends.
-        let ended: Vec<Ended<'_>> = writes
-            .iter()
-            .filter_map(|&(id, _, write)| match write {
-                GameWrite::Move(m) => m.ending.map(|ending| Ended {
-                    id,
-                    plies: m.ply,
-                    clocks: m.clocks,
-                    ending,
-                }),
-                GameWrite::Finish {
-                    ending,
-                    plies,
-                    clocks,
-                } => Some(Ended {
-                    id,
-                    plies: *plies,
-                    clocks: *clocks,
-                    ending: *ending,
-                }),
-            })
-            .collect();
-        // The usual batch, moves that end nothing and carry no fence, in one
-        // statement: atomic by itself, without BEGIN and COMMIT (two round
-        // trips fewer to the database, and no statement journal in SQLite).
-        if fences.is_empty() && ended.is_empty() && moves.len().is_power_of_two() {
-            let mut conn = self.pool.acquire().await?;
-            return insert_moves(&mut conn, self.dialect, &moves).await;
-        }
-        let mut tx = self.pool.begin().await?;
-        check_fences(&mut tx, self.dialect, &fences).await?;
-        insert_moves(&mut tx, self.dialect, &moves).await?;
-        if !ended.is_empty() {
-            set_endings(&mut tx, self.dialect, &ended).await?;
-        }
-        tx.commit().await
+        self.writer().await?.write_batch(writes).await
     }
 
     /// Seats the invitee: stores its token, spends the invite and starts the

@@ -34,4 +34,4 @@ mod store;
 pub use accounts::{NewSession, UserRow};
 pub use games::{GameWrite, MoveRecord, NewGame, StoredGame};
 pub use leases::Fence;
-pub use store::{Location, Store};
+pub use store::{Location, Store, Writer};

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::{AnyPool, Executor, Row};
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyPool, Executor, Row};
 
 /// One migration: its version, its name, and its SQL for each database.
 struct Step {
@@ -156,6 +157,20 @@ pub struct Store {
     /// they never delay a move; the same pool as `pool` for PostgreSQL.
     pub(super) reader: AnyPool,
     /// The dialect of both.
+    pub(super) dialect: Dialect,
+}
+
+/// A writing connection held across several writes (by the group
+/// committer), taken with [`Store::writer`].
+///
+/// A connection going back to sqlx's pool is pinged first: a round trip to
+/// `SQLite`'s thread, or to the PostgreSQL server, for every write. A holder
+/// pays it once, when it lets go; meanwhile, for `SQLite`, every other write
+/// waits, so a holder lets go when it has nothing to write or after a few
+/// milliseconds.
+#[derive(Debug)]
+pub struct Writer {
+    pub(super) conn: PoolConnection<Any>,
     pub(super) dialect: Dialect,
 }
 
@@ -352,6 +367,18 @@ impl Store {
             reader: pool.clone(),
             pool,
             dialect: Dialect::Postgres,
+        })
+    }
+
+    /// Takes a writing connection (waiting for `SQLite`'s one while
+    /// another write holds it), until the [`Writer`] is dropped.
+    ///
+    /// # Errors
+    /// The pool is closed or cannot connect.
+    pub async fn writer(&self) -> Result<Writer, sqlx::Error> {
+        Ok(Writer {
+            conn: self.pool.acquire().await?,
+            dialect: self.dialect,
         })
     }
 
