@@ -10,8 +10,10 @@
 //!
 //! The committer keeps its writing connection between transactions while
 //! writes keep coming: sqlx checks a connection with a round trip when it
-//! goes back to the pool, and that check cost more than the commit of a
-//! small batch. It lets go after [`LINGER`] without a write, and at the
+//! goes back to the pool, one more hand-over to `SQLite`'s thread (or to the
+//! PostgreSQL server) for every transaction. Held, a move cost 7 µs less
+//! CPU at 3000 games a server on `SQLite`, 16-22 µs less on PostgreSQL (the
+//! load benchmark; README). It lets go after [`LINGER`] without a write, and at the
 //! latest after [`MAX_HOLD`] or [`MAX_HOLD_BATCHES`] transactions, so that
 //! other writes (a game created, a seat taken) wait for `SQLite`'s one
 //! connection no longer than that.

@@ -88,7 +88,7 @@ pub enum SetError {
     /// The JSON does not read.
     #[error("puzzles.json: {0}")]
     Json(#[from] serde_json::Error),
-    /// The file's version is not [`VERSION`].
+    /// The file's version is not the one this build reads (1).
     #[error("puzzles.json: version {0} (expected 1)")]
     Version(u32),
     /// One puzzle is wrong.
