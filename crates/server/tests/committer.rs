@@ -3,6 +3,9 @@
 
 mod common;
 
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+
 use common::{local, TempDir, TestServer};
 use futures_util::future::join_all;
 use serde_json::json;
@@ -304,7 +307,7 @@ async fn a_write_of_an_instance_that_lost_the_lease_is_refused() {
 #[tokio::test]
 async fn a_steady_stream_of_moves_does_not_keep_other_writes_waiting() {
     let (_dir, ids, store, committer) = a_first_move("committer-hold").await;
-    let moves = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let moves = Arc::new(AtomicU32::new(0));
     let stream = {
         let (committer, id, moves) = (committer.clone(), ids[1].clone(), moves.clone());
         tokio::spawn(async move {
@@ -320,18 +323,18 @@ async fn a_steady_stream_of_moves_does_not_keep_other_writes_waiting() {
                     .write(&id, None, mv(ply, usi, mover))
                     .await
                     .unwrap();
-                moves.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                moves.fetch_add(1, Ordering::SeqCst);
             }
         })
     };
-    while moves.load(std::sync::atomic::Ordering::SeqCst) < 2 {
+    while moves.load(Ordering::SeqCst) < 2 {
         tokio::task::yield_now().await;
     }
     store
         .join(&ids[2], Color::Gote, "seat", None)
         .await
         .unwrap();
-    let during = moves.load(std::sync::atomic::Ordering::SeqCst);
+    let during = moves.load(Ordering::SeqCst);
     assert!(
         during <= MAX_HOLD_BATCHES + 3,
         "the seat waited for {during} of the committer's transactions"
