@@ -5,7 +5,8 @@
 //! game over (its lease runs out), and the game goes on there with every
 //! acknowledged move and clocks that did not run while no instance held it.
 //! The lobby is one for both; a tournament round unpaired through B has its
-//! game, held by A, aborted there.
+//! game, held by A, aborted there, and with A dead the unpairing waits
+//! (refused) until B has taken the game over.
 //!
 //! With `SHOGI_TEST_POSTGRES` set (a PostgreSQL server where the test may
 //! create databases, as in the server's tests) both instances share a fresh
@@ -356,30 +357,21 @@ async fn account(addr: &str, name: &str) -> String {
     format!("Cookie: {}", cookie.expect("a session cookie"))
 }
 
-/// A tournament round unpaired through the instance that does not hold its
-/// game: the game is aborted on its holder (asked by the other instance),
-/// not left live without a board. The holder's route for it answers only
-/// instances: a client calling it, even claiming to be an instance, meets
-/// `404`.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_round_unpaired_on_one_instance_aborts_its_games_on_the_other() {
-    let db = Db::new().await;
-    let (mut a, a_addr) = instance(&db.arg());
-    let (mut b, b_addr) = instance(&db.arg());
-    let org = account(&a_addr, "Org").await;
-    let players = [
-        account(&a_addr, "Alice").await,
-        account(&a_addr, "Bob").await,
-    ];
+/// An online Swiss event of two players whose round 1 is paired through
+/// `a_addr` (so that instance starts the game and holds its lease): the
+/// organiser's cookie, the event's path and the game's id.
+async fn paired_through(a_addr: &str) -> (String, String, String) {
+    let org = account(a_addr, "Org").await;
+    let players = [account(a_addr, "Alice").await, account(a_addr, "Bob").await];
 
     let body = json!({"name": "Online", "format": "swiss", "rounds": 2, "time": "30+30", "play": "online"});
     let (status, _, created) =
-        http_with(&a_addr, "POST", "/api/tournaments", &[&org], Some(&body)).await;
+        http_with(a_addr, "POST", "/api/tournaments", &[&org], Some(&body)).await;
     assert_eq!(status, 201, "{created}");
     let base = format!("/api/tournaments/{}", created["id"].as_str().unwrap());
     for p in &players {
         let (status, _, v) = http_with(
-            &a_addr,
+            a_addr,
             "POST",
             &format!("{base}/players"),
             &[p],
@@ -390,7 +382,7 @@ async fn a_round_unpaired_on_one_instance_aborts_its_games_on_the_other() {
     }
     // Paired through A: A starts the game and holds its lease.
     let (status, _, round) = http_with(
-        &a_addr,
+        a_addr,
         "POST",
         &format!("{base}/rounds"),
         &[&org],
@@ -399,6 +391,26 @@ async fn a_round_unpaired_on_one_instance_aborts_its_games_on_the_other() {
     .await;
     assert_eq!(status, 201, "{round}");
     let game = round["pairings"][0]["game"].as_str().unwrap().to_owned();
+    (org, base, game)
+}
+
+/// `DELETE {base}/rounds/1` through `addr` as the organiser: the status and body.
+async fn unpair_round_1(addr: &str, org: &str, base: &str) -> (u16, Value) {
+    let (status, _, v) = http_with(addr, "DELETE", &format!("{base}/rounds/1"), &[org], None).await;
+    (status, v)
+}
+
+/// A tournament round unpaired through the instance that does not hold its
+/// game: the game is aborted on its holder (asked by the other instance),
+/// not left live without a board. The holder's route for it answers only
+/// instances: a client calling it, even claiming to be an instance, meets
+/// `404`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_unpaired_on_one_instance_aborts_its_games_on_the_other() {
+    let db = Db::new().await;
+    let (mut a, a_addr) = instance(&db.arg());
+    let (mut b, b_addr) = instance(&db.arg());
+    let (org, base, game) = paired_through(&a_addr).await;
     let (status, state) = http(&b_addr, "GET", &format!("/api/games/{game}"), None).await;
     assert_eq!(status, 200, "{state}");
     assert_eq!(state["status"]["over"], false, "{state}");
@@ -411,14 +423,7 @@ async fn a_round_unpaired_on_one_instance_aborts_its_games_on_the_other() {
     }
 
     // Unpaired through B: B asks A to abort the game.
-    let (status, _, v) = http_with(
-        &b_addr,
-        "DELETE",
-        &format!("{base}/rounds/1"),
-        &[&org],
-        None,
-    )
-    .await;
+    let (status, v) = unpair_round_1(&b_addr, &org, &base).await;
     assert!((200..300).contains(&status), "{status} {v}");
     for addr in [&a_addr, &b_addr] {
         let (status, state) = http(addr, "GET", &format!("/api/games/{game}"), None).await;
@@ -431,6 +436,56 @@ async fn a_round_unpaired_on_one_instance_aborts_its_games_on_the_other() {
 
     a.kill().unwrap();
     a.wait().unwrap();
+    b.kill().unwrap();
+    b.wait().unwrap();
+    db.remove().await;
+}
+
+/// A round unpaired while its game's holder is dead: the unpairing is
+/// refused (`503`, the round kept) until another instance has taken the
+/// game over, and then it aborts the game. Never the round gone and its
+/// game live without a board, which the holder's death used to leave (the
+/// failed abort was logged and the round deleted). Whether the first try
+/// meets the dead holder or the game already taken over, each answer is
+/// checked for that.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_is_unpaired_only_once_its_dead_holders_game_can_be_aborted() {
+    let db = Db::new().await;
+    let (mut a, a_addr) = instance(&db.arg());
+    let (mut b, b_addr) = instance(&db.arg());
+    let (org, base, game) = paired_through(&a_addr).await;
+    a.kill().unwrap();
+    a.wait().unwrap();
+
+    let rounds = |event: &Value| event["rounds"].as_array().map(Vec::len);
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let mut refused = 0;
+    loop {
+        let (status, v) = unpair_round_1(&b_addr, &org, &base).await;
+        if (200..300).contains(&status) {
+            break;
+        }
+        assert_eq!(status, 503, "{v}");
+        assert_eq!(v["code"], "unavailable", "{v}");
+        let (_, _, event) = http_with(&b_addr, "GET", &base, &[], None).await;
+        assert_eq!(rounds(&event), Some(1), "refused, yet unpaired: {event}");
+        refused += 1;
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "still refused after {refused} tries: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let (status, state) = http(&b_addr, "GET", &format!("/api/games/{game}"), None).await;
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(
+        state["status"]["over"], true,
+        "after {refused} refusals: {state}"
+    );
+    assert_eq!(state["status"]["reason"], "abort", "{state}");
+    let (_, _, event) = http_with(&b_addr, "GET", &base, &[], None).await;
+    assert_eq!(rounds(&event), Some(0), "{event}");
+
     b.kill().unwrap();
     b.wait().unwrap();
     db.remove().await;

@@ -594,7 +594,7 @@ impl Tournaments {
                 match self.start_game(&t, seats, None, handicap).await {
                     Ok(game) => b.game = Some(game),
                     Err(e) => {
-                        self.abort_games(&boards_games(&boards)).await;
+                        self.abort_new_games(&boards_games(&boards)).await;
                         return Err(e);
                     }
                 }
@@ -611,7 +611,7 @@ impl Tournaments {
             .insert_round(id, round, unix_ms(), &warnings.to_string(), &boards, &byes)
             .await
         {
-            self.abort_games(&boards_games(&boards)).await;
+            self.abort_new_games(&boards_games(&boards)).await;
             return Err(e.into());
         }
         self.audit(
@@ -668,10 +668,27 @@ impl Tournaments {
             .await
     }
 
-    async fn abort_games(&self, games: &[String]) {
+    /// Aborts the unplayed `games` of a change that drops them (a round
+    /// unpaired, a board moved over the board or given a handicap), before
+    /// the change is stored. A game that cannot be aborted refuses the
+    /// change, so that no game is left live without a board: one that
+    /// began meanwhile (`409`), or one whose holder, another instance,
+    /// cannot be reached (`503`: once its lease runs out, an instance takes
+    /// the game over and the organiser's next try aborts it there). Games
+    /// aborted before the refusal stay aborted; a second try finds them over.
+    async fn abort_games(&self, games: &[String]) -> Result<(), Error> {
+        for g in games {
+            self.rooms.abort_unstarted(g).await?;
+        }
+        Ok(())
+    }
+
+    /// Aborts each game of a pairing that failed, as far as it can (the
+    /// failure is what the organiser sees).
+    async fn abort_new_games(&self, games: &[String]) {
         for g in games {
             if let Err(e) = self.rooms.abort_unstarted(g).await {
-                tracing::warn!(game = %g, "aborting an event game: {e}");
+                tracing::warn!(game = %g, "aborting a game of a failed pairing: {e}");
             }
         }
     }
@@ -679,7 +696,9 @@ impl Tournaments {
     /// Unpairs the last round while nothing of it has been played.
     ///
     /// # Errors
-    /// [`Error::Conflict`] once a result or a move exists; [`Error::NoSuch`].
+    /// [`Error::Conflict`] once a result or a move exists; [`Error::NoSuch`];
+    /// [`Error::Unavailable`] while a game's holder cannot be reached (the
+    /// round stays paired).
     pub async fn unpair(&self, id: &str, actor: &Account, round: u32) -> Result<(), Error> {
         let _guard = self.hold(id).await?;
         let t = self.load_as_organiser(id, actor).await?;
@@ -702,7 +721,7 @@ impl Tournaments {
             .iter()
             .flat_map(|b| b.games.iter().map(|g| g.id.clone()))
             .collect();
-        self.abort_games(&games).await;
+        self.abort_games(&games).await?;
         self.store.delete_round(id, round).await?;
         self.audit(id, Some(actor), "unpair_round", &format!("round {round}"))
             .await;
@@ -807,7 +826,7 @@ impl Tournaments {
         row.handicap = h.name().to_string();
         if BoardPlay::of_name(&row.play) == BoardPlay::Online {
             let games: Vec<String> = row.games.iter().map(|g| g.id.clone()).collect();
-            self.abort_games(&games).await;
+            self.abort_games(&games).await?;
             let seats = Self::seats(t, row.sente, row.gote)?;
             let game = self.start_game(t, seats, None, h).await?;
             self.store
@@ -835,7 +854,7 @@ impl Tournaments {
                     return Err(Error::Conflict("the game has begun".into()));
                 }
                 let games: Vec<String> = row.games.iter().map(|g| g.id.clone()).collect();
-                self.abort_games(&games).await;
+                self.abort_games(&games).await?;
                 self.store
                     .clear_board_games(t.id(), row.round, row.board)
                     .await?;
