@@ -3,20 +3,30 @@
 //! ```text
 //! cargo run --release -p shogi-server --example load -- \
 //!     [--server target/release/shogi] [--db URL [--instances N]] [--games 1000] \
-//!     [--think-ms 1000] [--seconds 30] [--warmup 3] [--analyses 0] [--players [--rated] [--cross]] \
+//!     [--think-ms 1000] [--jitter 0] [--seconds 30] [--warmup 3] [--analyses 0] [--players [--rated] [--cross]] \
 //!     [--watchers 0] [--full-states]
 //! cargo run --release -p shogi-server --example load -- [--server ...] [--db URL] --finish 10000
 //! ```
 //!
 //! It starts `shogi serve` on a free loopback port with a fresh database,
 //! opens `--games` two-player games on one device (each bot holds both seats
-//! and plays the first legal move the server offers, after `--think-ms`),
+//! and plays the first legal move the server offers, after `--think-ms`;
+//! `--jitter P` draws each wait uniformly within P % of it instead),
 //! and measures for `--seconds`: moves per second, the round trip of a move
 //! (sent until the state with it comes back, which includes the SQLite
 //! commit: p50, p90, p95, p99, p99.9, max), the server's CPU time (in
 //! all, and per move) and peak resident memory, and the bots' own CPU time
 //! (they share the machine with the server). Games that end are replaced
 //! by new ones so that the number of live games stays put.
+//!
+//! With a fixed think time, the bots a stall of the server held up together
+//! stay together: they move again at the same moment one think later, and
+//! again after that, so one stall comes back every second, and the bots'
+//! bunching weighs on the p99 as much as the server. Players do not move
+//! in step; `--jitter 50` (each wait between half and one and a half
+//! `--think-ms`, still one move a game a second on average) lets a bunch
+//! drift apart. The default, 0, is how the figures before 2026-12-05 were
+//! measured.
 //!
 //! The game sockets ask for diffs (`?diffs=1`, docs/PROTOCOL.md "Diffs")
 //! and apply them to the state they hold, as the web client does;
@@ -75,6 +85,7 @@ use std::time::{Duration, Instant};
 use futures_util::future::join_all;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use shogi_engine::rng::Rng;
 use shogi_server::protocol::DIFF_FIELDS;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -83,7 +94,7 @@ use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-const USAGE: &str = "usage: load [--server PATH] [--db URL [--instances N]] [--games N] [--think-ms N] \
+const USAGE: &str = "usage: load [--server PATH] [--db URL [--instances N]] [--games N] [--think-ms N] [--jitter PCT] \
 [--seconds N] [--warmup N] [--analyses N] [--players [--rated] [--cross]] [--watchers N] [--full-states]\n       \
 load [--server PATH] [--db URL] --finish N";
 
@@ -107,6 +118,8 @@ struct Args {
     server: String,
     games: usize,
     think_ms: u64,
+    /// How far each think time strays from `think_ms`, in percent.
+    jitter_pct: u64,
     seconds: u64,
     /// The least warm-up, in seconds (`None`: 3, or 10 with `--players`).
     warmup: Option<u64>,
@@ -137,6 +150,7 @@ fn args() -> Result<Args, String> {
         server: "target/release/shogi".into(),
         games: 1000,
         think_ms: 1000,
+        jitter_pct: 0,
         seconds: 30,
         warmup: None,
         analyses: 0,
@@ -157,6 +171,7 @@ fn args() -> Result<Args, String> {
             "--finish" => a.finish = Some(number(&flag, it.next())?),
             "--games" => a.games = number(&flag, it.next())?,
             "--think-ms" => a.think_ms = number(&flag, it.next())?,
+            "--jitter" => a.jitter_pct = number(&flag, it.next())?,
             "--seconds" => a.seconds = number(&flag, it.next())?,
             "--warmup" => a.warmup = Some(number(&flag, it.next())?),
             "--analyses" => a.analyses = number(&flag, it.next())?,
@@ -178,6 +193,9 @@ fn args() -> Result<Args, String> {
     }
     if let (Some(_), Some(other)) = (a.finish, live_options.first()) {
         return Err(format!("--finish is a phase of its own; drop {other}"));
+    }
+    if a.jitter_pct > 100 {
+        return Err("--jitter is a percentage of --think-ms, at most 100".into());
     }
     if a.rated && !a.players {
         return Err("--rated needs --players".into());
@@ -460,17 +478,35 @@ fn diffs_query(diffs: bool, sep: &str) -> String {
     }
 }
 
-/// The default bot: one local game after another, holding both seats.
-async fn local_bot(port: u16, think: Duration, diffs: bool, shared: Arc<Shared>) {
+impl Bots {
+    /// The wait before a move: `think`, or with `jitter_pct` a time drawn
+    /// uniformly within that many percent of it, so that bots a stall has
+    /// bunched together drift apart again instead of arriving together
+    /// every `think` from then on.
+    fn think_time(&self, rng: &mut Rng) -> Duration {
+        let think = u64::try_from(self.think.as_micros()).unwrap_or(u64::MAX);
+        let spread = think * self.jitter_pct / 100;
+        if spread == 0 {
+            return self.think;
+        }
+        let drawn = rng.below(usize::try_from(2 * spread + 1).unwrap_or(usize::MAX)) as u64;
+        Duration::from_micros(think - spread + drawn)
+    }
+}
+
+/// The default bot: one local game after another, holding both seats;
+/// `seed` draws its think times.
+async fn local_bot(port: u16, bots: Bots, seed: u64, shared: Arc<Shared>) {
+    let mut rng = Rng::new(seed);
     while !shared.stopped() {
-        let Some((mut ws, mut state)) = open_local_game(port, diffs).await else {
+        let Some((mut ws, mut state)) = open_local_game(port, bots.diffs).await else {
             shared.error();
             tokio::time::sleep(Duration::from_millis(200)).await;
             continue;
         };
         shared.games_started.fetch_add(1, Ordering::Relaxed);
         while !shared.stopped() && !is_over(&state) {
-            tokio::time::sleep(think).await;
+            tokio::time::sleep(bots.think_time(&mut rng)).await;
             if pick(&state).is_none() {
                 break;
             }
@@ -487,8 +523,10 @@ async fn local_bot(port: u16, think: Duration, diffs: bool, shared: Arc<Shared>)
 /// How the game bots play.
 #[derive(Clone, Copy)]
 struct Bots {
-    /// How long a bot waits before each move.
+    /// How long a bot waits before each move, on average.
     think: Duration,
+    /// How far one wait strays from `think`, in percent (uniformly).
+    jitter_pct: u64,
     /// Whether the sockets ask for diffs.
     diffs: bool,
     /// Whether account pairs post rated seeks.
@@ -641,6 +679,11 @@ async fn account_player(
         return;
     };
     let you = state["you"].clone();
+    // Each side its own think times: FNV-1a of its seat token.
+    let seed = token.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let mut rng = Rng::new(seed);
     while !shared.stopped() && !is_over(&state) {
         if state["side_to_move"] != you {
             match next_state(&mut ws, &mut state, READ_TIMEOUT).await {
@@ -652,7 +695,7 @@ async fn account_player(
             }
             continue;
         }
-        tokio::time::sleep(bots.think).await;
+        tokio::time::sleep(bots.think_time(&mut rng)).await;
         if pick(&state).is_none() {
             break;
         }
@@ -957,7 +1000,7 @@ fn spawn_clients(
             tokio::time::sleep(delay).await;
             match pair {
                 Some(pair) => account_pair(ports, pair, bots, shared).await,
-                None => local_bot(ports.0, think, bots.diffs, shared).await,
+                None => local_bot(ports.0, bots, i as u64, shared).await,
             }
         }));
     }
@@ -978,6 +1021,7 @@ async fn live(a: &Args, servers: &[(u16, u32)]) -> Result<(), String> {
     let think = Duration::from_millis(a.think_ms);
     let bots = Bots {
         think,
+        jitter_pct: a.jitter_pct,
         diffs: a.diffs,
         rated: a.rated,
     };
@@ -1031,9 +1075,10 @@ async fn live(a: &Args, servers: &[(u16, u32)]) -> Result<(), String> {
         "one bot per local game holding both seats".into()
     };
     println!(
-        "live games {}  think {} ms  measured {elapsed:.0} s  bots: {who}  {}  instances {n}{}",
+        "live games {}  think {} ms ± {} %  measured {elapsed:.0} s  bots: {who}  {}  instances {n}{}",
         a.games,
         a.think_ms,
+        a.jitter_pct,
         if a.diffs { "diffs" } else { "full states" },
         if a.cross { " (players crossed)" } else { "" }
     );
