@@ -17,12 +17,11 @@ mod support;
 
 use std::ffi::OsStr;
 use std::path::PathBuf;
-use std::process::Child;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 use support::{
-    http, http_with, moves, next_state, pick, send_move, PgDatabase, Ws, POSTGRES_ENV, WAIT,
+    http, http_with, moves, next_state, pick, send_move, PgDatabase, Server, Ws, POSTGRES_ENV, WAIT,
 };
 
 /// Moves played before A is killed.
@@ -81,7 +80,7 @@ fn free_port() -> u16 {
 }
 
 /// `shogi serve` as one of several instances; its address once it serves.
-fn instance(db: &str) -> (Child, String) {
+fn instance(db: &str) -> (Server, String) {
     let port = free_port().to_string();
     let addr = format!("127.0.0.1:{port}");
     let (child, serving) = support::serve(OsStr::new(db), &["--port", &port, "--advertise", &addr]);
@@ -183,8 +182,7 @@ async fn a_game_survives_its_instance() {
     let acknowledged = moves(&state);
     assert_eq!(acknowledged.len(), BEFORE_KILL);
 
-    a.kill().unwrap(); // SIGKILL: A neither saves nor gives up its leases.
-    a.wait().unwrap();
+    a.kill(); // SIGKILL: A neither saves nor gives up its leases.
     let killed_ms = unix_now_ms();
     drop(players);
     drop(watcher);
@@ -242,8 +240,7 @@ async fn a_game_survives_its_instance() {
     assert_eq!(moves(&stored), moves(&state));
     assert_eq!(moves(&stored)[..BEFORE_KILL], acknowledged[..]);
 
-    b.kill().unwrap();
-    b.wait().unwrap();
+    b.kill();
     db.remove().await;
 }
 
@@ -342,10 +339,8 @@ async fn the_lobby_is_one_for_all_instances() {
         .await;
     }
 
-    a.kill().unwrap();
-    a.wait().unwrap();
-    b.kill().unwrap();
-    b.wait().unwrap();
+    a.kill();
+    b.kill();
     db.remove().await;
 }
 
@@ -434,10 +429,8 @@ async fn a_round_unpaired_on_one_instance_aborts_its_games_on_the_other() {
     let (_, _, event) = http_with(&b_addr, "GET", &base, &[], None).await;
     assert_eq!(event["rounds"].as_array().map(Vec::len), Some(0), "{event}");
 
-    a.kill().unwrap();
-    a.wait().unwrap();
-    b.kill().unwrap();
-    b.wait().unwrap();
+    a.kill();
+    b.kill();
     db.remove().await;
 }
 
@@ -454,8 +447,7 @@ async fn a_round_is_unpaired_only_once_its_dead_holders_game_can_be_aborted() {
     let (mut a, a_addr) = instance(&db.arg());
     let (mut b, b_addr) = instance(&db.arg());
     let (org, base, game) = paired_through(&a_addr).await;
-    a.kill().unwrap();
-    a.wait().unwrap();
+    a.kill();
 
     let rounds = |event: &Value| event["rounds"].as_array().map(Vec::len);
     let deadline = tokio::time::Instant::now() + WAIT;
@@ -486,8 +478,7 @@ async fn a_round_is_unpaired_only_once_its_dead_holders_game_can_be_aborted() {
     let (_, _, event) = http_with(&b_addr, "GET", &base, &[], None).await;
     assert_eq!(rounds(&event), Some(0), "{event}");
 
-    b.kill().unwrap();
-    b.wait().unwrap();
+    b.kill();
     db.remove().await;
 }
 

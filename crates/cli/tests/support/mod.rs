@@ -75,9 +75,32 @@ async fn run_sql(url: &str, sql: &str) {
     conn.close().await.ok();
 }
 
+/// A `shogi serve` process, killed (SIGKILL) when dropped, so that a test
+/// that fails midway leaves no server running behind it.
+pub struct Server(Child);
+
+impl Server {
+    /// Kills the server with SIGKILL (it neither saves nor gives up
+    /// anything) and waits for it to go.
+    pub fn kill(&mut self) {
+        self.0.kill().unwrap();
+        self.0.wait().unwrap();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // Already killed and reaped by `kill`, or to be killed now.
+        if matches!(self.0.try_wait(), Ok(None)) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
 /// `shogi serve --no-rate-limits --db DB` with `args`; its address once it
 /// says it serves.
-pub fn serve(db: &OsStr, args: &[&str]) -> (Child, String) {
+pub fn serve(db: &OsStr, args: &[&str]) -> (Server, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_shogi"))
         .args(["serve", "--no-rate-limits"])
         .args(args)
@@ -106,7 +129,7 @@ pub fn serve(db: &OsStr, args: &[&str]) -> (Child, String) {
             eprintln!("[shogi serve {name}] {line}");
         }
     });
-    (child, addr)
+    (Server(child), addr)
 }
 
 /// One HTTP/1.1 request: the status and the JSON body (`null` if none).
