@@ -389,6 +389,11 @@ async fn paired_through(a_addr: &str) -> (String, String, String) {
     (org, base, game)
 }
 
+/// How many rounds an event's page lists.
+fn rounds(event: &Value) -> Option<usize> {
+    event["rounds"].as_array().map(Vec::len)
+}
+
 /// `DELETE {base}/rounds/1` through `addr` as the organiser: the status and body.
 async fn unpair_round_1(addr: &str, org: &str, base: &str) -> (u16, Value) {
     let (status, _, v) = http_with(addr, "DELETE", &format!("{base}/rounds/1"), &[org], None).await;
@@ -427,7 +432,7 @@ async fn a_round_unpaired_on_one_instance_aborts_its_games_on_the_other() {
         assert_eq!(state["status"]["reason"], "abort", "{state}");
     }
     let (_, _, event) = http_with(&b_addr, "GET", &base, &[], None).await;
-    assert_eq!(event["rounds"].as_array().map(Vec::len), Some(0), "{event}");
+    assert_eq!(rounds(&event), Some(0), "{event}");
 
     a.kill();
     b.kill();
@@ -449,7 +454,6 @@ async fn a_round_is_unpaired_only_once_its_dead_holders_game_can_be_aborted() {
     let (org, base, game) = paired_through(&a_addr).await;
     a.kill();
 
-    let rounds = |event: &Value| event["rounds"].as_array().map(Vec::len);
     let deadline = tokio::time::Instant::now() + WAIT;
     let mut refused = 0;
     loop {
