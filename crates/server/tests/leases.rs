@@ -190,3 +190,121 @@ async fn a_new_game_is_stored_with_its_lease() {
     assert_eq!(taken.epoch, FIRST_EPOCH + 1);
     assert!(!a.still_holds(&first).await.unwrap());
 }
+
+/// Until `n` sessions on the test's PostgreSQL database wait for a lock,
+/// or `task` has finished (it failed, or did not wait).
+async fn sessions_waiting<T>(pool: &sqlx::AnyPool, n: i64, task: &tokio::task::JoinHandle<T>) {
+    while !task.is_finished() {
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        if waiting >= n {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
+/// A group commit's fence check and the renewal of the same instance's
+/// leases lock the lease rows in one order (their game ids), so they never
+/// wait for each other in a cycle. The leases of games a < b < c are
+/// taken in the order c, b, a, which is then the table's order. The
+/// renewal is stopped at b's row by a lock taken by hand (a gate); then a
+/// batch writes moves of c and a. In id order the renewal holds a and
+/// waits for b, the batch waits for a holding nothing, and both finish
+/// once the gate opens. The renewal used to take the rows in the table's
+/// order, and the batch's `UPDATE` in id order (its plan sorts the batch to
+/// look the rows up by key): then the renewal held c and waited for b, the
+/// batch held a and waited for c, and once the gate opened the renewal
+/// waited for a: PostgreSQL found the deadlock after a second and aborted
+/// one of them, and this test failed. Under load that held about one move
+/// in a hundred for a second with two instances. `SQLite` has no row
+/// locks: there the two just succeed.
+#[tokio::test]
+async fn a_group_commit_and_a_renewal_take_the_leases_in_one_order() {
+    use shogi_core::{Color, Move};
+    use shogi_server::db::{Fence, GameWrite, MoveRecord};
+
+    let tmp = TempDir::new("leases-order");
+    let postgres = matches!(tmp.db(), shogi_server::Location::Postgres(_));
+    let mut ids = {
+        let s = TestServer::start(&tmp.db()).await;
+        let mut ids = Vec::new();
+        for _ in 0..3 {
+            let g = s.create(local(serde_json::json!({}))).await;
+            ids.push(g["id"].as_str().unwrap().to_owned());
+        }
+        s.shutdown().await;
+        ids
+    };
+    ids.sort();
+    let pool = tmp.pool().await;
+    let store = Store::open(&tmp.db()).await.unwrap();
+    let t0 = 1_000_000;
+    let a = Leases::register(store.clone(), "http://10.0.0.1:8080", POLICY, t0)
+        .await
+        .unwrap();
+    // Taken c first, so that the table's order is c, b, a.
+    let mut fences = Vec::new();
+    for id in ids.iter().rev() {
+        let lease = mine(a.acquire(id, t0).await.unwrap());
+        fences.push(Fence {
+            instance_id: a.instance_id().to_owned(),
+            epoch: lease.epoch,
+        });
+    }
+    fences.reverse();
+    let first = || {
+        GameWrite::Move(MoveRecord {
+            ply: 1,
+            mv: "7g7f".parse::<Move>().unwrap(),
+            used_ms: 0,
+            mover: Color::Sente,
+            clocks: None,
+            ending: None,
+        })
+    };
+
+    let mut gate = pool.begin().await.unwrap();
+    if postgres {
+        sqlx::query("SELECT 1 FROM leases WHERE game_id = $1 FOR UPDATE")
+            .bind(&ids[1])
+            .fetch_all(&mut *gate)
+            .await
+            .unwrap();
+    }
+    let renewal = tokio::spawn({
+        let a = a.clone();
+        async move { a.renew(t0 + 2_000).await }
+    });
+    if postgres {
+        sessions_waiting(&pool, 1, &renewal).await;
+    }
+    let batch = tokio::spawn({
+        let (store, ids, fences) = (store.clone(), ids.clone(), fences.clone());
+        let (c, a) = (first(), first());
+        async move {
+            store
+                .write_batch(&[
+                    (ids[2].as_str(), Some(&fences[2]), &c),
+                    (ids[0].as_str(), Some(&fences[0]), &a),
+                ])
+                .await
+        }
+    });
+    if postgres {
+        sessions_waiting(&pool, 2, &batch).await;
+    }
+    gate.rollback().await.unwrap();
+    assert_eq!(renewal.await.unwrap().unwrap(), 3, "every lease renewed");
+    batch.await.unwrap().unwrap();
+    for i in [0, 2] {
+        let g = store.load(&ids[i]).await.unwrap().unwrap();
+        assert_eq!(g.moves.len(), 1, "game {i}");
+    }
+    store.close().await;
+}
