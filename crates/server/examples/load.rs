@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p shogi-server --example load -- \
 //!     [--server target/release/shogi] [--db URL [--instances N]] [--games 1000] \
-//!     [--think-ms 1000] [--jitter 0] [--seconds 30] [--warmup 3] [--analyses 0] [--players [--rated] [--cross]] \
+//!     [--think-ms 1000] [--jitter 50] [--seconds 30] [--warmup 3] [--analyses 0] [--players [--rated] [--cross]] \
 //!     [--watchers 0] [--full-states]
 //! cargo run --release -p shogi-server --example load -- [--server ...] [--db URL] --finish 10000
 //! ```
@@ -25,7 +25,8 @@
 //! bunching weighs on the p99 as much as the server. Players do not move
 //! in step; `--jitter 50` (each wait between half and one and a half
 //! `--think-ms`, still one move a game a second on average) lets a bunch
-//! drift apart. The default, 0, is how the figures before 2026-12-05 were
+//! drift apart. It is the default since 2026-12-05 (later); `--jitter 0`
+//! (every wait exactly `--think-ms`) is how the figures before then were
 //! measured.
 //!
 //! The bots share the cores with the server, so they are kept cheap: a
@@ -163,7 +164,7 @@ fn args() -> Result<Args, String> {
         server: "target/release/shogi".into(),
         games: 1000,
         think_ms: 1000,
-        jitter_pct: 0,
+        jitter_pct: 50,
         seconds: 30,
         warmup: None,
         analyses: 0,
