@@ -232,6 +232,10 @@ pub struct TuneFitArgs {
     /// Ridge penalty towards the starting weights (per squared centipawn).
     #[arg(long, default_value_t = 1e-6)]
     pub l2: f64,
+    /// Fit only this group's weights, by its name in the parameters file
+    /// (repeatable; default: every group). The others keep their starting values.
+    #[arg(long)]
+    pub only: Vec<String>,
     /// Output parameters file.
     #[arg(long)]
     pub out: PathBuf,

@@ -112,12 +112,22 @@ fn fit(a: &TuneFitArgs) -> Result<(), CliError> {
         samples.extend(more);
     }
     let initial = load_params(a.from.as_deref())?;
+    let only = a
+        .only
+        .iter()
+        .map(|name| {
+            shogi_engine::params::all_groups()
+                .find(|g| g.name == name)
+                .ok_or_else(|| CliError(format!("--only: no parameter group {name:?}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let config = FitConfig {
         epochs: a.epochs,
         lambda: a.lambda,
         learning_rate: a.learning_rate,
         seed: a.seed,
         l2: a.l2,
+        only,
     };
     let (params, r) = tune::fit(&samples, &initial, &config, |epoch, loss| {
         eprintln!("epoch {epoch}: training loss {loss:.6}");

@@ -5,9 +5,10 @@
 //! both kings (a table per kind class of the square relative to each king,
 //! left-right symmetric), the king's
 //! rank, king safety (guards next to it, enemy pieces near it, the squares
-//! next to it the enemy attacks, the enemy's pieces in hand), threats (each
-//! piece the enemy attacks, by its cheapest attacker and whether it is
-//! defended), slider mobility and the tempo. Each counts Sente's
+//! next to it the enemy attacks, the enemy's pieces in hand, the safe drop
+//! checks the enemy's hand has against it), threats (each piece the enemy
+//! attacks, by its cheapest attacker and whether it is defended), slider
+//! mobility and the tempo. Each counts Sente's
 //! occurrences minus Gote's, so the evaluation is exactly colour-symmetric.
 //! The weights are an [`EvalParams`]; [`features`] gives the feature vector
 //! the tuner fits them on, and the evaluation is its dot product with the
@@ -27,9 +28,9 @@ use std::sync::{Arc, LazyLock};
 use shogi_core::{attacks, Bitboard, Color, Hand, HandKind, PieceKind, Position, Square};
 
 use crate::params::{
-    hand_slot, king_zone_slot, piece_slot, threat_slot, EvalParams, ENEMY_KING, FILE_DISTANCES,
-    HAND, HAND_THREAT, KING_ATTACKER, KING_GUARD, KING_RANK, KING_ZONE, MOBILITY, NUM_FEATURES,
-    OFFSETS, OWN_KING, PIECE, TEMPO, THREAT,
+    drop_check_slot, hand_slot, king_zone_slot, piece_slot, threat_slot, EvalParams, DROP_CHECK,
+    ENEMY_KING, FILE_DISTANCES, HAND, HAND_THREAT, KING_ATTACKER, KING_GUARD, KING_RANK, KING_ZONE,
+    MOBILITY, NUM_FEATURES, OFFSETS, OWN_KING, PIECE, TEMPO, THREAT,
 };
 
 /// A static evaluation function.
@@ -328,6 +329,7 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
     }
     king_zone(pos, kings, &maps, acc);
     threats(pos, &maps, acc);
+    drop_checks(pos, kings, &maps, acc);
     let tempo = if pos.side_to_move() == Color::Sente {
         1
     } else {
@@ -404,6 +406,72 @@ fn threats<A: Accumulator>(pos: &Position, maps: &[AttackMap; 2], acc: &mut A) {
     }
 }
 
+/// Safe drop checks: for each king and each non-pawn kind in the enemy's
+/// hand, the empty squares a piece of that kind dropped on would check
+/// from, that no other piece of the king's side defends and, next to the
+/// king (which could take it), that an enemy piece supports.
+#[inline(always)]
+fn drop_checks<A: Accumulator>(
+    pos: &Position,
+    kings: [Option<Square>; 2],
+    maps: &[AttackMap; 2],
+    acc: &mut A,
+) {
+    let occ = pos.occupancy();
+    let empty = !pos.occupied();
+    for color in Color::ALL {
+        let Some(ok) = kings[color.index()] else {
+            continue;
+        };
+        let enemy = color.opponent();
+        let hand = pos.hand(enemy);
+        if non_pawns(hand) == 0 {
+            continue;
+        }
+        let sign = if color == Color::Sente { 1 } else { -1 };
+        let next = attacks::king(ok);
+        // Not defended by another own piece; next to the king, supported
+        // by an enemy piece or the enemy king.
+        let support = maps[enemy.index()].once | maps[enemy.index()].king;
+        let safe = empty & !maps[color.index()].once & !(next & !support);
+        let enemy_to_move = pos.side_to_move() == enemy;
+        let mut count = |kind: HandKind, from: Bitboard| {
+            let from = from & safe;
+            if from.any() {
+                let several = from.count() > 1;
+                let contact = (from & next).any();
+                if let Some(slot) = drop_check_slot(kind, several, contact, enemy_to_move) {
+                    acc.add(DROP_CHECK + slot, sign);
+                }
+            }
+        };
+        // An enemy piece on s attacks the king exactly when a piece of the
+        // king's colour on the king's square attacks s.
+        let has = |kind| hand.count(kind) != 0;
+        if has(HandKind::Lance) || has(HandKind::Rook) {
+            let file = attacks::file(ok, occ);
+            if has(HandKind::Lance) {
+                count(HandKind::Lance, file & attacks::lance_ray(color, ok));
+            }
+            if has(HandKind::Rook) {
+                count(HandKind::Rook, file | attacks::rank(ok, occ));
+            }
+        }
+        if has(HandKind::Knight) {
+            count(HandKind::Knight, attacks::knight(color, ok));
+        }
+        if has(HandKind::Silver) {
+            count(HandKind::Silver, attacks::silver(color, ok));
+        }
+        if has(HandKind::Gold) {
+            count(HandKind::Gold, attacks::gold(color, ok));
+        }
+        if has(HandKind::Bishop) {
+            count(HandKind::Bishop, attacks::bishop(ok, occ));
+        }
+    }
+}
+
 /// The feature vector of `pos` from Sente's view: for every weight, Sente's
 /// count minus Gote's (the tempo is +1 with Sente to move, -1 with Gote).
 /// The Sente-view score is the dot product with [`EvalParams::weights`].
@@ -452,7 +520,7 @@ impl Evaluator for LinearEval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::{KING_ZONE_LEN, MOBILITY, THREAT_LEN};
+    use crate::params::{DROP_CHECK_LEN, KING_ZONE_LEN, MOBILITY, THREAT_LEN};
 
     fn flipped(pos: &Position) -> Position {
         let mut s = pos.to_setup();
@@ -607,6 +675,111 @@ mod tests {
         // either side to move: the comparison is not of zeros.
         let slots_seen = seen.iter().filter(|&&n| n != 0).count();
         assert!(slots_seen > THREAT_LEN / 2, "{seen:?}");
+    }
+
+    /// The drop checks by the definition: the enemy's legal drops that give
+    /// check, as the rules core finds them, each asked who attacks and who
+    /// defends its square. `None` when the enemy, put to move, is in check
+    /// (its legal drops are then interpositions) or the position cannot
+    /// have it to move.
+    fn drop_checks_by_rules(pos: &Position) -> Option<Vec<i32>> {
+        let mut out = vec![0; DROP_CHECK_LEN];
+        let occ = pos.occupancy();
+        for color in Color::ALL {
+            let Some(ok) = pos.king(color) else { continue };
+            let enemy = color.opponent();
+            let sign = if color == Color::Sente { 1 } else { -1 };
+            let mut setup = pos.to_setup();
+            setup.side_to_move = enemy;
+            let Ok(turned) = Position::from_setup(setup) else {
+                return None;
+            };
+            if turned.in_check() {
+                return None;
+            }
+            let mut squares = [0u32; 7];
+            let mut contact = [false; 7];
+            for m in turned.legal_moves() {
+                let shogi_core::Move::Drop { kind, to } = m else {
+                    continue;
+                };
+                if kind == HandKind::Pawn || !turned.gives_check(m) {
+                    continue;
+                }
+                let own = pos.attackers_to(to, color, occ) & !Bitboard::from_square(ok);
+                let next = attacks::king(ok).contains(to);
+                if own.is_empty() && (!next || pos.attackers_to(to, enemy, occ).any()) {
+                    squares[kind as usize] += 1;
+                    contact[kind as usize] |= next;
+                }
+            }
+            let enemy_to_move = pos.side_to_move() == enemy;
+            for kind in HandKind::ALL {
+                let n = squares[kind as usize];
+                if n > 0 {
+                    let slot = drop_check_slot(kind, n > 1, contact[kind as usize], enemy_to_move)
+                        .unwrap();
+                    out[slot] += sign;
+                }
+            }
+        }
+        Some(out)
+    }
+
+    #[test]
+    fn drop_checks_from_attack_maps_match_the_rules_drops() {
+        let mut seen = [0; DROP_CHECK_LEN];
+        let mut compared = 0;
+        for pos in sample_positions() {
+            let Some(expected) = drop_checks_by_rules(&pos) else {
+                continue;
+            };
+            let f = features(&pos);
+            let got = &f[DROP_CHECK..DROP_CHECK + DROP_CHECK_LEN];
+            assert_eq!(got, expected.as_slice(), "{}", pos.to_sfen());
+            compared += 1;
+            for (s, n) in seen.iter_mut().zip(got) {
+                *s += n.abs();
+            }
+        }
+        assert!(compared > 500, "{compared}");
+        // Random games put pieces of every kind in hand near either king:
+        // the comparison is not of zeros.
+        let slots_seen = seen.iter().filter(|&&n| n != 0).count();
+        assert!(slots_seen > DROP_CHECK_LEN / 2, "{seen:?}");
+    }
+
+    #[test]
+    fn a_gold_in_hand_with_a_supported_square_next_to_the_king_is_a_drop_check() {
+        let dc = |sfen: &str| {
+            let pos = shogi_core::sfen::parse_position(sfen).unwrap();
+            features(&pos)[DROP_CHECK..DROP_CHECK + DROP_CHECK_LEN].to_vec()
+        };
+        let expect = |slots: &[(usize, i32)]| {
+            let mut v = vec![0; DROP_CHECK_LEN];
+            for &(s, n) in slots {
+                v[s] += n;
+            }
+            v
+        };
+        let slot =
+            |k, several, contact, to_move| drop_check_slot(k, several, contact, to_move).unwrap();
+        // Gote's king on 5a, a Sente pawn on 5c supporting 5b; Sente holds a
+        // gold and is to move. A gold checks from 4a, 6a, 4b, 5b, 6b (not
+        // the squares diagonally behind it); only 5b is supported.
+        assert_eq!(
+            dc("4k4/9/4P4/9/9/9/9/9/4K4 b G 1"),
+            expect(&[(slot(HandKind::Gold, false, true, true), -1)])
+        );
+        // A gold of Gote's on 4a defends 5b and 4b: no safe check.
+        assert_eq!(dc("4kg3/9/4P4/9/9/9/9/9/4K4 b G 1"), expect(&[]));
+        // With Gote to move, a rook in Sente's hand checks from 1a-4a,
+        // 6a-9a and 5b (the pawn on 5c blocks the file); of the squares next
+        // to the king only 5b is supported: 1a-3a, 7a-9a and 5b are safe.
+        assert_eq!(
+            dc("4k4/9/4P4/9/9/9/9/9/4K4 w R 1"),
+            expect(&[(slot(HandKind::Rook, true, true, false), -1)])
+        );
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! [`EvalParams`] is one flat vector of integer weights (centipawn-like
 //! units), divided into named [`GROUPS`]: board piece values, hand piece
 //! values, tables of each kind class by its square relative to each king,
-//! king placement and safety, threats to pieces, slider mobility and the
-//! tempo. The evaluation
+//! king placement and safety, threats to pieces, safe drop checks, slider
+//! mobility and the tempo. The evaluation
 //! ([`crate::eval`]) is the dot product of these weights with a position's
 //! feature vector, which is what lets the tuner ([`crate::tune`]) fit them.
 //!
@@ -89,8 +89,20 @@ pub const KING_ZONE_LEN: usize = 40;
 pub const THREAT: usize = KING_ZONE + KING_ZONE_LEN;
 /// The weights of [`THREAT`]: 9 classes × 3 attacker tiers × 2 × 2.
 pub const THREAT_LEN: usize = CLASSES * 12;
+/// Safe drop checks against the own king: for each non-pawn kind the
+/// enemy holds in hand, the empty squares from which a piece of that kind
+/// dropped there would check the king, that no other own piece defends,
+/// and that the enemy supports when they are next to the king; by the
+/// kind, by one such square or several, by whether one of them is next to
+/// the king (a contact check), and by whether the enemy is to move
+/// ([`drop_check_slot`]).
+pub const DROP_CHECK: usize = THREAT + THREAT_LEN;
+/// The weights of [`DROP_CHECK`]: 6 kinds (lance knight silver gold bishop
+/// rook) × 2 × 2 × 2 (a silver's and a gold's checks are all contact
+/// checks, a knight's never: those slots stay 0).
+pub const DROP_CHECK_LEN: usize = 48;
 /// Squares a slider attacks that are not its side's: lance, bishop, rook, horse, dragon.
-pub const MOBILITY: usize = THREAT + THREAT_LEN;
+pub const MOBILITY: usize = DROP_CHECK + DROP_CHECK_LEN;
 /// The side to move.
 pub const TEMPO: usize = MOBILITY + 5;
 /// How many weights (and features) there are.
@@ -106,7 +118,7 @@ const fn group(name: &'static str, offset: usize, len: usize, doc: &'static str)
 }
 
 /// Every group, in file and vector order.
-pub const GROUPS: [Group; 27] = [
+pub const GROUPS: [Group; 28] = [
     group(
         "piece",
         PIECE,
@@ -174,6 +186,12 @@ pub const GROUPS: [Group; 27] = [
         "per own piece the enemy attacks: class (pawn lance knight silver gold bishop horse rook dragon) x cheapest attacker (pawn; lance knight silver gold-mover; bishop rook horse dragon king) x defended (no, yes) x own side to move (no, yes)",
     ),
     group(
+        "drop_check",
+        DROP_CHECK,
+        DROP_CHECK_LEN,
+        "per kind the enemy holds with a safe drop check on the own king: kind (lance knight silver gold bishop rook) x squares (1, 2+) x next to the king (none, some) x enemy to move (no, yes)",
+    ),
+    group(
         "mobility",
         MOBILITY,
         5,
@@ -234,6 +252,37 @@ pub const fn king_zone_slot(
 #[must_use]
 pub const fn threat_slot(class: usize, tier: usize, defended: bool, to_move: bool) -> usize {
     ((class * 3 + tier) * 2 + defended as usize) * 2 + to_move as usize
+}
+
+/// The slot in the `drop_check` group: the enemy's hand `kind` (lance,
+/// knight, silver, gold, bishop or rook; `None` for a pawn), `several`
+/// safe checking squares or one, `contact` if one of them is next to the
+/// king, and whether the enemy is to move (`enemy_to_move`).
+///
+/// ```
+/// use shogi_core::HandKind;
+/// use shogi_engine::params::{drop_check_slot, DROP_CHECK_LEN};
+/// assert_eq!(drop_check_slot(HandKind::Lance, false, false, false), Some(0));
+/// assert_eq!(drop_check_slot(HandKind::Rook, true, true, true), Some(DROP_CHECK_LEN - 1));
+/// assert_eq!(drop_check_slot(HandKind::Pawn, true, true, true), None);
+/// ```
+#[must_use]
+pub const fn drop_check_slot(
+    kind: HandKind,
+    several: bool,
+    contact: bool,
+    enemy_to_move: bool,
+) -> Option<usize> {
+    let k = match kind {
+        HandKind::Pawn => return None,
+        HandKind::Lance => 0,
+        HandKind::Knight => 1,
+        HandKind::Silver => 2,
+        HandKind::Gold => 3,
+        HandKind::Bishop => 4,
+        HandKind::Rook => 5,
+    };
+    Some(((k * 2 + several as usize) * 2 + contact as usize) * 2 + enemy_to_move as usize)
 }
 
 /// The slot of a hand kind in the `hand` group.

@@ -37,7 +37,7 @@ use crate::checks::gives_check;
 use crate::eval::{features, Evaluator, LinearEval};
 use crate::limits::SearchLimit;
 use crate::movepicker::is_capture;
-use crate::params::{EvalParams, NUM_FEATURES};
+use crate::params::{EvalParams, Group, NUM_FEATURES};
 use crate::search::{
     quiescence, search, search_position, PastPosition, SearchControl, SearchOptions,
     MATE_IN_MAX_PLY,
@@ -300,6 +300,9 @@ pub struct FitConfig {
     /// the directions the data cannot tell apart (the attack and defend rows
     /// of a class sum to its piece count; the king's rank always sums to one).
     pub l2: f64,
+    /// The groups whose weights may move; empty: all of them. The others
+    /// keep their starting values (to fit a new feature's weights alone).
+    pub only: Vec<Group>,
 }
 
 impl Default for FitConfig {
@@ -310,6 +313,7 @@ impl Default for FitConfig {
             learning_rate: 1.0,
             seed: 1,
             l2: 1e-6,
+            only: Vec::new(),
         }
     }
 }
@@ -405,6 +409,15 @@ pub fn fit<F: FnMut(usize, f64)>(
     let mut v = vec![0.0f64; NUM_FEATURES];
     let mut grad = vec![0.0f64; NUM_FEATURES];
     let n = train.len().max(1) as f64;
+    let free: Vec<bool> = (0..NUM_FEATURES)
+        .map(|i| {
+            config.only.is_empty()
+                || config
+                    .only
+                    .iter()
+                    .any(|g| (g.offset..g.offset + g.len).contains(&i))
+        })
+        .collect();
     for epoch in 1..=config.epochs {
         grad.fill(0.0);
         for s in &train {
@@ -416,6 +429,9 @@ pub fn fit<F: FnMut(usize, f64)>(
         }
         let t = epoch as i32;
         for i in 0..NUM_FEATURES {
+            if !free[i] {
+                continue;
+            }
             grad[i] += 2.0 * config.l2 * (w[i] - w0[i]);
             m[i] = b1 * m[i] + (1.0 - b1) * grad[i];
             v[i] = b2 * v[i] + (1.0 - b2) * grad[i] * grad[i];
@@ -561,35 +577,69 @@ mod tests {
         assert!(parse_samples("nonsense;1;1").is_err());
     }
 
+    /// Sente up a pawn (in hand, `UP`) wins; the even position (`EVEN`) is
+    /// drawn: 50 samples of each, and the hand-written weights with the
+    /// pawn in hand worth 0.
+    const UP: &str = "lnsgkgsnl/1r5b1/pppppppp1/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b P 1";
+    const EVEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+    fn pawn_in_hand_games() -> (Vec<Sample>, EvalParams) {
+        let mut text = String::new();
+        for _ in 0..50 {
+            text.push_str(&format!("{UP};300;1\n{EVEN};0;0.5\n"));
+        }
+        let mut start = EvalParams::handwritten();
+        start.weights[crate::params::HAND] = 0;
+        (parse_samples(&text).unwrap(), start)
+    }
+
     #[test]
     fn fitting_lowers_the_loss_and_learns_which_side_wins() {
         // Sente up a pawn (in hand) wins; the fit must lower the loss and
         // widen the gap between the two positions' evaluations.
-        let up = "lnsgkgsnl/1r5b1/pppppppp1/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b P 1";
-        let even = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
-        let mut text = String::new();
-        for _ in 0..50 {
-            text.push_str(&format!("{up};300;1\n{even};0;0.5\n"));
-        }
-        let samples = parse_samples(&text).unwrap();
-        let mut start = EvalParams::handwritten();
-        start.weights[crate::params::HAND] = 0;
+        let (samples, start) = pawn_in_hand_games();
         let config = FitConfig {
             epochs: 200,
             lambda: 0.5,
             learning_rate: 2.0,
             seed: 3,
             l2: 0.0,
+            only: Vec::new(),
         };
         let (p, report) = fit(&samples, &start, &config, |_, _| {});
         assert!(report.train.1 < report.train.0, "{report:?}");
         let gap = |w: &EvalParams| {
             let e = LinearEval::new(Arc::new(w.clone()));
             let s = |t: &str| e.evaluate_sente(&sfen::parse_position(t).unwrap());
-            s(up) - s(even)
+            s(UP) - s(EVEN)
         };
         assert!(report.train.1 < report.train.0 / 10.0, "{report:?}");
         assert!(gap(&p) > gap(&start) + 100, "{report:?}");
+    }
+
+    #[test]
+    fn a_fit_of_one_group_moves_only_its_weights() {
+        // The pawn in hand decides the games; with only the `hand` group
+        // free, its weights learn that and every other weight stays.
+        let (samples, start) = pawn_in_hand_games();
+        let hand = crate::params::all_groups()
+            .find(|g| g.name == "hand")
+            .unwrap();
+        let config = FitConfig {
+            epochs: 200,
+            learning_rate: 2.0,
+            l2: 0.0,
+            only: vec![hand],
+            ..FitConfig::default()
+        };
+        let (p, report) = fit(&samples, &start, &config, |_, _| {});
+        assert!(report.train.1 < report.train.0, "{report:?}");
+        assert!(p.weights[crate::params::HAND] > 0, "{report:?}");
+        for i in 0..NUM_FEATURES {
+            if !(hand.offset..hand.offset + hand.len).contains(&i) {
+                assert_eq!(p.weights[i], start.weights[i], "weight {i}");
+            }
+        }
     }
 
     #[test]
