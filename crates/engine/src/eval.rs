@@ -409,7 +409,8 @@ fn threats<A: Accumulator>(pos: &Position, maps: &[AttackMap; 2], acc: &mut A) {
 /// Safe drop checks: for each king and each non-pawn kind in the enemy's
 /// hand, the empty squares a piece of that kind dropped on would check
 /// from, that no other piece of the king's side defends and, next to the
-/// king (which could take it), that an enemy piece supports.
+/// king (which could take it), that an enemy piece or the enemy king
+/// supports.
 #[inline(always)]
 fn drop_checks<A: Accumulator>(
     pos: &Position,
@@ -576,9 +577,11 @@ mod tests {
 
     #[test]
     fn symmetric_along_random_games() {
-        let e = with_mobility();
-        for pos in sample_positions() {
-            assert_eq!(e.evaluate(&pos), e.evaluate(&flipped(&pos)), "{pos:?}");
+        // The compiled-in weights set every group, the drop checks included.
+        for e in [with_mobility(), LinearEval::default()] {
+            for pos in sample_positions() {
+                assert_eq!(e.evaluate(&pos), e.evaluate(&flipped(&pos)), "{pos:?}");
+            }
         }
     }
 
