@@ -219,6 +219,15 @@ impl AttackMap {
     }
 }
 
+/// The sign of a side's feature counts: + for Sente, - for Gote.
+#[inline(always)]
+const fn sign(color: Color) -> i32 {
+    match color {
+        Color::Sente => 1,
+        Color::Gote => -1,
+    }
+}
+
 /// Receives feature occurrences: `count` of feature `index`, already signed
 /// (+ for Sente, - for Gote).
 trait Accumulator {
@@ -259,7 +268,7 @@ fn walk<A: Accumulator>(pos: &Position, acc: &mut A) {
     let mut maps = [AttackMap::default(); 2];
     for color in Color::ALL {
         let c = color.index();
-        let sign = if color == Color::Sente { 1 } else { -1 };
+        let sign = sign(color);
         let own_king = kings[c];
         let enemy_king = kings[1 - c];
         let offsets = &geometry.offset[c];
@@ -350,7 +359,7 @@ fn king_zone<A: Accumulator>(
         let Some(ok) = kings[color.index()] else {
             continue;
         };
-        let sign = if color == Color::Sente { 1 } else { -1 };
+        let sign = sign(color);
         let enemy = &maps[color.opponent().index()];
         let defended = maps[color.index()].once;
         let threat = non_pawns(pos.hand(color.opponent())) != 0;
@@ -378,7 +387,7 @@ fn king_zone<A: Accumulator>(
 fn threats<A: Accumulator>(pos: &Position, maps: &[AttackMap; 2], acc: &mut A) {
     let to_move = pos.side_to_move();
     for color in Color::ALL {
-        let sign = if color == Color::Sente { 1 } else { -1 };
+        let sign = sign(color);
         let (own, enemy) = (&maps[color.index()], &maps[color.opponent().index()]);
         let defended = own.once | own.king;
         for sq in pos.color_bb(color) & (enemy.once | enemy.king) {
@@ -429,7 +438,7 @@ fn drop_checks<A: Accumulator>(
         if non_pawns(hand) == 0 {
             continue;
         }
-        let sign = if color == Color::Sente { 1 } else { -1 };
+        let sign = sign(color);
         let next = attacks::king(ok);
         // Not defended by another own piece; next to the king, supported
         // by an enemy piece or the enemy king.
@@ -592,7 +601,7 @@ mod tests {
         let occ = pos.occupancy();
         for color in Color::ALL {
             let Some(ok) = pos.king(color) else { continue };
-            let sign = if color == Color::Sente { 1 } else { -1 };
+            let sign = sign(color);
             let enemy = color.opponent();
             let threat = non_pawns(pos.hand(enemy)) != 0;
             let own_rank = i32::from(ok.rank().relative(color));
@@ -635,7 +644,7 @@ mod tests {
         let mut out = vec![0; THREAT_LEN];
         let occ = pos.occupancy();
         for color in Color::ALL {
-            let sign = if color == Color::Sente { 1 } else { -1 };
+            let sign = sign(color);
             for sq in pos.color_bb(color) {
                 let piece = pos.piece_at(sq).unwrap();
                 let attackers = pos.attackers_to(sq, color.opponent(), occ);
@@ -691,7 +700,7 @@ mod tests {
         for color in Color::ALL {
             let Some(ok) = pos.king(color) else { continue };
             let enemy = color.opponent();
-            let sign = if color == Color::Sente { 1 } else { -1 };
+            let sign = sign(color);
             let mut setup = pos.to_setup();
             setup.side_to_move = enemy;
             let Ok(turned) = Position::from_setup(setup) else {

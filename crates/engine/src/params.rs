@@ -108,6 +108,14 @@ pub const TEMPO: usize = MOBILITY + 5;
 /// How many weights (and features) there are.
 pub const NUM_FEATURES: usize = TEMPO + 1;
 
+impl Group {
+    /// The indices of its weights in the flat vector.
+    #[must_use]
+    pub const fn range(&self) -> std::ops::Range<usize> {
+        self.offset..self.offset + self.len
+    }
+}
+
 const fn group(name: &'static str, offset: usize, len: usize, doc: &'static str) -> Group {
     Group {
         name,
@@ -387,7 +395,7 @@ impl EvalParams {
     /// The weights of `group`.
     #[must_use]
     pub fn group(&self, group: Group) -> &[i32] {
-        &self.weights[group.offset..group.offset + group.len]
+        &self.weights[group.range()]
     }
 
     /// Reads a parameters file.
@@ -440,7 +448,7 @@ impl EvalParams {
                     found: values.len(),
                 });
             }
-            params.weights[g.offset..g.offset + g.len].copy_from_slice(&values);
+            params.weights[g.range()].copy_from_slice(&values);
         }
         if let Some((_, g)) = all_groups().enumerate().find(|(i, _)| !seen[*i]) {
             return Err(ParamsError::Missing(g.name.to_string()));

@@ -409,15 +409,10 @@ pub fn fit<F: FnMut(usize, f64)>(
     let mut v = vec![0.0f64; NUM_FEATURES];
     let mut grad = vec![0.0f64; NUM_FEATURES];
     let n = train.len().max(1) as f64;
-    let free: Vec<bool> = (0..NUM_FEATURES)
-        .map(|i| {
-            config.only.is_empty()
-                || config
-                    .only
-                    .iter()
-                    .any(|g| (g.offset..g.offset + g.len).contains(&i))
-        })
-        .collect();
+    let mut free = vec![config.only.is_empty(); NUM_FEATURES];
+    for g in &config.only {
+        free[g.range()].fill(true);
+    }
     for epoch in 1..=config.epochs {
         grad.fill(0.0);
         for s in &train {
@@ -636,7 +631,7 @@ mod tests {
         assert!(report.train.1 < report.train.0, "{report:?}");
         assert!(p.weights[crate::params::HAND] > 0, "{report:?}");
         for i in 0..NUM_FEATURES {
-            if !(hand.offset..hand.offset + hand.len).contains(&i) {
+            if !hand.range().contains(&i) {
                 assert_eq!(p.weights[i], start.weights[i], "weight {i}");
             }
         }
