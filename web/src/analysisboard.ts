@@ -148,7 +148,7 @@ class AnalysisBoard implements Screen {
         legal: () => this.legalHere(),
         play: (usi) => this.playMove(usi),
       },
-      { orientation: this.orientation, scaleDownPieces: false, drawable: { enabled: true, visible: true } },
+      { orientation: this.orientation, drawable: { enabled: true, visible: true } },
     );
     this.render();
   }

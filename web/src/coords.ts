@@ -3,11 +3,11 @@
 // possible in 30 seconds; the board seen from Sente's or Gote's side; the
 // best score per notation and side kept in this browser.
 
-import { Shogiground } from 'shogiground';
 import type { Api } from 'shogiground/api';
 import type * as sg from 'shogiground/types';
 
 import { h, option } from './dom';
+import { makeGround } from './ground';
 import { t } from './i18n';
 import { bestScore, recordScore } from './learnprogress';
 import { COORD_STYLES, randomSquare, squareAt, squareName, type CoordStyle } from './lessons';
@@ -56,7 +56,7 @@ class CoordsScreen implements Screen {
         h('div', { class: 'game' }, h('div', { class: 'board-col' }, h('div', { class: 'board-wrap' }, this.boardEl)), this.panel),
       ),
     );
-    this.ground = Shogiground(
+    this.ground = makeGround(
       {
         orientation: this.orientation,
         viewOnly: true,

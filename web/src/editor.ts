@@ -5,12 +5,12 @@
 // server (`POST /api/legal`) whether the setup is a legal position and shows
 // why not.
 
-import { Shogiground } from 'shogiground';
 import type { Api } from 'shogiground/api';
 import type * as sg from 'shogiground/types';
 
 import { ApiError, legalMoves, request as call } from './api';
 import { h, option } from './dom';
+import { makeGround } from './ground';
 import { t, type MsgKey } from './i18n';
 import { boardSfen, handsSfen, HAND_ROLES, parseSfen, toSfen, type Color, type Position, type Role } from './shogi';
 import { START_SFEN } from './usen';
@@ -83,10 +83,9 @@ export class PositionEditor {
     );
     const side = h('div', { class: 'side editor-side' });
     root.replaceChildren(h('div', { class: 'game analysis-board editor' }, boardCol, side));
-    this.ground = Shogiground(
+    this.ground = makeGround(
       {
         orientation: 'sente',
-        scaleDownPieces: false,
         activeColor: 'both',
         coordinates: { enabled: true, files: 'numeric', ranks: 'japanese' },
         movable: { free: true, showDests: false },

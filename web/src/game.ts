@@ -1,6 +1,5 @@
 // The game screen: board, hands, clocks, controls and the move list.
 
-import { Shogiground } from 'shogiground';
 import type { Api } from 'shogiground/api';
 import type { Config } from 'shogiground/config';
 import type * as sg from 'shogiground/types';
@@ -24,7 +23,7 @@ import {
 import { ChatPanel } from './chat';
 import { clockNow, clockText, type ClockNow, type ClockReading } from './clock';
 import { h, option } from './dom';
-import { dropUsi, groundDests, lastDests, moveUsi } from './ground';
+import { dropUsi, groundDests, lastDests, makeGround, moveUsi } from './ground';
 import { lang, t, type MsgKey } from './i18n';
 import { defaultNotation, lineMoveText, moveText } from './movetext';
 import { NOTATIONS, type Notation } from './notation';
@@ -345,7 +344,6 @@ class Game implements Screen {
     return {
       orientation: this.orientation,
       viewOnly: this.you === null,
-      scaleDownPieces: false,
       coordinates: {
         enabled: true,
         files: 'numeric',
@@ -499,7 +497,7 @@ class Game implements Screen {
 
   private createGround(): void {
     this.ground?.destroy();
-    this.ground = Shogiground(this.groundConfig(), {
+    this.ground = makeGround(this.groundConfig(), {
       board: this.boardEl,
       hands: { top: this.handTop, bottom: this.handBottom },
     });

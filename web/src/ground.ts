@@ -1,13 +1,32 @@
 // What the board (shogiground) needs from our positions and moves: the
 // legal moves as its destinations, the last move's squares, arrows for moves,
 // and its drops back as USI moves. The one place that converts between the
-// server's move lists and the board, used by the game and the review screens.
+// server's move lists and the board, used by the game and the review screens;
+// and the one place every board is made (`makeGround`), so that every screen
+// draws its pieces the same way.
 
+import { Shogiground } from 'shogiground';
+import type { Api } from 'shogiground/api';
+import type { Config } from 'shogiground/config';
 import type { DrawShape } from 'shogiground/draw';
 import type * as sg from 'shogiground/types';
 
 import type { LegalMoves } from './api';
 import { DROP_LETTERS, type Color, type MoveInfo } from './shogi';
+
+/**
+ * The settings every board shares, whatever the screen. `scaleDownPieces`
+ * must be off: shogiground's default draws each piece element at twice the
+ * square and scales it by ½ (translating by half as much), while our
+ * stylesheet sizes a piece element to one square; with the default every
+ * piece is drawn at half size at half its coordinates.
+ */
+const SHARED: Config = { scaleDownPieces: false };
+
+/** A shogiground board on `elements`, with `config` laid over the settings every board shares. */
+export function makeGround(config: Config, elements: Parameters<typeof Shogiground>[1]): Api {
+  return Shogiground({ ...config, ...SHARED }, elements);
+}
 
 /** The legal moves as shogiground's destinations: board moves by origin square, drops by piece. */
 export interface GroundDests {

@@ -3,13 +3,12 @@
 // with promotion choices from the legal moves and every move or drop handed
 // back as USI. Each screen adds or replaces options of its own.
 
-import { Shogiground } from 'shogiground';
 import type { Api } from 'shogiground/api';
 import type { Config } from 'shogiground/config';
 
 import type { LegalMoves } from './api';
 import { h } from './dom';
-import { dropUsi, moveUsi } from './ground';
+import { dropUsi, makeGround, moveUsi } from './ground';
 import { promoted, unpromoted, type Role } from './shogi';
 
 /** What the board needs of its screen. */
@@ -25,7 +24,7 @@ export interface PlayBoard {
 
 /** The board of `b`, with `options` laid over the shared ones (top-level keys replace them). */
 export function playBoard(b: PlayBoard, options: Config = {}): Api {
-  return Shogiground(
+  return makeGround(
     {
       orientation: 'sente',
       viewOnly: false,

@@ -144,7 +144,7 @@ class Review implements Screen {
         legal: () => this.legalHere(),
         play: (usi) => this.playMove(usi),
       },
-      { scaleDownPieces: false, drawable: { enabled: true, visible: true } },
+      { drawable: { enabled: true, visible: true } },
     );
     document.addEventListener('keydown', this.keyHandler);
     window.addEventListener('beforeunload', this.unloadHandler);

@@ -6,7 +6,7 @@
 // 1280×900 and 390×844; no sideways scroll at 360 px.
 
 /** Runs the learn scenarios. */
-export async function learnTests({ browser, base, test, check, newPage, shootNarrow, clickSquare, shots, join }) {
+export async function learnTests({ browser, base, test, check, newPage, shootNarrow, clickSquare, clickCountedSquare, checkDrawing, checkPosition, shots, join }) {
   const ready = (page) => page.waitForSelector('.learn-side[data-ready="yes"]');
   /** Plays board moves by clicking origin and destination, waiting for the board each time. */
   const plays = (page) => page.evaluate(() => Number(document.querySelector('.learn-side')?.dataset.plays ?? '0'));
@@ -155,16 +155,22 @@ export async function learnTests({ browser, base, test, check, newPage, shootNar
       const r = '〇一二三四五六七八九'.indexOf(name[1]);
       return `${f}${'abcdefghi'[r - 1]}`;
     };
+    /** Clicks `key` on the unlabelled board by counting its squares from the top left, as seen from `orientation`. */
+    const clickCounted = (key, orientation) => {
+      const file = Number(key[0]);
+      const rank = 'abcdefghi'.indexOf(key[1]);
+      return orientation === 'sente' ? clickCountedSquare(page, 9 - file, rank) : clickCountedSquare(page, file - 1, 8 - rank);
+    };
     const round = async (orientation, toKey) => {
       await page.click('#coords-start');
       for (let i = 1; i <= 3; i++) {
         const name = await page.textContent('#coords-prompt');
-        await clickSquare(page, toKey(name), orientation);
+        await clickCounted(toKey(name), orientation);
         await page.waitForFunction((n) => document.querySelector('#coords-score')?.textContent === String(n), i);
       }
       // A wrong click is not counted.
       const name = toKey(await page.textContent('#coords-prompt'));
-      await clickSquare(page, name === '5e' ? '5f' : '5e', orientation);
+      await clickCounted(name === '5e' ? '5f' : '5e', orientation);
       check((await page.textContent('#coords-score')) === '3', 'a miss is not a point');
       await page.waitForSelector('#coords-result', { timeout: 40000 });
       const result = await page.textContent('#coords-result');

@@ -19,6 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { learnTests } from './e2e-learn.mjs';
+import { checkDrawing, checkPosition, clickCountedSquare, clickSquare, dragSquare, squareCenter } from './board.mjs';
 
 import { puzzleTests } from './e2e-puzzles.mjs';
 import { analysisScenarios } from './e2e-analysis.mjs';
@@ -159,37 +160,6 @@ function gameId(page) {
   return m[1];
 }
 
-async function boardBox(page) {
-  const box = await page.locator('.board sg-board').boundingBox();
-  if (!box) throw new Error('no board');
-  return box;
-}
-
-/** The centre of square `key` (USI, e.g. "7g") for a board seen from `orientation`. */
-async function squareCenter(page, key, orientation) {
-  const box = await boardBox(page);
-  const file = Number(key[0]);
-  const rank = 'abcdefghi'.indexOf(key[1]) + 1;
-  const xi = orientation === 'sente' ? 9 - file : file - 1;
-  const yi = orientation === 'sente' ? rank - 1 : 9 - rank;
-  return { x: box.x + ((xi + 0.5) * box.width) / 9, y: box.y + ((yi + 0.5) * box.height) / 9 };
-}
-
-async function clickSquare(page, key, orientation) {
-  const p = await squareCenter(page, key, orientation);
-  await page.mouse.click(p.x, p.y);
-}
-
-async function dragSquare(page, from, to, orientation) {
-  const a = await squareCenter(page, from, orientation);
-  const b = await squareCenter(page, to, orientation);
-  await page.mouse.move(a.x, a.y);
-  await page.mouse.down();
-  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
-  await page.mouse.move(b.x, b.y, { steps: 4 });
-  await page.mouse.up();
-}
-
 // ---------- the tests ----------
 
 const results = [];
@@ -205,6 +175,19 @@ async function test(name, fn) {
   } catch (e) {
     results.push({ name, ok: false });
     console.log(`FAIL ${name}: ${e?.stack ?? e}`);
+  }
+}
+
+/** Runs `fn` until it does not throw, for at most `ms` (something the page shows once its data arrives). */
+async function retry(fn, ms) {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (Date.now() > end) throw e;
+      await sleep(100);
+    }
   }
 }
 
@@ -254,7 +237,45 @@ async function main() {
   BASE = server.url;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
   try {
-    await learnTests({ browser, base: BASE, test, check, newPage, shootNarrow, clickSquare, shots, join });
+    await learnTests({ browser, base: BASE, test, check, newPage, shootNarrow, clickSquare, clickCountedSquare, checkDrawing, checkPosition, shots, join });
+    await test('every board draws each piece a square wide on its square, at 1280 and 390 px', async () => {
+      const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
+      const lessons = JSON.parse(readFileSync(join(webDir, 'src/lessons/lessons.json'), 'utf8'));
+      const puzzle = await api('/api/puzzles/next');
+      const imported = await fetchRetry(BASE + '/api/import?save=1', {
+        method: 'POST',
+        body: 'V2.2\nN+Hanako\nN-Taro\nPI\n+\n+7776FU\n-3334FU\n+8822UM\n-3122GI\n%TORYO\n',
+      }).then((r) => r.json());
+      // Each board with the position it must draw (null: any position, drawn right).
+      const boards = [
+        { name: 'lesson', path: '/learn/board', sfen: lessons.lessons[0].exercises[0].sfen, ready: '.learn-side[data-ready="yes"]' },
+        { name: 'puzzle', path: `/puzzles/${puzzle.id}`, sfen: puzzle.sfen, ready: '.board sg-pieces piece' },
+        { name: 'analysis', path: '/analysis', sfen: START, ready: '.board sg-pieces piece' },
+        { name: 'editor', path: '/analysis?edit', sfen: START, ready: '.editor .board sg-pieces piece' },
+        { name: 'review', path: `/review/${imported.id}`, sfen: null, ready: '.board sg-pieces piece' },
+        { name: 'game', path: null, sfen: START, ready: '.board sg-pieces piece' },
+      ];
+      const { context, page } = await newPage(browser, 'ru-RU');
+      for (const b of boards) {
+        if (b.path) await page.goto(BASE + b.path);
+        else await createFromStartScreen(page, { mode: 'local', time: 'none' });
+        await page.waitForSelector(b.ready);
+        for (const [width, height] of [
+          [1280, 900],
+          [390, 844],
+        ]) {
+          await page.setViewportSize({ width, height });
+          const what = `the ${b.name} board at ${width} px`;
+          // The position arrives after the page: wait for it to be drawn, then check the drawing.
+          if (b.sfen) await retry(() => checkPosition(page, b.sfen, what), 5000);
+          await checkDrawing(page, what);
+          await page.screenshot({ path: join(shots, `board-${b.name}-${width}.png`), fullPage: width < 1000 });
+        }
+        await page.setViewportSize({ width: 1280, height: 900 });
+      }
+      await context.close();
+    });
+
     await test('an unknown page or game: a page in the UI language with a link home', async () => {
       const { context, page } = await newPage(browser, 'ru-RU');
       const res = await page.goto(BASE + '/games');
@@ -1464,7 +1485,7 @@ async function main() {
       for (const p of open) await p.context.close();
     });
 
-    await puzzleTests({ browser, base: BASE, test, check, newPage, shootNarrow, clickSquare, fetchRetry, shots });
+    await puzzleTests({ browser, base: BASE, test, check, newPage, shootNarrow, clickSquare, checkDrawing, checkPosition, fetchRetry, shots });
     await analysisScenarios({ browser, base: BASE, test, check, newPage, shootNarrow, squareCenter });
   } finally {
     await browser.close();
