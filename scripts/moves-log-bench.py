@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What an append-only moves log would save SQLite, measured apart from the server.
 
-The README's load section ("The moves log, measured as the server runs")
+docs/LOAD.md ("The moves log, measured as the server runs")
 quotes this script's figures. It stores 10,000 games with 30 moves each,
 then plays 6 more moves a game in random order, in statements of BATCH
 rows (what the committer writes at 6000-10,000 games), with a PASSIVE

@@ -174,7 +174,7 @@ async fn save(store: &Store, id: &str, status: AnalysisStatus, evals: &[Eval]) {
 
 /// Puts the calling thread in the idle scheduling class, so that analysis
 /// only gets CPU time that live games leave over (see the load benchmark's
-/// `--analyses` figures in the README).
+/// `--analyses` figures in docs/LOAD.md).
 #[cfg(target_os = "linux")]
 fn lower_priority() {
     let param = libc::sched_param { sched_priority: 0 };

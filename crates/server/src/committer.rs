@@ -13,7 +13,7 @@
 //! goes back to the pool, one more hand-over to `SQLite`'s thread (or to the
 //! PostgreSQL server) for every transaction. Held, a move cost 7 µs less
 //! CPU at 3000 games a server on `SQLite`, 16-22 µs less on PostgreSQL (the
-//! load benchmark; README). It lets go after [`LINGER`] without a write, and at the
+//! load benchmark; docs/LOAD.md). It lets go after [`LINGER`] without a write, and at the
 //! latest after [`MAX_HOLD`] or [`MAX_HOLD_BATCHES`] transactions, so that
 //! other writes (a game created, a seat taken) wait for `SQLite`'s one
 //! connection no longer than that.

@@ -314,7 +314,7 @@ async fn checkpoint(checkpointer: &AnyPool, writer: &AnyPool) -> Result<(), sqlx
 /// In WAL mode `synchronous = NORMAL` still commits every transaction before
 /// the call returns (a crash of the server loses nothing), but syncs the log
 /// to disk at checkpoints rather than at every commit, so a power cut may
-/// lose the last moves (see "Durability" in the README). No checkpoint
+/// lose the last moves (see "Durability" in docs/DEPLOY.md). No checkpoint
 /// inside a commit (`wal_autocheckpoint = 0`): the move that happened to
 /// cross `SQLite`'s 1000-page mark would wait for the whole copy (and every
 /// move queued behind it); a background task checkpoints instead.
