@@ -5,8 +5,8 @@
 //! nothing); then the captures that do not lose material by exchange,
 //! most valuable victim first (generated alone, so a node one of them
 //! refutes never generates its quiet moves and drops); then the quiet
-//! moves and drops: killers, the countermove, the rest by history plus
-//! continuation history; last the captures that lose material.
+//! moves and drops: killers, the rest by history; last the captures that
+//! lose material.
 //!
 //! Among the quiet moves the first few are found by a scan for the best;
 //! from the fourth on, the rest is sorted once (a node that has not been
@@ -14,11 +14,11 @@
 //!
 //! ```
 //! use shogi_engine::history::History;
-//! use shogi_engine::movepicker::{Context, MovePicker};
+//! use shogi_engine::movepicker::MovePicker;
 //! let pos = shogi_core::Position::startpos();
 //! let tt_move = "2g2f".parse().ok();
 //! let history = History::new();
-//! let mut picker = MovePicker::new(tt_move, 0, Context::default(), Vec::new());
+//! let mut picker = MovePicker::new(tt_move, 0, Vec::new());
 //! assert_eq!(picker.next(&pos, &history).map(|(m, _)| m), tt_move);
 //! let rest = std::iter::from_fn(|| picker.next(&pos, &history)).count();
 //! assert_eq!(rest, 29);
@@ -27,7 +27,7 @@
 use shogi_core::{Move, MoveList, Position};
 
 use crate::eval::{capture_value, piece_value};
-use crate::history::{piece_to, History};
+use crate::history::History;
 use crate::see::see;
 
 /// Score of the transposition-table move.
@@ -38,36 +38,8 @@ pub const GOOD_CAPTURE: i32 = 1 << 24;
 pub const KILLER: i32 = 1 << 22;
 /// Base score of captures that lose material.
 pub const BAD_CAPTURE: i32 = -(1 << 22);
-/// Score of the countermove (below the killers).
-pub const COUNTERMOVE: i32 = KILLER - 2;
 /// How many moves are found by scanning before the rest is sorted.
 const SCANNED: usize = 3;
-
-/// What a node knows of the moves before it, for ordering quiet moves.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Context {
-    /// The [`piece_to`] indices of the moves one and two plies back (`None`
-    /// at the root, after a null move, or with continuation history off).
-    pub earlier: [Option<usize>; 2],
-    /// The countermove of the move one ply back.
-    pub countermove: Option<Move>,
-}
-
-impl Context {
-    /// The history plus continuation history of quiet move `m` by `pos`'s side to move.
-    #[inline]
-    #[must_use]
-    pub fn quiet_score(&self, pos: &Position, history: &History, m: Move) -> i32 {
-        let mut s = history.score(pos.side_to_move(), m);
-        if self.earlier[0].is_some() || self.earlier[1].is_some() {
-            let this = piece_to(pos, m);
-            for e in self.earlier.iter().flatten() {
-                s += history.continuation(*e, this);
-            }
-        }
-        s
-    }
-}
 
 /// Whether `m` captures a piece.
 #[inline]
@@ -102,7 +74,6 @@ pub struct MovePicker {
     /// legal (and so handed out, and left out of the generated moves).
     tt_move: Option<Move>,
     ply: usize,
-    context: Context,
     /// The generated moves and their scores (a buffer the caller lends,
     /// so that no node allocates or copies a full-size list): the
     /// captures, then the quiet moves once they are generated.
@@ -118,23 +89,16 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// All legal moves of the position `next` is given, the table move
-    /// first, then ordered with the killers of `ply`, the history and the
-    /// countermove and continuation history of `context`. `buffer` holds
-    /// the generated moves (its contents are discarded); get it back with
-    /// [`MovePicker::into_buffer`].
+    /// first, then ordered with the killers of `ply` and the history.
+    /// `buffer` holds the generated moves (its contents are discarded);
+    /// get it back with [`MovePicker::into_buffer`].
     #[must_use]
-    pub fn new(
-        tt_move: Option<Move>,
-        ply: usize,
-        context: Context,
-        mut buffer: Vec<(Move, i32)>,
-    ) -> MovePicker {
+    pub fn new(tt_move: Option<Move>, ply: usize, mut buffer: Vec<(Move, i32)>) -> MovePicker {
         buffer.clear();
         MovePicker {
             stage: Stage::TableMove,
             tt_move,
             ply,
-            context,
             moves: buffer,
             next: 0,
             captures_end: 0,
@@ -149,7 +113,7 @@ impl MovePicker {
     pub fn captures(pos: &Position, buffer: Vec<(Move, i32)>) -> MovePicker {
         let mut list = MoveList::new();
         pos.legal_captures_into(&mut list);
-        let mut picker = MovePicker::new(None, 0, Context::default(), buffer);
+        let mut picker = MovePicker::new(None, 0, buffer);
         picker
             .moves
             .extend(list.iter().map(|&m| (m, mvv_lva(pos, m))));
@@ -243,6 +207,7 @@ impl MovePicker {
         let mut list = MoveList::new();
         pos.legal_quiets_into(&mut list);
         let killers = history.killers(self.ply);
+        let us = pos.side_to_move();
         for &m in &list {
             if Some(m) == self.tt_move {
                 continue;
@@ -251,15 +216,13 @@ impl MovePicker {
                 KILLER
             } else if Some(m) == killers[1] {
                 KILLER - 1
-            } else if Some(m) == self.context.countermove {
-                COUNTERMOVE
             } else {
                 let promo = if m.is_promotion() {
                     promotion_gain(pos, m)
                 } else {
                     0
                 };
-                self.context.quiet_score(pos, history, m) + promo * 8
+                history.score(us, m) + promo * 8
             };
             self.moves.push((m, score));
         }
@@ -351,7 +314,7 @@ mod tests {
                     history.add_killer(0, k);
                 }
             }
-            let mut picker = MovePicker::new(tt_move, 0, Context::default(), Vec::new());
+            let mut picker = MovePicker::new(tt_move, 0, Vec::new());
             let got: Vec<Move> =
                 std::iter::from_fn(|| picker.next(pos, &history).map(|(m, _)| m)).collect();
             let mut a: Vec<u16> = got.iter().map(|m| m.to_u16()).collect();

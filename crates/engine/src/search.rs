@@ -4,10 +4,14 @@
 //! search (PVS) with a shared [transposition table](crate::tt), quiescence
 //! search of captures (all evasions when in check), extension of the checks
 //! that do not lose material by exchange, null move pruning, reverse
-//! futility, futility and late move pruning, late move
+//! futility (to depth 7), futility and late move pruning, late move
 //! reductions, killer and history move ordering, SEE-based capture pruning
-//! and mate distance pruning. Several threads search the same tree sharing
-//! the table (lazy SMP); the first thread reports and decides.
+//! and mate distance pruning. The pruning judges a node by the table's
+//! score where its bound says the true score lies beyond the static
+//! evaluation. None of these is a switch: docs/TUNING.md keeps the
+//! self-play results of the features that were tried and removed. Several
+//! threads search the same tree sharing the table (lazy SMP); the first
+//! thread reports and decides.
 //!
 //! Repetitions are scored by the rules of shogi: a position that repeats one
 //! already on the game or search path is a draw, unless one side gave check
@@ -35,22 +39,20 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use shogi_core::{
-    impasse, Bitboard, ByColor, ImpasseRule, ImpasseVerdict, Move, MoveList, Position,
-};
+use shogi_core::{impasse, Bitboard, ByColor, ImpasseRule, ImpasseVerdict, Move, Position};
 
 pub use crate::control::SearchControl;
 
 use crate::checks::gives_check;
 use crate::eval::{capture_value, Evaluator, LinearEval};
-use crate::history::{piece_to, History};
+use crate::history::History;
 use crate::limits::SearchLimit;
-use crate::movepicker::{is_capture, Context, MovePicker};
+use crate::movepicker::{is_capture, MovePicker};
 use crate::search_params::SearchParams;
 use crate::see::see;
 use crate::skill::Skill;
 use crate::timemgmt::{allocate, TimeBudget};
-use crate::tt::{Bound, TranspositionTable, TtEntry};
+use crate::tt::{Bound, TranspositionTable};
 
 pub use crate::score::{MATE, MATE_IN_MAX_PLY, MAX_PLY};
 /// Larger than any score.
@@ -62,30 +64,8 @@ pub const MAX_DEPTH: u32 = 100;
 
 /// Futility pruning of quiet moves applies up to this depth.
 const FUTILITY_DEPTH: i32 = 5;
-/// Internal iterative reduction applies from this depth on.
-const IIR_DEPTH: i32 = 4;
-/// Razoring applies up to this depth.
-const RAZOR_DEPTH: i32 = 2;
-/// Razoring margin per ply of depth.
-const RAZOR_MARGIN: i32 = 250;
-/// Singular extension applies from this depth on.
-const SINGULAR_DEPTH: i32 = 6;
-/// Singular extension: how far below the table score, per ply of depth,
-/// the other moves must stay.
-const SINGULAR_MARGIN: i32 = 2;
-/// SEE pruning of quiet moves applies up to this depth.
-const SEE_QUIET_DEPTH: i32 = 8;
-/// A quiet move is pruned when its SEE is below −this × depth².
-pub const SEE_QUIET_MARGIN: i32 = 30;
-/// `ProbCut` applies from this depth; its searches are this much shallower.
-const PROBCUT_DEPTH: i32 = 5;
-/// How far above beta a `ProbCut` capture's reduced search must stay.
-const PROBCUT_MARGIN: i32 = 200;
-/// With `null_move_by_margin`: one more ply of null move reduction per this
-/// much of static evaluation above beta.
-pub const NULL_MARGIN_STEP: i32 = 200;
-/// With `deep_reverse_futility`: the depth reverse futility pruning goes to.
-pub const DEEP_RFP_DEPTH: i32 = 7;
+/// Reverse futility pruning applies up to this depth.
+const REVERSE_FUTILITY_DEPTH: i32 = 7;
 
 /// Engine settings that shape a search.
 #[derive(Clone)]
@@ -107,69 +87,6 @@ pub struct SearchOptions {
     pub skill_level: u32,
     /// The evaluation.
     pub evaluator: Arc<dyn Evaluator>,
-    /// Null move pruning (a developer switch for self-play tests; on by default).
-    pub null_move: bool,
-    /// Late move reductions (a developer switch; on by default).
-    pub late_move_reductions: bool,
-    /// Aspiration windows around the last iteration's score (a developer switch; on by default).
-    pub aspiration: bool,
-    /// Continuation history (one and two plies back) and countermoves in
-    /// move ordering and reductions (a developer switch; off by default:
-    /// no gain shown, docs/TUNING.md).
-    pub continuation_history: bool,
-    /// Futility pruning of quiet moves at low depth (a developer switch; on by default).
-    pub futility: bool,
-    /// Internal iterative reduction: one ply less at nodes without a table
-    /// move (a developer switch; off by default: no gain shown, docs/TUNING.md).
-    pub iir: bool,
-    /// Razoring: a quiescence search decides hopeless nodes at depth 1-2
-    /// (a developer switch; off by default: −49 ± 27 in self-play, docs/TUNING.md).
-    pub razoring: bool,
-    /// The improving flag (the static evaluation above its value two plies
-    /// earlier) in reverse futility, late move pruning and reductions (a
-    /// developer switch; off by default until a self-play test shows a gain).
-    pub improving: bool,
-    /// Extend only the checks that do not lose material by exchange (SEE at
-    /// least 0), instead of every check (a developer switch; on by default:
-    /// +52 ± 25 Elo in self-play, docs/TUNING.md).
-    pub safe_check_extension: bool,
-    /// Singular extension: the table move is searched a ply deeper when
-    /// every other move falls clearly short of its stored score, and the
-    /// node is cut when even without it a move reaches beta (a developer
-    /// switch; off by default until a self-play test shows a gain).
-    pub singular_extension: bool,
-    /// SEE pruning of quiet moves: near the leaves, a quiet move or drop
-    /// onto a square where it is lost by exchange for more than
-    /// [`SEE_QUIET_MARGIN`] × depth² is not searched (a developer switch;
-    /// off by default until a self-play test shows a gain).
-    pub see_quiet_pruning: bool,
-    /// `ProbCut`: at depth [`PROBCUT_DEPTH`] and more, a good capture whose
-    /// reduced search stays [`PROBCUT_MARGIN`] above beta cuts the node (a
-    /// developer switch; off by default until a self-play test shows a gain).
-    pub probcut: bool,
-    /// Quiet checks in the quiescence search: at its first ply, out of
-    /// check, the quiet moves and drops that check and do not lose the
-    /// piece by exchange are tried after the captures, so that a mate (or
-    /// a check that wins) just beyond the horizon is seen (a developer
-    /// switch; off by default until a self-play test shows a gain).
-    pub qsearch_checks: bool,
-    /// Null move pruning reduces more the further the static evaluation is
-    /// above beta: one more ply per [`NULL_MARGIN_STEP`], up to three (a
-    /// developer switch; off by default until a self-play test shows a gain).
-    pub null_move_by_margin: bool,
-    /// Reverse futility pruning up to depth [`DEEP_RFP_DEPTH`] instead of 4,
-    /// with the same margin per ply (a developer switch; on by default:
-    /// +17 ± 24 alone and, with the fourth evaluation fit, a gain in
-    /// self-play, docs/TUNING.md).
-    pub deep_reverse_futility: bool,
-    /// The pruning decisions of a node (reverse futility, razoring, null
-    /// move, futility) use the table's score instead of the static
-    /// evaluation when its bound says the true score lies beyond it on that
-    /// side (a lower bound above the evaluation, an upper bound below it, or
-    /// an exact score), mate scores aside. The improving flag and the
-    /// evaluation stored in the table stay the static evaluation (a
-    /// developer switch; on by default: +15 ± 24 alone, docs/TUNING.md).
-    pub table_eval: bool,
     /// The tunable constants: margins, late move limits, the reduction
     /// table and the aspiration window ([`crate::search_params`]).
     pub params: SearchParams,
@@ -186,22 +103,6 @@ impl Default for SearchOptions {
             network_delay: 0,
             skill_level: 20,
             evaluator: Arc::new(LinearEval::default()),
-            null_move: true,
-            late_move_reductions: true,
-            aspiration: true,
-            continuation_history: false,
-            futility: true,
-            iir: false,
-            razoring: false,
-            improving: false,
-            safe_check_extension: true,
-            singular_extension: false,
-            see_quiet_pruning: false,
-            probcut: false,
-            qsearch_checks: false,
-            null_move_by_margin: false,
-            deep_reverse_futility: true,
-            table_eval: true,
             params: SearchParams::default(),
         }
     }
@@ -216,22 +117,6 @@ impl std::fmt::Debug for SearchOptions {
             .field("max_moves_to_draw", &self.max_moves_to_draw)
             .field("network_delay", &self.network_delay)
             .field("skill_level", &self.skill_level)
-            .field("null_move", &self.null_move)
-            .field("late_move_reductions", &self.late_move_reductions)
-            .field("aspiration", &self.aspiration)
-            .field("continuation_history", &self.continuation_history)
-            .field("futility", &self.futility)
-            .field("iir", &self.iir)
-            .field("razoring", &self.razoring)
-            .field("improving", &self.improving)
-            .field("safe_check_extension", &self.safe_check_extension)
-            .field("see_quiet_pruning", &self.see_quiet_pruning)
-            .field("qsearch_checks", &self.qsearch_checks)
-            .field("null_move_by_margin", &self.null_move_by_margin)
-            .field("deep_reverse_futility", &self.deep_reverse_futility)
-            .field("table_eval", &self.table_eval)
-            .field("probcut", &self.probcut)
-            .field("singular_extension", &self.singular_extension)
             .field("params", &self.params)
             .finish_non_exhaustive()
     }
@@ -383,15 +268,8 @@ struct Worker<'a> {
     lmr: Vec<[i32; 64]>,
     /// Path index of the position after the last null move (repetitions stop there).
     null_barrier: usize,
-    /// The [`piece_to`] index of each move on the search path (`None` for
-    /// a null move, or for every move with continuation history off).
-    moved: Vec<Option<usize>>,
     /// One move buffer per ply, lent to that ply's move picker.
     buffers: Vec<Vec<(Move, i32)>>,
-    /// The static evaluation at each ply of the path (`-INFINITE` in check).
-    evals: Vec<i32>,
-    /// The move a singular extension search leaves out, at each ply.
-    excluded: Vec<Option<Move>>,
 }
 
 /// Searches `pos` under `limit`, sharing `tt`, stopping on `control`, and
@@ -515,10 +393,7 @@ impl<'a> Worker<'a> {
             root_depth: 0,
             lmr,
             null_barrier: 0,
-            moved: Vec::with_capacity(MAX_PLY + 2),
             buffers: vec![Vec::new(); MAX_PLY + 2],
-            evals: vec![-INFINITE; MAX_PLY + 2],
-            excluded: vec![None; MAX_PLY + 2],
         }
     }
 
@@ -567,12 +442,6 @@ impl<'a> Worker<'a> {
         self.shared.tt.prefetch(self.pos.hash_after(m));
         self.keys.push(self.pos.hash());
         self.checks.push(check);
-        self.moved.push(
-            self.shared
-                .options
-                .continuation_history
-                .then(|| piece_to(&self.pos, m)),
-        );
         self.pos.make_move(m)
     }
 
@@ -580,19 +449,6 @@ impl<'a> Worker<'a> {
         self.pos.unmake_move(m, undo);
         self.keys.pop();
         self.checks.pop();
-        self.moved.pop();
-    }
-
-    /// The ordering context of the current node: the moves one and two
-    /// plies back and the countermove of the first.
-    fn context(&self) -> Context {
-        let n = self.moved.len();
-        let back = |k: usize| n.checked_sub(k).and_then(|i| self.moved[i]);
-        let earlier = [back(1), back(2)];
-        Context {
-            earlier,
-            countermove: earlier[0].and_then(|e| self.history.countermove(e)),
-        }
     }
 
     /// Draw or perpetual-check result if the current position repeats one on the path.
@@ -701,10 +557,7 @@ impl<'a> Worker<'a> {
         let key = self.pos.hash();
         let entry = self.shared.tt.probe(key);
         let tt_move = entry.and_then(|e| e.mv);
-        // A singular extension search of this node without that move: no
-        // table cut, no pruning of the node, nothing stored.
-        let excluded = self.excluded[ply];
-        if let Some(e) = entry.filter(|_| excluded.is_none()) {
+        if let Some(e) = entry {
             if !pv_node && e.depth >= depth {
                 let v = score_from_tt(e.score, ply);
                 let cut = match e.bound {
@@ -723,21 +576,11 @@ impl<'a> Worker<'a> {
         } else {
             entry.map_or_else(|| self.evaluate(), |e| e.eval)
         };
-        self.evals[ply] = static_eval;
-        // Improving: better than two plies ago (or that ply was in check).
-        let improving = self.shared.options.improving
-            && !in_check
-            && (ply < 2 || static_eval > self.evals[ply - 2]);
-        let not_improving = self.shared.options.improving && !improving;
-        // What the pruning judges the node by: with `table_eval`, the
-        // table's score where its bound says the true score lies beyond the
-        // static evaluation (which stays what the table stores).
+        // What the pruning judges the node by: the table's score where its
+        // bound says the true score lies beyond the static evaluation
+        // (which stays what the table stores), mate scores aside.
         let prune_eval = match entry {
-            Some(e)
-                if self.shared.options.table_eval
-                    && !in_check
-                    && e.score.abs() < MATE_IN_MAX_PLY =>
-            {
+            Some(e) if !in_check && e.score.abs() < MATE_IN_MAX_PLY => {
                 let v = score_from_tt(e.score, ply);
                 match e.bound {
                     Bound::Exact => v,
@@ -748,51 +591,25 @@ impl<'a> Worker<'a> {
             }
             _ => static_eval,
         };
-        if !in_check && !pv_node && excluded.is_none() && beta.abs() < MATE_IN_MAX_PLY {
+        if !in_check && !pv_node && beta.abs() < MATE_IN_MAX_PLY {
             // Reverse futility pruning.
-            let rfp_depth = if self.shared.options.deep_reverse_futility {
-                DEEP_RFP_DEPTH
-            } else {
-                4
-            };
-            if depth <= rfp_depth
-                && prune_eval
-                    - self.shared.options.params.reverse_futility_margin
-                        * (depth - i32::from(improving))
-                    >= beta
+            if depth <= REVERSE_FUTILITY_DEPTH
+                && prune_eval - self.shared.options.params.reverse_futility_margin * depth >= beta
             {
                 return prune_eval;
             }
-            // Razoring: far below alpha near the leaves, trust the quiescence search.
-            if self.shared.options.razoring
-                && depth <= RAZOR_DEPTH
-                && prune_eval + RAZOR_MARGIN * depth < alpha
-            {
-                let v = self.qsearch(alpha, alpha + 1, ply, 0);
-                if self.stopped {
-                    return 0;
-                }
-                if v <= alpha {
-                    return v;
-                }
-            }
             // Null move pruning.
-            if allow_null && depth >= 3 && prune_eval >= beta && self.shared.options.null_move {
-                let mut r = 3 + depth / 4;
-                if self.shared.options.null_move_by_margin {
-                    r += ((prune_eval - beta) / NULL_MARGIN_STEP).min(3);
-                }
+            if allow_null && depth >= 3 && prune_eval >= beta {
+                let r = 3 + depth / 4;
                 let undo = self.pos.make_null_move();
                 self.keys.push(key);
                 self.checks.push(false);
-                self.moved.push(None);
                 // Repetitions across a null move are not real.
                 let barrier = std::mem::replace(&mut self.null_barrier, self.keys.len());
                 let v = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
                 self.null_barrier = barrier;
                 self.keys.pop();
                 self.checks.pop();
-                self.moved.pop();
                 self.pos.unmake_null_move(undo);
                 if self.stopped {
                     return 0;
@@ -801,71 +618,10 @@ impl<'a> Worker<'a> {
                     return if v >= MATE_IN_MAX_PLY { beta } else { v };
                 }
             }
-            // ProbCut: a good capture far above beta cuts the node.
-            if self.shared.options.probcut && depth >= PROBCUT_DEPTH {
-                if let Some(v) = self.probcut(depth, beta, ply, prune_eval, entry) {
-                    return v;
-                }
-                if self.stopped {
-                    return 0;
-                }
-            }
         }
-        // Internal iterative reduction: without a table move the ordering is
-        // poor and the node probably new; search it one ply shallower.
-        let depth = if self.shared.options.iir
-            && tt_move.is_none()
-            && excluded.is_none()
-            && depth >= IIR_DEPTH
-        {
-            depth - 1
-        } else {
-            depth
-        };
-        let context = self.context();
         self.history.clear_killers_from(ply + 1);
-        // Singular extension: is the (legal) table move the only good one?
-        // A search of this node without it, at half depth, against a bound
-        // below its stored score says.
-        let mut singular = None;
-        if self.shared.options.singular_extension
-            && excluded.is_none()
-            && depth >= SINGULAR_DEPTH
-            && (ply as i32) < 2 * self.root_depth
-        {
-            if let (Some(e), Some(m)) = (
-                entry.filter(|e| {
-                    e.depth >= depth - 3
-                        && e.bound != Bound::Upper
-                        && e.score.abs() < MATE_IN_MAX_PLY
-                }),
-                tt_move.filter(|&m| self.pos.is_legal(m)),
-            ) {
-                let singular_beta = score_from_tt(e.score, ply) - SINGULAR_MARGIN * depth;
-                self.excluded[ply] = Some(m);
-                let v = self.search(
-                    (depth - 1) / 2,
-                    singular_beta - 1,
-                    singular_beta,
-                    ply,
-                    false,
-                    false,
-                );
-                self.excluded[ply] = None;
-                if self.stopped {
-                    return 0;
-                }
-                if v < singular_beta {
-                    singular = Some(m);
-                } else if singular_beta >= beta {
-                    // Multi-cut: without the table move a move still
-                    // reaches beta.
-                    return singular_beta;
-                }
-            }
-        }
         let buffer = std::mem::take(&mut self.buffers[ply]);
-        let mut picker = MovePicker::new(tt_move, ply, context, buffer);
+        let mut picker = MovePicker::new(tt_move, ply, buffer);
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
         let mut best = -INFINITE;
@@ -876,9 +632,6 @@ impl<'a> Worker<'a> {
         let shared = self.shared;
         let params = &shared.options.params;
         while let Some((m, order)) = picker.next(&self.pos, &self.history) {
-            if Some(m) == excluded {
-                continue;
-            }
             count += 1;
             let capture = is_capture(&self.pos, m);
             let quiet = !capture && !m.is_promotion();
@@ -888,25 +641,15 @@ impl<'a> Worker<'a> {
                 if quiet
                     && depth <= 3
                     && count
-                        > (params.late_move_base + params.late_move_factor * depth * depth)
-                            / (10 * (1 + i32::from(not_improving)))
+                        > (params.late_move_base + params.late_move_factor * depth * depth) / 10
                 {
                     continue;
                 }
                 // Futility pruning: a quiet move will not lift a static
                 // evaluation this far below alpha near the leaves.
                 if quiet
-                    && self.shared.options.futility
                     && depth <= FUTILITY_DEPTH
                     && prune_eval + params.futility_base + params.futility_per_ply * depth <= alpha
-                {
-                    continue;
-                }
-                // Quiet moves and drops that lose the piece by exchange.
-                if quiet
-                    && self.shared.options.see_quiet_pruning
-                    && depth <= SEE_QUIET_DEPTH
-                    && see(&self.pos, m) < -SEE_QUIET_MARGIN * depth * depth
                 {
                     continue;
                 }
@@ -919,12 +662,9 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let extension = i32::from(
-                Some(m) == singular
-                    || check
-                        && (ply as i32) < 2 * self.root_depth
-                        && (!self.shared.options.safe_check_extension || see(&self.pos, m) >= 0),
-            );
+            // Checks that do not lose material by exchange are extended.
+            let extension =
+                i32::from(check && (ply as i32) < 2 * self.root_depth && see(&self.pos, m) >= 0);
             let new_depth = depth - 1 + extension;
             let undo = self.push_move(m, check);
             let mut v;
@@ -932,24 +672,12 @@ impl<'a> Worker<'a> {
                 v = -self.search(new_depth, -beta, -alpha, ply + 1, pv_node, true);
             } else {
                 let mut r = 0;
-                if depth >= 3
-                    && count > 2
-                    && quiet
-                    && !in_check
-                    && !check
-                    && self.shared.options.late_move_reductions
-                {
+                if depth >= 3 && count > 2 && quiet && !in_check && !check {
                     r = self.lmr[depth.min(127) as usize][count.min(63) as usize];
                     if pv_node {
                         r -= 1;
                     }
-                    if not_improving {
-                        r += 1;
-                    }
-                    if self.shared.options.continuation_history {
-                        let stat = context.quiet_score(&self.pos, &self.history, m);
-                        r -= (stat / 8192).clamp(-2, 2);
-                    } else if self.history.score(us, m) > params.reduction_history {
+                    if self.history.score(us, m) > params.reduction_history {
                         r -= 1;
                     }
                     r = r.clamp(0, new_depth - 1);
@@ -985,7 +713,6 @@ impl<'a> Worker<'a> {
                             for q in quiets.iter().take(n_quiets).flatten() {
                                 self.history.punish(us, *q, depth);
                             }
-                            self.update_continuation(&context, m, &quiets[..n_quiets], depth);
                         }
                         break;
                     }
@@ -998,16 +725,8 @@ impl<'a> Worker<'a> {
         }
         self.buffers[ply] = picker.into_buffer();
         if count == 0 {
-            // No legal move loses in shogi, in check or not; without the
-            // excluded move, the node only fails low.
-            return if excluded.is_some() {
-                alpha
-            } else {
-                -MATE + ply as i32
-            };
-        }
-        if excluded.is_some() {
-            return best;
+            // No legal move loses in shogi, in check or not.
+            return -MATE + ply as i32;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -1021,98 +740,6 @@ impl<'a> Worker<'a> {
             .tt
             .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
         best
-    }
-
-    /// `ProbCut` at a non-PV node of `depth` not in check: the captures that
-    /// win at least the margin over beta by exchange are tried, each first
-    /// by a quiescence search and then by a search [`PROBCUT_DEPTH`] − 1
-    /// plies shallower, against beta + [`PROBCUT_MARGIN`]. The score of the
-    /// first that holds (the node's lower bound, stored in the table), or
-    /// `None`. `prune_eval` is the node's evaluation for pruning.
-    fn probcut(
-        &mut self,
-        depth: i32,
-        beta: i32,
-        ply: usize,
-        prune_eval: i32,
-        entry: Option<TtEntry>,
-    ) -> Option<i32> {
-        let pc_beta = beta + PROBCUT_MARGIN;
-        // The table already says this node stays below it.
-        if entry.is_some_and(|e| {
-            e.depth >= depth - (PROBCUT_DEPTH - 1)
-                && e.bound != Bound::Lower
-                && score_from_tt(e.score, ply) < pc_beta
-        }) {
-            return None;
-        }
-        let mut picker = MovePicker::captures(&self.pos, std::mem::take(&mut self.buffers[ply]));
-        let mut found = None;
-        while let Some((m, _)) = picker.next(&self.pos, &self.history) {
-            if see(&self.pos, m) < pc_beta - prune_eval {
-                continue;
-            }
-            let check = gives_check(&self.pos, m);
-            let undo = self.push_move(m, check);
-            let mut v = -self.qsearch(-pc_beta, -pc_beta + 1, ply + 1, 0);
-            if v >= pc_beta && !self.stopped {
-                v = -self.search(
-                    depth - PROBCUT_DEPTH,
-                    -pc_beta,
-                    -pc_beta + 1,
-                    ply + 1,
-                    false,
-                    true,
-                );
-            }
-            self.pop_move(m, undo);
-            if self.stopped {
-                break;
-            }
-            if v >= pc_beta {
-                found = Some((m, v));
-                break;
-            }
-        }
-        self.buffers[ply] = picker.into_buffer();
-        if self.stopped {
-            return None;
-        }
-        let (m, v) = found?;
-        self.shared.tt.store(
-            self.pos.hash(),
-            Some(m),
-            score_to_tt(v, ply),
-            // The static evaluation, as every store (not `prune_eval`).
-            self.evals[ply],
-            depth - (PROBCUT_DEPTH - 1),
-            Bound::Lower,
-        );
-        Some(v)
-    }
-
-    /// After quiet move `best` caused a cutoff at `depth`: rewards it in the
-    /// continuation history of the moves one and two plies back, punishes
-    /// the quiet moves tried before it, and makes it the countermove.
-    fn update_continuation(
-        &mut self,
-        context: &Context,
-        best: Move,
-        tried: &[Option<Move>],
-        depth: i32,
-    ) {
-        let bonus = History::bonus(depth);
-        let this = piece_to(&self.pos, best);
-        for e in context.earlier.iter().flatten() {
-            self.history.update_continuation(*e, this, bonus);
-            for q in tried.iter().flatten() {
-                let t = piece_to(&self.pos, *q);
-                self.history.update_continuation(*e, t, -bonus);
-            }
-        }
-        if let Some(e) = context.earlier[0] {
-            self.history.set_countermove(e, best);
-        }
     }
 
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
@@ -1144,7 +771,7 @@ impl<'a> Worker<'a> {
         let mut picker;
         if in_check {
             let buffer = std::mem::take(&mut self.buffers[ply]);
-            picker = MovePicker::new(entry.and_then(|e| e.mv), ply, Context::default(), buffer);
+            picker = MovePicker::new(entry.and_then(|e| e.mv), ply, buffer);
             best = -INFINITE;
             stand = -INFINITE;
         } else {
@@ -1159,42 +786,21 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best_move = None;
         let mut tried = false;
-        // After the captures, at the first ply out of check: the quiet checks.
-        let with_checks = !in_check && qdepth == 0 && self.shared.options.qsearch_checks;
-        let mut checks: Option<(MoveList, usize)> = None;
-        loop {
-            let (m, check) = if let Some((m, _)) = picker.next(&self.pos, &self.history) {
-                tried = true;
-                if !in_check {
-                    let victim = self
-                        .pos
-                        .piece_at(m.to())
-                        .map_or(0, |p| capture_value(p.kind));
-                    if stand + victim + 200 < alpha {
-                        continue;
-                    }
-                    if see(&self.pos, m) < 0 {
-                        continue;
-                    }
+        while let Some((m, _)) = picker.next(&self.pos, &self.history) {
+            tried = true;
+            if !in_check {
+                let victim = self
+                    .pos
+                    .piece_at(m.to())
+                    .map_or(0, |p| capture_value(p.kind));
+                if stand + victim + 200 < alpha {
+                    continue;
                 }
-                (m, in_check && gives_check(&self.pos, m))
-            } else if with_checks {
-                let (list, next) = checks.get_or_insert_with(|| {
-                    let mut list = MoveList::new();
-                    self.pos.legal_quiet_checks_into(&mut list);
-                    (list, 0)
-                });
-                let Some(&m) = list.get(*next) else {
-                    break;
-                };
-                *next += 1;
                 if see(&self.pos, m) < 0 {
                     continue;
                 }
-                (m, true)
-            } else {
-                break;
-            };
+            }
+            let check = in_check && gives_check(&self.pos, m);
             let undo = self.push_move(m, check);
             let v = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
             self.pop_move(m, undo);
@@ -1390,101 +996,6 @@ mod tests {
         let r = search_position(&p, &SearchLimit::Depth(4), &opts);
         assert_eq!(r.lines.len(), 3);
         assert!(r.lines[0].score >= r.lines[1].score && r.lines[1].score >= r.lines[2].score);
-    }
-
-    #[test]
-    fn search_switches_change_the_tree_when_flipped() {
-        let p = pos(crate::bench::POSITIONS[3]);
-        let limit = SearchLimit::Depth(7);
-        let base = search_position(&p, &limit, &SearchOptions::default());
-        let all_on = SearchOptions {
-            null_move: true,
-            late_move_reductions: true,
-            aspiration: true,
-            futility: true,
-            safe_check_extension: true,
-            deep_reverse_futility: true,
-            table_eval: true,
-            ..SearchOptions::default()
-        };
-        assert_eq!(search_position(&p, &limit, &all_on).nodes, base.nodes);
-        for off in [
-            SearchOptions {
-                null_move: false,
-                ..SearchOptions::default()
-            },
-            SearchOptions {
-                safe_check_extension: false,
-                ..SearchOptions::default()
-            },
-            SearchOptions {
-                late_move_reductions: false,
-                ..SearchOptions::default()
-            },
-            SearchOptions {
-                aspiration: false,
-                ..SearchOptions::default()
-            },
-            SearchOptions {
-                futility: false,
-                ..SearchOptions::default()
-            },
-            SearchOptions {
-                deep_reverse_futility: false,
-                ..SearchOptions::default()
-            },
-            SearchOptions {
-                table_eval: false,
-                ..SearchOptions::default()
-            },
-        ] {
-            let r = search_position(&p, &limit, &off);
-            assert_ne!(r.nodes, base.nodes, "{off:?}");
-            assert!(r.best_move.is_some());
-        }
-        // The switches still off by default change the tree when turned on.
-        for on in [
-            SearchOptions {
-                continuation_history: true,
-                ..SearchOptions::default()
-            },
-            SearchOptions {
-                iir: true,
-                ..SearchOptions::default()
-            },
-            SearchOptions {
-                razoring: true,
-                ..SearchOptions::default()
-            },
-            SearchOptions {
-                improving: true,
-                ..SearchOptions::default()
-            },
-            SearchOptions {
-                singular_extension: true,
-                ..SearchOptions::default()
-            },
-            SearchOptions {
-                see_quiet_pruning: true,
-                ..SearchOptions::default()
-            },
-            SearchOptions {
-                probcut: true,
-                ..SearchOptions::default()
-            },
-            SearchOptions {
-                qsearch_checks: true,
-                ..SearchOptions::default()
-            },
-            SearchOptions {
-                null_move_by_margin: true,
-                ..SearchOptions::default()
-            },
-        ] {
-            let r = search_position(&p, &limit, &on);
-            assert_ne!(r.nodes, base.nodes, "{on:?}");
-            assert!(r.best_move.is_some());
-        }
     }
 
     #[test]

@@ -117,38 +117,6 @@ pub struct EngineOptions {
     pub skill_level: u32,
     /// `EvalFile`: a parameters file for the evaluation; empty or `<internal>` is the built-in one.
     pub eval_file: String,
-    /// `NullMove` (developer switch): null move pruning.
-    pub null_move: bool,
-    /// `LateMoveReductions` (developer switch): late move reductions.
-    pub late_move_reductions: bool,
-    /// `Aspiration` (developer switch): aspiration windows.
-    pub aspiration: bool,
-    /// `ContinuationHistory` (developer switch): continuation history and countermoves.
-    pub continuation_history: bool,
-    /// `Futility` (developer switch): futility pruning of quiet moves.
-    pub futility: bool,
-    /// `InternalIterativeReduction` (developer switch).
-    pub iir: bool,
-    /// `Razoring` (developer switch).
-    pub razoring: bool,
-    /// `Improving` (developer switch).
-    pub improving: bool,
-    /// `SafeCheckExtension` (developer switch).
-    pub safe_check_extension: bool,
-    /// `SingularExtension` (developer switch).
-    pub singular_extension: bool,
-    /// `SeeQuietPruning` (developer switch).
-    pub see_quiet_pruning: bool,
-    /// `ProbCut` (developer switch).
-    pub probcut: bool,
-    /// `QsearchChecks` (developer switch).
-    pub qsearch_checks: bool,
-    /// `NullMoveByMargin` (developer switch).
-    pub null_move_by_margin: bool,
-    /// `DeepReverseFutility` (developer switch).
-    pub deep_reverse_futility: bool,
-    /// `TableEval` (developer switch).
-    pub table_eval: bool,
     /// The search's tunable constants, one spin option each
     /// ([`crate::search_params::TUNABLES`]).
     pub params: SearchParams,
@@ -166,22 +134,6 @@ impl Default for EngineOptions {
             network_delay: 0,
             skill_level: 20,
             eval_file: INTERNAL_EVAL.to_string(),
-            null_move: true,
-            late_move_reductions: true,
-            aspiration: true,
-            continuation_history: false,
-            futility: true,
-            iir: false,
-            razoring: false,
-            improving: false,
-            safe_check_extension: true,
-            singular_extension: false,
-            see_quiet_pruning: false,
-            probcut: false,
-            qsearch_checks: false,
-            null_move_by_margin: false,
-            deep_reverse_futility: true,
-            table_eval: true,
             params: SearchParams::default(),
         }
     }
@@ -190,11 +142,10 @@ impl Default for EngineOptions {
 /// The `EvalFile` value that names the compiled-in weights.
 pub const INTERNAL_EVAL: &str = "<internal>";
 
-/// The options `usi` lists. `EvalFile` loads evaluation weights (see
-/// `crates/engine/params/`); `NullMove`, `LateMoveReductions`,
-/// `Aspiration` and `ContinuationHistory` are developer switches for self-play tests of those search
-/// features (leave them on to play).
-const OPTION_LINES: [&str; 25] = [
+/// The options `usi` lists, before the search's tunable constants
+/// ([`TUNABLES`]). `EvalFile` loads evaluation weights (see
+/// `crates/engine/params/`).
+const OPTION_LINES: [&str; 9] = [
     "option name USI_Hash type spin default 64 min 1 max 65536",
     "option name Threads type spin default 1 min 1 max 256",
     "option name USI_Ponder type check default false",
@@ -204,22 +155,6 @@ const OPTION_LINES: [&str; 25] = [
     "option name NetworkDelay type spin default 0 min 0 max 10000",
     "option name SkillLevel type spin default 20 min 0 max 20",
     "option name EvalFile type string default <internal>",
-    "option name NullMove type check default true",
-    "option name LateMoveReductions type check default true",
-    "option name Aspiration type check default true",
-    "option name ContinuationHistory type check default false",
-    "option name Futility type check default true",
-    "option name InternalIterativeReduction type check default false",
-    "option name Razoring type check default false",
-    "option name Improving type check default false",
-    "option name SafeCheckExtension type check default true",
-    "option name SingularExtension type check default false",
-    "option name SeeQuietPruning type check default false",
-    "option name ProbCut type check default false",
-    "option name QsearchChecks type check default false",
-    "option name NullMoveByMargin type check default false",
-    "option name DeepReverseFutility type check default true",
-    "option name TableEval type check default true",
 ];
 
 /// Why a `setoption` was refused.
@@ -286,22 +221,6 @@ impl EngineOptions {
                     value.to_string()
                 }
             }
-            "nullmove" => self.null_move = check()?,
-            "latemovereductions" => self.late_move_reductions = check()?,
-            "aspiration" => self.aspiration = check()?,
-            "continuationhistory" => self.continuation_history = check()?,
-            "futility" => self.futility = check()?,
-            "internaliterativereduction" => self.iir = check()?,
-            "razoring" => self.razoring = check()?,
-            "improving" => self.improving = check()?,
-            "safecheckextension" => self.safe_check_extension = check()?,
-            "singularextension" => self.singular_extension = check()?,
-            "seequietpruning" => self.see_quiet_pruning = check()?,
-            "probcut" => self.probcut = check()?,
-            "qsearchchecks" => self.qsearch_checks = check()?,
-            "nullmovebymargin" => self.null_move_by_margin = check()?,
-            "deepreversefutility" => self.deep_reverse_futility = check()?,
-            "tableeval" => self.table_eval = check()?,
             "multipv" => self.multipv = spin(1, 600)? as usize,
             "enteringkingrule" => self.entering_king = value.parse().map_err(|_| bad())?,
             "maxmovestodraw" => self.max_moves_to_draw = spin(0, 100_000)? as u32,
@@ -600,22 +519,6 @@ impl<W: Write + Send + 'static> Engine<W> {
             network_delay: self.options.network_delay,
             skill_level: self.options.skill_level,
             evaluator: Arc::clone(&self.evaluator),
-            null_move: self.options.null_move,
-            late_move_reductions: self.options.late_move_reductions,
-            aspiration: self.options.aspiration,
-            continuation_history: self.options.continuation_history,
-            futility: self.options.futility,
-            iir: self.options.iir,
-            razoring: self.options.razoring,
-            improving: self.options.improving,
-            safe_check_extension: self.options.safe_check_extension,
-            singular_extension: self.options.singular_extension,
-            see_quiet_pruning: self.options.see_quiet_pruning,
-            probcut: self.options.probcut,
-            qsearch_checks: self.options.qsearch_checks,
-            null_move_by_margin: self.options.null_move_by_margin,
-            deep_reverse_futility: self.options.deep_reverse_futility,
-            table_eval: self.options.table_eval,
             params: self.options.params,
         }
     }

@@ -171,8 +171,7 @@ impl Worker<'_> {
         self.seldepth = 0;
         let prev = self.root_moves[pv_idx].prev_score;
         let mut delta = self.shared.options.params.aspiration_delta;
-        let aspire = self.shared.options.aspiration && depth >= ASPIRATION_DEPTH;
-        let (mut alpha, mut beta) = if aspire && prev.abs() < MATE_IN_MAX_PLY {
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && prev.abs() < MATE_IN_MAX_PLY {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)
