@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** The modules `src/<name>.ts` of `names`, bundled and imported as one module. */
+/** The modules `src/<path>.ts` of `names` (`board/notation`), bundled and imported as one module. */
 export async function bundle(names) {
   const dir = mkdtempSync(join(tmpdir(), 'shogi-unit-'));
   try {

@@ -240,7 +240,7 @@ async function main() {
     await learnTests({ browser, base: BASE, test, check, newPage, shootNarrow, clickSquare, clickCountedSquare, checkDrawing, checkPosition, shots, join });
     await test('every board draws each piece a square wide on its square, at 1280 and 390 px', async () => {
       const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
-      const lessons = JSON.parse(readFileSync(join(webDir, 'src/lessons/lessons.json'), 'utf8'));
+      const lessons = JSON.parse(readFileSync(join(webDir, 'src/learn/lessons/lessons.json'), 'utf8'));
       const puzzle = await api('/api/puzzles/next');
       const imported = await fetchRetry(BASE + '/api/import?save=1', {
         method: 'POST',

@@ -1,5 +1,5 @@
 // Unit tests of the analysis board's pieces (no browser): the USEN codec of
-// the share link (src/usen.ts) against strings the Rust codec wrote
+// the share link (src/records/usen.ts) against strings the Rust codec wrote
 // (crates/server/src/export.rs, `usen_vectors`, and the doc example of
 // crates/record/src/usen.rs), and the engine score in words.
 //
@@ -7,7 +7,7 @@
 
 import { bundle } from './bundle.mjs';
 
-const m = await bundle(['usen', 'enginelines']);
+const m = await bundle(['records/usen', 'analysis/enginelines']);
 
 let passed = 0;
 let failed = 0;

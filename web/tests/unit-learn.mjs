@@ -1,13 +1,13 @@
 // Unit tests of the learn pages' logic (no browser): the judging of a move in
 // each kind of exercise against answers shaped like POST /api/play's, the
 // targets of reach and capture exercises, the coordinates trainer's square
-// names and its reading of a click; bundles src/lessons.ts with esbuild.
+// names and its reading of a click; bundles src/learn/lessons.ts with esbuild.
 //
 //   node tests/unit-learn.mjs      (prints `N passed, M failed`)
 
 import { bundle } from './bundle.mjs';
 
-const m = await bundle(['lessons']);
+const m = await bundle(['learn/lessons']);
 
 let passed = 0;
 let failed = 0;

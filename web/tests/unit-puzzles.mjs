@@ -1,4 +1,4 @@
-// Unit tests of the puzzles' words (src/puzzlewords.ts): the prompt in each
+// Unit tests of the puzzles' words (src/puzzles/words.ts): the prompt in each
 // language (Japanese counts plies, the others moves), the reason of a wrong
 // move, the kind choices and the guest's stored rating (no browser; the few
 // globals i18n.ts reads are stubbed).
@@ -7,7 +7,7 @@
 
 import { bundle } from './bundle.mjs';
 
-const m = await bundle(['puzzlewords', 'i18n']);
+const m = await bundle(['puzzles/words', 'i18n/i18n']);
 
 let passed = 0;
 let failed = 0;

@@ -3,8 +3,8 @@
 // and numbers: time controls, ratings and ranks, the rating chart's scaling,
 // a game's diffs applied to its state, and a tournament in words: crosstable cells, results, tie-break names,
 // points, the event JSON, the create request (no browser): bundles
-// src/notation.ts, src/shogi.ts, src/ground.ts, src/tree.ts, src/players.ts,
-// src/timecontrol.ts, src/chart.ts, src/i18n.ts, src/gamediff.ts and the tournament modules
+// src/board/notation.ts, src/board/shogi.ts, src/board/ground.ts, src/records/tree.ts, src/accounts/players.ts,
+// src/rules/timecontrol.ts, src/profile/ratingchart.ts, src/i18n/i18n.ts, src/api/gamediff.ts and the tournament modules
 // with esbuild (vite's) and checks them. The few browser globals
 // i18n.ts reads (localStorage, navigator, document) are stubbed. The notation cases are the ones the Rust notation
 // module is tested on: crates/record/tests/data/notation-cases.json.
@@ -19,7 +19,7 @@ import { bundle } from './bundle.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const m = await bundle(
-  ['notation', 'shogi', 'ground', 'tree', 'players', 'timecontrol', 'chart', 'dates', 'i18n', 'tournamentwords', 'tournamentapi', 'tournamentbanner', 'tournaments', 'refusal', 'keyboard', 'byoyomi', 'problem', 'gamediff'],
+  ['board/notation', 'board/shogi', 'board/ground', 'records/tree', 'accounts/players', 'rules/timecontrol', 'profile/ratingchart', 'review/winrate', 'records/dates', 'i18n/i18n', 'tournament/words', 'api/tournaments', 'accounts/tournamentbanner', 'tournament/tournaments', 'rules/refusal', 'board/keyboard', 'game/byoyomi', 'api/problem', 'api/gamediff'],
 );
 
 const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
