@@ -37,7 +37,9 @@ for (const file of tsFiles(src)) {
   const rel = relative(src, file);
   const from = folderOf(file);
   if (from && !SCREENS.includes(from) && !SHARED.includes(from)) {
-    faults.push(`src/${rel}: the folder ${from}/ is neither a screen nor shared (scripts/check-imports.mjs lists both)`);
+    faults.push(
+      `src/${rel}: the folder ${from}/ is neither a screen nor shared (scripts/check-imports.mjs lists both)`,
+    );
   }
   const lines = readFileSync(file, 'utf8').split('\n');
   // An import may span lines; its specifier is on the line that closes it.
@@ -47,13 +49,19 @@ for (const file of tsFiles(src)) {
     const spec = m[1] ?? m[2] ?? m[3];
     const to = folderOf(resolve(dirname(file), spec));
     if (to === from || !SCREENS.includes(to) || rel === ROUTER) return;
-    const who = from ? (SCREENS.includes(from) ? `the screen ${from}/` : `the shared ${from}/`) : 'a shared top-level file';
+    const who = from
+      ? SCREENS.includes(from)
+        ? `the screen ${from}/`
+        : `the shared ${from}/`
+      : 'a shared top-level file';
     faults.push(`src/${rel}:${i + 1}: ${who} imports the screen ${to}/: ${line.trim()}`);
   });
 }
 for (const f of faults) console.log(f);
 if (faults.length) {
-  console.log(`${faults.length} import(s) across screens: move what they share into a shared folder (${SHARED.join(', ')})`);
+  console.log(
+    `${faults.length} import(s) across screens: move what they share into a shared folder (${SHARED.join(', ')})`,
+  );
   process.exit(1);
 }
 console.log('imports: no screen imports another screen');

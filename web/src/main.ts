@@ -27,7 +27,7 @@ import { renderStart } from './lobby/newgame';
 import { openTournament } from './tournament/tournament';
 import { renderTournaments } from './tournament/tournaments';
 
-const app = document.getElementById('app')!;
+const app = document.getElementById('app') as HTMLElement;
 const header = h('header', { class: 'top' });
 const main = h('main', {});
 const accountBar = h('div', { class: 'account-bar', id: 'account-bar' });

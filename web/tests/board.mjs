@@ -19,13 +19,12 @@ const TOLERANCE = 0.15;
  */
 export async function drawnBoard(page, scope = '.board') {
   // Pieces slide for a moment after a move: read the board once they stand still.
-  await page.waitForFunction(
-    (s) => {
-      const wrap = document.querySelector(s);
-      return !!wrap && wrap.querySelectorAll('sg-squares sq').length === 81 && !wrap.querySelector('sg-pieces piece.anim');
-    },
-    scope,
-  );
+  await page.waitForFunction((s) => {
+    const wrap = document.querySelector(s);
+    return (
+      !!wrap && wrap.querySelectorAll('sg-squares sq').length === 81 && !wrap.querySelector('sg-pieces piece.anim')
+    );
+  }, scope);
   return page.evaluate((s) => {
     const wrap = document.querySelector(s);
     const box = (el) => {
@@ -34,7 +33,10 @@ export async function drawnBoard(page, scope = '.board') {
     };
     const labels = (sel) => [...wrap.querySelectorAll(sel)].map((c) => ({ text: c.textContent.trim(), ...box(c) }));
     const pieces = [...wrap.querySelectorAll('sg-pieces piece')]
-      .filter((p) => !p.classList.contains('ghost') && !p.classList.contains('fading') && getComputedStyle(p).display !== 'none')
+      .filter(
+        (p) =>
+          !p.classList.contains('ghost') && !p.classList.contains('fading') && getComputedStyle(p).display !== 'none',
+      )
       .map((p) => ({
         color: p.classList.contains('gote') ? 'gote' : 'sente',
         role: [...p.classList].find((c) => c !== 'sente' && c !== 'gote' && c !== 'anim'),
@@ -58,7 +60,9 @@ export function squareOf(board, key) {
   const r = 'abcdefghi'.indexOf(key[1]);
   const rank = board.ranks.find((l) => RANK_LABELS.some((labels) => l.text === labels[r]));
   if (!file || !rank) {
-    throw new Error(`no labels for ${key}: files [${board.files.map((l) => l.text)}], ranks [${board.ranks.map((l) => l.text)}]`);
+    throw new Error(
+      `no labels for ${key}: files [${board.files.map((l) => l.text)}], ranks [${board.ranks.map((l) => l.text)}]`,
+    );
   }
   const square = board.squares.find((b) => inside(b, file.cx, rank.cy));
   if (!square) throw new Error(`the labels of ${key} meet outside the board`);
@@ -101,7 +105,10 @@ export async function checkDrawing(page, what, scope = '.board') {
   const board = await drawnBoard(page, scope);
   const faults = drawingFaults(board);
   if (board.pieces.length === 0) faults.push('no piece drawn');
-  if (faults.length) throw new Error(`${what}: ${faults.slice(0, 4).join('; ')}${faults.length > 4 ? ` (+${faults.length - 4} more)` : ''}`);
+  if (faults.length)
+    throw new Error(
+      `${what}: ${faults.slice(0, 4).join('; ')}${faults.length > 4 ? ` (+${faults.length - 4} more)` : ''}`,
+    );
 }
 
 /** SFEN board letters and the piece kinds the board draws. */
@@ -162,7 +169,10 @@ export async function checkPosition(page, sfen, what, scope = '.board') {
       if (got !== exp) wrong.push(`${key}: ${got}, not ${exp}`);
     }
   }
-  if (wrong.length) throw new Error(`${what}: ${wrong.slice(0, 4).join('; ')}${wrong.length > 4 ? ` (+${wrong.length - 4} more)` : ''}`);
+  if (wrong.length)
+    throw new Error(
+      `${what}: ${wrong.slice(0, 4).join('; ')}${wrong.length > 4 ? ` (+${wrong.length - 4} more)` : ''}`,
+    );
 }
 
 /**
@@ -176,7 +186,7 @@ export async function clickSquare(page, key, orientation, scope = '.board') {
   if (orientation) {
     const nine = board.files.find((l) => l.text === '9');
     const one = board.files.find((l) => l.text === '1');
-    if (nine && one && (nine.cx < one.cx) !== (orientation === 'sente')) {
+    if (nine && one && nine.cx < one.cx !== (orientation === 'sente')) {
       throw new Error(`the board is not seen from ${orientation}'s side`);
     }
   }

@@ -15,16 +15,27 @@ export async function bundle(names) {
   const dir = mkdtempSync(join(tmpdir(), 'shogi-unit-'));
   try {
     const entry = join(dir, 'entry.ts');
-    writeFileSync(entry, names.map((f) => `export * from ${JSON.stringify(resolve(here, `../src/${f}.ts`))};\n`).join(''));
+    writeFileSync(
+      entry,
+      names.map((f) => `export * from ${JSON.stringify(resolve(here, `../src/${f}.ts`))};\n`).join(''),
+    );
     const out = join(dir, 'bundle.mjs');
-    await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'error' });
+    await build({
+      entryPoints: [entry],
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      outfile: out,
+      logLevel: 'error',
+    });
     const store = new Map();
     globalThis.localStorage ??= {
       getItem: (k) => (store.has(k) ? store.get(k) : null),
       setItem: (k, v) => store.set(k, String(v)),
       removeItem: (k) => store.delete(k),
     };
-    if (!globalThis.navigator) Object.defineProperty(globalThis, 'navigator', { value: { language: 'en-US', languages: ['en-US'] } });
+    if (!globalThis.navigator)
+      Object.defineProperty(globalThis, 'navigator', { value: { language: 'en-US', languages: ['en-US'] } });
     globalThis.document ??= { documentElement: {} };
     return await import(pathToFileURL(out).href);
   } finally {

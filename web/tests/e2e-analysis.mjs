@@ -24,7 +24,7 @@ async function dragFromTray(page, piece, key, squareCenter) {
 export async function analysisScenarios({ browser, base, test, check, newPage, shootNarrow, squareCenter }) {
   await test('analysis board: the editor sets up a position, the engine finds its mate, the share link reopens it', async () => {
     const { context, page } = await newPage(browser);
-    await page.goto(base + '/');
+    await page.goto(`${base}/`);
     await page.click('#link-analysis');
     await page.waitForSelector('#analysis-edit');
     await page.click('#analysis-edit');
@@ -49,7 +49,11 @@ export async function analysisScenarios({ browser, base, test, check, newPage, s
     await page.waitForSelector('#analysis-sfen');
     check((await page.inputValue('#analysis-sfen')) === setup, 'the analysis board shows the set-up position');
     // The engine's line: Gote mates in one with the gold drop.
-    await page.waitForFunction(() => document.querySelector('#engine-lines .engine-score')?.textContent === '☖ #1', null, { timeout: 20000 });
+    await page.waitForFunction(
+      () => document.querySelector('#engine-lines .engine-score')?.textContent === '☖ #1',
+      null,
+      { timeout: 20000 },
+    );
     const first = await page.textContent('#engine-lines .engine-line[data-line="0"] .pv-move');
     check(first.includes('G*5h'), `the mating drop in Western notation: ${first}`);
     check((await page.locator('svg.sg-shapes line').count()) > 0, 'an arrow on the board');
@@ -87,7 +91,7 @@ export async function analysisScenarios({ browser, base, test, check, newPage, s
   await test('analysis board: opened from a game review with the shown position and the rest of the line', async () => {
     const { context, page } = await newPage(browser);
     const kif = ['手合割：平手', '1 ７六歩(77)', '2 ３四歩(33)', '3 ２六歩(27)', '4 ８四歩(83)', ''].join('\n');
-    const res = await page.request.post(base + '/api/import?save=1', { data: kif });
+    const res = await page.request.post(`${base}/api/import?save=1`, { data: kif });
     check(res.ok(), `import: ${res.status()}`);
     const { id } = await res.json();
     await page.goto(`${base}/review/${id}`);
@@ -98,7 +102,10 @@ export async function analysisScenarios({ browser, base, test, check, newPage, s
     await page.click('#open-analysis');
     await page.waitForSelector('#analysis-sfen');
     const sfen = await page.inputValue('#analysis-sfen');
-    check(sfen === 'lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1', `the shown position: ${sfen} (${page.url()})`);
+    check(
+      sfen === 'lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1',
+      `the shown position: ${sfen} (${page.url()})`,
+    );
     check((await page.locator('#moves .move').count()) === 3, 'the start and the two moves after it');
     await shootNarrow(page, 'analysis-from-review', 'the analysis board opened from a review');
     await context.close();

@@ -6,7 +6,18 @@
 // 1280×900 and 390×844; no sideways scroll at 360 px.
 
 /** Runs the learn scenarios. */
-export async function learnTests({ browser, base, test, check, newPage, shootNarrow, clickSquare, clickCountedSquare, checkDrawing, checkPosition, shots, join }) {
+export async function learnTests({
+  browser,
+  base,
+  test,
+  check,
+  newPage,
+  shootNarrow,
+  clickSquare,
+  clickCountedSquare,
+  shots,
+  join,
+}) {
   const ready = (page) => page.waitForSelector('.learn-side[data-ready="yes"]');
   /** Plays board moves by clicking origin and destination, waiting for the board each time. */
   const plays = (page) => page.evaluate(() => Number(document.querySelector('.learn-side')?.dataset.plays ?? '0'));
@@ -24,16 +35,18 @@ export async function learnTests({ browser, base, test, check, newPage, shootNar
   };
   /** Waits for the feedback to contain `part` (or to be exactly `part` when `exact`). */
   const feedback = async (page, part, what, exact = false) => {
-    await page.waitForFunction(
-      ([p, x]) => {
-        const text = document.querySelector('#lesson-feedback')?.textContent;
-        return text !== undefined && (x ? text === p : text.includes(p));
-      },
-      [part, exact],
-      { timeout: 10000 },
-    ).catch(async () => {
-      throw new Error(`${what}: feedback ${await page.textContent('#lesson-feedback').catch(() => 'none')}`);
-    });
+    await page
+      .waitForFunction(
+        ([p, x]) => {
+          const text = document.querySelector('#lesson-feedback')?.textContent;
+          return text !== undefined && (x ? text === p : text.includes(p));
+        },
+        [part, exact],
+        { timeout: 10000 },
+      )
+      .catch(async () => {
+        throw new Error(`${what}: feedback ${await page.textContent('#lesson-feedback').catch(() => 'none')}`);
+      });
     return page.textContent('#lesson-feedback');
   };
   const drop = async (page, role, to) => {
@@ -46,9 +59,12 @@ export async function learnTests({ browser, base, test, check, newPage, shootNar
 
   await test('learn: a beginner in Russian completes the first lessons by clicking, a refused drop is named in Russian', async () => {
     const { context, page } = await newPage(browser, 'ru-RU');
-    await page.goto(base + '/');
+    await page.goto(`${base}/`);
     await page.waitForSelector('#link-learn');
-    check((await page.textContent('#link-learn')) === 'Обучение', `the header link: ${await page.textContent('#link-learn')}`);
+    check(
+      (await page.textContent('#link-learn')) === 'Обучение',
+      `the header link: ${await page.textContent('#link-learn')}`,
+    );
     await page.click('#link-learn');
     await page.waitForSelector('#lesson-list');
     const items = await page.locator('#lesson-list .lesson-item').count();
@@ -88,7 +104,7 @@ export async function learnTests({ browser, base, test, check, newPage, shootNar
     await shootNarrow(page, 'learn-lesson', 'a lesson page');
 
     // Nifu: the drop is refused and the rule named; then the drop that is allowed.
-    await page.goto(base + '/learn/nifu');
+    await page.goto(`${base}/learn/nifu`);
     await page.waitForSelector('#lesson[data-lesson="nifu"]');
     await drop(page, 'pawn', '7e');
     const nifu = await feedback(page, 'Нифу', 'nifu named');
@@ -98,12 +114,15 @@ export async function learnTests({ browser, base, test, check, newPage, shootNar
     await page.waitForSelector('#exercise-goal[data-kind="drop"]');
     await drop(page, 'pawn', '5d');
     await feedback(page, 'Нифу: вторая пешка на вертикали 5', 'nifu on file 5');
-    check(!(await page.isVisible('#exercise-next')) && !(await page.isVisible('#lesson-next')), 'a refused drop does not solve it');
+    check(
+      !(await page.isVisible('#exercise-next')) && !(await page.isVisible('#lesson-next')),
+      'a refused drop does not solve it',
+    );
     await drop(page, 'pawn', '3d');
     await feedback(page, 'Отлично!', 'the allowed drop', true);
 
     // Progress: kept over a reload.
-    await page.goto(base + '/learn');
+    await page.goto(`${base}/learn`);
     await page.waitForSelector('#lesson-list');
     for (const id of ['board', 'king', 'nifu']) {
       check(await page.locator(`.lesson-item.done[data-lesson="${id}"]`).isVisible(), `${id} shown as done`);
@@ -132,7 +151,7 @@ export async function learnTests({ browser, base, test, check, newPage, shootNar
 
     // ... and another browser that logs in gets it.
     const other = await newPage(browser, 'uk-UA');
-    await other.page.goto(base + '/learn');
+    await other.page.goto(`${base}/learn`);
     await other.page.waitForSelector('#lesson-list');
     check(!(await other.page.locator('.lesson-item.done').count()), 'a new browser starts empty');
     await other.page.click('#login-open');
@@ -140,7 +159,7 @@ export async function learnTests({ browser, base, test, check, newPage, shootNar
     await other.page.fill('#login-password', password);
     await other.page.click('#login-submit');
     await other.page.waitForSelector('#account-name');
-    await other.page.goto(base + '/learn');
+    await other.page.goto(`${base}/learn`);
     await other.page.waitForSelector('.lesson-item.done[data-lesson="nifu"]');
     check((await other.page.textContent('#learn h2')) === 'Вчимося грати в сьоґі', 'the course in Ukrainian');
     await other.context.close();
@@ -148,7 +167,7 @@ export async function learnTests({ browser, base, test, check, newPage, shootNar
 
   await test('learn: the coordinates trainer takes clicks and counts, from both sides and in two notations', async () => {
     const { context, page } = await newPage(browser, 'ru-RU');
-    await page.goto(base + '/learn/coordinates');
+    await page.goto(`${base}/learn/coordinates`);
     await page.waitForSelector('#coords-start');
     const fromJapanese = (name) => {
       const f = '０１２３４５６７８９'.indexOf(name[0]);
@@ -159,7 +178,9 @@ export async function learnTests({ browser, base, test, check, newPage, shootNar
     const clickCounted = (key, orientation) => {
       const file = Number(key[0]);
       const rank = 'abcdefghi'.indexOf(key[1]);
-      return orientation === 'sente' ? clickCountedSquare(page, 9 - file, rank) : clickCountedSquare(page, file - 1, 8 - rank);
+      return orientation === 'sente'
+        ? clickCountedSquare(page, 9 - file, rank)
+        : clickCountedSquare(page, file - 1, 8 - rank);
     };
     const round = async (orientation, toKey) => {
       await page.click('#coords-start');

@@ -147,7 +147,7 @@ export async function puzzleTests(h) {
   await test('puzzles: the daily puzzle on the start screen opens it', async () => {
     const daily = await get('/api/puzzles/daily');
     const { context, page } = await newPage(browser);
-    await page.goto(base + '/');
+    await page.goto(`${base}/`);
     await page.waitForSelector('#daily-puzzle');
     const text = await page.textContent('#daily-puzzle');
     check(text.includes('Puzzle of the day'), `the card: ${text}`);

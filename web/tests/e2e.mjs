@@ -84,7 +84,7 @@ async function startServer() {
   console.log(`starting: ${cmd}`);
   const child = spawn('sh', ['-c', `exec ${cmd}`], { cwd: repoDir, stdio: ['ignore', 'inherit', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(url + '/', 15 * 60 * 1000);
+  await waitForHttp(`${url}/`, 15 * 60 * 1000);
   return {
     url,
     stop: async () => {
@@ -147,7 +147,7 @@ async function post(path, body) {
 
 /** Opens a game created through the API, holding its seat as the app would. */
 async function openWithToken(page, created) {
-  await page.goto(BASE + '/');
+  await page.goto(`${BASE}/`);
   await page.evaluate(([id, token]) => localStorage.setItem(`shogi.token.${id}`, token), [created.id, created.token]);
   await page.goto(`${BASE}/g/${created.id}`);
   await page.waitForSelector('.board sg-board piece');
@@ -222,7 +222,7 @@ async function shootNarrow(page, name, what) {
 }
 
 async function createFromStartScreen(page, choices) {
-  await page.goto(BASE + '/');
+  await page.goto(`${BASE}/`);
   await page.waitForSelector('#start-form');
   for (const [name, value] of Object.entries(choices)) {
     await page.selectOption(`#start-form select[name="${name}"]`, value);
@@ -237,18 +237,36 @@ async function main() {
   BASE = server.url;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
   try {
-    await learnTests({ browser, base: BASE, test, check, newPage, shootNarrow, clickSquare, clickCountedSquare, checkDrawing, checkPosition, shots, join });
+    await learnTests({
+      browser,
+      base: BASE,
+      test,
+      check,
+      newPage,
+      shootNarrow,
+      clickSquare,
+      clickCountedSquare,
+      checkDrawing,
+      checkPosition,
+      shots,
+      join,
+    });
     await test('every board draws each piece a square wide on its square, at 1280 and 390 px', async () => {
       const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
       const lessons = JSON.parse(readFileSync(join(webDir, 'src/learn/lessons/lessons.json'), 'utf8'));
       const puzzle = await api('/api/puzzles/next');
-      const imported = await fetchRetry(BASE + '/api/import?save=1', {
+      const imported = await fetchRetry(`${BASE}/api/import?save=1`, {
         method: 'POST',
         body: 'V2.2\nN+Hanako\nN-Taro\nPI\n+\n+7776FU\n-3334FU\n+8822UM\n-3122GI\n%TORYO\n',
       }).then((r) => r.json());
       // Each board with the position it must draw (null: any position, drawn right).
       const boards = [
-        { name: 'lesson', path: '/learn/board', sfen: lessons.lessons[0].exercises[0].sfen, ready: '.learn-side[data-ready="yes"]' },
+        {
+          name: 'lesson',
+          path: '/learn/board',
+          sfen: lessons.lessons[0].exercises[0].sfen,
+          ready: '.learn-side[data-ready="yes"]',
+        },
         { name: 'puzzle', path: `/puzzles/${puzzle.id}`, sfen: puzzle.sfen, ready: '.board sg-pieces piece' },
         { name: 'analysis', path: '/analysis', sfen: START, ready: '.board sg-pieces piece' },
         { name: 'editor', path: '/analysis?edit', sfen: START, ready: '.editor .board sg-pieces piece' },
@@ -278,13 +296,13 @@ async function main() {
 
     await test('an unknown page or game: a page in the UI language with a link home', async () => {
       const { context, page } = await newPage(browser, 'ru-RU');
-      const res = await page.goto(BASE + '/games');
+      const res = await page.goto(`${BASE}/games`);
       check(res.status() === 404, `status of /games: ${res.status()}`);
       await page.waitForSelector('#not-found');
       const pageText = await page.textContent('#not-found h2');
       check(pageText.includes('Такой страницы нет'), `Russian page text: ${pageText}`);
       await page.screenshot({ path: join(shots, 'not-found-page.png') });
-      await page.goto(BASE + '/review/0123456789abcdef');
+      await page.goto(`${BASE}/review/0123456789abcdef`);
       await page.waitForSelector('#not-found');
       const gameText = await page.textContent('#not-found h2');
       check(gameText.includes('Такой партии нет'), `Russian game text: ${gameText}`);
@@ -292,14 +310,17 @@ async function main() {
       await page.screenshot({ path: join(shots, 'not-found-game-390.png') });
       await page.click('#go-home');
       await page.waitForSelector('#start-form');
-      const api = await fetchRetry(BASE + '/api/no-such-route');
-      check(api.status === 404 && typeof (await api.json()).error === 'string', `API 404 is the JSON error: ${api.status}`);
+      const api = await fetchRetry(`${BASE}/api/no-such-route`);
+      check(
+        api.status === 404 && typeof (await api.json()).error === 'string',
+        `API 404 is the JSON error: ${api.status}`,
+      );
       await context.close();
     });
 
     await test('the start screen offers the game settings', async () => {
       const { context, page } = await newPage(browser);
-      await page.goto(BASE + '/');
+      await page.goto(`${BASE}/`);
       await page.waitForSelector('#start-form');
       const handicaps = await page.locator('select[name="handicap"] option').count();
       check(handicaps === 16, `16 handicaps, got ${handicaps}`);
@@ -320,33 +341,52 @@ async function main() {
         ['ja-JP', '先手', '下手', '上手', '上手（後手）が先に指します'],
       ]) {
         const { context, page } = await newPage(browser, locale);
-        await page.goto(BASE + '/');
+        await page.goto(`${BASE}/`);
         await page.waitForSelector('#start-form');
         await page.waitForSelector('#seek-form');
         const label = (sel) => page.textContent(sel);
         check(!(await page.isVisible('#handicap-note')), `${locale}: no handicap note in an even game`);
-        check((await label('#start-form select[name="side"] option[value="sente"]')).includes(even), `${locale}: even game, Sente's label`);
+        check(
+          (await label('#start-form select[name="side"] option[value="sente"]')).includes(even),
+          `${locale}: even game, Sente's label`,
+        );
         await page.selectOption('#start-form select[name="handicap"]', 'bishop');
         await page.waitForSelector('#handicap-note', { state: 'visible' });
         check((await label('#handicap-note')).includes(note), `${locale}: the note: ${await label('#handicap-note')}`);
         const sente = await label('#start-form select[name="side"] option[value="sente"]');
         const gote = await label('#start-form select[name="side"] option[value="gote"]');
-        check(sente.includes(taker) && !sente.includes('moves first') && !sente.includes('先に'), `${locale}: Sente takes the handicap: ${sente}`);
+        check(
+          sente.includes(taker) && !sente.includes('moves first') && !sente.includes('先に'),
+          `${locale}: Sente takes the handicap: ${sente}`,
+        );
         check(gote.includes(giver), `${locale}: Gote gives the handicap: ${gote}`);
         if (locale === 'en-US') check(gote.includes('moves first'), `Gote moves first: ${gote}`);
         // Back to even: the labels and the note follow.
         await page.selectOption('#start-form select[name="handicap"]', 'even');
         check(!(await page.isVisible('#handicap-note')), `${locale}: the note goes with the handicap`);
-        check(!(await label('#start-form select[name="side"] option[value="sente"]')).includes(taker), `${locale}: even labels again`);
+        check(
+          !(await label('#start-form select[name="side"] option[value="sente"]')).includes(taker),
+          `${locale}: even labels again`,
+        );
         await page.selectOption('#start-form select[name="handicap"]', 'rook');
         // The lobby's seek form: the same labels once a handicap is chosen.
         check(!(await label('#seek-side option[value="gote"]')).includes(giver), `${locale}: lobby, even game`);
         await page.selectOption('#seek-handicap', 'rook');
         await page.waitForSelector('#seek-handicap-note', { state: 'visible' });
-        check((await label('#seek-side option[value="sente"]')).includes(taker), `${locale}: lobby, Sente takes the handicap`);
-        check((await label('#seek-side option[value="gote"]')).includes(giver), `${locale}: lobby, Gote gives the handicap`);
+        check(
+          (await label('#seek-side option[value="sente"]')).includes(taker),
+          `${locale}: lobby, Sente takes the handicap`,
+        );
+        check(
+          (await label('#seek-side option[value="gote"]')).includes(giver),
+          `${locale}: lobby, Gote gives the handicap`,
+        );
         check((await label('#seek-handicap-note')).includes(note), `${locale}: lobby note`);
-        await shootNarrow(page, locale === 'en-US' ? 'start-handicap' : 'start-handicap-japanese', 'the start screen with a handicap');
+        await shootNarrow(
+          page,
+          locale === 'en-US' ? 'start-handicap' : 'start-handicap-japanese',
+          'the start screen with a handicap',
+        );
         await context.close();
       }
     });
@@ -386,7 +426,9 @@ async function main() {
       check(current === '3', `ArrowLeft shows ply 3, got ${current}`);
       await page.click('#nav-first');
       check((await page.getAttribute('#moves .move.current', 'data-ply')) === '0', 'first shows the start');
-      await page.waitForFunction(() => document.querySelectorAll('sg-pieces piece:not(.fading)').length === 40, null, { timeout: 5000 });
+      await page.waitForFunction(() => document.querySelectorAll('sg-pieces piece:not(.fading)').length === 40, null, {
+        timeout: 5000,
+      });
       const pawn7g = await page.evaluate(() => [...document.querySelectorAll('sg-pieces piece.sente.pawn')].length);
       check(pawn7g === 9, `the start position is shown (${pawn7g} pawns)`);
       await page.click('#nav-next');
@@ -408,7 +450,12 @@ async function main() {
     await test('against the computer: a promotion choice and a drop from the hand', async () => {
       const { context, page } = await newPage(browser);
       // Sente's silver on 4d may promote on 4c; both sides have a pawn in hand.
-      const g = await post('/api/games', { mode: 'ai', side: 'sente', sfen: '4k4/9/9/5S3/9/9/9/9/4K4 b Pp 1', ai: { level: 1 } });
+      const g = await post('/api/games', {
+        mode: 'ai',
+        side: 'sente',
+        sfen: '4k4/9/9/5S3/9/9/9/9/4K4 b Pp 1',
+        ai: { level: 1 },
+      });
       await openWithToken(page, g);
       const id = g.id;
       await dragSquare(page, '4d', '4c', 'sente');
@@ -436,7 +483,6 @@ async function main() {
       await createFromStartScreen(a.page, { mode: 'friend', side: 'sente', time: '10+30' });
       const id = gameId(a.page);
       const link = await a.page.inputValue('#invite-link');
-      let s0;
       check(link.includes(`/g/${id}?join=`), `invite link: ${link}`);
       await a.page.screenshot({ path: join(shots, 'friend-waiting.png') });
 
@@ -449,8 +495,11 @@ async function main() {
       await b.page.waitForSelector('.board sg-board piece');
       await b.page.waitForFunction(() => document.querySelector('#seat')?.textContent?.includes('Gote'));
       check(!b.page.url().includes('join='), 'the join code is dropped from the address');
-      s0 = await waitState(id, (s) => s.seats.gote, 'the friend to take the seat');
-      check(s0.players?.gote?.name === 'Friend' && s0.players.gote.guest === true, `the guest's name: ${JSON.stringify(s0.players)}`);
+      const s0 = await waitState(id, (s) => s.seats.gote, 'the friend to take the seat');
+      check(
+        s0.players?.gote?.name === 'Friend' && s0.players.gote.guest === true,
+        `the guest's name: ${JSON.stringify(s0.players)}`,
+      );
       await a.page.waitForFunction(() => document.querySelector('.player.top .name')?.textContent?.includes('Friend'));
       await a.page.waitForSelector('#invite-link', { state: 'detached' });
 
@@ -505,7 +554,7 @@ async function main() {
       const b = await newPage(browser);
       const c = await newPage(browser);
       const register = async (page, name) => {
-        await page.goto(BASE + '/');
+        await page.goto(`${BASE}/`);
         await page.click('#register-open');
         await page.fill('#login-name', name);
         await page.fill('#login-password', password);
@@ -521,13 +570,20 @@ async function main() {
       await a.page.selectOption('#seek-rated', 'rated');
       await a.page.click('#seek-submit');
       await a.page.waitForFunction(() => Object.keys(localStorage).some((k) => k.startsWith('shogi.seek.')));
-      const seekId = await a.page.evaluate(() => Object.keys(localStorage).find((k) => k.startsWith('shogi.seek.')).slice('shogi.seek.'.length));
+      const seekId = await a.page.evaluate(() =>
+        Object.keys(localStorage)
+          .find((k) => k.startsWith('shogi.seek.'))
+          .slice('shogi.seek.'.length),
+      );
       await a.page.waitForSelector(`.seek-row[data-id="${seekId}"] .seek-cancel`);
       // B sees it arrive without a reload.
       const row = `.seek-row[data-id="${seekId}"]`;
       await b.page.waitForSelector(`${row} .seek-accept`, { timeout: 10000 });
       const rowText = await b.page.textContent(row);
-      check(rowText.includes(nameA) && rowText.includes('30 min + 30 s') && rowText.includes('Rated'), `the seek row: ${rowText}`);
+      check(
+        rowText.includes(nameA) && rowText.includes('30 min + 30 s') && rowText.includes('Rated'),
+        `the seek row: ${rowText}`,
+      );
       check(rowText.includes('1500?'), `a new account's provisional rating: ${rowText}`);
       await b.page.screenshot({ path: join(shots, 'lobby.png') });
       await b.page.setViewportSize({ width: 390, height: 844 });
@@ -546,7 +602,10 @@ async function main() {
       check(s.rated === true, `a rated game: ${JSON.stringify(s.rated)}`);
       const senteName = s.players.sente.name;
       const goteName = s.players.gote.name;
-      check([senteName, goteName].sort().join() === [nameA, nameB].sort().join(), `the seats are named: ${JSON.stringify(s.players)}`);
+      check(
+        [senteName, goteName].sort().join() === [nameA, nameB].sort().join(),
+        `the seats are named: ${JSON.stringify(s.players)}`,
+      );
       const sente = senteName === nameA ? a : b;
       const gote = senteName === nameA ? b : a;
       for (const p of [a, b]) {
@@ -559,16 +618,21 @@ async function main() {
           [nameA, nameB],
         );
       }
-      check((await gote.page.textContent('.player.bottom .name')).includes(goteName), 'Gote sees their own name at the bottom');
+      check(
+        (await gote.page.textContent('.player.bottom .name')).includes(goteName),
+        'Gote sees their own name at the bottom',
+      );
       // One dot per player (the connection); the side to move is marked otherwise.
       await sente.page.waitForFunction(() => document.querySelectorAll('.player .conn.on').length === 2);
       check((await sente.page.locator('.player.bottom .conn').count()) === 1, 'one dot on the own row');
       check((await sente.page.locator('.player.top .conn').count()) === 1, "one dot on the opponent's row");
-      const marker = await sente.page.evaluate(() => getComputedStyle(document.querySelector('.player.to-move .name'), '::before').content);
+      const marker = await sente.page.evaluate(
+        () => getComputedStyle(document.querySelector('.player.to-move .name'), '::before').content,
+      );
       check(!marker.includes('●'), `the side to move is not marked with a dot: ${marker}`);
       await sente.page.screenshot({ path: join(shots, 'players-game.png') });
       // A third browser finds the game in the live list and watches it.
-      await c.page.goto(BASE + '/');
+      await c.page.goto(`${BASE}/`);
       await c.page.waitForSelector(`.live-row[data-id="${id}"]`, { timeout: 10000 });
       const liveText = await c.page.textContent(`.live-row[data-id="${id}"]`);
       check(liveText.includes(nameA) && liveText.includes(nameB), `the live row: ${liveText}`);
@@ -605,10 +669,19 @@ async function main() {
         await p.page.waitForSelector('#profile');
         await p.page.waitForSelector(`#profile-games .archive-row[data-id="${id}"]`);
         const rating = Number.parseInt(await p.page.textContent('.rating-row[data-class="classical"] .rating'), 10);
-        check(won ? rating > 1500 : rating < 1500, `${name}'s classical rating after ${won ? 'winning' : 'losing'}: ${rating}`);
-        check((await p.page.locator('.rating-history[data-class="classical"] svg circle').count()) >= 1, 'the rating history chart has the game');
-        check((await p.page.textContent('#profile-results')).includes(won ? 'Wins: 1' : 'Losses: 1'), 'the result is counted');
-        check((await p.page.locator('#account-settings').count()) === 1, 'account settings on one\'s own profile');
+        check(
+          won ? rating > 1500 : rating < 1500,
+          `${name}'s classical rating after ${won ? 'winning' : 'losing'}: ${rating}`,
+        );
+        check(
+          (await p.page.locator('.rating-history[data-class="classical"] svg circle').count()) >= 1,
+          'the rating history chart has the game',
+        );
+        check(
+          (await p.page.textContent('#profile-results')).includes(won ? 'Wins: 1' : 'Losses: 1'),
+          'the result is counted',
+        );
+        check((await p.page.locator('#account-settings').count()) === 1, "account settings on one's own profile");
       }
       await sente.page.screenshot({ path: join(shots, 'profile.png'), fullPage: true });
       await sente.page.setViewportSize({ width: 390, height: 844 });
@@ -622,8 +695,14 @@ async function main() {
       // The KIF names both players.
       const kif = await (await fetchRetry(`${BASE}/api/games/${id}/record?format=kif`)).text();
       const lines = kif.split(/\r?\n/);
-      check(lines.some((l) => l.startsWith('先手：') && l.includes(senteName)), `先手 line names ${senteName}:\n${kif}`);
-      check(lines.some((l) => l.startsWith('後手：') && l.includes(goteName)), `後手 line names ${goteName}:\n${kif}`);
+      check(
+        lines.some((l) => l.startsWith('先手：') && l.includes(senteName)),
+        `先手 line names ${senteName}:\n${kif}`,
+      );
+      check(
+        lines.some((l) => l.startsWith('後手：') && l.includes(goteName)),
+        `後手 line names ${goteName}:\n${kif}`,
+      );
       for (const p of [a, b, c]) await p.context.close();
     });
 
@@ -642,7 +721,10 @@ async function main() {
       await page.waitForSelector('#accept-count');
       await page.click('#accept-count');
       let s = await waitState(g.id, (s) => s.status.over, 'the count');
-      check(s.status.reason === 'impasse' && s.status.winner === null, `a draw by the count: ${JSON.stringify(s.status)}`);
+      check(
+        s.status.reason === 'impasse' && s.status.winner === null,
+        `a draw by the count: ${JSON.stringify(s.status)}`,
+      );
       await page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('Draw'));
       await page.screenshot({ path: join(shots, 'impasse-count.png') });
       // Sente's king in the camp with 10 pieces there and 28 points: the declaration wins.
@@ -652,11 +734,17 @@ async function main() {
         rules: { impasse: '27' },
       });
       await openWithToken(page, g);
-      check((await page.getAttribute('#declare', 'class'))?.includes('primary'), 'the declaration is highlighted when it wins');
+      check(
+        (await page.getAttribute('#declare', 'class'))?.includes('primary'),
+        'the declaration is highlighted when it wins',
+      );
       page.once('dialog', (d) => d.accept());
       await page.click('#declare');
       s = await waitState(g.id, (s) => s.status.over, 'the declaration');
-      check(s.status.reason === 'impasse' && s.status.winner === 'sente', `sente wins by declaration: ${JSON.stringify(s.status)}`);
+      check(
+        s.status.reason === 'impasse' && s.status.winner === 'sente',
+        `sente wins by declaration: ${JSON.stringify(s.status)}`,
+      );
       await page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('Sente wins'));
       await page.screenshot({ path: join(shots, 'impasse-declaration.png') });
       await context.close();
@@ -669,7 +757,10 @@ async function main() {
       await page.waitForSelector('#impasse-conditions');
       check((await page.locator('#declare').count()) === 0, 'no declaration button at the start of a 27-point game');
       const cond = await page.textContent('#impasse-conditions');
-      check(cond.includes('10 other pieces') && cond.includes('28 points') && cond.includes('not in check'), `the 27-point conditions: ${cond}`);
+      check(
+        cond.includes('10 other pieces') && cond.includes('28 points') && cond.includes('not in check'),
+        `the 27-point conditions: ${cond}`,
+      );
       await shootNarrow(page, 'impasse-conditions', 'the game screen');
       g = await post('/api/games', { mode: 'local', rules: { impasse: '24' } });
       await openWithToken(page, g);
@@ -688,7 +779,7 @@ async function main() {
     await test("the server's refusals in the UI language: a broken record, a wrong login, a wrong invite (Russian, Ukrainian)", async () => {
       const ru = await newPage(browser, 'ru-RU');
       // An import the reader cannot read: the line, the column, the token and what is wrong, in Russian.
-      await ru.page.goto(BASE + '/import');
+      await ru.page.goto(`${BASE}/import`);
       await ru.page.waitForSelector('#import-text');
       await ru.page.fill('#import-text', 'V2.2\nPI\n+\n+7776XX\n');
       await ru.page.click('#import-submit');
@@ -703,7 +794,10 @@ async function main() {
         return text !== '' && text !== before;
       }, importError);
       const noRecord = await ru.page.textContent('#import-error');
-      check(noRecord.includes('в тексте нет записи партии') && !/[a-z]{4}/.test(noRecord.replace('hello world', '')), `Russian "no record": ${noRecord}`);
+      check(
+        noRecord.includes('в тексте нет записи партии') && !/[a-z]{4}/.test(noRecord.replace('hello world', '')),
+        `Russian "no record": ${noRecord}`,
+      );
       await shootNarrow(ru.page, 'server-error-import-russian', 'the import page with a Russian server error');
       // A wrong password: the login dialog says so in Russian.
       await ru.page.click('#login-open');
@@ -725,7 +819,10 @@ async function main() {
       await uk.page.click('#join-seat');
       await uk.page.waitForSelector('#message');
       const joinError = await uk.page.textContent('#message');
-      check(joinError.includes('Це посилання-запрошення не підходить до партії.'), `Ukrainian wrong invite: ${joinError}`);
+      check(
+        joinError.includes('Це посилання-запрошення не підходить до партії.'),
+        `Ukrainian wrong invite: ${joinError}`,
+      );
       await shootNarrow(uk.page, 'server-error-invite-ukrainian', 'the game screen of a wrong invite');
       for (const p of [a, uk]) await p.context.close();
     });
@@ -755,7 +852,9 @@ async function main() {
       const d = await newPage(browser);
       await d.page.goto(link);
       await d.page.waitForSelector('.board sg-board piece');
-      await d.page.waitForFunction(() => document.querySelector('#seat')?.textContent?.includes('This seat has been taken'));
+      await d.page.waitForFunction(() =>
+        document.querySelector('#seat')?.textContent?.includes('This seat has been taken'),
+      );
       check((await d.page.locator('#join-seat').count()) === 0, 'no join screen for a taken seat');
       check(!d.page.url().includes('join='), 'the join code is dropped from the address');
       await shootNarrow(d.page, 'invite-seat-taken', 'the game screen of a refused invitee');
@@ -795,7 +894,10 @@ async function main() {
       await page.waitForSelector('.clock.paused[data-side="gote"]');
       check((await page.locator('.clock.running').count()) === 0, 'no clock shown running while disconnected');
       check((await page.locator('.clock.paused').count()) === 2, 'both clocks shown paused');
-      check((await page.textContent('.clock[data-side="gote"] .extra')).includes('reconnecting'), 'the clock says it is reconnecting');
+      check(
+        (await page.textContent('.clock[data-side="gote"] .extra')).includes('reconnecting'),
+        'the clock says it is reconnecting',
+      );
       const t1 = await page.textContent('.clock[data-side="gote"] .main');
       await sleep(2200);
       const t2 = await page.textContent('.clock[data-side="gote"] .main');
@@ -861,12 +963,17 @@ async function main() {
       // Over the square: the bubble's centre is above 5e's centre, on its file.
       const b = await page.locator('#rule-bubble').boundingBox();
       const sq = await squareCenter(page, '5e', 'sente');
-      check(Math.abs(b.x + b.width / 2 - sq.x) < 4 && b.y + b.height <= sq.y, `the bubble over 5e: ${JSON.stringify(b)} vs ${JSON.stringify(sq)}`);
+      check(
+        Math.abs(b.x + b.width / 2 - sq.x) < 4 && b.y + b.height <= sq.y,
+        `the bubble over 5e: ${JSON.stringify(b)} vs ${JSON.stringify(sq)}`,
+      );
       await shootNarrow(page, 'refused-nifu', 'a game with a refused move');
       check((await api(`/api/games/${id}`)).moves.length === BEFORE_NIFU.length, 'the refused move was not played');
       await page.selectOption('#lang', 'ru');
       await dropPawnOn5e(page);
-      await page.waitForFunction(() => document.querySelector('#rule-bubble')?.textContent === 'Нифу: вторая пешка на вертикали 5');
+      await page.waitForFunction(
+        () => document.querySelector('#rule-bubble')?.textContent === 'Нифу: вторая пешка на вертикали 5',
+      );
       await page.screenshot({ path: join(shots, 'refused-nifu-russian.png') });
       await page.selectOption('#lang', 'en');
 
@@ -875,8 +982,13 @@ async function main() {
       await typeMoves(page, lost, BEFORE_NIFU);
       await dropPawnOn5e(page);
       const s = await waitState(lost, (x) => x.status.over, 'the nifu to lose');
-      check(s.status.foul?.rule === 'nifu' && s.status.foul?.file === 5 && s.status.winner === 'gote', JSON.stringify(s.status));
-      await page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('Gote wins (nifu on file 5)'));
+      check(
+        s.status.foul?.rule === 'nifu' && s.status.foul?.file === 5 && s.status.winner === 'gote',
+        JSON.stringify(s.status),
+      );
+      await page.waitForFunction(() =>
+        document.querySelector('#status')?.textContent?.includes('Gote wins (nifu on file 5)'),
+      );
       await page.selectOption('#lang', 'ru');
       await page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('нифу на вертикали 5'));
       await shootNarrow(page, 'foul-nifu-russian', 'a game lost by nifu');
@@ -911,10 +1023,15 @@ async function main() {
       await page.waitForFunction(() => document.querySelector('#live')?.textContent === 'Move 3: G4i-5h');
       await page.fill('#move-input', 'K-1a');
       await page.press('#move-input', 'Enter');
-      await page.waitForFunction(() => document.querySelector('#type-note')?.textContent?.includes('No legal move reads "K-1a"'));
+      await page.waitForFunction(() =>
+        document.querySelector('#type-note')?.textContent?.includes('No legal move reads "K-1a"'),
+      );
       await page.click('#describe');
       const said = await page.textContent('#live');
-      check(said.includes('☗ Sente: king 5i;') && said.includes('gold 6i, 5h;') && said.includes('in hand: nothing.'), `the position in words: ${said}`);
+      check(
+        said.includes('☗ Sente: king 5i;') && said.includes('gold 6i, 5h;') && said.includes('in hand: nothing.'),
+        `the position in words: ${said}`,
+      );
       await shootNarrow(page, 'keyboard-play', 'a game played from the keyboard');
       await context.close();
     });
@@ -924,7 +1041,10 @@ async function main() {
       await createFromStartScreen(page, { mode: 'local', time: '0+30' });
       await page.waitForSelector('#sound-toggle');
       check((await page.getAttribute('#sound-toggle', 'aria-pressed')) === 'false', 'off by default');
-      check((await page.getAttribute('#sound-toggle', 'aria-label')) === 'Byoyomi sounds off', 'named for what it does');
+      check(
+        (await page.getAttribute('#sound-toggle', 'aria-label')) === 'Byoyomi sounds off',
+        'named for what it does',
+      );
       await page.click('#sound-toggle');
       check((await page.getAttribute('#sound-toggle', 'aria-pressed')) === 'true', 'turned on');
       await page.reload();
@@ -940,7 +1060,7 @@ async function main() {
       const { context, page } = await newPage(browser, 'uk-UA');
       await createFromStartScreen(page, { mode: 'ai', side: 'gote', time: 'none', handicap: 'bishop' });
       const id = gameId(page);
-      check(await page.locator('.board.orientation-gote').count() === 1, 'seen from Gote');
+      check((await page.locator('.board.orientation-gote').count()) === 1, 'seen from Gote');
       // Bishop handicap: the giver (Gote, us) moves first.
       let s = await api(`/api/games/${id}`);
       check(s.side_to_move === 'gote' && s.moves.length === 0, 'the handicap giver moves first');
@@ -993,13 +1113,15 @@ async function main() {
         '',
       ].join('\n');
       const expected = ['7g7f', '3c3d', '2g2f', '8c8d', '2f2e', '8d8e'];
-      await page.goto(BASE + '/');
+      await page.goto(`${BASE}/`);
       await page.click('#link-import');
       await page.waitForSelector('#import-text');
       // A broken file: the server's message is shown and nothing is stored.
       await page.fill('#import-text', 'V2.2\nPI\n+\n+7776XX\n');
       await page.click('#import-submit');
-      await page.waitForFunction(() => document.querySelector('#import-error')?.textContent?.includes('Line 4'), null, { timeout: 5000 });
+      await page.waitForFunction(() => document.querySelector('#import-error')?.textContent?.includes('Line 4'), null, {
+        timeout: 5000,
+      });
       await shootNarrow(page, 'import-error', 'the import page');
       await page.setInputFiles('#import-file', { name: 'game.kif', mimeType: 'text/plain', buffer: Buffer.from(kif) });
       await page.waitForURL(/\/review\/[0-9a-f]{16}$/, { timeout: 10000 });
@@ -1007,7 +1129,10 @@ async function main() {
       await page.waitForSelector('#moves .move[data-ply="6"]');
       check((await page.textContent('.review-title')).includes('Alice'), 'the players are shown');
       const reviewInfo = await page.textContent('#review-result');
-      check(reviewInfo.includes('5 Jan 2024') && reviewInfo.includes('30 min'), `the record's own day and time control: ${reviewInfo}`);
+      check(
+        reviewInfo.includes('5 Jan 2024') && reviewInfo.includes('30 min'),
+        `the record's own day and time control: ${reviewInfo}`,
+      );
       // Step through the main line with the keyboard and the buttons.
       await page.keyboard.press('ArrowRight');
       check((await page.getAttribute('#moves .move.current', 'data-ply')) === '1', 'ArrowRight shows move 1');
@@ -1017,7 +1142,10 @@ async function main() {
       await page.click('#nav-last');
       check((await page.getAttribute('#moves .move.current', 'data-ply')) === '6', 'last shows move 6');
       const sfen = await page.inputValue('#sfen');
-      check(sfen === 'lnsgkgsnl/1r5b1/p1pppp1pp/6p2/1p5P1/2P6/PP1PPPP1P/1B5R1/LNSGKGSNL b - 7', `the SFEN of the shown position: ${sfen}`);
+      check(
+        sfen === 'lnsgkgsnl/1r5b1/p1pppp1pp/6p2/1p5P1/2P6/PP1PPPP1P/1B5R1/LNSGKGSNL b - 7',
+        `the SFEN of the shown position: ${sfen}`,
+      );
       await page.click('#nav-first');
       check((await page.getAttribute('#moves .move.current', 'data-ply')) === '0', 'first shows the start');
       // Analysis: progress, the graph, a click on a point, the best-move arrow.
@@ -1030,16 +1158,34 @@ async function main() {
         const b = await page.locator(sel).first().boundingBox();
         return b !== null && b.y >= 0 && b.y + b.height <= 900;
       };
-      check((await inView('.board')) && (await inView('#eval-graph')), 'the board and the evaluation graph are both in view at 1280×900');
+      check(
+        (await inView('.board')) && (await inView('#eval-graph')),
+        'the board and the evaluation graph are both in view at 1280×900',
+      );
       const labels = await page.locator('#eval-graph text.label').allTextContents();
-      check(['25%', '50%', '75%'].every((l) => labels.includes(l)), `the win-rate axis has its labels: ${labels}`);
+      check(
+        ['25%', '50%', '75%'].every((l) => labels.includes(l)),
+        `the win-rate axis has its labels: ${labels}`,
+      );
       await page.click('#eval-graph circle[data-ply="3"]');
-      check((await page.getAttribute('#moves .move.current', 'data-ply')) === '3', 'a click on the graph jumps to ply 3');
+      check(
+        (await page.getAttribute('#moves .move.current', 'data-ply')) === '3',
+        'a click on the graph jumps to ply 3',
+      );
       check((await page.evaluate(() => window.scrollY)) === 0, 'the page did not scroll away from the board');
-      check((await inView('.board')) && (await inView('#moves .move.current')), 'the board and the current move stay in view');
+      check(
+        (await inView('.board')) && (await inView('#moves .move.current')),
+        'the board and the current move stay in view',
+      );
       const pointTitle = await page.textContent('#eval-graph circle[data-ply="3"] title');
-      check(/^3: \d+% \(([+-]?\d+ cp|Mate -?\d+)\)$/.test(pointTitle), `a point's title gives the win rate and the centipawns: ${pointTitle}`);
-      await page.waitForSelector('.board svg.sg-shapes line, .board svg.sg-shapes path', { state: 'attached', timeout: 5000 });
+      check(
+        /^3: \d+% \(([+-]?\d+ cp|Mate -?\d+)\)$/.test(pointTitle),
+        `a point's title gives the win rate and the centipawns: ${pointTitle}`,
+      );
+      await page.waitForSelector('.board svg.sg-shapes line, .board svg.sg-shapes path', {
+        state: 'attached',
+        timeout: 5000,
+      });
       check((await page.textContent('#eval-now')).length > 0, 'the evaluation of the shown position');
       // The best move is written in the move list's notation (Western in English), not USI.
       const best = await page.textContent('#best-move');
@@ -1054,7 +1200,7 @@ async function main() {
         const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#dl-${format}`)]);
         const path = await download.path();
         const text = readFileSync(path, 'utf8');
-        const r = await fetchRetry(BASE + '/api/import', { method: 'POST', body: text });
+        const r = await fetchRetry(`${BASE}/api/import`, { method: 'POST', body: text });
         check(r.ok, `the downloaded ${format} imports: ${r.status}`);
         const back = await r.json();
         check(JSON.stringify(back.moves) === JSON.stringify(expected), `${format} moves: ${back.moves}`);
@@ -1071,14 +1217,21 @@ async function main() {
       const rows = await page.locator('.archive-row').count();
       check(rows === 1, `one game of Alice, got ${rows}`);
       const row = await page.textContent(`.archive-row[data-id="${id}"]`);
-      check(row.includes('5 Jan 2024') && row.includes('30 min') && !row.includes('((') && !row.includes('))'), `the archive shows the record's day and time control: ${row}`);
+      check(
+        row.includes('5 Jan 2024') && row.includes('30 min') && !row.includes('((') && !row.includes('))'),
+        `the archive shows the record's day and time control: ${row}`,
+      );
       // The same day in Japanese, as the review writes it.
       await page.selectOption('#lang', 'ja');
-      await page.waitForFunction((rid) => document.querySelector(`.archive-row[data-id="${rid}"]`)?.textContent?.includes('2024年1月5日'), id, { timeout: 5000 });
+      await page.waitForFunction(
+        (rid) => document.querySelector(`.archive-row[data-id="${rid}"]`)?.textContent?.includes('2024年1月5日'),
+        id,
+        { timeout: 5000 },
+      );
       await page.selectOption('#lang', 'en');
       await shootNarrow(page, 'archive', 'the archive page');
       // Mate search from a position with a mate in one; the line can be stepped through.
-      const r = await fetchRetry(BASE + '/api/import?save=1', {
+      const r = await fetchRetry(`${BASE}/api/import?save=1`, {
         method: 'POST',
         body: 'position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1',
       });
@@ -1090,7 +1243,10 @@ async function main() {
       await page.waitForSelector('#mate-result[data-result="mate"]', { timeout: 15000 });
       await page.click('#mate-next');
       check((await page.getAttribute('#mate-line .move.current', 'data-step')) === '1', 'stepped into the mating line');
-      check((await page.inputValue('#sfen')).includes('4G4'), `the mating move is shown: ${await page.inputValue('#sfen')}`);
+      check(
+        (await page.inputValue('#sfen')).includes('4G4'),
+        `the mating move is shown: ${await page.inputValue('#sfen')}`,
+      );
       await sleep(400);
       await page.screenshot({ path: join(shots, 'review-mate.png') });
       await context.close();
@@ -1113,7 +1269,7 @@ async function main() {
         '   3 ２六歩(27)',
         '',
       ].join('\n');
-      await page.goto(BASE + '/import');
+      await page.goto(`${BASE}/import`);
       await page.waitForSelector('#import-text');
       await page.fill('#import-text', kif);
       await page.click('#import-submit');
@@ -1132,7 +1288,10 @@ async function main() {
       await page.keyboard.press('ArrowRight');
       check(JSON.stringify(await current()) === '["1.0","3"]', `ArrowRight follows the variation: ${await current()}`);
       const varSfen = 'lnsgkgsnl/1r5b1/p1ppppppp/1p7/9/2P4P1/PP1PPPP1P/1B5R1/LNSGKGSNL w - 4';
-      check((await page.inputValue('#sfen')) === varSfen, `the variation's position: ${await page.inputValue('#sfen')}`);
+      check(
+        (await page.inputValue('#sfen')) === varSfen,
+        `the variation's position: ${await page.inputValue('#sfen')}`,
+      );
       await page.keyboard.press('ArrowRight');
       check(JSON.stringify(await current()) === '["1.0","3"]', 'the variation ends at move 3');
       await page.click('#nav-prev');
@@ -1144,19 +1303,28 @@ async function main() {
       // A move played on the board extends the variation (Gote: 8d8e).
       await sleep(500); // the legal moves of the shown position come from the server
       await dragSquare(page, '8d', '8e', 'sente');
-      await page.waitForFunction(() => document.querySelector('#moves .move.current')?.getAttribute('data-ply') === '4', null, { timeout: 5000 });
+      await page.waitForFunction(
+        () => document.querySelector('#moves .move.current')?.getAttribute('data-ply') === '4',
+        null,
+        { timeout: 5000 },
+      );
       check((await page.locator('#moves .variation .move').count()) === 3, 'the new move is in the variation');
       // A comment on it, saved.
       await page.fill('#comment-edit', 'Variation idea');
       check(!(await page.isDisabled('#save-annotations')), 'the importer may save');
       await page.click('#save-annotations');
-      await page.waitForFunction(() => document.querySelector('#review-note')?.textContent === 'Saved', null, { timeout: 5000 });
+      await page.waitForFunction(() => document.querySelector('#review-note')?.textContent === 'Saved', null, {
+        timeout: 5000,
+      });
       await page.reload();
       await page.waitForSelector('#moves .variation .move[data-ply="4"]');
       await page.click('#moves .variation .move[data-ply="4"]');
       check((await page.inputValue('#comment-edit')) === 'Variation idea', 'the comment is still there after a reload');
       const kifBack = await (await fetchRetry(`${BASE}/api/games/${id}/record?format=kif`)).text();
-      check(kifBack.includes('変化：2手') && kifBack.includes('*Variation idea'), `the KIF download has them:\n${kifBack}`);
+      check(
+        kifBack.includes('変化：2手') && kifBack.includes('*Variation idea'),
+        `the KIF download has them:\n${kifBack}`,
+      );
       const png = await fetchRetry(`${BASE}${await page.getAttribute('#dl-png', 'href')}`);
       check(png.ok && (await png.headers.get('content-type')) === 'image/png', `the PNG link: ${png.status}`);
       await page.screenshot({ path: join(shots, 'review-variations.png') });
@@ -1164,17 +1332,35 @@ async function main() {
       await page.click('#promote-variation');
       const mainCount = async () => page.locator('#moves > .move').count();
       check((await mainCount()) === 5, `the start and the promoted line's four moves: ${await mainCount()}`);
-      check(JSON.stringify(await current()) === '["","4"]', `on the same position, now on the main line: ${await current()}`);
-      check((await page.locator('#moves .variation .move').count()) === 3, 'the old main line is a variation of three moves');
+      check(
+        JSON.stringify(await current()) === '["","4"]',
+        `on the same position, now on the main line: ${await current()}`,
+      );
+      check(
+        (await page.locator('#moves .variation .move').count()) === 3,
+        'the old main line is a variation of three moves',
+      );
       await sleep(500);
       await dragSquare(page, '2f', '2e', 'sente');
-      await page.waitForFunction(() => document.querySelector('#moves .move.current')?.getAttribute('data-ply') === '5', null, { timeout: 5000 });
-      check(JSON.stringify(await current()) === '["","5"]', `a move at the end extends the main line: ${await current()}`);
+      await page.waitForFunction(
+        () => document.querySelector('#moves .move.current')?.getAttribute('data-ply') === '5',
+        null,
+        { timeout: 5000 },
+      );
+      check(
+        JSON.stringify(await current()) === '["","5"]',
+        `a move at the end extends the main line: ${await current()}`,
+      );
       await page.click('#save-annotations');
-      await page.waitForFunction(() => document.querySelector('#review-note')?.textContent === 'Saved', null, { timeout: 5000 });
+      await page.waitForFunction(() => document.querySelector('#review-note')?.textContent === 'Saved', null, {
+        timeout: 5000,
+      });
       const promoted = await api(`/api/games/${id}/record?format=json`);
       check(promoted.moves.join(' ') === '7g7f 8c8d 2g2f 8d8e 2f2e', `the saved main line: ${promoted.moves}`);
-      check(promoted.nodes[1].variations[0].map((n) => n.usi).join(' ') === '3c3d 2g2f 8c8d', 'the old line is saved as a variation');
+      check(
+        promoted.nodes[1].variations[0].map((n) => n.usi).join(' ') === '3c3d 2g2f 8c8d',
+        'the old line is saved as a variation',
+      );
       await shootNarrow(page, 'review-promoted', 'the review page with a promoted line');
       // Continue from the (now main-line) position after three moves against the computer.
       await page.click('#moves > .move[data-ply="3"]');
@@ -1192,10 +1378,22 @@ async function main() {
       await page.waitForSelector('.board sg-board piece');
       await page.waitForSelector('#seat');
       const live = await api(`/api/games/${gameId(page)}`);
-      check(live.start_sfen === varSfen && live.sfen === varSfen, `the live game starts from the review position: ${live.sfen}`);
-      check(live.mode === 'ai' && live.status.over === false && live.side_to_move === 'gote', `a live game against the computer: ${JSON.stringify(live.status)}`);
-      check(live.rules.impasse === 'try' && live.rules.illegal === 'lose', `the rules chosen in the form: ${JSON.stringify(live.rules)}`);
-      check(live.clocks !== null && live.clocks.sente.main_ms === 30 * 60000, `the clock chosen in the form: ${JSON.stringify(live.clocks)}`);
+      check(
+        live.start_sfen === varSfen && live.sfen === varSfen,
+        `the live game starts from the review position: ${live.sfen}`,
+      );
+      check(
+        live.mode === 'ai' && live.status.over === false && live.side_to_move === 'gote',
+        `a live game against the computer: ${JSON.stringify(live.status)}`,
+      );
+      check(
+        live.rules.impasse === 'try' && live.rules.illegal === 'lose',
+        `the rules chosen in the form: ${JSON.stringify(live.rules)}`,
+      );
+      check(
+        live.clocks !== null && live.clocks.sente.main_ms === 30 * 60000,
+        `the clock chosen in the form: ${JSON.stringify(live.clocks)}`,
+      );
       await context.close();
     });
     await test('tournament: a 12-player 5-round mixed Swiss played end to end in the browser (two boards online in round 1), standings, crosstable', async () => {
@@ -1208,7 +1406,9 @@ async function main() {
           return await fn();
         } catch (e) {
           for (const [i, p] of open.entries()) {
-            await p.page.screenshot({ path: join(shots, `tournament-failed-${i}.png`), fullPage: true }).catch(() => {});
+            await p.page
+              .screenshot({ path: join(shots, `tournament-failed-${i}.png`), fullPage: true })
+              .catch(() => {});
           }
           throw new Error(`step "${name}" failed: ${e?.message ?? e}`);
         }
@@ -1223,16 +1423,20 @@ async function main() {
         }
       };
       const register = async (page, name) => {
-        await page.goto(BASE + '/');
+        await page.goto(`${BASE}/`);
         await page.click('#register-open');
         await page.fill('#login-name', name);
         await page.fill('#login-password', password);
         await page.click('#login-submit');
         try {
-          await page.waitForFunction((n) => document.querySelector('#account-name')?.textContent === n, name, { timeout: 10000 });
+          await page.waitForFunction((n) => document.querySelector('#account-name')?.textContent === n, name, {
+            timeout: 10000,
+          });
         } catch {
           const said = await page.textContent('#login-error', { timeout: 1000 }).catch(() => '');
-          throw new Error(`registering ${name}: ${said || 'no account name shown'} (this test registers 5 accounts: a server with rate limits allows 5 an hour per address; run it with --no-rate-limits)`);
+          throw new Error(
+            `registering ${name}: ${said || 'no account name shown'} (this test registers 5 accounts: a server with rate limits allows 5 an hour per address; run it with --no-rate-limits)`,
+          );
         }
       };
       const eventJson = () => api(`/api/tournaments/${id}`);
@@ -1256,7 +1460,9 @@ async function main() {
         await org.page.selectOption('#te-format', 'swiss');
         await org.page.fill('#te-rounds', '5');
         await org.page.selectOption('#te-play', 'mixed');
-        const tbs = await org.page.$$eval('#te-tiebreaks .tb-item', (li) => li.map((x) => x.getAttribute('data-key')).join());
+        const tbs = await org.page.$$eval('#te-tiebreaks .tb-item', (li) =>
+          li.map((x) => x.getAttribute('data-key')).join(),
+        );
         check(tbs === 'sos,sosos,direct', `the Swiss default tie-breaks: ${tbs}`);
         await org.page.screenshot({ path: join(shots, 'tournament-create.png'), fullPage: true });
         await org.page.click('#te-submit');
@@ -1265,11 +1471,17 @@ async function main() {
         await org.page.waitForSelector('#event[data-status="registration"]');
         const ev = await eventJson();
         check(ev.format === 'swiss' && ev.play === 'mixed', `format and play: ${ev.format} ${ev.play}`);
-        check(ev.time?.main_ms === 1800000 && ev.time?.byoyomi_ms === 30000, `30 min + 30 s: ${JSON.stringify(ev.time)}`);
+        check(
+          ev.time?.main_ms === 1800000 && ev.time?.byoyomi_ms === 30000,
+          `30 min + 30 s: ${JSON.stringify(ev.time)}`,
+        );
         // `you` is the session's view: asked from the organiser's page, with its cookie.
         const mine = await org.page.evaluate((u) => fetch(u).then((r) => r.json()), `/api/tournaments/${id}`);
         check(mine.you?.organiser === true, `the creator organises: ${JSON.stringify(mine.you)}`);
-        check((await org.page.textContent('#event-facts')).includes('30 min + 30 s'), 'the header shows the time control');
+        check(
+          (await org.page.textContent('#event-facts')).includes('30 min + 30 s'),
+          'the header shows the time control',
+        );
       });
 
       // Four players register in their own browsers and join by the Join button.
@@ -1287,7 +1499,10 @@ async function main() {
           await p.page.click('#join-event');
           await waitEvent(
             p.page,
-            (n) => [...document.querySelectorAll('#players-table .player-row .account-link')].some((a) => a.textContent === `@${n}`),
+            (n) =>
+              [...document.querySelectorAll('#players-table .player-row .account-link')].some(
+                (a) => a.textContent === `@${n}`,
+              ),
             name,
             `${name} listed as a player`,
           );
@@ -1316,7 +1531,10 @@ async function main() {
           await org.page.click('#ap-submit');
           await waitEvent(
             org.page,
-            (n) => [...document.querySelectorAll('#players-table .player-row .player-name')].some((e) => e.textContent === n),
+            (n) =>
+              [...document.querySelectorAll('#players-table .player-row .player-name')].some(
+                (e) => e.textContent === n,
+              ),
             name,
             `${name} added`,
           );
@@ -1326,7 +1544,10 @@ async function main() {
         const ev = await eventJson();
         check(ev.players.length === 12, `12 players in the event: ${ev.players.length}`);
         const ivan = ev.players.find((p) => p.name === 'Иванов Иван');
-        check(ivan?.club === 'СПб' && ivan?.rating === 1850 && !ivan?.account, `an over-the-board player: ${JSON.stringify(ivan)}`);
+        check(
+          ivan?.club === 'СПб' && ivan?.rating === 1850 && !ivan?.account,
+          `an over-the-board player: ${JSON.stringify(ivan)}`,
+        );
       });
 
       const players = (await eventJson()).players;
@@ -1352,7 +1573,12 @@ async function main() {
             check((await org.page.locator('#pair-panel .forced-item').count()) === 2, 'two forced pairs listed');
           }
           await org.page.click('#pair-round');
-          await waitEvent(org.page, (r) => document.querySelectorAll(`.round[data-round="${r}"] .board-row`).length === 6, n, `round ${n} shown with 6 boards`);
+          await waitEvent(
+            org.page,
+            (r) => document.querySelectorAll(`.round[data-round="${r}"] .board-row`).length === 6,
+            n,
+            `round ${n} shown with 6 boards`,
+          );
         });
         let round = roundsOf(await eventJson()).find((r) => r.round === n);
         check(round?.pairings?.length === 6, `round ${n} has 6 boards: ${JSON.stringify(round)}`);
@@ -1363,26 +1589,36 @@ async function main() {
             online.length === 2 && online.every((b) => accountOf(b.sente) && accountOf(b.gote)),
             `two boards between accounts online in round 1: ${JSON.stringify(round.pairings.map((b) => [b.board, b.sente, b.gote, b.play]))}`,
           );
-          check((await org.page.locator('.round[data-round="1"] .board-row .colours').first().textContent()).length > 0, 'the colours are explained');
+          check(
+            (await org.page.locator('.round[data-round="1"] .board-row .colours').first().textContent()).length > 0,
+            'the colours are explained',
+          );
           for (const [k, b] of online.entries()) {
             const sente = accounts.get(accountOf(b.sente).toLowerCase());
             const gote = accounts.get(accountOf(b.gote).toLowerCase());
-            await step(`round 1 board ${b.board}: both players open "your game is ready" from the start screen`, async () => {
-              for (const p of [sente, gote]) {
-                await p.page.goto(BASE + '/');
-                const link = `#tournament-games .ready-game[data-game="${b.game}"] a.ready-link`;
-                await p.page.waitForSelector(link, { timeout: 15000 });
-                if (p === sente && k === 0) await p.page.screenshot({ path: join(shots, 'tournament-game-ready.png') });
-                await p.page.click(link);
-                await p.page.waitForURL(new RegExp(`/g/${b.game}$`), { timeout: 10000 });
-                await p.page.waitForSelector('.board sg-board piece');
-                await p.page.waitForSelector('#seat');
-              }
-            });
+            await step(
+              `round 1 board ${b.board}: both players open "your game is ready" from the start screen`,
+              async () => {
+                for (const p of [sente, gote]) {
+                  await p.page.goto(`${BASE}/`);
+                  const link = `#tournament-games .ready-game[data-game="${b.game}"] a.ready-link`;
+                  await p.page.waitForSelector(link, { timeout: 15000 });
+                  if (p === sente && k === 0)
+                    await p.page.screenshot({ path: join(shots, 'tournament-game-ready.png') });
+                  await p.page.click(link);
+                  await p.page.waitForURL(new RegExp(`/g/${b.game}$`), { timeout: 10000 });
+                  await p.page.waitForSelector('.board sg-board piece');
+                  await p.page.waitForSelector('#seat');
+                }
+              },
+            );
             await step(`round 1 board ${b.board}: a few moves on the board, then a resignation`, async () => {
               const s0 = await api(`/api/games/${b.game}`);
               // The clock runs from the pairing (Sente's is counting): Gote's is still full.
-              check(s0.clocks?.gote?.main_ms === 1800000 && s0.clocks?.gote?.byoyomi_ms === 30000, `the event's clock: ${JSON.stringify(s0.clocks)}`);
+              check(
+                s0.clocks?.gote?.main_ms === 1800000 && s0.clocks?.gote?.byoyomi_ms === 30000,
+                `the event's clock: ${JSON.stringify(s0.clocks)}`,
+              );
               await dragSquare(sente.page, '7g', '7f', 'sente');
               await waitState(b.game, (s) => s.moves.length === 1, "Sente's first move");
               await gote.page.waitForSelector('#moves .move[data-ply="1"]');
@@ -1397,7 +1633,10 @@ async function main() {
               loser.page.once('dialog', (d) => d.accept());
               await loser.page.click('#resign');
               const s = await waitState(b.game, (x) => x.status.over, 'the resignation');
-              check(s.status.reason === 'resign' && s.status.winner === (k === 0 ? 'sente' : 'gote'), JSON.stringify(s.status));
+              check(
+                s.status.reason === 'resign' && s.status.winner === (k === 0 ? 'sente' : 'gote'),
+                JSON.stringify(s.status),
+              );
             });
             const want = k === 0 ? 'sente' : 'gote';
             await step(`round 1 board ${b.board}: the result reaches the event by itself`, async () => {
@@ -1409,7 +1648,9 @@ async function main() {
                 `the online result "${want}" on the organiser's page without a reload`,
                 30000,
               );
-              const now = roundsOf(await eventJson()).find((r) => r.round === 1).pairings.find((x) => x.board === b.board);
+              const now = roundsOf(await eventJson())
+                .find((r) => r.round === 1)
+                .pairings.find((x) => x.board === b.board);
               check(now.result === want, `the event's result: ${now.result}`);
             });
           }
@@ -1423,7 +1664,12 @@ async function main() {
             if (b.play === 'online') {
               // A mixed event: a board whose game has no move yet goes over the board.
               await org.page.selectOption(`${row} select.play-select`, 'otb');
-              await waitEvent(org.page, (sel) => document.querySelector(sel)?.getAttribute('data-play') === 'otb', row, `board ${b.board} moved over the board`);
+              await waitEvent(
+                org.page,
+                (sel) => document.querySelector(sel)?.getAttribute('data-play') === 'otb',
+                row,
+                `board ${b.board} moved over the board`,
+              );
             }
             // Deterministic results: the lower number wins.
             const want = b.sente < b.gote ? 'sente' : 'gote';
@@ -1436,7 +1682,10 @@ async function main() {
             );
           }
           round = roundsOf(await eventJson()).find((r) => r.round === n);
-          check(round.pairings.every((b) => b.result), `every result of round ${n} is in: ${JSON.stringify(round.pairings.map((b) => b.result))}`);
+          check(
+            round.pairings.every((b) => b.result),
+            `every result of round ${n} is in: ${JSON.stringify(round.pairings.map((b) => b.result))}`,
+          );
         });
         if (n === 1) await org.page.screenshot({ path: join(shots, 'tournament-round1.png'), fullPage: true });
       }
@@ -1447,12 +1696,19 @@ async function main() {
         await org.page.click('#tab-standings');
         await org.page.waitForSelector('#standings .standing-row');
         const rows = await org.page.$$eval('#standings .standing-row', (trs) =>
-          trs.map((tr) => ({ rank: Number(tr.querySelector('.rank').textContent), points: Number(tr.querySelector('.points').getAttribute('data-points')) })),
+          trs.map((tr) => ({
+            rank: Number(tr.querySelector('.rank').textContent),
+            points: Number(tr.querySelector('.points').getAttribute('data-points')),
+          })),
         );
         check(rows.length === 12, `12 rows: ${rows.length}`);
         const sum = rows.reduce((a, r) => a + r.points, 0);
         check(sum === 30, `points sum to 30 (6 boards × 5 rounds): ${sum}`);
-        check(rows[0].rank === 1 && rows.every((r, i) => i === 0 || (r.rank >= rows[i - 1].rank && r.points <= rows[i - 1].points)), `ranks best first: ${JSON.stringify(rows)}`);
+        check(
+          rows[0].rank === 1 &&
+            rows.every((r, i) => i === 0 || (r.rank >= rows[i - 1].rank && r.points <= rows[i - 1].points)),
+          `ranks best first: ${JSON.stringify(rows)}`,
+        );
         const heads = await org.page.$$eval('#standings thead th', (th) => th.map((x) => x.textContent));
         check(heads.includes('SOS') && heads.includes('SOSOS'), `the tie-breaks as columns: ${heads}`);
         await shootNarrow(org.page, 'tournament-event', 'the event page (/t/{id})');
@@ -1469,7 +1725,10 @@ async function main() {
         const cols = await org.page.locator('#crosstable thead th.round-col').count();
         check(rows === 12 && cols === 5, `12 rows and 5 round columns: ${rows} × ${cols}`);
         const cells = await org.page.$$eval('#crosstable tbody td.cell', (td) => td.map((x) => x.textContent));
-        check(cells.length === 60 && cells.every((c) => /^\d{1,2}[☗☖][+-]$/.test(c)), `every cell an opponent, a colour and a result: ${cells.join(' ')}`);
+        check(
+          cells.length === 60 && cells.every((c) => /^\d{1,2}[☗☖][+-]$/.test(c)),
+          `every cell an opponent, a colour and a result: ${cells.join(' ')}`,
+        );
         check(cells.filter((c) => c.endsWith('+')).length === 30, 'as many wins as games');
         await shootNarrow(org.page, 'tournament-crosstable', 'the crosstable');
       });
@@ -1485,7 +1744,19 @@ async function main() {
       for (const p of open) await p.context.close();
     });
 
-    await puzzleTests({ browser, base: BASE, test, check, newPage, shootNarrow, clickSquare, checkDrawing, checkPosition, fetchRetry, shots });
+    await puzzleTests({
+      browser,
+      base: BASE,
+      test,
+      check,
+      newPage,
+      shootNarrow,
+      clickSquare,
+      checkDrawing,
+      checkPosition,
+      fetchRetry,
+      shots,
+    });
     await analysisScenarios({ browser, base: BASE, test, check, newPage, shootNarrow, squareCenter });
   } finally {
     await browser.close();

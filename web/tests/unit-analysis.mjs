@@ -45,12 +45,20 @@ const VECTORS = [
   {
     name: 'a handicap start (Gote to move)',
     usen: 'lnsgkgsnl_7b1_ppppppppp_9_9_9_PPPPPPPPP_1B5R1_LNSGKGSNL.w.-~0.2jm7ku.',
-    line: { sfen: 'lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1', moves: ['3c3d', '7g7f'], variations: [] },
+    line: {
+      sfen: 'lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1',
+      moves: ['3c3d', '7g7f'],
+      variations: [],
+    },
   },
   {
     name: 'a problem with pieces in hand, a capture by the king, a variation of the first move',
     usen: '4k4_9_9_9_9_9_9_9_4K4.b.2Gp~0.b9q0iqba8.~0.b9s.',
-    line: { sfen: '4k4/9/9/9/9/9/9/9/4K4 b 2Gp 1', moves: ['G*5b', '5a5b', 'G*5c'], variations: [{ at: 0, moves: ['G*6b'] }] },
+    line: {
+      sfen: '4k4/9/9/9/9/9/9/9/4K4 b 2Gp 1',
+      moves: ['G*5b', '5a5b', 'G*5c'],
+      variations: [{ at: 0, moves: ['G*6b'] }],
+    },
   },
 ];
 for (const v of VECTORS) {

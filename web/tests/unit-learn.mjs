@@ -26,14 +26,23 @@ function eq(a, b, msg) {
   if (x !== y) throw new Error(`${msg}: ${x} !== ${y}`);
 }
 
-const legal = (sfen, extra = {}) => ({ legal: true, sfen, in_check: false, checkmate: false, legal_moves: { side_to_move: 'gote', dests: {}, drops: {}, promotions: {} }, ...extra });
+const legal = (sfen, extra = {}) => ({
+  legal: true,
+  sfen,
+  in_check: false,
+  checkmate: false,
+  legal_moves: { side_to_move: 'gote', dests: {}, drops: {}, promotions: {} },
+  ...extra,
+});
 const refused = (rule, square, file) => ({ legal: false, rule, square, file, move: '' });
 const ex = (id) => m.LESSONS.flatMap((l) => l.exercises).find((e) => e.id === id);
 const run = () => ({ moves: 0, reached: new Set() });
 
 test('the course has at least 15 lessons with texts in four languages', () => {
   if (m.LESSONS.length < 15) throw new Error(`${m.LESSONS.length} lessons`);
-  for (const l of m.LESSONS) for (const lang of ['en', 'ru', 'uk', 'ja']) if (!l.title[lang] || !l.text[lang]?.length) throw new Error(`${l.id} ${lang}`);
+  for (const l of m.LESSONS)
+    for (const lang of ['en', 'ru', 'uk', 'ja'])
+      if (!l.title[lang] || !l.text[lang]?.length) throw new Error(`${l.id} ${lang}`);
 });
 
 test('capture targets are the Gote pieces of the start, promoted ones too', () => {
@@ -45,7 +54,11 @@ test('capture targets are the Gote pieces of the start, promoted ones too', () =
 test('a reach run: steps pass the move back, the fewest solve, one more is "not the fewest"', () => {
   const e = ex('rook-1');
   const r = run();
-  eq(m.judge(e, '9i9a', legal('R8/9/9/9/9/9/9/9/9 w - 2'), r), { kind: 'step', sfen: 'R8/9/9/9/9/9/9/9/9 b - 2' }, 'first');
+  eq(
+    m.judge(e, '9i9a', legal('R8/9/9/9/9/9/9/9/9 w - 2'), r),
+    { kind: 'step', sfen: 'R8/9/9/9/9/9/9/9/9 b - 2' },
+    'first',
+  );
   eq(m.judge(e, '9a1a', legal('8R/9/9/9/9/9/9/9/9 w - 3'), r).kind, 'step', 'second');
   eq(m.judge(e, '1a1i', legal('9/9/9/9/9/9/9/9/8R w - 4'), r), { kind: 'solved' }, 'third');
   const slow = run();
@@ -55,7 +68,11 @@ test('a reach run: steps pass the move back, the fewest solve, one more is "not 
 });
 
 test('a refused move names the rule; in an illegal exercise the right rule on the star solves it', () => {
-  eq(m.judge(ex('drops-2'), 'S*5c', refused('occupied', '5c'), run()), { kind: 'refused', rule: 'occupied', square: '5c' }, 'occupied');
+  eq(
+    m.judge(ex('drops-2'), 'S*5c', refused('occupied', '5c'), run()),
+    { kind: 'refused', rule: 'occupied', square: '5c' },
+    'occupied',
+  );
   eq(m.judge(ex('nifu-1'), 'P*7e', refused('nifu', '7e', 7), run()), { kind: 'solved' }, 'nifu seen');
   eq(m.judge(ex('nifu-1'), 'P*6e', legal('x'), run()), { kind: 'miss', miss: 'was_legal' }, 'a legal drop elsewhere');
   eq(m.judge(ex('nifu-2'), 'P*7d', refused('nifu', '7d', 7), run()).rule, 'nifu', 'nifu in a drop exercise');
@@ -69,13 +86,21 @@ test('drop, promote, check, mate and escape goals', () => {
   eq(m.judge(ex('promotion-2'), '3d4c', legal('x'), run()), { kind: 'miss', miss: 'not_asked' }, 'another move');
   eq(m.judge(ex('mate-1'), '2h2b', legal('x'), run()), { kind: 'miss', miss: 'no_check' }, 'no check');
   eq(m.judge(ex('mate-1'), '2h5h', legal('x', { in_check: true }), run()).kind, 'solved', 'check');
-  eq(m.judge(ex('mate-2'), 'G*4b', legal('x', { in_check: true }), run()), { kind: 'miss', miss: 'check_not_mate' }, 'check only');
+  eq(
+    m.judge(ex('mate-2'), 'G*4b', legal('x', { in_check: true }), run()),
+    { kind: 'miss', miss: 'check_not_mate' },
+    'check only',
+  );
   eq(m.judge(ex('mate-2'), 'G*5b', legal('x', { in_check: true, checkmate: true }), run()).kind, 'solved', 'mate');
   eq(m.judge(ex('escape-1'), '6h5h', legal('x'), run()).kind, 'solved', 'a block');
 });
 
 test('square names in the three notations', () => {
-  eq(['usi', 'japanese', 'numeric'].map((s) => m.squareName('7f', s)), ['7f', '７六', '76'], '7f');
+  eq(
+    ['usi', 'japanese', 'numeric'].map((s) => m.squareName('7f', s)),
+    ['7f', '７六', '76'],
+    '7f',
+  );
   eq(m.squareName('1a', 'japanese'), '１一', '1a');
   eq(m.squareName('9i', 'numeric'), '99', '9i');
 });
@@ -93,7 +118,11 @@ test('random squares cover the board and avoid the last one', () => {
   let x = 0;
   for (let i = 0; i < 81; i++) seen.add(m.randomSquare(() => i / 81));
   eq(seen.size, 81, 'all 81 squares');
-  eq(m.randomSquare(() => (x++ === 0 ? 0 : 0.5), '9a'), '5e', 'not the same twice');
+  eq(
+    m.randomSquare(() => (x++ === 0 ? 0 : 0.5), '9a'),
+    '5e',
+    'not the same twice',
+  );
 });
 
 console.log(`${passed} passed, ${failed} failed`);

@@ -22,8 +22,16 @@ function eq(name, got, want) {
 const m3 = { kind: 'mate', plies: 3, side_to_move: 'gote' };
 m.setLang('en');
 eq('en: moves, not plies', m.puzzlePrompt(m3), 'Gote to move, mate in 2');
-eq('en: best move', m.puzzlePrompt({ kind: 'best', plies: 1, side_to_move: 'sente' }), 'Sente to move: find the best move');
-eq('en: escape names the move', m.whyText('escapes', 'K-2b'), 'The king escapes: after K-2b there is no mate in the moves left.');
+eq(
+  'en: best move',
+  m.puzzlePrompt({ kind: 'best', plies: 1, side_to_move: 'sente' }),
+  'Sente to move: find the best move',
+);
+eq(
+  'en: escape names the move',
+  m.whyText('escapes', 'K-2b'),
+  'The king escapes: after K-2b there is no mate in the moves left.',
+);
 eq('en: kind label', m.kindLabel('mate-5'), 'Mate in 3');
 eq('kind query of mate in 3', m.kindQuery('mate-5'), 'kind=mate&plies=5');
 eq('kind query of best', m.kindQuery('best'), 'kind=best');

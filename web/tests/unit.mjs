@@ -18,9 +18,27 @@ import { fileURLToPath } from 'node:url';
 import { bundle } from './bundle.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const m = await bundle(
-  ['board/notation', 'board/shogi', 'board/ground', 'records/tree', 'accounts/players', 'rules/timecontrol', 'profile/ratingchart', 'review/winrate', 'records/dates', 'i18n/i18n', 'tournament/words', 'api/tournaments', 'accounts/tournamentbanner', 'tournament/tournaments', 'rules/refusal', 'board/keyboard', 'game/byoyomi', 'api/problem', 'api/gamediff'],
-);
+const m = await bundle([
+  'board/notation',
+  'board/shogi',
+  'board/ground',
+  'records/tree',
+  'accounts/players',
+  'rules/timecontrol',
+  'profile/ratingchart',
+  'review/winrate',
+  'records/dates',
+  'i18n/i18n',
+  'tournament/words',
+  'api/tournaments',
+  'accounts/tournamentbanner',
+  'tournament/tournaments',
+  'rules/refusal',
+  'board/keyboard',
+  'game/byoyomi',
+  'api/problem',
+  'api/gamediff',
+]);
 
 const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
 let passed = 0;
@@ -56,13 +74,17 @@ for (const c of cases) {
   for (const [style, want] of Object.entries(c.text)) {
     if (RUST_ONLY.has(style)) continue;
     const write = STYLES[style];
-    if (!write) eq(`${c.name}: a known style`, style, 'one of ' + Object.keys(STYLES).join(', '));
+    if (!write) eq(`${c.name}: a known style`, style, `one of ${Object.keys(STYLES).join(', ')}`);
     else eq(`${c.name} (${style})`, write(last, prevTo), want);
   }
 }
 // SFEN round trip.
 const pos = m.parseSfen('ln1g1g1nl/1r2k2b1/p1sppps1p/2p3p2/1p5p1/2P3P2/PPSPPPS1P/1B1K3R1/LN1G1G1NL b 2Pp 17');
-eq('sfen round trip', m.toSfen(pos), 'ln1g1g1nl/1r2k2b1/p1sppps1p/2p3p2/1p5p1/2P3P2/PPSPPPS1P/1B1K3R1/LN1G1G1NL b 2Pp 17');
+eq(
+  'sfen round trip',
+  m.toSfen(pos),
+  'ln1g1g1nl/1r2k2b1/p1sppps1p/2p3p2/1p5p1/2P3P2/PPSPPPS1P/1B1K3R1/LN1G1G1NL b 2Pp 17',
+);
 const after = m.replay(START, ['7g7f', '3c3d', '8h2b+', '3a2b']).positions[4];
 eq('captures go to the hand', m.toSfen(after), 'lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5');
 
@@ -98,46 +120,102 @@ eq('still on the variation', JSON.stringify(r.cursor), JSON.stringify({ path: [[
 r = m.play(tree, { path: [[1, 0]], ply: 1 }, '3c3d');
 eq('back at the branch, the main move returns to the main line', JSON.stringify(r.cursor.path), '[]');
 r = m.play(tree, { path: [[1, 0]], ply: 1 }, '8c8d');
-eq('an existing variation is followed', JSON.stringify(r), JSON.stringify({ cursor: { path: [[1, 0]], ply: 2 }, added: false }));
+eq(
+  'an existing variation is followed',
+  JSON.stringify(r),
+  JSON.stringify({ cursor: { path: [[1, 0]], ply: 2 }, added: false }),
+);
 r = m.play(tree, { path: [[1, 0]], ply: 1 }, '4c4d');
 eq('a second variation at the same move', JSON.stringify(r.cursor.path), '[[1,1]]');
 r = m.play(tree, { path: [[1, 0]], ply: 2 }, '2h2f');
 eq('a variation inside a variation', JSON.stringify(r.cursor.path), '[[1,0],[2,0]]');
 eq('its line', usis(m.resolve(tree, r.cursor.path).line), '7g7f 8c8d 2h2f');
 eq('the end of the main line cannot grow', m.play(tree, { path: [], ply: 3 }, '8c8d'), null);
-eq('path keys round trip', JSON.stringify(m.parsePathKey(m.pathKey([[1, 0], [2, 3]]))), '[[1,0],[2,3]]');
+eq(
+  'path keys round trip',
+  JSON.stringify(
+    m.parsePathKey(
+      m.pathKey([
+        [1, 0],
+        [2, 3],
+      ]),
+    ),
+  ),
+  '[[1,0],[2,3]]',
+);
 eq('the main line key is empty', m.pathKey([]), '');
 m.nodeAt(tree, { path: [[1, 0]], ply: 2 }).comments = ['note'];
 eq('a comment on a variation move', tree[1].variations[0][0].comments[0], 'note');
-const back = m.removeVariation(tree, { path: [[1, 0], [2, 0]], ply: 3 });
-eq('removing a variation goes to the move it replaced', JSON.stringify(back), JSON.stringify({ path: [[1, 0]], ply: 2 }));
+const back = m.removeVariation(tree, {
+  path: [
+    [1, 0],
+    [2, 0],
+  ],
+  ply: 3,
+});
+eq(
+  'removing a variation goes to the move it replaced',
+  JSON.stringify(back),
+  JSON.stringify({ path: [[1, 0]], ply: 2 }),
+);
 eq('the inner variation is gone', tree[1].variations[0][1].variations.length, 0);
 eq('nothing to remove on the main line', m.removeVariation(tree, { path: [], ply: 2 }), null);
 // Promoting a variation; extending the main line of an imported record.
 {
-  const t2 = m.fromJson([{ usi: '7g7f' }, { usi: '3c3d', variations: [[{ usi: '8c8d' }, { usi: '2g2f' }], [{ usi: '4c4d' }]] }, { usi: '6g6f' }]);
+  const t2 = m.fromJson([
+    { usi: '7g7f' },
+    { usi: '3c3d', variations: [[{ usi: '8c8d' }, { usi: '2g2f' }], [{ usi: '4c4d' }]] },
+    { usi: '6g6f' },
+  ]);
   eq('a fixed main line keeps its moves', m.promoteVariation(t2, { path: [[1, 0]], ply: 2 }, true), null);
   const at = m.promoteVariation(t2, { path: [[1, 0]], ply: 3 });
   eq('the promoted line is the main line', usis(t2), '7g7f 8c8d 2g2f');
-  eq('the cursor stays on the same position, now on the main line', JSON.stringify(at), JSON.stringify({ path: [], ply: 3 }));
+  eq(
+    'the cursor stays on the same position, now on the main line',
+    JSON.stringify(at),
+    JSON.stringify({ path: [], ply: 3 }),
+  );
   eq('the old main line is the first variation', usis(t2[1].variations[0]), '3c3d 6g6f');
   eq('the other alternative stays', usis(t2[1].variations[1]), '4c4d');
   eq('the old main move lost its variations', t2[1].variations[0][0].variations.length, 0);
-  eq('promoting back restores the main line', (m.promoteVariation(t2, { path: [[1, 0]], ply: 2 }), usis(t2)), '7g7f 3c3d 6g6f');
+  m.promoteVariation(t2, { path: [[1, 0]], ply: 2 });
+  eq('promoting back restores the main line', usis(t2), '7g7f 3c3d 6g6f');
   eq('and the order of the alternatives', t2[1].variations.map(usis).join(' | '), '8c8d 2g2f | 4c4d');
   m.play(t2, { path: [[1, 1]], ply: 2 }, '2g2f');
   const sub = m.play(t2, { path: [[1, 1]], ply: 2 }, '6g6f');
-  eq('a variation inside the second one', JSON.stringify(sub.cursor), JSON.stringify({ path: [[1, 1], [2, 0]], ply: 3 }));
+  eq(
+    'a variation inside the second one',
+    JSON.stringify(sub.cursor),
+    JSON.stringify({
+      path: [
+        [1, 1],
+        [2, 0],
+      ],
+      ply: 3,
+    }),
+  );
   const inner = m.promoteVariation(t2, sub.cursor, true);
   eq('inside a variation, no main-line move changes', usis(t2), '7g7f 3c3d 6g6f');
-  eq('a variation of a variation can be promoted within it', JSON.stringify(inner), JSON.stringify({ path: [[1, 1]], ply: 3 }));
+  eq(
+    'a variation of a variation can be promoted within it',
+    JSON.stringify(inner),
+    JSON.stringify({ path: [[1, 1]], ply: 3 }),
+  );
   eq('the variation now goes on with it', usis(t2[1].variations[1]), '4c4d 6g6f');
   eq('and its old move is its alternative', usis(t2[1].variations[1][1].variations[0]), '2g2f');
   const grown = m.play(t2, { path: [], ply: 3 }, '8c8d', false);
-  eq('an imported main line grows at its end', `${usis(t2)} ${JSON.stringify(grown.cursor)}`, '7g7f 3c3d 6g6f 8c8d {"path":[],"ply":4}');
-  eq('the main line is the record\'s', m.mainLineIs(t2, ['7g7f', '3c3d', '6g6f']), false);
+  eq(
+    'an imported main line grows at its end',
+    `${usis(t2)} ${JSON.stringify(grown.cursor)}`,
+    '7g7f 3c3d 6g6f 8c8d {"path":[],"ply":4}',
+  );
+  eq("the main line is the record's", m.mainLineIs(t2, ['7g7f', '3c3d', '6g6f']), false);
 }
-eq('the JSON has no times', JSON.stringify(m.toJson([{ usi: '7g7f', time: 3, comments: [], variations: [] }])), '[{"usi":"7g7f","comments":[],"variations":[]}]');
+eq(
+  'the JSON has no times',
+  JSON.stringify(m.toJson([{ usi: '7g7f', time: 3, comments: [], variations: [] }])),
+  '[{"usi":"7g7f","comments":[],"variations":[]}]',
+);
 
 // Time controls in words, in every language; the lobby's presets.
 m.setLang('en');
@@ -171,8 +249,16 @@ eq('an unknown rank is shown as it came', m.rankText('master'), 'master');
 eq('no rank', m.rankText(null), '');
 const alice = { name: 'Алиса', guest: false, rating: 1500, provisional: true, rank: '2k' };
 eq('a player with a provisional rating', m.playerText(alice), 'Алиса 1500? · 2 kyu');
-eq('a guest', m.playerText({ name: 'Гость', guest: true, rating: null, provisional: false, rank: null }), 'Гость (guest)');
-eq('the computer', m.playerText({ name: 'AI 3', guest: false, computer: true, rating: null, provisional: false, rank: null }), 'AI 3');
+eq(
+  'a guest',
+  m.playerText({ name: 'Гость', guest: true, rating: null, provisional: false, rank: null }),
+  'Гость (guest)',
+);
+eq(
+  'the computer',
+  m.playerText({ name: 'AI 3', guest: false, computer: true, rating: null, provisional: false, rank: null }),
+  'AI 3',
+);
 eq('a guest has no profile', m.hasProfile({ name: 'Гость', guest: true }), false);
 eq('an account has one', m.profilePath('Алиса'), '/@/%D0%90%D0%BB%D0%B8%D1%81%D0%B0');
 m.setLang('ja');
@@ -211,9 +297,32 @@ eq('an empty history draws no points', lay.points.length + lay.xTicks.length, 0)
 // A tournament in words. Cells as a crosstable prints them: the opponent's
 // number, one's colour (☗ Sente, ☖ Gote), + won, - lost, = drew, * by forfeit.
 m.setLang('en');
-const board = (n, sente, gote, result) => ({ board: n, sente, gote, result, game: null, games: [], play: 'otb', colours: 'balance', toss: null, handicap: 'even', record: false, reports: null });
-const round = (n, pairings, byes = []) => ({ round: n, pairings, bye: byes.find((b) => b.kind === 'pairing')?.player ?? null, byes, warnings: [] });
-const r1 = round(1, [board(1, 3, 7, 'sente'), board(2, 1, 2, 'draw'), board(3, 4, 6, 'gote_forfeit')], [{ player: 5, kind: 'pairing', points: 1 }]);
+const board = (n, sente, gote, result) => ({
+  board: n,
+  sente,
+  gote,
+  result,
+  game: null,
+  games: [],
+  play: 'otb',
+  colours: 'balance',
+  toss: null,
+  handicap: 'even',
+  record: false,
+  reports: null,
+});
+const round = (n, pairings, byes = []) => ({
+  round: n,
+  pairings,
+  bye: byes.find((b) => b.kind === 'pairing')?.player ?? null,
+  byes,
+  warnings: [],
+});
+const r1 = round(
+  1,
+  [board(1, 3, 7, 'sente'), board(2, 1, 2, 'draw'), board(3, 4, 6, 'gote_forfeit')],
+  [{ player: 5, kind: 'pairing', points: 1 }],
+);
 eq('the winner as Sente', m.crossCell(r1, 3).text, '7☗+');
 eq('the loser as Gote', m.crossCell(r1, 7).text, '3☖-');
 eq('a draw', m.crossCell(r1, 2).text, '1☖=');
@@ -224,28 +333,58 @@ eq('a player not in the round has an empty cell', m.crossCell(r1, 9).text, '');
 eq('a game not finished: opponent and colour only', m.crossCell(round(2, [board(1, 7, 3, null)]), 3).text, '7☖');
 eq('sitting out with half a point', m.crossCell(round(2, [], [{ player: 8, kind: 'half', points: 0.5 }]), 8).text, '=');
 eq('sitting out with nothing', m.crossCell(round(2, [], [{ player: 8, kind: 'zero', points: 0 }]), 8).text, '-');
-eq('double forfeit: both lose', [m.crossCell(round(3, [board(1, 2, 9, 'double_forfeit')]), 2).text, m.crossCell(round(3, [board(1, 2, 9, 'double_forfeit')]), 9).text].join(' '), '9☗-* 2☖-*');
+eq(
+  'double forfeit: both lose',
+  [
+    m.crossCell(round(3, [board(1, 2, 9, 'double_forfeit')]), 2).text,
+    m.crossCell(round(3, [board(1, 2, 9, 'double_forfeit')]), 9).text,
+  ].join(' '),
+  '9☗-* 2☖-*',
+);
 // Points before round 3 of a small event, by hand: player 3 won round 1 (1) and drew round 2 (½);
 // player 5 had the bye (1) and drew round 2 (½); round 3's result does not count.
-const small = { paired: [r1, round(2, [board(1, 3, 5, 'draw'), board(2, 7, 1, 'sente')]), round(3, [board(1, 3, 1, 'sente')])] };
+const small = {
+  paired: [r1, round(2, [board(1, 3, 5, 'draw'), board(2, 7, 1, 'sente')]), round(3, [board(1, 3, 1, 'sente')])],
+};
 eq('points before a round, player 3', m.pointsBefore(small, 3, 3), 1.5);
 eq('points before a round, player 5 (bye, then a draw)', m.pointsBefore(small, 5, 3), 1.5);
 eq('points before round 1 are 0', m.pointsBefore(small, 3, 1), 0);
 // The crosstable: standings order, the players the standings lack after them.
 const ct = m.crosstable({
-  players: [1, 2, 3].map((n) => ({ player: n, name: `P${n}`, account: null, rating: 1500 + n, rank: null, club: n === 2 ? 'SPb' : null, from_round: 1, withdrawn: false })),
+  players: [1, 2, 3].map((n) => ({
+    player: n,
+    name: `P${n}`,
+    account: null,
+    rating: 1500 + n,
+    rank: null,
+    club: n === 2 ? 'SPb' : null,
+    from_round: 1,
+    withdrawn: false,
+  })),
   paired: [round(1, [board(1, 2, 1, 'sente')], [{ player: 3, kind: 'pairing', points: 1 }])],
   standings: [
     { rank: 1, player: 2, name: 'P2', points: 1, tiebreaks: { sos: 0 } },
     { rank: 1, player: 3, name: 'P3', points: 1, tiebreaks: { sos: 0 } },
   ],
 });
-eq('crosstable rows in standings order, missing players last', ct.map((r) => `${r.rank}:${r.player}`).join(' '), '1:2 1:3 0:1');
+eq(
+  'crosstable rows in standings order, missing players last',
+  ct.map((r) => `${r.rank}:${r.player}`).join(' '),
+  '1:2 1:3 0:1',
+);
 eq('crosstable cells per round', ct.map((r) => r.cells.map((c) => c.text).join('|')).join(' '), '1☗+ + 2☖-');
 eq('crosstable keeps the club and rating', `${ct[0].club} ${ct[0].rating}`, 'SPb 1502');
 // Points with halves, tie-break values.
-eq('points with a half', [m.pointsText(2.5), m.pointsText(0.5), m.pointsText(3), m.pointsText(0)].join(' '), '2½ ½ 3 0');
-eq('tie-break values', [m.tiebreakValue(12.25), m.tiebreakValue(3.5), m.tiebreakValue(8), m.tiebreakValue(undefined)].join(' '), '12.25 3.5 8 ');
+eq(
+  'points with a half',
+  [m.pointsText(2.5), m.pointsText(0.5), m.pointsText(3), m.pointsText(0)].join(' '),
+  '2½ ½ 3 0',
+);
+eq(
+  'tie-break values',
+  [m.tiebreakValue(12.25), m.tiebreakValue(3.5), m.tiebreakValue(8), m.tiebreakValue(undefined)].join(' '),
+  '12.25 3.5 8 ',
+);
 // Results from each side; score lines.
 eq('Sente forfeits: Gote wins', JSON.stringify(m.resultFor('sente_forfeit', 'gote')), '{"mark":"+","forfeit":true}');
 eq('score lines', m.RESULTS.map((r) => m.scoreText(r)).join(' '), '1–0 0–1 ½–½ −/+ +/− −/−');
@@ -256,16 +395,28 @@ for (const l of ['en', 'ru', 'uk', 'ja']) {
   const names = m.TIEBREAKS.map((k) => m.tiebreakName(k));
   eq(`${l}: eight distinct tie-break names`, new Set(names).size, 8);
   eq(`${l}: eight distinct short names`, new Set(m.TIEBREAKS.map((k) => m.tiebreakShort(k))).size, 8);
-  eq(`${l}: every pairing rule named`, m.WARNING_RULES.every((w) => m.warningText(w) !== w), true);
+  eq(
+    `${l}: every pairing rule named`,
+    m.WARNING_RULES.every((w) => m.warningText(w) !== w),
+    true,
+  );
   eq(`${l}: every result named`, new Set(m.RESULTS.map((r) => m.resultLabel(r))).size, 6);
 }
 m.setLang('en');
 eq('Sonneborn-Berger in English', m.tiebreakName('sb'), 'Sonneborn-Berger');
 eq('an unknown tie-break key as it came', m.tiebreakName('xyz'), 'xyz');
-eq('furigoma with the toss (English)', m.coloursText({ colours: 'furigoma', toss: { tosser: 3, fu: 4 } }), 'Furigoma: 4 pawns');
+eq(
+  'furigoma with the toss (English)',
+  m.coloursText({ colours: 'furigoma', toss: { tosser: 3, fu: 4 } }),
+  'Furigoma: 4 pawns',
+);
 eq('a result label', m.resultLabel('gote_forfeit'), 'Gote forfeits (Sente wins)');
 eq('a double round robin', m.formatText('round_robin', true), 'Double round robin');
-eq('a ready game in words', m.readyGameText({ tournament: 'a', name: 'Cup', round: 2, board: 1, game: 'b', side: 'gote', opponent: 'Борис' }), 'Cup, round 2, board 1: you play ☖ Gote against Борис');
+eq(
+  'a ready game in words',
+  m.readyGameText({ tournament: 'a', name: 'Cup', round: 2, board: 1, game: 'b', side: 'gote', opponent: 'Борис' }),
+  'Cup, round 2, board 1: you play ☖ Gote against Борис',
+);
 m.setLang('ja');
 eq('振り駒 with the toss', m.coloursText({ colours: 'furigoma', toss: { tosser: 3, fu: 4 } }), '振り駒: 歩×4');
 eq('Japanese Swiss', m.formatText('swiss'), 'スイス式');
@@ -280,25 +431,72 @@ m.setLang('uk');
 eq('Ukrainian double round robin', m.formatText('round_robin', true), 'Двоколовий');
 m.setLang('en');
 // The event JSON as documented: "planned_rounds" the number, "rounds" the paired rounds.
-const doc = JSON.parse('{"id":"a1b2c3d4e5f60718","name":"x","format":"swiss","planned_rounds":5,"players":[],"rounds":[{"round":1,"pairings":[],"bye":5}],"standings":[]}');
+const doc = JSON.parse(
+  '{"id":"a1b2c3d4e5f60718","name":"x","format":"swiss","planned_rounds":5,"players":[],"rounds":[{"round":1,"pairings":[],"bye":5}],"standings":[]}',
+);
 const view = m.eventView(doc);
 eq('the paired rounds from the documented JSON', view.paired.length, 1);
-eq('a lone pairing bye becomes a bye of 1 point', JSON.stringify(view.paired[0].byes), '[{"player":5,"kind":"pairing","points":1}]');
+eq(
+  'a lone pairing bye becomes a bye of 1 point',
+  JSON.stringify(view.paired[0].byes),
+  '[{"player":5,"kind":"pairing","points":1}]',
+);
 eq('the planned number', view.planned, 5);
 eq('no rounds yet', m.eventView({ planned_rounds: 7 }).paired.length, 0);
 eq('a round robin defaults to SB, direct encounter, wins', m.defaultTiebreaks('round_robin').join(), 'sb,direct,wins');
 eq('a Swiss defaults to SOS, SOSOS, direct encounter', m.defaultTiebreaks('swiss').join(), 'sos,sosos,direct');
 // The create request.
 const tc30 = { main_ms: 1800000, byoyomi_ms: 30000, periods: 1, increment_ms: 0 };
-const formBase = { name: ' Рождественский турнир ', place: '', starts: '2026-12-25', ends: '', time: '30+30', mainMin: 30, byoSec: 30, periods: 1, incSec: 0, format: 'double_round_robin', rounds: '', rated: false, play: 'mixed', impasse: '27', tiebreaks: ['sb', 'wins'], tiebreaksTouched: true, open: true, handicap: false, bar: '1d', floor: '10k' };
+const formBase = {
+  name: ' Рождественский турнир ',
+  place: '',
+  starts: '2026-12-25',
+  ends: '',
+  time: '30+30',
+  mainMin: 30,
+  byoSec: 30,
+  periods: 1,
+  incSec: 0,
+  format: 'double_round_robin',
+  rounds: '',
+  rated: false,
+  play: 'mixed',
+  impasse: '27',
+  tiebreaks: ['sb', 'wins'],
+  tiebreaksTouched: true,
+  open: true,
+  handicap: false,
+  bar: '1d',
+  floor: '10k',
+};
 const req = m.createRequest(formBase);
 eq('double round robin: round_robin with double', `${req.format} ${req.double}`, 'round_robin true');
 eq('an empty rounds field is left to the server', 'rounds' in req, false);
-eq('the name is trimmed, empty fields left out', `${req.name}|${'place' in req}|${req.starts}|${'ends' in req}`, 'Рождественский турнир|false|2026-12-25|false');
+eq(
+  'the name is trimmed, empty fields left out',
+  `${req.name}|${'place' in req}|${req.starts}|${'ends' in req}`,
+  'Рождественский турнир|false|2026-12-25|false',
+);
 eq('the 30+30 preset is 30 min + 30 s byoyomi', JSON.stringify(req.time), JSON.stringify(tc30));
-const sw = m.createRequest({ ...formBase, format: 'mcmahon', rounds: '5', time: 'custom', mainMin: 15, byoSec: 10, periods: 3 });
-eq('McMahon with bar and floor, rounds', `${sw.format} ${sw.rounds} ${JSON.stringify(sw.mcmahon)} ${'double' in sw}`, 'mcmahon 5 {"bar":"1d","floor":"10k"} false');
-eq('a custom clock', JSON.stringify(sw.time), JSON.stringify({ main_ms: 900000, byoyomi_ms: 10000, periods: 3, increment_ms: 0 }));
+const sw = m.createRequest({
+  ...formBase,
+  format: 'mcmahon',
+  rounds: '5',
+  time: 'custom',
+  mainMin: 15,
+  byoSec: 10,
+  periods: 3,
+});
+eq(
+  'McMahon with bar and floor, rounds',
+  `${sw.format} ${sw.rounds} ${JSON.stringify(sw.mcmahon)} ${'double' in sw}`,
+  'mcmahon 5 {"bar":"1d","floor":"10k"} false',
+);
+eq(
+  'a custom clock',
+  JSON.stringify(sw.time),
+  JSON.stringify({ main_ms: 900000, byoyomi_ms: 10000, periods: 3, increment_ms: 0 }),
+);
 
 // The evaluation graph's win rate: 1 / (1 + exp(-cp / 600)), mates at the ends.
 eq('an even position is 50 %', m.winRate(0), 0.5);
@@ -317,13 +515,21 @@ eq('a day in Ukrainian', m.dayText(jan5, 'uk').startsWith('5 січ. 2024'), tru
 eq('the review reads the ISO day the server sends', m.isoDayText('2024-01-05', 'en'), '5 Jan 2024');
 eq('an Edo-period day', m.isoDayText('1709-11-08', 'en'), '8 Nov 1709');
 eq('no day without an ISO date', m.isoDayText(null, 'en'), null);
-eq('a day late in the evening west of Greenwich is still that UTC day', m.dayText(Date.UTC(2024, 0, 5, 23, 59), 'en'), '5 Jan 2024');
+eq(
+  'a day late in the evening west of Greenwich is still that UTC day',
+  m.dayText(Date.UTC(2024, 0, 5, 23, 59), 'en'),
+  '5 Jan 2024',
+);
 
 // A refused move in words, per rule code and language.
 m.setLang('en');
 eq('nifu names the file', m.ruleText('nifu', 5), 'Nifu: a second pawn on file 5');
 eq('an unknown code has no words', m.ruleText('teleport'), null);
-eq('every rule code has words', m.RULE_CODES.every((c) => typeof m.ruleText(c) === 'string' && !m.ruleText(c).startsWith('rule_')), true);
+eq(
+  'every rule code has words',
+  m.RULE_CODES.every((c) => typeof m.ruleText(c) === 'string' && !m.ruleText(c).startsWith('rule_')),
+  true,
+);
 eq('a nifu foul in an ending', m.foulText({ kind: 'illegal_move', rule: 'nifu', file: 7 }), 'nifu on file 7');
 eq('a foul with no words of its own', m.foulText({ kind: 'illegal_move', rule: 'not_reachable' }), 'illegal move');
 m.setLang('ru');
@@ -345,12 +551,19 @@ const startLegal = (() => {
     for (let f = 1; f <= 9; f++)
       for (const r of 'abcdefghi') {
         const to = `${f}${r}`;
-        if (m.canReach(pos, k, to)) (dests[k] ??= []).push(to);
+        if (!m.canReach(pos, k, to)) continue;
+        dests[k] ??= [];
+        dests[k].push(to);
       }
   }
   return { pos, legal: { side_to_move: 'sente', dests, drops: {}, promotions: {} } };
 })();
-const typed = (text, legal = startLegal.legal, pos = startLegal.pos, prevTo) => m.matchMove(text, legal, pos, prevTo).map((c) => c.usi).sort().join(' ');
+const typed = (text, legal = startLegal.legal, pos = startLegal.pos, prevTo) =>
+  m
+    .matchMove(text, legal, pos, prevTo)
+    .map((c) => c.usi)
+    .sort()
+    .join(' ');
 eq('USI', typed('7g7f'), '7g7f');
 eq('Western', typed('P-7f'), '7g7f');
 eq('Western with numbers', typed('P-76'), '7g7f');
@@ -391,12 +604,24 @@ eq('nonsense', typed('hello'), '');
   eq('unlisted drops', m.isListed({ dests: {}, drops: { P: ['4e'] } }, 'P*5e'), false);
   const words = m.describePosition(pos);
   eq('the position in words: pieces with squares', words.includes('☗ Sente: king 5i; pawn 5g.'), true);
-  eq('the position in words: hands', words.includes('in hand: pawn.') && words.includes('☖ Gote: king 5a. in hand: nothing.'), true);
+  eq(
+    'the position in words: hands',
+    words.includes('in hand: pawn.') && words.includes('☖ Gote: king 5a. in hand: nothing.'),
+    true,
+  );
 }
 
 // Byoyomi beeps: which one a clock reading calls for.
 {
-  const reading = (byoyomiMs, periodsLeft = 3, extra = {}) => ({ mainMs: 0, byoyomiMs, periodsLeft, inByoyomi: true, hasByoyomi: true, running: true, ...extra });
+  const reading = (byoyomiMs, periodsLeft = 3, extra = {}) => ({
+    mainMs: 0,
+    byoyomiMs,
+    periodsLeft,
+    inByoyomi: true,
+    hasByoyomi: true,
+    running: true,
+    ...extra,
+  });
   eq('no beep before 10 s are left', m.beepDue(reading(12000), reading(10500)), null);
   eq('10 s left: a tick', m.beepDue(reading(10100), reading(9950)), 'tick');
   eq('6 s left: a tick', m.beepDue(reading(6050), reading(5990)), 'tick');
@@ -406,8 +631,19 @@ eq('nonsense', typed('hello'), '');
   eq('a period used up', m.beepDue(reading(300, 3), reading(29700, 2)), 'period');
   eq('the last period used up', m.beepDue(reading(100, 1), reading(0, 0)), 'period');
   eq('no previous reading', m.beepDue(null, reading(4990)), null);
-  eq('main time: no beeps', m.beepDue(reading(30000, 3, { mainMs: 5000, inByoyomi: false }), reading(30000, 3, { mainMs: 4000, inByoyomi: false })), null);
-  eq('a clock standing still: no beeps', m.beepDue(reading(5050, 3, { running: false }), reading(4990, 3, { running: false })), null);
+  eq(
+    'main time: no beeps',
+    m.beepDue(
+      reading(30000, 3, { mainMs: 5000, inByoyomi: false }),
+      reading(30000, 3, { mainMs: 4000, inByoyomi: false }),
+    ),
+    null,
+  );
+  eq(
+    'a clock standing still: no beeps',
+    m.beepDue(reading(5050, 3, { running: false }), reading(4990, 3, { running: false })),
+    null,
+  );
   eq('a jump over several seconds beeps once, for the last', m.beepDue(reading(8200), reading(4100)), 'high');
 }
 
@@ -417,30 +653,78 @@ eq('nonsense', typed('hello'), '');
 {
   const doc = readFileSync(resolve(here, '../../docs/PROTOCOL.md'), 'utf8');
   const table = doc.slice(doc.indexOf('### Error codes'), doc.indexOf('Every other error carries'));
-  const tableCodes = [...table.matchAll(/^\| `(\w+)`(?: \([^|]*\))?(?: \/ `(\w+)`)?(?: \/ `(\w+)`)?/gm)].flatMap((x) => x.slice(1).filter(Boolean));
+  const tableCodes = [...table.matchAll(/^\| `(\w+)`(?: \([^|]*\))?(?: \/ `(\w+)`)?(?: \/ `(\w+)`)?/gm)].flatMap((x) =>
+    x.slice(1).filter(Boolean),
+  );
   const wsList = doc.slice(doc.indexOf('The codes: `bad_message`'), doc.indexOf('#### Refused moves'));
-  const wsCodes = [...wsList.matchAll(/`(\w+)`/g)].map((x) => x[1]).filter((c) => !['reason', 'rule', 'max', 'illegal_move'].includes(c));
+  const wsCodes = [...wsList.matchAll(/`(\w+)`/g)]
+    .map((x) => x[1])
+    .filter((c) => !['reason', 'rule', 'max', 'illegal_move'].includes(c));
   eq('the doc lists the HTTP codes', tableCodes.length >= 25, true);
   eq('the doc lists the WebSocket codes', wsCodes.length >= 20, true);
-  const samples = { what: 'player', retry_after_s: 30, name: 'Ivan', max: 1000, min: 8, len: 5, bad: '<', line: 4, column: 1, token: '+7776XX', reason: 'bad_move', move: '5e5d', rule: 'no_piece', detail: 'x' };
+  const samples = {
+    what: 'player',
+    retry_after_s: 30,
+    name: 'Ivan',
+    max: 1000,
+    min: 8,
+    len: 5,
+    bad: '<',
+    line: 4,
+    column: 1,
+    token: '+7776XX',
+    reason: 'bad_move',
+    move: '5e5d',
+    rule: 'no_piece',
+    detail: 'x',
+  };
   for (const l of ['en', 'ru', 'uk', 'ja']) {
     m.setLang(l);
     const refused = m.problemText({ code: 'bad_request', error: 'x' });
     for (const code of [...tableCodes, ...wsCodes]) {
       const text = m.problemText({ ...samples, code, error: 'ENGLISH' });
-      eq(`${l}: ${code} is worded`, !text.includes('ENGLISH') && !text.includes('err_') && !text.includes('{') && text !== refused, true);
+      eq(
+        `${l}: ${code} is worded`,
+        !text.includes('ENGLISH') && !text.includes('err_') && !text.includes('{') && text !== refused,
+        true,
+      );
     }
   }
   m.setLang('ru');
-  eq('Russian seat taken', m.problemText({ code: 'seat_taken', error: 'this game has no free seat' }), 'Оба места в этой партии заняты.');
-  eq('Russian record error names line, column and token',
-    m.problemText({ code: 'unreadable_record', line: 4, column: 1, token: '+7776XX', reason: 'bad_move', error: 'line 4...' }),
-    'Строка 4, столбец 1: ход не читается «+7776XX»');
-  eq('Russian retry time', m.problemText({ code: 'too_many_requests', retry_after_s: 42 }), 'Слишком много запросов; попробуйте через 42 с.');
-  eq('Russian unknown code keeps the English words', m.problemText({ code: 'bad_request', error: 'rating must be 0 to 4000' }), 'Сервер отказал: rating must be 0 to 4000');
+  eq(
+    'Russian seat taken',
+    m.problemText({ code: 'seat_taken', error: 'this game has no free seat' }),
+    'Оба места в этой партии заняты.',
+  );
+  eq(
+    'Russian record error names line, column and token',
+    m.problemText({
+      code: 'unreadable_record',
+      line: 4,
+      column: 1,
+      token: '+7776XX',
+      reason: 'bad_move',
+      error: 'line 4...',
+    }),
+    'Строка 4, столбец 1: ход не читается «+7776XX»',
+  );
+  eq(
+    'Russian retry time',
+    m.problemText({ code: 'too_many_requests', retry_after_s: 42 }),
+    'Слишком много запросов; попробуйте через 42 с.',
+  );
+  eq(
+    'Russian unknown code keeps the English words',
+    m.problemText({ code: 'bad_request', error: 'rating must be 0 to 4000' }),
+    'Сервер отказал: rating must be 0 to 4000',
+  );
   eq('no code at all: the fallback', m.problemText({}, '502 Bad Gateway'), 'Сервер отказал: 502 Bad Gateway');
   m.setLang('uk');
-  eq('Ukrainian name length', m.problemText({ code: 'bad_length', what: 'password', min: 8, max: 256, len: 5 }), 'Пароль: від 8 до 256 символів, а не 5.');
+  eq(
+    'Ukrainian name length',
+    m.problemText({ code: 'bad_length', what: 'password', min: 8, max: 256, len: 5 }),
+    'Пароль: від 8 до 256 символів, а не 5.',
+  );
   m.setLang('en');
 }
 
@@ -448,20 +732,55 @@ eq('nonsense', typed('hello'), '');
 // replaces the fields it carries; one that does not follow is refused.
 {
   const base = {
-    type: 'state', id: 'g1', mode: 'friend', sfen: START, start_sfen: START, moves: [], last_move: null,
-    side_to_move: 'sente', in_check: false, dests: { '7g': ['7f'] }, drops: {}, promotions: {},
-    seats: { sente: true, gote: true }, clocks: null, status: { over: false, winner: null, reason: null },
-    impasse: { rule: 'count24', sente_points: 27, gote_points: 27, can_declare: false, can_propose_count: false, count_proposed_by: null },
-    rules: { impasse: 'count24', illegal: 'prevent', max_moves: null }, you: 'sente',
-    players: { sente: null, gote: null }, rated: false, connected: { sente: true, gote: true },
-    takeback: { proposed_by: null }, computer: null,
+    type: 'state',
+    id: 'g1',
+    mode: 'friend',
+    sfen: START,
+    start_sfen: START,
+    moves: [],
+    last_move: null,
+    side_to_move: 'sente',
+    in_check: false,
+    dests: { '7g': ['7f'] },
+    drops: {},
+    promotions: {},
+    seats: { sente: true, gote: true },
+    clocks: null,
+    status: { over: false, winner: null, reason: null },
+    impasse: {
+      rule: 'count24',
+      sente_points: 27,
+      gote_points: 27,
+      can_declare: false,
+      can_propose_count: false,
+      count_proposed_by: null,
+    },
+    rules: { impasse: 'count24', illegal: 'prevent', max_moves: null },
+    you: 'sente',
+    players: { sente: null, gote: null },
+    rated: false,
+    connected: { sente: true, gote: true },
+    takeback: { proposed_by: null },
+    computer: null,
   };
   const after = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2';
   const diff = {
-    type: 'diff', ply: 1, move: '7g7f', sfen: after, last_move: '7g7f', side_to_move: 'gote', in_check: false,
-    dests: { '3c': ['3d'] }, drops: {}, promotions: {}, clocks: null,
-    status: { over: false, winner: null, reason: null }, impasse: base.impasse,
-    connected: { sente: true, gote: false }, takeback: { proposed_by: null }, computer: null,
+    type: 'diff',
+    ply: 1,
+    move: '7g7f',
+    sfen: after,
+    last_move: '7g7f',
+    side_to_move: 'gote',
+    in_check: false,
+    dests: { '3c': ['3d'] },
+    drops: {},
+    promotions: {},
+    clocks: null,
+    status: { over: false, winner: null, reason: null },
+    impasse: base.impasse,
+    connected: { sente: true, gote: false },
+    takeback: { proposed_by: null },
+    computer: null,
   };
   const next = m.applyDiff(base, diff);
   eq('a diff with a move appends it', JSON.stringify(next?.moves), '["7g7f"]');

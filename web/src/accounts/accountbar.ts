@@ -25,7 +25,11 @@ export function renderAccountBar(bar: HTMLElement, refresh: () => void): void {
     const open = (mode: 'login' | 'register') => () => openLoginDialog(mode, refresh);
     bar.replaceChildren(
       h('button', { type: 'button', id: 'login-open', class: 'link-button', onclick: open('login') }, t('logIn')),
-      h('button', { type: 'button', id: 'register-open', class: 'link-button', onclick: open('register') }, t('register')),
+      h(
+        'button',
+        { type: 'button', id: 'register-open', class: 'link-button', onclick: open('register') },
+        t('register'),
+      ),
     );
   }
 }
@@ -35,7 +39,13 @@ export function openLoginDialog(mode: 'login' | 'register', refresh: () => void)
   document.getElementById('login-dialog')?.remove();
   const dialog = h('dialog', { id: 'login-dialog', class: 'login-dialog' });
   const draw = () => {
-    const name = h('input', { id: 'login-name', name: 'username', autocomplete: 'username', required: true, maxlength: 24 });
+    const name = h('input', {
+      id: 'login-name',
+      name: 'username',
+      autocomplete: 'username',
+      required: true,
+      maxlength: 24,
+    });
     const password = h('input', {
       id: 'login-password',
       name: 'password',
@@ -46,7 +56,11 @@ export function openLoginDialog(mode: 'login' | 'register', refresh: () => void)
       autocomplete: mode === 'login' ? 'current-password' : 'new-password',
     });
     const error = h('p', { class: 'error', id: 'login-error', role: 'alert' });
-    const submit = h('button', { type: 'submit', class: 'primary', id: 'login-submit' }, mode === 'login' ? t('logIn') : t('register'));
+    const submit = h(
+      'button',
+      { type: 'submit', class: 'primary', id: 'login-submit' },
+      mode === 'login' ? t('logIn') : t('register'),
+    );
     const other = h(
       'button',
       { type: 'button', class: 'link-button', id: 'login-switch' },
@@ -100,7 +114,14 @@ export function openLoginDialog(mode: 'login' | 'register', refresh: () => void)
  */
 export function guestNameField(id: string): HTMLElement | null {
   if (me()) return null;
-  const input = h('input', { id, name: 'guest-name', value: guestName(), maxlength: 24, placeholder: t('optional'), autocomplete: 'nickname' });
+  const input = h('input', {
+    id,
+    name: 'guest-name',
+    value: guestName(),
+    maxlength: 24,
+    placeholder: t('optional'),
+    autocomplete: 'nickname',
+  });
   input.addEventListener('input', () => setGuestName(input.value));
   return h('label', { class: 'field guest-name' }, h('span', {}, t('yourName')), input);
 }

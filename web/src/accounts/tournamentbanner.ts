@@ -66,9 +66,12 @@ export function gamesBanner(box: HTMLElement, everyMs: number): { destroy(): voi
   };
   box.hidden = true;
   load();
-  const timer = everyMs > 0 ? window.setInterval(() => {
-    if (document.visibilityState === 'visible') load();
-  }, everyMs) : undefined;
+  const timer =
+    everyMs > 0
+      ? window.setInterval(() => {
+          if (document.visibilityState === 'visible') load();
+        }, everyMs)
+      : undefined;
   return {
     destroy() {
       stopped = true;

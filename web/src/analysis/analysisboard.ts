@@ -21,7 +21,17 @@ import { NOTATIONS, type Notation } from '../board/notation';
 import { boardColumn, playBoard } from '../board/playboard';
 import type { Screen } from '../screen';
 import { boardSfen, handsSfen, replay, toSfen, type MoveInfo, type Position } from '../board/shogi';
-import { fromJson, parsePathKey, pathKey, play, removeVariation, resolve, type Cursor, type Path, type TreeNode } from '../records/tree';
+import {
+  fromJson,
+  parsePathKey,
+  pathKey,
+  play,
+  removeVariation,
+  resolve,
+  type Cursor,
+  type Path,
+  type TreeNode,
+} from '../records/tree';
 import { readUsen, START_SFEN, writeUsen, type UsenLine } from '../records/usen';
 
 const NOTATION_LABEL: Record<Notation, MsgKey> = {
@@ -133,7 +143,9 @@ class AnalysisBoard implements Screen {
       moveField('analysis-move-input', {
         current: () => {
           const legal = this.legalHere();
-          return legal ? { pos: this.positions[this.ply], legal, prevTo: this.ply > 0 ? this.infos[this.ply - 1]?.to : undefined } : null;
+          return legal
+            ? { pos: this.positions[this.ply], legal, prevTo: this.ply > 0 ? this.infos[this.ply - 1]?.to : undefined }
+            : null;
         },
         play: (usi) => this.playMove(usi),
         notation: () => this.notation,
@@ -156,7 +168,10 @@ class AnalysisBoard implements Screen {
   private setLine(path: Path): void {
     const r = resolve(this.tree, path);
     this.path = r.path;
-    const played = replay(this.startSfen, r.line.map((n) => n.usi));
+    const played = replay(
+      this.startSfen,
+      r.line.map((n) => n.usi),
+    );
     this.positions = played.positions;
     this.infos = played.infos;
   }
@@ -173,7 +188,8 @@ class AnalysisBoard implements Screen {
     const target = e.target as HTMLElement | null;
     if (target && ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName)) return;
     const here = { path: this.path, ply: this.ply };
-    if (this.mate.open && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) this.mate.stepBy(e.key === 'ArrowLeft' ? -1 : 1);
+    if (this.mate.open && (e.key === 'ArrowLeft' || e.key === 'ArrowRight'))
+      this.mate.stepBy(e.key === 'ArrowLeft' ? -1 : 1);
     else if (e.key === 'ArrowLeft') this.go({ ...here, ply: this.ply - 1 });
     else if (e.key === 'ArrowRight') this.go({ ...here, ply: this.ply + 1 });
     else if (e.key === 'Home' || e.key === 'ArrowUp') this.go({ ...here, ply: 0 });
@@ -183,7 +199,9 @@ class AnalysisBoard implements Screen {
   }
 
   private shown(): { pos: Position; info: MoveInfo | undefined } {
-    return this.mate.shown() ?? { pos: this.positions[this.ply], info: this.ply > 0 ? this.infos[this.ply - 1] : undefined };
+    return (
+      this.mate.shown() ?? { pos: this.positions[this.ply], info: this.ply > 0 ? this.infos[this.ply - 1] : undefined }
+    );
   }
 
   private legalHere(): LegalMoves | undefined {

@@ -12,7 +12,16 @@ import { ApiError, legalMoves, request as call } from '../api/api';
 import { h, option } from '../dom';
 import { makeGround } from '../board/ground';
 import { t, type MsgKey } from '../i18n/i18n';
-import { boardSfen, handsSfen, HAND_ROLES, parseSfen, toSfen, type Color, type Position, type Role } from '../board/shogi';
+import {
+  boardSfen,
+  handsSfen,
+  HAND_ROLES,
+  parseSfen,
+  toSfen,
+  type Color,
+  type Position,
+  type Role,
+} from '../board/shogi';
 import { START_SFEN } from '../records/usen';
 
 /** The pieces of a tray, as they are placed on the board. */
@@ -196,12 +205,22 @@ export class PositionEditor {
           const name = t(`piece_${role}` as MsgKey);
           const minus = h(
             'button',
-            { type: 'button', class: 'hand-minus', disabled: n === 0, 'aria-label': t('anMinus').replace('{piece}', name) },
+            {
+              type: 'button',
+              class: 'hand-minus',
+              disabled: n === 0,
+              'aria-label': t('anMinus').replace('{piece}', name),
+            },
             '−',
           );
           const plus = h(
             'button',
-            { type: 'button', class: 'hand-plus', id: `hand-plus-${color}-${role}`, 'aria-label': t('anPlus').replace('{piece}', name) },
+            {
+              type: 'button',
+              class: 'hand-plus',
+              id: `hand-plus-${color}-${role}`,
+              'aria-label': t('anPlus').replace('{piece}', name),
+            },
             '+',
           );
           minus.addEventListener('click', () => this.changeHand(color, role, -1));
@@ -239,7 +258,9 @@ export class PositionEditor {
   private fillHandicaps(): void {
     this.handicapSelect.replaceChildren(
       option('', `${t('handicap')}…`, ''),
-      ...(handicapList ?? []).map((hc) => option(hc.name, `${t(`hc_${hc.name}` as MsgKey) ?? hc.name} (${hc.kif})`, '')),
+      ...(handicapList ?? []).map((hc) =>
+        option(hc.name, `${t(`hc_${hc.name}` as MsgKey) ?? hc.name} (${hc.kif})`, ''),
+      ),
     );
   }
 
@@ -249,7 +270,10 @@ export class PositionEditor {
       b.addEventListener('click', fn);
       return b;
     };
-    this.turnSelect.replaceChildren(option('sente', `☗ ${t('sente')}`, this.pos.turn), option('gote', `☖ ${t('gote')}`, this.pos.turn));
+    this.turnSelect.replaceChildren(
+      option('sente', `☗ ${t('sente')}`, this.pos.turn),
+      option('gote', `☖ ${t('gote')}`, this.pos.turn),
+    );
     this.turnSelect.onchange = () => this.setPosition({ ...this.pos, turn: this.turnSelect.value as Color });
     this.handicapSelect.onchange = () => {
       const hc = handicapList?.find((x) => x.name === this.handicapSelect.value);
@@ -298,7 +322,12 @@ export class PositionEditor {
     } catch (e) {
       // The SFEN reader's words (`bad_sfen`'s detail) say what is wrong with the setup.
       const detail = e instanceof ApiError && e.code === 'bad_sfen' ? e.params.detail : undefined;
-      const why = typeof detail === 'string' ? detail.replace(/^SFEN column \d+: /, '') : e instanceof Error ? e.message : String(e);
+      const why =
+        typeof detail === 'string'
+          ? detail.replace(/^SFEN column \d+: /, '')
+          : e instanceof Error
+            ? e.message
+            : String(e);
       this.error.textContent = t('anIllegal').replace('{why}', why);
       return;
     }

@@ -171,14 +171,17 @@ export class EngineLines {
         'span',
         { class: 'engine-status', id: 'engine-status', role: 'status' },
         this.answer
-          ? t('anDepth').replace('{depth}', String(this.answer.depth)).replace('{nodes}', this.answer.nodes.toLocaleString())
+          ? t('anDepth')
+              .replace('{depth}', String(this.answer.depth))
+              .replace('{nodes}', this.answer.nodes.toLocaleString())
           : '',
         this.thinking && this.on ? ` ${t('anThinking')}` : '',
       ),
     );
     const body: HTMLElement[] = [];
     if (this.error) body.push(h('p', { class: 'error', id: 'engine-error' }, this.error));
-    if (this.on && this.answer && this.answer.lines.length === 0) body.push(h('p', { id: 'engine-no-move' }, t('anNoMove')));
+    if (this.on && this.answer && this.answer.lines.length === 0)
+      body.push(h('p', { id: 'engine-no-move' }, t('anNoMove')));
     if (this.on && this.answer) {
       this.answer.lines.forEach((l, i) => {
         const { infos } = replay(this.sfen, l.pv);

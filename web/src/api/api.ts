@@ -139,7 +139,13 @@ export async function request<T>(method: string, path: string, body?: BodyInit, 
     const fallback = `${res.status} ${res.statusText}`;
     const err: ServerError = data && typeof data === 'object' ? (data as ServerError) : {};
     const english = typeof err.error === 'string' ? err.error : fallback;
-    throw new ApiError(res.status, problemText(err, fallback), typeof err.code === 'string' ? err.code : null, english, err);
+    throw new ApiError(
+      res.status,
+      problemText(err, fallback),
+      typeof err.code === 'string' ? err.code : null,
+      english,
+      err,
+    );
   }
   return data as T;
 }
@@ -271,10 +277,12 @@ export function connect(id: string, token: string | null, ev: ConnectionEvents):
           sock.send(JSON.stringify({ type: 'sync' }));
         }
       } else if (msg.type === 'error') {
-        const refusal = msg.code === 'illegal_move' && typeof (msg as unknown as Refusal).rule === 'string' ? (msg as unknown as Refusal) : undefined;
+        const refusal =
+          msg.code === 'illegal_move' && typeof (msg as unknown as Refusal).rule === 'string'
+            ? (msg as unknown as Refusal)
+            : undefined;
         ev.onError(problemText(msg as ServerError, 'error'), refusal);
-      }
-      else if (msg.type === 'chat') ev.onChat?.([msg as unknown as ChatMessage], false);
+      } else if (msg.type === 'chat') ev.onChat?.([msg as unknown as ChatMessage], false);
       else if (msg.type === 'chat_history') ev.onChat?.(msg.messages ?? [], true);
     };
     sock.onclose = () => {

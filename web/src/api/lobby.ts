@@ -101,7 +101,10 @@ export type LobbyMessage =
   | { type: 'live_moves'; moves: Record<string, number>; live_total: number };
 
 /** The lobby's socket, reconnecting with backoff (0.5 s doubling up to 15 s) while open. */
-export function connectLobby(onMessage: (m: LobbyMessage) => void, onStatus: (connected: boolean) => void): { close(): void } {
+export function connectLobby(
+  onMessage: (m: LobbyMessage) => void,
+  onStatus: (connected: boolean) => void,
+): { close(): void } {
   let ws: WebSocket | null = null;
   let closed = false;
   let delay = 500;

@@ -63,7 +63,17 @@ const PLAIN = [
 ] as const;
 
 /** What `no_such` may name. */
-const THINGS = ['player', 'challenge', 'tournament', 'round', 'board', 'record', 'account', 'organiser', 'puzzle'] as const;
+const THINGS = [
+  'player',
+  'challenge',
+  'tournament',
+  'round',
+  'board',
+  'record',
+  'account',
+  'organiser',
+  'puzzle',
+] as const;
 
 /** What a name or password rule (`bad_length`, `bad_character`) is about. */
 const WHATS: Record<string, MsgKey> = { name: 'what_name', 'guest name': 'what_guest_name', password: 'what_password' };

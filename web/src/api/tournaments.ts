@@ -268,7 +268,12 @@ export function putBoard(
   return call('PUT', `${base(id)}/rounds/${round}/boards/${board}`, change);
 }
 
-export function reportResult(id: string, round: number, board: number, result: 'sente' | 'gote' | 'draw'): Promise<Board> {
+export function reportResult(
+  id: string,
+  round: number,
+  board: number,
+  result: 'sente' | 'gote' | 'draw',
+): Promise<Board> {
   return call('POST', `${base(id)}/rounds/${round}/boards/${board}/report`, { result });
 }
 

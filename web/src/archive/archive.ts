@@ -66,9 +66,7 @@ export function renderArchive(root: HTMLElement): Screen {
         load();
       });
       list.replaceChildren(
-        data.entries.length === 0
-          ? h('p', {}, t('noGames'))
-          : gameTable(data.entries),
+        data.entries.length === 0 ? h('p', {}, t('noGames')) : gameTable(data.entries),
         h('div', { class: 'pager' }, prev, h('span', {}, `${t('page')} ${page} / ${pages}`), next),
       );
       // The query the list shows, for whoever waits for a filter to apply.

@@ -10,7 +10,17 @@
 import type { LegalMoves } from '../api/api';
 import { japanese, russian, western } from './notation';
 import { t, type MsgKey } from '../i18n/i18n';
-import { applyUsi, canReach, type Color, DROP_LETTERS, HAND_ROLES, type Key, type MoveInfo, type Position, type Role } from './shogi';
+import {
+  applyUsi,
+  canReach,
+  type Color,
+  DROP_LETTERS,
+  HAND_ROLES,
+  type Key,
+  type MoveInfo,
+  type Position,
+  type Role,
+} from './shogi';
 
 /** Every legal move of `legal` in USI (a move that may promote twice: with and without `+`). */
 export function legalUsis(legal: LegalMoves): string[] {
@@ -76,7 +86,7 @@ export function moveTexts(info: MoveInfo, prevTo: Key | undefined): string[] {
   for (const j of [japanese(info, prevTo), japanese(info, undefined), japanese(plain, undefined)]) {
     texts.add(j);
     // 打 is written only where a board piece could also go there; accepted either way.
-    if (info.drop) texts.add(j.replace(/打$/, '')).add(j.replace(/打$/, '') + '打');
+    if (info.drop) texts.add(j.replace(/打$/, '')).add(`${j.replace(/打$/, '')}打`);
   }
   const out = new Set<string>();
   for (const text of texts) {
@@ -106,8 +116,20 @@ export function matchMove(input: string, legal: LegalMoves, pos: Position, prevT
 }
 
 const ROLE_ORDER: Role[] = [
-  'king', 'rook', 'dragon', 'bishop', 'horse', 'gold', 'silver', 'promotedsilver',
-  'knight', 'promotedknight', 'lance', 'promotedlance', 'pawn', 'tokin',
+  'king',
+  'rook',
+  'dragon',
+  'bishop',
+  'horse',
+  'gold',
+  'silver',
+  'promotedsilver',
+  'knight',
+  'promotedknight',
+  'lance',
+  'promotedlance',
+  'pawn',
+  'tokin',
 ];
 
 /** The position in words for a screen reader: each side's pieces with their squares, then its hand

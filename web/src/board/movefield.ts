@@ -25,7 +25,13 @@ export interface MoveFieldBoard {
 /** The field (`id` for its input) with its label and the note under it. */
 export function moveField(id: string, board: MoveFieldBoard): HTMLElement {
   const note = h('div', { class: 'move-field-note', role: 'status' });
-  const input = h('input', { type: 'text', id, autocomplete: 'off', spellcheck: 'false', placeholder: t('typeMoveHint') });
+  const input = h('input', {
+    type: 'text',
+    id,
+    autocomplete: 'off',
+    spellcheck: 'false',
+    placeholder: t('typeMoveHint'),
+  });
   const done = (usi: string) => {
     input.value = '';
     note.replaceChildren();
@@ -47,7 +53,11 @@ export function moveField(id: string, board: MoveFieldBoard): HTMLElement {
           'span',
           { class: 'choices' },
           found.map((c) =>
-            h('button', { type: 'button', class: 'choice', 'data-usi': c.usi, onclick: () => done(c.usi) }, moveText(c.info, now?.prevTo, board.notation())),
+            h(
+              'button',
+              { type: 'button', class: 'choice', 'data-usi': c.usi, onclick: () => done(c.usi) },
+              moveText(c.info, now?.prevTo, board.notation()),
+            ),
           ),
         ),
       );

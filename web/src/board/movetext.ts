@@ -23,7 +23,12 @@ export function lineMoveText(infos: MoveInfo[], i: number, notation = defaultNot
  * The text of the USI move `usi` played in `pos` (after a move to `prevTo`),
  * in `notation`; the USI text itself when it cannot be played there.
  */
-export function usiMoveText(pos: Position | undefined, usi: string, prevTo: string | undefined, notation = defaultNotation()): string {
+export function usiMoveText(
+  pos: Position | undefined,
+  usi: string,
+  prevTo: string | undefined,
+  notation = defaultNotation(),
+): string {
   const r = pos ? applyUsi(pos, usi) : null;
   return r ? moveText(r.info, prevTo, notation) : usi;
 }

@@ -110,7 +110,7 @@ const RU_ABBR: Record<string, [string, string]> = {
 function ruAbbr(role: Role, ukrainian: boolean): string {
   const base = unpromoted(role);
   const abbr = RU_ABBR[base][ukrainian ? 1 : 0];
-  return base === role ? abbr : '+' + abbr;
+  return base === role ? abbr : `+${abbr}`;
 }
 
 /** Russian style (Ukrainian piece letters when `ukrainian`): `7g-7f`, `С8hx2b+`, `П*5e`. */

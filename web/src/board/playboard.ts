@@ -42,7 +42,11 @@ export function playBoard(b: PlayBoard, options: Config = {}): Api {
         dropPromotionDialog: () => false,
         forceDropPromotion: () => false,
       },
-      movable: { free: false, showDests: true, events: { after: (orig, dest, prom) => b.play(moveUsi(orig, dest, prom)) } },
+      movable: {
+        free: false,
+        showDests: true,
+        events: { after: (orig, dest, prom) => b.play(moveUsi(orig, dest, prom)) },
+      },
       droppable: {
         free: false,
         showDests: true,
@@ -60,6 +64,16 @@ export function playBoard(b: PlayBoard, options: Config = {}): Api {
 }
 
 /** The column of `b`'s board: Gote's hand, the board, Sente's hand, then `below` (a typed-move field). */
-export function boardColumn(b: Pick<PlayBoard, 'board' | 'handTop' | 'handBottom'>, ...below: HTMLElement[]): HTMLElement {
-  return h('div', { class: 'board-col pieces-kanji' }, b.handTop, h('div', { class: 'board-wrap' }, b.board), b.handBottom, ...below);
+export function boardColumn(
+  b: Pick<PlayBoard, 'board' | 'handTop' | 'handBottom'>,
+  ...below: HTMLElement[]
+): HTMLElement {
+  return h(
+    'div',
+    { class: 'board-col pieces-kanji' },
+    b.handTop,
+    h('div', { class: 'board-wrap' }, b.board),
+    b.handBottom,
+    ...below,
+  );
 }

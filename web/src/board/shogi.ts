@@ -120,7 +120,7 @@ export function parseSfen(sfen: string): Position {
         continue;
       }
       let letter = c;
-      if (c === '+') letter = '+' + row[++i];
+      if (c === '+') letter = `+${row[++i]}`;
       const role = LETTER_ROLE[letter.toLowerCase()];
       if (role) board.set(key(file, r + 1), { role, color: letter === letter.toUpperCase() ? 'sente' : 'gote' });
       file -= 1;
@@ -264,26 +264,60 @@ export function applyUsi(pos: Position, usi: string): { pos: Position; info: Mov
     .map(([k]) => k);
   return {
     pos: next,
-    info: { usi, color, role: piece.role, from, to, drop: false, promote, capture, declined, rivals, boardCouldReach: false },
+    info: {
+      usi,
+      color,
+      role: piece.role,
+      from,
+      to,
+      drop: false,
+      promote,
+      capture,
+      declined,
+      rivals,
+      boardCouldReach: false,
+    },
   };
 }
 
 // Steps as (file delta, rank delta) for Sente; Gote mirrors the rank delta.
 // Files grow to the left from Sente's view; "forward" for Sente is rank - 1.
 const KING = [
-  [1, 1], [0, 1], [-1, 1], [1, 0], [-1, 0], [1, -1], [0, -1], [-1, -1],
+  [1, 1],
+  [0, 1],
+  [-1, 1],
+  [1, 0],
+  [-1, 0],
+  [1, -1],
+  [0, -1],
+  [-1, -1],
 ];
 const GOLD = [
-  [1, -1], [0, -1], [-1, -1], [1, 0], [-1, 0], [0, 1],
+  [1, -1],
+  [0, -1],
+  [-1, -1],
+  [1, 0],
+  [-1, 0],
+  [0, 1],
 ];
 const SILVER = [
-  [1, -1], [0, -1], [-1, -1], [1, 1], [-1, 1],
+  [1, -1],
+  [0, -1],
+  [-1, -1],
+  [1, 1],
+  [-1, 1],
 ];
 const ORTHO = [
-  [0, 1], [0, -1], [1, 0], [-1, 0],
+  [0, 1],
+  [0, -1],
+  [1, 0],
+  [-1, 0],
 ];
 const DIAG = [
-  [1, 1], [1, -1], [-1, 1], [-1, -1],
+  [1, 1],
+  [1, -1],
+  [-1, 1],
+  [-1, -1],
 ];
 
 function steps(role: Role): { step: number[][]; slide: number[][] } {
@@ -299,7 +333,13 @@ function steps(role: Role): { step: number[][]; slide: number[][] } {
     case 'silver':
       return { step: SILVER, slide: [] };
     case 'knight':
-      return { step: [[1, -2], [-1, -2]], slide: [] };
+      return {
+        step: [
+          [1, -2],
+          [-1, -2],
+        ],
+        slide: [],
+      };
     case 'lance':
       return { step: [], slide: [[0, -1]] };
     case 'pawn':

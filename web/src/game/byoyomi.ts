@@ -18,7 +18,7 @@ export const HIGH_SECONDS = 5;
 /** The beep due between two readings of the same clock (`prev` earlier, `cur` now), if any:
  * a period used up, or else the last whole second of the countdown crossed. */
 export function beepDue(prev: ClockNow | null, cur: ClockNow): Beep | null {
-  if (!prev || !prev.running || !prev.inByoyomi) return null;
+  if (!prev?.running || !prev.inByoyomi) return null;
   if (cur.periodsLeft < prev.periodsLeft) return 'period';
   if (!cur.running || !cur.inByoyomi) return null;
   for (let s = 1; s <= COUNTED_SECONDS; s++) {
@@ -60,7 +60,8 @@ let audio: AudioContext | null = null;
 export function playBeep(beep: Beep): void {
   if (location.search.includes('beeptest')) {
     const w = window as unknown as { __shogiBeeps?: Beep[] };
-    (w.__shogiBeeps ??= []).push(beep);
+    w.__shogiBeeps ??= [];
+    w.__shogiBeeps.push(beep);
   }
   try {
     audio ??= new AudioContext();

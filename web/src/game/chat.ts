@@ -45,7 +45,12 @@ export class ChatPanel {
     });
     this.input.placeholder = t('chatPlaceholder');
     this.input.setAttribute('aria-label', t('chat'));
-    const form = h('form', { class: 'chat-form', id: 'chat-form' }, this.input, h('button', { type: 'submit', id: 'chat-send' }, t('send')));
+    const form = h(
+      'form',
+      { class: 'chat-form', id: 'chat-form' },
+      this.input,
+      h('button', { type: 'submit', id: 'chat-send' }, t('send')),
+    );
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const text = this.input.value.trim().slice(0, CHAT_MAX);

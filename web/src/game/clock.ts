@@ -60,7 +60,7 @@ export function fmt(ms: number): string {
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
   const mm = h > 0 ? String(m).padStart(2, '0') : String(m);
-  return (h > 0 ? `${h}:` : '') + `${mm}:${String(s).padStart(2, '0')}`;
+  return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
 }
 
 export function clockText(c: ClockNow): { main: string; extra: string; low: boolean } {

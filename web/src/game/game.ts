@@ -100,7 +100,7 @@ export async function openGame(root: HTMLElement, id: string, join: string | nul
     if (e instanceof ApiError && e.status === 404) return renderNotFound(root, 'game');
   }
   if (join && !token) {
-    if (state && state.seats.sente && state.seats.gote) {
+    if (state?.seats.sente && state.seats.gote) {
       // The invite was used already (by someone else, or in another browser).
       seatTaken = true;
     } else {
@@ -319,7 +319,7 @@ class Game implements Screen {
   /** The chat panel: for the two seated players of a game between people. */
   private chatPanel(): HTMLElement | null {
     const s = this.st;
-    if (!s || s.mode !== 'friend' || (this.you !== 'sente' && this.you !== 'gote')) return null;
+    if (s?.mode !== 'friend' || (this.you !== 'sente' && this.you !== 'gote')) return null;
     if (!this.chat) {
       this.chat = new ChatPanel(this.you, (text) => this.conn?.send({ type: 'chat', text }) ?? false);
       this.chat.add(this.chatBacklog, true);
@@ -606,7 +606,9 @@ class Game implements Screen {
       const detail = playerDetail(p);
       el.append(
         `${mark} `,
-        hasProfile(p) ? h('a', { href: profilePath(p.name), 'data-link': true, class: 'player-name' }, p.name) : h('span', { class: 'player-name' }, p.name),
+        hasProfile(p)
+          ? h('a', { href: profilePath(p.name), 'data-link': true, class: 'player-name' }, p.name)
+          : h('span', { class: 'player-name' }, p.name),
       );
       if (detail) el.append(h('span', { class: 'player-detail' }, ` ${detail}`));
       if (you) el.append(you);
@@ -616,7 +618,13 @@ class Game implements Screen {
     const seated = s?.seats[side] && !computer;
     if (s?.connected && seated && !s.status.over) {
       const on = s.connected[side];
-      el.append(h('span', { class: `conn ${on ? 'on' : 'off'}`, title: on ? t('online') : t('offline'), 'aria-label': on ? t('online') : t('offline') }));
+      el.append(
+        h('span', {
+          class: `conn ${on ? 'on' : 'off'}`,
+          title: on ? t('online') : t('offline'),
+          'aria-label': on ? t('online') : t('offline'),
+        }),
+      );
     }
     return el;
   }
@@ -762,13 +770,15 @@ class Game implements Screen {
         h(
           'div',
           { class: this.you === null && this.seatTaken ? 'seat warn' : 'seat', id: 'seat' },
-          this.you === null ? t(this.seatTaken ? 'seatTaken' : 'spectator') : `${t('youPlay')}: ${this.you === 'both' ? t('bothSides') : t(this.you)}`,
+          this.you === null
+            ? t(this.seatTaken ? 'seatTaken' : 'spectator')
+            : `${t('youPlay')}: ${this.you === 'both' ? t('bothSides') : t(this.you)}`,
         ),
       );
       parts.push(this.invitePanel());
       parts.push(this.controls());
       parts.push(this.takebackPanel());
-      parts.push(this.impassePanel());
+      parts.push(this.impassePanel(s));
     }
     // The move list, its buttons and the settings are kept across updates
     // (an open drop-down is not closed by a move); rebuilt on a language change.
@@ -791,7 +801,9 @@ class Game implements Screen {
         { class: 'links' },
         h('a', { href: '/', 'data-link': true, id: 'new-game' }, t('newGame')),
         s?.status.over ? ' · ' : null,
-        s?.status.over ? h('a', { href: `/review/${this.id}`, 'data-link': true, id: 'review-link' }, t('review')) : null,
+        s?.status.over
+          ? h('a', { href: `/review/${this.id}`, 'data-link': true, id: 'review-link' }, t('review'))
+          : null,
       ),
     );
     this.side.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
@@ -800,7 +812,7 @@ class Game implements Screen {
 
   private invitePanel(): HTMLElement | null {
     const s = this.st;
-    if (!s || s.mode !== 'friend' || (s.seats.sente && s.seats.gote)) return null;
+    if (s?.mode !== 'friend' || (s.seats.sente && s.seats.gote)) return null;
     const invite = localStorage.getItem(inviteKey(this.id)) ?? sessionStorage.getItem(inviteKey(this.id));
     const panel = h('div', { class: 'invite' }, h('p', {}, t('waiting')));
     if (invite && this.you) {
@@ -830,17 +842,23 @@ class Game implements Screen {
   }
 
   private controls(): HTMLElement {
-    const s = this.st!;
     const div = h('div', { class: 'controls' });
+    const s = this.st;
+    if (!s) return div;
     div.append(this.button(t('flip'), 'flip', () => this.flip()));
     if (!this.you || s.status.over) return div;
     const mine = this.you === 'both' || this.you === s.side_to_move;
     const bothSeated = s.seats.sente && s.seats.gote;
     if (bothSeated) {
       div.append(
-        this.button(t('resign'), 'resign', () => {
-          if (confirm(t('confirmResign'))) this.send({ type: 'resign' });
-        }, 'danger'),
+        this.button(
+          t('resign'),
+          'resign',
+          () => {
+            if (confirm(t('confirmResign'))) this.send({ type: 'resign' });
+          },
+          'danger',
+        ),
       );
     }
     // Abort: before each side has made a move.
@@ -855,9 +873,14 @@ class Game implements Screen {
     // highlighted when the points win too.
     if ((rule === '27' || rule === '24') && mine && bothSeated && s.impasse.can_declare) {
       div.append(
-        this.button(t('declare'), 'declare', () => {
-          if (confirm(t('confirmDeclare'))) this.send({ type: 'declare' });
-        }, declarationWins(s) ? 'primary' : ''),
+        this.button(
+          t('declare'),
+          'declare',
+          () => {
+            if (confirm(t('confirmDeclare'))) this.send({ type: 'declare' });
+          },
+          declarationWins(s) ? 'primary' : '',
+        ),
       );
     }
     if (rule === 'count24' && bothSeated) {
@@ -903,8 +926,7 @@ class Game implements Screen {
     );
   }
 
-  private impassePanel(): HTMLElement {
-    const s = this.st!;
+  private impassePanel(s: GameState): HTMLElement {
     const imp = s.impasse;
     const ruleKey: Record<string, MsgKey> = {
       count24: 'impCount24',
@@ -913,21 +935,24 @@ class Game implements Screen {
       try: 'impTry',
       none: 'impNone',
     };
-    const div = h('div', { class: 'impasse', id: 'impasse' }, h('div', {}, `${t('impasseRule')}: ${t(ruleKey[imp.rule] ?? 'impNone')}`));
+    const div = h(
+      'div',
+      { class: 'impasse', id: 'impasse' },
+      h('div', {}, `${t('impasseRule')}: ${t(ruleKey[imp.rule] ?? 'impNone')}`),
+    );
     if (imp.rule === 'count24' || imp.rule === '27' || imp.rule === '24') {
-      div.append(
-        h(
-          'div',
-          { class: 'points' },
-          `${t('points')}: ☗ ${imp.sente_points} · ☖ ${imp.gote_points}`,
-        ),
-      );
+      div.append(h('div', { class: 'points' }, `${t('points')}: ☗ ${imp.sente_points} · ☖ ${imp.gote_points}`));
     }
     // How the declaration or the count becomes possible, while it is not.
-    const condition: Partial<Record<string, MsgKey>> = { '27': 'impasseCond27', '24': 'impasseCond24', count24: 'impasseCondCount' };
+    const condition: Partial<Record<string, MsgKey>> = {
+      '27': 'impasseCond27',
+      '24': 'impasseCond24',
+      count24: 'impasseCondCount',
+    };
     const cond = condition[imp.rule];
     const possible = imp.rule === 'count24' ? imp.can_propose_count || imp.count_proposed_by !== null : imp.can_declare;
-    if (cond && !possible && !s.status.over) div.append(h('p', { class: 'note impasse-conditions', id: 'impasse-conditions' }, t(cond)));
+    if (cond && !possible && !s.status.over)
+      div.append(h('p', { class: 'note impasse-conditions', id: 'impasse-conditions' }, t(cond)));
     if (imp.count_proposed_by && !s.status.over)
       div.append(h('div', { class: 'proposal' }, words(t('countProposedBy'), t(imp.count_proposed_by))));
     return div;
@@ -939,10 +964,50 @@ class Game implements Screen {
     return h(
       'div',
       { class: 'nav' },
-      h('button', { type: 'button', id: 'nav-first', title: t('first'), 'aria-label': t('first'), onclick: () => this.setView(0) }, '«'),
-      h('button', { type: 'button', id: 'nav-prev', title: t('prev'), 'aria-label': t('prev'), onclick: () => this.setView(cur() - 1) }, '‹'),
-      h('button', { type: 'button', id: 'nav-next', title: t('next'), 'aria-label': t('next'), onclick: () => this.setView(cur() + 1) }, '›'),
-      h('button', { type: 'button', id: 'nav-last', title: t('last'), 'aria-label': t('last'), onclick: () => this.setView(null) }, '»'),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'nav-first',
+          title: t('first'),
+          'aria-label': t('first'),
+          onclick: () => this.setView(0),
+        },
+        '«',
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'nav-prev',
+          title: t('prev'),
+          'aria-label': t('prev'),
+          onclick: () => this.setView(cur() - 1),
+        },
+        '‹',
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'nav-next',
+          title: t('next'),
+          'aria-label': t('next'),
+          onclick: () => this.setView(cur() + 1),
+        },
+        '›',
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'nav-last',
+          title: t('last'),
+          'aria-label': t('last'),
+          onclick: () => this.setView(null),
+        },
+        '»',
+      ),
     );
   }
 

@@ -124,8 +124,10 @@ const en = {
   seatTaken: 'This seat has been taken; you are watching.',
   clockPaused: 'reconnecting…',
   clockPausedTitle: 'The time left is unknown until the connection is back',
-  impasseCond27: 'To declare: your king in the enemy camp with 10 other pieces there, not in check, and 28 points (Sente) or 27 (Gote). A declaration without them loses.',
-  impasseCond24: 'To declare: your king in the enemy camp with 10 other pieces there, not in check. Then 31+ points win, 24–30 draw, fewer lose.',
+  impasseCond27:
+    'To declare: your king in the enemy camp with 10 other pieces there, not in check, and 28 points (Sente) or 27 (Gote). A declaration without them loses.',
+  impasseCond24:
+    'To declare: your king in the enemy camp with 10 other pieces there, not in check. Then 31+ points win, 24–30 draw, fewer lose.',
   impasseCondCount: 'The count can be proposed once both kings stand in the enemy camp.',
   piece_king: 'king',
   piece_rook: 'rook',
@@ -188,9 +190,9 @@ const en = {
   save: 'Save',
   saved: 'Saved',
   unsaved: 'Unsaved changes',
-  saveNeedsToken: 'Only the game\'s players, or whoever imported the record, can save (from the browser they used).',
+  saveNeedsToken: "Only the game's players, or whoever imported the record, can save (from the browser they used).",
   commentHere: 'A comment on this move',
-  mainLineFixed: 'The game\'s own moves end here; play a different move earlier to start a variation.',
+  mainLineFixed: "The game's own moves end here; play a different move earlier to start a variation.",
   backToMain: 'Back to the main line',
   removeVariation: 'Delete this variation',
   promoteVariation: 'Make this the main line',
@@ -388,9 +390,9 @@ const en = {
   evNoStandings: 'No standings yet.',
   evRank: 'Place',
   tb_sb: 'Sonneborn-Berger',
-  tb_sos: 'Buchholz (sum of opponents\' scores)',
-  tb_sosos: 'Sum of opponents\' Buchholz (SOSOS)',
-  tb_sodos: 'Sum of defeated opponents\' scores (SODOS)',
+  tb_sos: "Buchholz (sum of opponents' scores)",
+  tb_sosos: "Sum of opponents' Buchholz (SOSOS)",
+  tb_sodos: "Sum of defeated opponents' scores (SODOS)",
   tb_median: 'Median Buchholz',
   tb_direct: 'Direct encounter',
   tb_wins: 'Number of wins',
@@ -536,7 +538,8 @@ const en = {
   // --- learn ---
   learn: 'Learn',
   learnTitle: 'Learn shogi',
-  learnIntro: 'Short lessons in the order a beginner needs them, each with exercises on the board. Your progress is kept in this browser, and on your account when you are logged in.',
+  learnIntro:
+    'Short lessons in the order a beginner needs them, each with exercises on the board. Your progress is kept in this browser, and on your account when you are logged in.',
   learnProgress: 'Exercises solved',
   learnExercises: 'Exercises',
   learnMoves: 'Moves: {n} of {min}',
@@ -604,7 +607,8 @@ const en = {
   anOpen: 'Open in the analysis board',
   anEdit: 'Edit position',
   anEditor: 'Position editor',
-  anEditorHint: 'Drag pieces from the trays onto the board; drag a piece off the board to remove it, or onto a hand to put it in hand. Click a tray piece, then a square, to place it too.',
+  anEditorHint:
+    'Drag pieces from the trays onto the board; drag a piece off the board to remove it, or onto a hand to put it in hand. Click a tray piece, then a square, to place it too.',
   anSideToMove: 'Side to move',
   anClear: 'Clear board',
   anStartPos: 'Start position',
@@ -758,8 +762,10 @@ const ru: Dict = {
   seatTaken: 'Это место уже занято; вы наблюдаете за партией.',
   clockPaused: 'переподключение…',
   clockPausedTitle: 'Оставшееся время неизвестно, пока нет связи',
-  impasseCond27: 'Для объявления: ваш король в лагере противника, там же ещё 10 ваших фигур, нет шаха, и 28 очков (сэнтэ) или 27 (готэ). Объявление без этого проигрывает.',
-  impasseCond24: 'Для объявления: ваш король в лагере противника, там же ещё 10 ваших фигур, нет шаха. Тогда 31+ очко — победа, 24–30 — ничья, меньше — поражение.',
+  impasseCond27:
+    'Для объявления: ваш король в лагере противника, там же ещё 10 ваших фигур, нет шаха, и 28 очков (сэнтэ) или 27 (готэ). Объявление без этого проигрывает.',
+  impasseCond24:
+    'Для объявления: ваш король в лагере противника, там же ещё 10 ваших фигур, нет шаха. Тогда 31+ очко — победа, 24–30 — ничья, меньше — поражение.',
   impasseCondCount: 'Подсчёт можно предложить, когда оба короля в лагере противника.',
   piece_king: 'король',
   piece_rook: 'ладья',
@@ -1166,7 +1172,8 @@ const ru: Dict = {
   // --- learn ---
   learn: 'Обучение',
   learnTitle: 'Учимся играть в сёги',
-  learnIntro: 'Короткие уроки в том порядке, в каком они нужны начинающему, и к каждому упражнения на доске. Прогресс хранится в этом браузере, а если вы вошли, то и в вашей учётной записи.',
+  learnIntro:
+    'Короткие уроки в том порядке, в каком они нужны начинающему, и к каждому упражнения на доске. Прогресс хранится в этом браузере, а если вы вошли, то и в вашей учётной записи.',
   learnProgress: 'Решено упражнений',
   learnExercises: 'Упражнения',
   learnMoves: 'Ходов: {n} из {min}',
@@ -1234,7 +1241,8 @@ const ru: Dict = {
   anOpen: 'Открыть на доске анализа',
   anEdit: 'Редактировать позицию',
   anEditor: 'Редактор позиции',
-  anEditorHint: 'Перетаскивайте фигуры из лотков на доску; чтобы убрать фигуру, утащите её за край доски, а чтобы отдать в руку — на руку. Можно и щёлкнуть фигуру в лотке, а потом клетку.',
+  anEditorHint:
+    'Перетаскивайте фигуры из лотков на доску; чтобы убрать фигуру, утащите её за край доски, а чтобы отдать в руку — на руку. Можно и щёлкнуть фигуру в лотке, а потом клетку.',
   anSideToMove: 'Чей ход',
   anClear: 'Очистить доску',
   anStartPos: 'Начальная позиция',
@@ -1383,8 +1391,10 @@ const uk: Dict = {
   seatTaken: 'Це місце вже зайняте; ви спостерігаєте за партією.',
   clockPaused: 'перепідключення…',
   clockPausedTitle: 'Залишок часу невідомий, доки немає зв’язку',
-  impasseCond27: 'Для оголошення: ваш король у таборі суперника, там же ще 10 ваших фігур, немає шаху, і 28 очок (сенте) або 27 (ґоте). Оголошення без цього програє.',
-  impasseCond24: 'Для оголошення: ваш король у таборі суперника, там же ще 10 ваших фігур, немає шаху. Тоді 31+ очко — перемога, 24–30 — нічия, менше — поразка.',
+  impasseCond27:
+    'Для оголошення: ваш король у таборі суперника, там же ще 10 ваших фігур, немає шаху, і 28 очок (сенте) або 27 (ґоте). Оголошення без цього програє.',
+  impasseCond24:
+    'Для оголошення: ваш король у таборі суперника, там же ще 10 ваших фігур, немає шаху. Тоді 31+ очко — перемога, 24–30 — нічия, менше — поразка.',
   impasseCondCount: 'Підрахунок можна запропонувати, коли обидва королі в таборі суперника.',
   piece_king: 'король',
   piece_rook: 'тура',
@@ -1453,7 +1463,7 @@ const uk: Dict = {
   backToMain: 'До основної лінії',
   removeVariation: 'Видалити цей варіант',
   promoteVariation: 'Зробити основним варіантом',
-  continueAi: 'Грати звідси з комп\'ютером',
+  continueAi: "Грати звідси з комп'ютером",
   continueFriend: 'Грати звідси з другом',
   // Players: accounts, the lobby, profiles, names and chat in games.
   logIn: 'Увійти',
@@ -1791,7 +1801,8 @@ const uk: Dict = {
   // --- learn ---
   learn: 'Навчання',
   learnTitle: 'Вчимося грати в сьоґі',
-  learnIntro: 'Короткі уроки в тому порядку, в якому вони потрібні початківцю, і до кожного вправи на дошці. Поступ зберігається в цьому браузері, а якщо ви увійшли, то й у вашому обліковому записі.',
+  learnIntro:
+    'Короткі уроки в тому порядку, в якому вони потрібні початківцю, і до кожного вправи на дошці. Поступ зберігається в цьому браузері, а якщо ви увійшли, то й у вашому обліковому записі.',
   learnProgress: "Розв'язано вправ",
   learnExercises: 'Вправи',
   learnMoves: 'Ходів: {n} з {min}',
@@ -1859,7 +1870,8 @@ const uk: Dict = {
   anOpen: 'Відкрити на дошці аналізу',
   anEdit: 'Редагувати позицію',
   anEditor: 'Редактор позиції',
-  anEditorHint: 'Перетягуйте фігури з лотків на дошку; щоб прибрати фігуру, витягніть її за край дошки, а щоб віддати в руку — на руку. Можна й клацнути фігуру в лотку, а потім клітинку.',
+  anEditorHint:
+    'Перетягуйте фігури з лотків на дошку; щоб прибрати фігуру, витягніть її за край дошки, а щоб віддати в руку — на руку. Можна й клацнути фігуру в лотку, а потім клітинку.',
   anSideToMove: 'Чий хід',
   anClear: 'Очистити дошку',
   anStartPos: 'Початкова позиція',
@@ -2008,8 +2020,10 @@ const ja: Dict = {
   seatTaken: 'この席はすでに埋まっています。観戦しています。',
   clockPaused: '再接続中…',
   clockPausedTitle: '接続が戻るまで残り時間は不明です',
-  impasseCond27: '宣言の条件：玉が敵陣にあり、玉以外の駒が敵陣に10枚以上、王手がかかっていない、先手28点・後手27点以上。満たさない宣言は負けです。',
-  impasseCond24: '宣言の条件：玉が敵陣にあり、玉以外の駒が敵陣に10枚以上、王手がかかっていない。31点以上で勝ち、24〜30点で引き分け、それ未満は負けです。',
+  impasseCond27:
+    '宣言の条件：玉が敵陣にあり、玉以外の駒が敵陣に10枚以上、王手がかかっていない、先手28点・後手27点以上。満たさない宣言は負けです。',
+  impasseCond24:
+    '宣言の条件：玉が敵陣にあり、玉以外の駒が敵陣に10枚以上、王手がかかっていない。31点以上で勝ち、24〜30点で引き分け、それ未満は負けです。',
   impasseCondCount: '双方の玉が敵陣に入ると点数計算を提案できます。',
   piece_king: '玉将',
   piece_rook: '飛車',
@@ -2416,7 +2430,8 @@ const ja: Dict = {
   // --- learn ---
   learn: '学ぶ',
   learnTitle: '将棋を学ぶ',
-  learnIntro: '初心者に必要な順に並んだ短いレッスンと、盤上の練習問題です。進み具合はこのブラウザに、ログインしていればアカウントにも保存されます。',
+  learnIntro:
+    '初心者に必要な順に並んだ短いレッスンと、盤上の練習問題です。進み具合はこのブラウザに、ログインしていればアカウントにも保存されます。',
   learnProgress: '解いた問題',
   learnExercises: '練習問題',
   learnMoves: '手数：{n}／{min}',
@@ -2484,7 +2499,8 @@ const ja: Dict = {
   anOpen: '検討盤で開く',
   anEdit: '局面を編集',
   anEditor: '局面編集',
-  anEditorHint: '駒台の駒を盤へドラッグして置きます。盤の外へドラッグすると取り除き、持ち駒の上に落とすと持ち駒になります。駒台の駒をクリックしてからマスをクリックしても置けます。',
+  anEditorHint:
+    '駒台の駒を盤へドラッグして置きます。盤の外へドラッグすると取り除き、持ち駒の上に落とすと持ち駒になります。駒台の駒をクリックしてからマスをクリックしても置けます。',
   anSideToMove: '手番',
   anClear: '盤面をクリア',
   anStartPos: '平手の初期局面',

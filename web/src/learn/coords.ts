@@ -53,7 +53,12 @@ class CoordsScreen implements Screen {
         h('nav', { class: 'learn-nav' }, h('a', { href: '/learn', 'data-link': true }, `← ${t('learnTitle')}`)),
         h('h2', {}, t('coordsTitle')),
         this.prompt,
-        h('div', { class: 'game' }, h('div', { class: 'board-col' }, h('div', { class: 'board-wrap' }, this.boardEl)), this.panel),
+        h(
+          'div',
+          { class: 'game' },
+          h('div', { class: 'board-col' }, h('div', { class: 'board-wrap' }, this.boardEl)),
+          this.panel,
+        ),
       ),
     );
     this.ground = makeGround(
@@ -81,7 +86,8 @@ class CoordsScreen implements Screen {
   }
 
   rerender(): void {
-    this.root.querySelector('h2')!.textContent = t('coordsTitle');
+    const title = this.root.querySelector('h2');
+    if (title) title.textContent = t('coordsTitle');
     this.render();
   }
 
@@ -128,7 +134,12 @@ class CoordsScreen implements Screen {
 
   /** The arrows move the cursor as the board is seen; Enter or Space picks the square under it. */
   private onKey(e: KeyboardEvent): void {
-    const steps: Record<string, [number, number]> = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [1, 0], ArrowRight: [-1, 0] };
+    const steps: Record<string, [number, number]> = {
+      ArrowUp: [0, -1],
+      ArrowDown: [0, 1],
+      ArrowLeft: [1, 0],
+      ArrowRight: [-1, 0],
+    };
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       if (this.target) this.choose(this.cursor);
@@ -182,7 +193,11 @@ class CoordsScreen implements Screen {
       this.orientation = sideSel.value as 'sente' | 'gote';
       this.render();
     });
-    const start = h('button', { type: 'button', id: 'coords-start', class: 'primary', disabled: this.running }, t('coordsStart'));
+    const start = h(
+      'button',
+      { type: 'button', id: 'coords-start', class: 'primary', disabled: this.running },
+      t('coordsStart'),
+    );
     start.addEventListener('click', () => this.startRun());
     const parts: HTMLElement[] = [
       h('p', {}, t('coordsIntro')),
@@ -194,7 +209,11 @@ class CoordsScreen implements Screen {
         { class: 'coords-figures' },
         h('span', {}, `${t('coordsScore')}: `, h('b', { id: 'coords-score' }, String(this.score))),
         ' · ',
-        h('span', { id: 'coords-time' }, this.running ? `${Math.ceil((this.endsAt - Date.now()) / 1000)} s` : `${RUN_MS / 1000} s`),
+        h(
+          'span',
+          { id: 'coords-time' },
+          this.running ? `${Math.ceil((this.endsAt - Date.now()) / 1000)} s` : `${RUN_MS / 1000} s`,
+        ),
         ' · ',
         h('span', {}, `${t('coordsBest')}: `, h('b', { id: 'coords-best' }, String(bestScore(this.key())))),
       ),
@@ -204,7 +223,8 @@ class CoordsScreen implements Screen {
         h(
           'p',
           { id: 'coords-result', role: 'status' },
-          t('coordsResult').replace('{n}', String(this.lastScore)).replace('{miss}', String(this.misses)) + (this.newBest ? ` ${t('coordsNewBest')}` : ''),
+          t('coordsResult').replace('{n}', String(this.lastScore)).replace('{miss}', String(this.misses)) +
+            (this.newBest ? ` ${t('coordsNewBest')}` : ''),
         ),
       );
     }

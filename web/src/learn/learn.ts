@@ -13,7 +13,17 @@ import { h } from '../dom';
 import { lang, t, type MsgKey } from '../i18n/i18n';
 import { couldTry, matchMove } from '../board/keyboard';
 import { isDone, lessonDone, markDone, syncProgress } from './progress';
-import { judge, LESSONS, lessonById, targets, type Exercise, type Lesson, type PlayAnswer, type Run, type Texts } from './lessons';
+import {
+  judge,
+  LESSONS,
+  lessonById,
+  targets,
+  type Exercise,
+  type Lesson,
+  type PlayAnswer,
+  type Run,
+  type Texts,
+} from './lessons';
 import { renderNotFound } from '../screen';
 import { boardColumn, playBoard } from '../board/playboard';
 import { ruleText } from '../rules/refusal';
@@ -36,7 +46,11 @@ export function renderLearn(root: HTMLElement): Screen {
         'li',
         { class: `lesson-item ${state}`, 'data-lesson': l.id },
         h('a', { href: `/learn/${l.id}`, 'data-link': true }, `${i + 1}. ${tr(l.title)}`),
-        h('span', { class: 'lesson-progress', 'aria-label': t('learnProgress') }, done === total ? '✓' : `${done}/${total}`),
+        h(
+          'span',
+          { class: 'lesson-progress', 'aria-label': t('learnProgress') },
+          done === total ? '✓' : `${done}/${total}`,
+        ),
       );
     });
     root.replaceChildren(
@@ -45,7 +59,15 @@ export function renderLearn(root: HTMLElement): Screen {
         { class: 'learn', id: 'learn' },
         h('h2', {}, t('learnTitle')),
         h('p', {}, t('learnIntro')),
-        h('p', {}, h('a', { href: '/learn/coordinates', 'data-link': true, id: 'link-coords', class: 'button-link' }, t('coordsTitle'))),
+        h(
+          'p',
+          {},
+          h(
+            'a',
+            { href: '/learn/coordinates', 'data-link': true, id: 'link-coords', class: 'button-link' },
+            t('coordsTitle'),
+          ),
+        ),
         h('ol', { class: 'lesson-list', id: 'lesson-list' }, items),
       ),
     );
@@ -84,7 +106,7 @@ class LessonScreen implements Screen {
     private lesson: Lesson,
   ) {
     const first = lesson.exercises.findIndex((e) => !isDone(e.id));
-    this.index = first < 0 ? 0 : first;
+    this.index = Math.max(first, 0);
     const boardCol = boardColumn({ board: this.boardEl, handTop: this.handTop, handBottom: this.handBottom });
     root.replaceChildren(
       h(
@@ -102,7 +124,12 @@ class LessonScreen implements Screen {
         legal: () => this.legal ?? undefined,
         play: (usi) => this.play(usi),
       },
-      { turnColor: 'sente', activeColor: 'sente', highlight: { lastDests: true, check: true }, drawable: { enabled: false, visible: true } },
+      {
+        turnColor: 'sente',
+        activeColor: 'sente',
+        highlight: { lastDests: true, check: true },
+        drawable: { enabled: false, visible: true },
+      },
     );
     this.start();
   }
@@ -171,7 +198,8 @@ class LessonScreen implements Screen {
       movable: { dests },
       droppable: { dests: drops },
     });
-    const left = this.ex.kind === 'reach' ? targets(this.ex).filter((k) => !this.run.reached.has(k)) : this.ex.stars ?? [];
+    const left =
+      this.ex.kind === 'reach' ? targets(this.ex).filter((k) => !this.run.reached.has(k)) : (this.ex.stars ?? []);
     const stars = this.ex.kind === 'capture' ? [] : left;
     this.ground.setSquareHighlights(stars.map((key) => ({ key: key as sg.Key, className: 'star' })));
     // For tests and assistive tools: whether the board takes a move now.
@@ -217,7 +245,9 @@ class LessonScreen implements Screen {
         if (answer.legal) this.sfen = answer.sfen;
         this.solved = true;
         this.feedback = {
-          text: answer.legal ? t('learnSolved') : `${t('learnSolved')} ${ruleText(answer.rule, answer.file) ?? answer.rule}`,
+          text: answer.legal
+            ? t('learnSolved')
+            : `${t('learnSolved')} ${ruleText(answer.rule, answer.file) ?? answer.rule}`,
           kind: 'good',
         };
         await markDone(ex.id);
@@ -254,7 +284,11 @@ class LessonScreen implements Screen {
     const l = this.lesson;
     const n = LESSONS.indexOf(l);
     this.head.replaceChildren(
-      h('nav', { class: 'learn-nav' }, h('a', { href: '/learn', 'data-link': true, id: 'back-to-course' }, `← ${t('learnTitle')}`)),
+      h(
+        'nav',
+        { class: 'learn-nav' },
+        h('a', { href: '/learn', 'data-link': true, id: 'back-to-course' }, `← ${t('learnTitle')}`),
+      ),
       h('h2', { id: 'lesson-title' }, `${n + 1}. ${tr(l.title)}`),
     );
     this.text.replaceChildren(...l.text[lang()].map((p) => h('p', {}, p)));
@@ -310,7 +344,13 @@ class LessonScreen implements Screen {
       parts.push(choices);
     }
     if (this.feedback) {
-      parts.push(h('p', { class: `learn-feedback ${this.feedback.kind}`, id: 'lesson-feedback', role: 'status' }, this.feedback.text));
+      parts.push(
+        h(
+          'p',
+          { class: `learn-feedback ${this.feedback.kind}`, id: 'lesson-feedback', role: 'status' },
+          this.feedback.text,
+        ),
+      );
     }
     if (ex.kind !== 'quiz' && !this.solved) parts.push(this.moveInput());
     const buttons = h('div', { class: 'learn-buttons' });
@@ -330,8 +370,16 @@ class LessonScreen implements Screen {
       } else {
         const after = LESSONS[LESSONS.indexOf(l) + 1];
         const next = after
-          ? h('a', { href: `/learn/${after.id}`, 'data-link': true, id: 'lesson-next', class: 'button-link' }, `${t('learnNextLesson')}: ${tr(after.title)}`)
-          : h('a', { href: '/learn', 'data-link': true, id: 'lesson-next', class: 'button-link' }, t('learnCourseDone'));
+          ? h(
+              'a',
+              { href: `/learn/${after.id}`, 'data-link': true, id: 'lesson-next', class: 'button-link' },
+              `${t('learnNextLesson')}: ${tr(after.title)}`,
+            )
+          : h(
+              'a',
+              { href: '/learn', 'data-link': true, id: 'lesson-next', class: 'button-link' },
+              t('learnCourseDone'),
+            );
         buttons.append(next);
       }
     }
@@ -342,7 +390,13 @@ class LessonScreen implements Screen {
 
   /** A typed move (USI or any notation the game screen reads) for players without a mouse. */
   private moveInput(): HTMLElement {
-    const input = h('input', { type: 'text', id: 'learn-move-input', autocomplete: 'off', 'aria-label': t('learnTypeMove'), placeholder: t('learnTypeMove') });
+    const input = h('input', {
+      type: 'text',
+      id: 'learn-move-input',
+      autocomplete: 'off',
+      'aria-label': t('learnTypeMove'),
+      placeholder: t('learnTypeMove'),
+    });
     input.addEventListener('keydown', (e) => {
       if (e.key !== 'Enter') return;
       const text = input.value.trim();

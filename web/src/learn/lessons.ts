@@ -193,7 +193,13 @@ export function randomSquare(random: () => number, not?: string): string {
 }
 
 /** The square under a point of the board element, seen from `orientation`. */
-export function squareAt(x: number, y: number, width: number, height: number, orientation: 'sente' | 'gote'): string | null {
+export function squareAt(
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  orientation: 'sente' | 'gote',
+): string | null {
   const col = Math.floor((x / width) * 9);
   const row = Math.floor((y / height) * 9);
   if (col < 0 || col > 8 || row < 0 || row > 8) return null;

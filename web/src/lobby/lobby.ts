@@ -99,10 +99,17 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
       s.addEventListener('change', () => onChange(s.value));
       return s;
     };
-    const field = (label: string, control: HTMLElement) => h('label', { class: 'field' }, h('span', {}, label), control);
+    const field = (label: string, control: HTMLElement) =>
+      h('label', { class: 'field' }, h('span', {}, label), control);
     const custom = customTimeFields(form, (key) => ({ name: `seek-${key}` }));
     custom.hidden = form.time !== 'custom';
-    const to = h('input', { name: 'seek-to', id: 'seek-to', value: form.to, maxlength: 24, placeholder: t('optional') });
+    const to = h('input', {
+      name: 'seek-to',
+      id: 'seek-to',
+      value: form.to,
+      maxlength: 24,
+      placeholder: t('optional'),
+    });
     to.addEventListener('input', () => (form.to = to.value));
     const submit = h('button', { type: 'submit', class: 'primary', id: 'seek-submit' }, t('postSeek'));
     const f = h(
@@ -138,12 +145,7 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
         ),
         field(
           t('yourSide'),
-          select(
-            'seek-side',
-            [random, sente, gote],
-            form.side,
-            (v) => (form.side = v as SeekForm['side']),
-          ),
+          select('seek-side', [random, sente, gote], form.side, (v) => (form.side = v as SeekForm['side'])),
         ),
         field(
           t('handicap'),
@@ -160,7 +162,11 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
       ),
       custom,
       form.handicap !== 'even' ? h('p', { class: 'note', id: 'seek-handicap-note' }, t('handicapNote')) : null,
-      guest ? h('p', { class: 'note', id: 'rated-hint' }, t('ratedNeedsAccount')) : form.handicap !== 'even' ? h('p', { class: 'note' }, t('handicapUnrated')) : null,
+      guest
+        ? h('p', { class: 'note', id: 'rated-hint' }, t('ratedNeedsAccount'))
+        : form.handicap !== 'even'
+          ? h('p', { class: 'note' }, t('handicapUnrated'))
+          : null,
       field(t('challengePlayer'), to),
       guestNameField('seek-guest-name'),
       submit,
@@ -230,7 +236,7 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
         h('td', {}, timeControlText(s.time), s.class ? h('span', { class: 'tag' }, ` ${className(s.class)}`) : null),
         h('td', {}, s.rated ? t('rated') : t('casual')),
         h('td', {}, sideText(s.side)),
-        h('td', {}, s.handicap === 'even' ? '' : t(`hc_${s.handicap}` as MsgKey) ?? s.handicap),
+        h('td', {}, s.handicap === 'even' ? '' : (t(`hc_${s.handicap}` as MsgKey) ?? s.handicap)),
         h('td', {}, s.to ? h('span', { class: 'seek-to' }, `→ ${s.to}`) : null, action),
       );
     });
@@ -246,7 +252,15 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
               h(
                 'table',
                 { class: 'lobby-table', id: 'seek-list' },
-                h('thead', {}, h('tr', {}, [t('player'), t('timeControl'), '', t('seekerSide'), t('handicap'), ''].map((c) => h('th', {}, c)))),
+                h(
+                  'thead',
+                  {},
+                  h(
+                    'tr',
+                    {},
+                    [t('player'), t('timeControl'), '', t('seekerSide'), t('handicap'), ''].map((c) => h('th', {}, c)),
+                  ),
+                ),
                 h('tbody', {}, rows),
               ),
             ),
@@ -267,13 +281,17 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
         h(
           'span',
           { class: 'live-info' },
-          [timeControlText(g.time), g.rated ? t('rated') : t('casual'), `${t('moveNumber')} ${g.moves + 1}`].join(' · '),
+          [timeControlText(g.time), g.rated ? t('rated') : t('casual'), `${t('moveNumber')} ${g.moves + 1}`].join(
+            ' · ',
+          ),
         ),
       ),
     );
     liveBox.replaceChildren(
       h('h3', {}, `${t('liveGames')}${liveTotal > 0 ? ` (${liveTotal})` : ''}`),
-      live.length === 0 ? h('p', { class: 'note', id: 'no-live' }, t('noLiveGames')) : h('ul', { class: 'live-list', id: 'live-list' }, items),
+      live.length === 0
+        ? h('p', { class: 'note', id: 'no-live' }, t('noLiveGames'))
+        : h('ul', { class: 'live-list', id: 'live-list' }, items),
     );
   };
 

@@ -80,7 +80,8 @@ export async function openProfile(root: HTMLElement, name: string, navigate: Nav
         loadGames();
       });
       gamesBox.replaceChildren(data.entries.length === 0 ? h('p', {}, t('noGames')) : gameTable(data.entries));
-      if (data.total > PER_PAGE) gamesBox.append(h('div', { class: 'pager' }, prev, h('span', {}, `${t('page')} ${page} / ${pages}`), next));
+      if (data.total > PER_PAGE)
+        gamesBox.append(h('div', { class: 'pager' }, prev, h('span', {}, `${t('page')} ${page} / ${pages}`), next));
     } catch (e) {
       gamesBox.replaceChildren(h('p', { class: 'error' }, e instanceof Error ? e.message : String(e)));
     }
@@ -89,20 +90,19 @@ export async function openProfile(root: HTMLElement, name: string, navigate: Nav
     const p = profile;
     const date = (ms: number) => new Date(ms).toLocaleDateString(lang());
     const classes = profileClasses(p);
-    const ratingRows = classes
-      .filter((c) => p.ratings[c])
-      .map((c) => {
-        const r = p.ratings[c]!;
-        return h(
-          'tr',
-          { class: 'rating-row', 'data-class': c },
-          h('td', {}, className(c)),
-          h('td', { class: 'rating' }, ratingText(r.rating, r.provisional)),
-          h('td', {}, rankText(r.rank)),
-          h('td', {}, String(r.games)),
-          h('td', {}, `±${Math.round(r.rd)}`),
-        );
-      });
+    const ratingRows = classes.flatMap((c) => {
+      const r = p.ratings[c];
+      if (!r) return [];
+      return h(
+        'tr',
+        { class: 'rating-row', 'data-class': c },
+        h('td', {}, className(c)),
+        h('td', { class: 'rating' }, ratingText(r.rating, r.provisional)),
+        h('td', {}, rankText(r.rank)),
+        h('td', {}, String(r.games)),
+        h('td', {}, `±${Math.round(r.rd)}`),
+      );
+    });
     const charts = classes
       .filter((c) => (p.history[c] ?? []).length > 0)
       .map((c) =>
@@ -119,7 +119,12 @@ export async function openProfile(root: HTMLElement, name: string, navigate: Nav
       h(
         'section',
         { class: 'profile', id: 'profile', 'data-name': p.name },
-        h('h1', { class: 'profile-name' }, p.name, p.rank ? h('span', { class: 'rank' }, ` ${rankText(p.rank)}`) : null),
+        h(
+          'h1',
+          { class: 'profile-name' },
+          p.name,
+          p.rank ? h('span', { class: 'rank' }, ` ${rankText(p.rank)}`) : null,
+        ),
         h('p', { class: 'note' }, `${t('memberSince')} ${date(p.created_at_ms)}`),
         readyBox,
         h(
@@ -136,7 +141,17 @@ export async function openProfile(root: HTMLElement, name: string, navigate: Nav
               h(
                 'table',
                 { class: 'ratings-table', id: 'ratings' },
-                h('thead', {}, h('tr', {}, [t('ratingClass'), t('rating'), t('rank'), t('gamesCount'), t('deviation')].map((c) => h('th', {}, c)))),
+                h(
+                  'thead',
+                  {},
+                  h(
+                    'tr',
+                    {},
+                    [t('ratingClass'), t('rating'), t('rank'), t('gamesCount'), t('deviation')].map((c) =>
+                      h('th', {}, c),
+                    ),
+                  ),
+                ),
                 h('tbody', {}, ratingRows),
               ),
             ),
@@ -146,7 +161,11 @@ export async function openProfile(root: HTMLElement, name: string, navigate: Nav
         h(
           'p',
           {},
-          h('a', { href: `/api/players/${encodeURIComponent(p.name)}/games.zip`, download: '', id: 'games-zip' }, t('downloadAllZip')),
+          h(
+            'a',
+            { href: `/api/players/${encodeURIComponent(p.name)}/games.zip`, download: '', id: 'games-zip' },
+            t('downloadAllZip'),
+          ),
         ),
         gamesBox,
         own ? accountSettings(navigate) : null,
@@ -170,7 +189,14 @@ export async function openProfile(root: HTMLElement, name: string, navigate: Nav
 /** Changing the password and deleting the account, on one's own profile. */
 function accountSettings(navigate: Navigate): HTMLElement {
   const old = h('input', { type: 'password', id: 'pw-old', autocomplete: 'current-password', required: true });
-  const next = h('input', { type: 'password', id: 'pw-new', autocomplete: 'new-password', minlength: 8, maxlength: 256, required: true });
+  const next = h('input', {
+    type: 'password',
+    id: 'pw-new',
+    autocomplete: 'new-password',
+    minlength: 8,
+    maxlength: 256,
+    required: true,
+  });
   const pwNote = h('p', { class: 'note', id: 'pw-note', role: 'status' });
   const pwForm = h(
     'form',
@@ -217,5 +243,11 @@ function accountSettings(navigate: Navigate): HTMLElement {
       delNote.textContent = err instanceof Error ? err.message : String(err);
     }
   });
-  return h('section', { class: 'account-settings', id: 'account-settings' }, h('h2', {}, t('accountSettings')), pwForm, delForm);
+  return h(
+    'section',
+    { class: 'account-settings', id: 'account-settings' },
+    h('h2', {}, t('accountSettings')),
+    pwForm,
+    delForm,
+  );
 }

@@ -45,7 +45,9 @@ export function niceStep(span: number, count: number): number {
  * at least 100 points tall, so that a flat history is a flat line in the middle.
  */
 export function chartLayout(history: RatingPoint[], box: ChartBox = DEFAULT_BOX, ticks = 4): ChartLayout {
-  const pts = [...history].filter((p) => Number.isFinite(p.rating) && Number.isFinite(p.at_ms)).sort((a, b) => a.at_ms - b.at_ms);
+  const pts = [...history]
+    .filter((p) => Number.isFinite(p.rating) && Number.isFinite(p.at_ms))
+    .sort((a, b) => a.at_ms - b.at_ms);
   const plotW = box.width - box.left - box.right;
   const plotH = box.height - box.top - box.bottom;
   let lo = Math.min(...pts.map((p) => p.rating));
@@ -69,7 +71,11 @@ export function chartLayout(history: RatingPoint[], box: ChartBox = DEFAULT_BOX,
   const yTicks: ChartLayout['yTicks'] = [];
   for (let v = min; v <= max + step / 2; v += step) yTicks.push({ value: Math.round(v * 10) / 10, y: y(v) });
   const xTicks: ChartLayout['xTicks'] =
-    pts.length === 0 ? [] : t1 === t0 ? [{ at_ms: t0, x: x(t0) }] : [t0, (t0 + t1) / 2, t1].map((at) => ({ at_ms: at, x: x(at) }));
+    pts.length === 0
+      ? []
+      : t1 === t0
+        ? [{ at_ms: t0, x: x(t0) }]
+        : [t0, (t0 + t1) / 2, t1].map((at) => ({ at_ms: at, x: x(at) }));
   return {
     points: pts.map((p) => ({ x: x(p.at_ms), y: y(p.rating), rating: p.rating, at_ms: p.at_ms })),
     yTicks,
@@ -89,7 +95,12 @@ function el(tag: string, attrs: Record<string, string | number>, text?: string):
 }
 
 /** Draws a rating history as an SVG chart; `date` writes a tick's date, `title` labels the picture. */
-export function ratingChart(history: RatingPoint[], date: (ms: number) => string, title: string, box: ChartBox = DEFAULT_BOX): SVGSVGElement {
+export function ratingChart(
+  history: RatingPoint[],
+  date: (ms: number) => string,
+  title: string,
+  box: ChartBox = DEFAULT_BOX,
+): SVGSVGElement {
   const l = chartLayout(history, box);
   const svg = el('svg', {
     viewBox: `0 0 ${box.width} ${box.height}`,
@@ -100,7 +111,9 @@ export function ratingChart(history: RatingPoint[], date: (ms: number) => string
   svg.append(el('title', {}, title));
   const plotRight = box.width - box.right;
   const plotBottom = box.height - box.bottom;
-  svg.append(el('rect', { x: box.left, y: box.top, width: plotRight - box.left, height: plotBottom - box.top, class: 'bg' }));
+  svg.append(
+    el('rect', { x: box.left, y: box.top, width: plotRight - box.left, height: plotBottom - box.top, class: 'bg' }),
+  );
   for (const tk of l.yTicks) {
     svg.append(el('line', { x1: box.left, x2: plotRight, y1: tk.y, y2: tk.y, class: 'grid' }));
     svg.append(el('text', { x: box.left - 4, y: tk.y + 4, 'text-anchor': 'end', class: 'label' }, String(tk.value)));
@@ -113,7 +126,9 @@ export function ratingChart(history: RatingPoint[], date: (ms: number) => string
   svg.append(el('line', { x1: box.left, x2: box.left, y1: box.top, y2: plotBottom, class: 'axis' }));
   svg.append(el('line', { x1: box.left, x2: plotRight, y1: plotBottom, y2: plotBottom, class: 'axis' }));
   if (l.points.length > 1) {
-    svg.append(el('polyline', { points: l.points.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' '), class: 'line' }));
+    svg.append(
+      el('polyline', { points: l.points.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' '), class: 'line' }),
+    );
   }
   for (const p of l.points) {
     const c = el('circle', { cx: p.x.toFixed(1), cy: p.y.toFixed(1), r: 3, class: 'point' });

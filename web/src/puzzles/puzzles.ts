@@ -128,7 +128,8 @@ class PuzzlePage implements Screen {
     else if (!me()) q.set('rating', String(Math.round(guestRating().rating)));
     if (this.seen.length) q.set('exclude', this.seen.slice(-100).join(','));
     await this.load(() => request<PuzzleView>('GET', `/api/puzzles/next?${q}`));
-    if (this.puzzle && location.pathname !== `/puzzles/${this.puzzle.id}`) history.replaceState(null, '', `/puzzles/${this.puzzle.id}`);
+    if (this.puzzle && location.pathname !== `/puzzles/${this.puzzle.id}`)
+      history.replaceState(null, '', `/puzzles/${this.puzzle.id}`);
   }
 
   private async load(get: () => Promise<PuzzleView>): Promise<void> {
@@ -137,7 +138,8 @@ class PuzzlePage implements Screen {
       this.error = '';
     } catch (e) {
       this.puzzle = null;
-      this.error = e instanceof ApiError && e.status === 404 ? t('puzzleNone') : String(e instanceof Error ? e.message : e);
+      this.error =
+        e instanceof ApiError && e.status === 404 ? t('puzzleNone') : String(e instanceof Error ? e.message : e);
     }
     if (!this.alive) return;
     if (this.puzzle && !this.seen.includes(this.puzzle.id)) this.seen.push(this.puzzle.id);
@@ -161,10 +163,10 @@ class PuzzlePage implements Screen {
   private syncBoard(): void {
     const g = this.ground;
     const pos = this.positions[this.positions.length - 1];
-    if (!g || !pos) return;
+    if (!g || !pos || !this.puzzle) return;
     const solving = this.status === 'solving';
     const { dests, drops } = groundDests(solving ? this.legal : undefined);
-    const infos = replay(this.puzzle!.sfen, this.moves).infos;
+    const infos = replay(this.puzzle.sfen, this.moves).infos;
     g.set({
       sfen: { board: boardSfen(pos), hands: handsSfen(pos) },
       turnColor: pos.turn,
@@ -219,16 +221,17 @@ class PuzzlePage implements Screen {
   }
 
   private finished(a: AttemptAnswer, moves: string[]): void {
-    const p = this.puzzle!;
+    const p = this.puzzle;
+    if (!p) return;
     const solved = a.result === 'solved';
     this.status = solved ? 'solved' : 'wrong';
     if (solved) this.feedback = t('puzzleSolved');
     else {
       const line = replay(p.sfen, moves);
-      const escape = a.reply
+      const escapeMove = a.reply
         ? usiMoveText(line.positions[line.positions.length - 1], a.reply, line.infos[line.infos.length - 1]?.to)
         : '';
-      this.feedback = `${t('puzzleWrong')}: ${lineMoveText(line.infos, line.infos.length - 1)}. ${whyText(a.why, escape)}`;
+      this.feedback = `${t('puzzleWrong')}: ${lineMoveText(line.infos, line.infos.length - 1)}. ${whyText(a.why, escapeMove)}`;
     }
     const change = a.rated?.player ?? (a.guest_rating ? { before: guestRating(), after: a.guest_rating } : null);
     if (a.guest_rating) localStorage.setItem(RATING_KEY, JSON.stringify(a.guest_rating));
@@ -257,7 +260,12 @@ class PuzzlePage implements Screen {
     this.streak = null;
     if (me()) {
       try {
-        const r = await request<{ best_streak: number }>('POST', '/api/me/puzzles/streak', JSON.stringify({ streak: n }), true);
+        const r = await request<{ best_streak: number }>(
+          'POST',
+          '/api/me/puzzles/streak',
+          JSON.stringify({ streak: n }),
+          true,
+        );
         this.myBest = r.best_streak;
       } catch {
         // kept for the next streak
@@ -317,7 +325,12 @@ class PuzzlePage implements Screen {
     };
     const parts: (HTMLElement | null)[] = [
       h('h2', {}, t('puzzles')),
-      h('div', { class: 'puzzle-controls' }, kinds, button('puzzle-streak', 'puzzleStreakStart', () => this.startStreak())),
+      h(
+        'div',
+        { class: 'puzzle-controls' },
+        kinds,
+        button('puzzle-streak', 'puzzleStreakStart', () => this.startStreak()),
+      ),
     ];
     if (this.error || !p) {
       parts.push(h('p', { class: 'error', id: 'puzzle-error' }, this.error || t('puzzleLoading')));
@@ -338,16 +351,29 @@ class PuzzlePage implements Screen {
         ),
       ),
     );
-    if (this.streak !== null) parts.push(h('p', { id: 'puzzle-streak-now' }, t('puzzleStreakNow').replace('{n}', String(this.streak))));
+    if (this.streak !== null)
+      parts.push(h('p', { id: 'puzzle-streak-now' }, t('puzzleStreakNow').replace('{n}', String(this.streak))));
     parts.push(h('p', { class: 'puzzle-best-streak' }, t('puzzleStreakBest').replace('{n}', String(this.myBest))));
     const fb = this.status === 'waiting' ? t('puzzleWaiting') : this.feedback;
     parts.push(
-      h('p', { class: `puzzle-feedback ${this.status}`, id: 'puzzle-feedback', 'data-status': this.status, 'data-moves': this.moves.length, 'aria-live': 'polite' }, fb),
+      h(
+        'p',
+        {
+          class: `puzzle-feedback ${this.status}`,
+          id: 'puzzle-feedback',
+          'data-status': this.status,
+          'data-moves': this.moves.length,
+          'aria-live': 'polite',
+        },
+        fb,
+      ),
     );
     const done = this.status === 'solved' || this.status === 'wrong' || this.status === 'solution';
     const actions = h('div', { class: 'puzzle-actions' });
-    if (this.status === 'wrong' || this.status === 'solution') actions.append(button('puzzle-retry', 'puzzleRetry', () => this.restart()));
-    if (this.status !== 'solution') actions.append(button('puzzle-show', 'puzzleShowSolution', () => this.showSolution(), this.status === 'waiting'));
+    if (this.status === 'wrong' || this.status === 'solution')
+      actions.append(button('puzzle-retry', 'puzzleRetry', () => this.restart()));
+    if (this.status !== 'solution')
+      actions.append(button('puzzle-show', 'puzzleShowSolution', () => this.showSolution(), this.status === 'waiting'));
     if (done || this.streak === null) actions.append(button('puzzle-next', 'puzzleNext', () => this.next()));
     parts.push(actions);
     if (this.status === 'solution' && p.solution) {

@@ -64,15 +64,24 @@ export function guestBestStreak(): number {
 export function puzzlePrompt(p: Pick<PuzzleView, 'kind' | 'plies' | 'side_to_move'>): string {
   const side = t(p.side_to_move === 'sente' ? 'sente' : 'gote');
   return p.kind === 'mate'
-    ? t('puzzleMateIn').replace('{side}', side).replace('{n}', String((p.plies + 1) / 2)).replace('{plies}', String(p.plies))
+    ? t('puzzleMateIn')
+        .replace('{side}', side)
+        .replace('{n}', String((p.plies + 1) / 2))
+        .replace('{plies}', String(p.plies))
     : t('puzzleBestMove').replace('{side}', side);
 }
 
-/** The words for a wrong move (`escape`: the defender's escaping reply, as text). */
-export function whyText(why: AttemptAnswer['why'], escape: string): string {
+/** The words for a wrong move (`reply`: the defender's escaping reply, as text). */
+export function whyText(why: AttemptAnswer['why'], reply: string): string {
   const key: MsgKey =
-    why === 'no_check' ? 'puzzleWhyNoCheck' : why === 'not_mate' ? 'puzzleWhyNotMate' : why === 'escapes' ? 'puzzleWhyEscapes' : 'puzzleWhyNotBest';
-  return t(key).replace('{move}', escape);
+    why === 'no_check'
+      ? 'puzzleWhyNoCheck'
+      : why === 'not_mate'
+        ? 'puzzleWhyNotMate'
+        : why === 'escapes'
+          ? 'puzzleWhyEscapes'
+          : 'puzzleWhyNotBest';
+  return t(key).replace('{move}', reply);
 }
 
 /** The kinds the page offers: `''` any, `mate-N`, `best`. */
@@ -82,7 +91,9 @@ export function kindLabel(k: string): string {
   if (k === '') return t('puzzleKindAny');
   if (k === 'best') return t('puzzleKindBest');
   const plies = Number(k.slice(5));
-  return t('puzzleKindMate').replace('{n}', String((plies + 1) / 2)).replace('{plies}', String(plies));
+  return t('puzzleKindMate')
+    .replace('{n}', String((plies + 1) / 2))
+    .replace('{plies}', String(plies));
 }
 
 export function kindQuery(k: string): string {

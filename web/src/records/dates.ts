@@ -11,7 +11,12 @@ const LOCALE: Record<Lang, string> = { en: 'en-GB', ru: 'ru-RU', uk: 'uk-UA', ja
 /** The day of Unix milliseconds `ms` (UTC) in `l`'s words (default: the UI language). */
 export function dayText(ms: number, l: Lang = lang()): string {
   if (!Number.isFinite(ms)) return '—';
-  return new Intl.DateTimeFormat(LOCALE[l], { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(ms));
+  return new Intl.DateTimeFormat(LOCALE[l], {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(ms));
 }
 
 /** The day of an ISO date `YYYY-MM-DD` (the record JSON's `headers.date`) in words; null for anything else. */

@@ -55,7 +55,9 @@ export function gameTable(entries: ArchiveEntry[]): HTMLElement {
         h(
           'tr',
           {},
-          [t('date'), t('players'), t('timeControl'), t('handicap'), t('result'), t('moveCount'), ''].map((c) => h('th', {}, c)),
+          [t('date'), t('players'), t('timeControl'), t('handicap'), t('result'), t('moveCount'), ''].map((c) =>
+            h('th', {}, c),
+          ),
         ),
       ),
       h('tbody', {}, rows),

@@ -16,7 +16,13 @@ import { nodeAt, parsePathKey, pathKey, type Cursor, type Path, type TreeNode } 
  */
 export function moveListItems(tree: TreeNode[], start: Position, at: Cursor, notation?: Notation): HTMLElement[] {
   const current = nodeAt(tree, at);
-  const lineItems = (nodes: TreeNode[], offset: number, path: Path, pos: Position, prevTo: string | undefined): HTMLElement[] => {
+  const lineItems = (
+    nodes: TreeNode[],
+    offset: number,
+    path: Path,
+    pos: Position,
+    prevTo: string | undefined,
+  ): HTMLElement[] => {
     const items: HTMLElement[] = [];
     for (let k = 0; k < nodes.length; k++) {
       const node = nodes[k];
@@ -50,7 +56,11 @@ export function moveListItems(tree: TreeNode[], start: Position, at: Cursor, not
     }
     return items;
   };
-  const first = h('span', { class: `move${at.ply === 0 ? ' current' : ''}`, 'data-ply': '0', 'data-path': '' }, t('start'));
+  const first = h(
+    'span',
+    { class: `move${at.ply === 0 ? ' current' : ''}`, 'data-ply': '0', 'data-path': '' },
+    t('start'),
+  );
   return [first, ...lineItems(tree, 0, [], start, undefined)];
 }
 
@@ -73,5 +83,6 @@ export function scrollIntoList(box: HTMLElement, item: HTMLElement | null): void
   if (!item) return;
   const top = item.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientTop + box.scrollTop;
   if (top < box.scrollTop) box.scrollTop = top;
-  else if (top + item.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + item.offsetHeight - box.clientHeight;
+  else if (top + item.offsetHeight > box.scrollTop + box.clientHeight)
+    box.scrollTop = top + item.offsetHeight - box.clientHeight;
 }

@@ -60,7 +60,12 @@ export function resolve(main: TreeNode[], path: Path): { line: TreeNode[]; tail:
  * changed, or null at the end of a fixed main line (a game played here,
  * which cannot grow).
  */
-export function play(main: TreeNode[], at: Cursor, usi: string, mainFixed = true): { cursor: Cursor; added: boolean } | null {
+export function play(
+  main: TreeNode[],
+  at: Cursor,
+  usi: string,
+  mainFixed = true,
+): { cursor: Cursor; added: boolean } | null {
   const { line, tail, path } = resolve(main, at.path);
   const ply = Math.max(0, Math.min(at.ply, line.length));
   if (ply < line.length) {

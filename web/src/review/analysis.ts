@@ -210,7 +210,10 @@ export class GameAnalysis {
     el('line', { x1: x(ply), y1: T, x2: x(ply), y2: H - B, class: 'cursor' });
     const rate = (e: Eval) => winRate(e.score_cp, e.mate);
     if (a.evals.length) {
-      el('polyline', { points: a.evals.map((e) => `${x(e.ply).toFixed(1)},${y(rate(e)).toFixed(1)}`).join(' '), class: 'line' });
+      el('polyline', {
+        points: a.evals.map((e) => `${x(e.ply).toFixed(1)},${y(rate(e)).toFixed(1)}`).join(' '),
+        class: 'line',
+      });
     }
     const flagged = new Set(a.mistakes.map((m) => m.ply));
     for (const e of a.evals) {

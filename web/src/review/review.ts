@@ -168,7 +168,10 @@ class Review implements Screen {
     const r = resolve(this.tree, path);
     this.path = r.path;
     this.line = r.line;
-    const played = replay(this.rec.start_sfen, r.line.map((n) => n.usi));
+    const played = replay(
+      this.rec.start_sfen,
+      r.line.map((n) => n.usi),
+    );
     this.positions = played.positions;
     this.infos = played.infos;
   }
@@ -263,7 +266,10 @@ class Review implements Screen {
 
   /** The main line's positions and moves, replayed from the tree (after it changed). */
   private setMain(): void {
-    const main = replay(this.rec.start_sfen, this.tree.map((n) => n.usi));
+    const main = replay(
+      this.rec.start_sfen,
+      this.tree.map((n) => n.usi),
+    );
     this.mainPositions = main.positions;
     this.mainInfos = main.infos;
   }
@@ -548,5 +554,4 @@ class Review implements Screen {
   private analysisView(): AnalysisView {
     return { ply: this.ply, onMain: this.onMain(), mainInfos: this.mainInfos, mainPositions: this.mainPositions };
   }
-
 }

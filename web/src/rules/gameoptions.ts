@@ -49,8 +49,7 @@ const PRESET_LABELS: [string, MsgKey][] = [
 
 /** The time control and rules of the request `f` describes. */
 export function clockRulesRequest(f: ClockRules): Pick<CreateRequest, 'time' | 'rules'> {
-  const time =
-f.time === 'custom' ? customTime(f) : (PRESETS[f.time] ?? null);
+  const time = f.time === 'custom' ? customTime(f) : (PRESETS[f.time] ?? null);
   return {
     time,
     rules: { impasse: f.impasse, illegal: f.illegal, max_moves: f.maxMoves > 0 ? Math.round(f.maxMoves) : null },
@@ -72,7 +71,11 @@ export function clockRulesFields(f: ClockRules): HTMLElement[] {
     (f as unknown as Record<string, unknown>)[name] = typeof f[name] === 'number' ? Number(v) || 0 : v;
   };
   const select = (name: keyof ClockRules, opts: [string, string][], after?: () => void) => {
-    const s = h('select', { name }, opts.map(([v, l]) => option(v, l, String(f[name]))));
+    const s = h(
+      'select',
+      { name },
+      opts.map(([v, l]) => option(v, l, String(f[name]))),
+    );
     s.addEventListener('change', () => {
       set(name, s.value);
       after?.();

@@ -69,7 +69,10 @@ export function seekTime(f: CustomTime & { time: string }): TimeControl {
  * periods, increment seconds), editing `form` as they are typed; `attrs`
  * names each input (its `name` or `id`).
  */
-export function customTimeFields(form: CustomTime, attrs: (key: keyof CustomTime) => Record<string, string>): HTMLElement {
+export function customTimeFields(
+  form: CustomTime,
+  attrs: (key: keyof CustomTime) => Record<string, string>,
+): HTMLElement {
   const num = (key: keyof CustomTime, min: number, max: number) => {
     const i = h('input', { type: 'number', ...attrs(key), min, max, step: 1, value: String(form[key]) });
     i.addEventListener('input', () => (form[key] = Number(i.value) || 0));

@@ -32,7 +32,10 @@ export type Act = (f: () => Promise<unknown>) => Promise<void>;
 /** The add-player form's fields, kept while the page redraws (every 10 s). */
 const addForm = { name: '', account: '', rating: '', rank: '', club: '' };
 /** The next round's sit-outs and forced pairs, per event, kept while the page redraws. */
-const pairState = new Map<string, { sitOut: { player: number; points: number }[]; forced: [number, number][]; open: boolean }>();
+const pairState = new Map<
+  string,
+  { sitOut: { player: number; points: number }[]; forced: [number, number][]; open: boolean }
+>();
 /** KIF text pasted per board (`<event>/<round>/<board>`), kept while the page redraws. */
 const kifText = new Map<string, string>();
 
@@ -86,7 +89,12 @@ export function addPlayerForm(ev: EventView, act: Act): HTMLElement {
 
 /** A player's row turned into a form (name, rating, rank, club). */
 export function playerEditRow(ev: EventView, p: EventPlayer, act: Act, done: () => void): HTMLElement {
-  const vals = { name: p.name, rating: p.rating === null ? '' : String(p.rating), rank: p.rank ?? '', club: p.club ?? '' };
+  const vals = {
+    name: p.name,
+    rating: p.rating === null ? '' : String(p.rating),
+    rank: p.rank ?? '',
+    club: p.club ?? '',
+  };
   const input = (key: keyof typeof vals, attrs: Record<string, string | number>) => {
     const i = h('input', { class: `pe-${key}`, value: vals[key], ...attrs });
     i.addEventListener('input', () => (vals[key] = i.value));
@@ -134,7 +142,9 @@ export function adminBoardControls(ev: EventView, r: Round, b: Board, act: Act):
       option('online', t('play_online'), b.play),
       option('otb', t('play_otb'), b.play),
     );
-    play.addEventListener('change', () => act(() => putBoard(ev.id, r.round, b.board, { play: play.value as 'online' | 'otb' })));
+    play.addEventListener('change', () =>
+      act(() => putBoard(ev.id, r.round, b.board, { play: play.value as 'online' | 'otb' })),
+    );
     parts.push(play);
   }
   if (ev.handicap && !b.result) {
@@ -157,7 +167,12 @@ function kifUpload(ev: EventView, r: Round, b: Board, act: Act): HTMLElement {
   const area = h('textarea', { class: 'kif-text', rows: 5, 'aria-label': 'KIF', placeholder: t('evKifHelp') });
   area.value = kifText.get(key) ?? '';
   area.addEventListener('input', () => kifText.set(key, area.value));
-  const file = h('input', { type: 'file', class: 'kif-file', accept: '.kif,.kifu,.ki2,.csa,.jkf,.txt', 'aria-label': t('chooseFile') });
+  const file = h('input', {
+    type: 'file',
+    class: 'kif-file',
+    accept: '.kif,.kifu,.ki2,.csa,.jkf,.txt',
+    'aria-label': t('chooseFile'),
+  });
   file.addEventListener('change', async () => {
     const f = file.files?.[0];
     if (!f) return;
@@ -196,7 +211,10 @@ export function pairPanel(ev: EventView, act: Act): HTMLElement {
   const st = pairState.get(ev.id) ?? { sitOut: [], forced: [], open: false };
   pairState.set(ev.id, st);
   const active = ev.players.filter((p) => !p.withdrawn);
-  const playerOpts = (selected: string) => [option('', '—', selected), ...active.map((p) => option(String(p.player), `${p.player}. ${p.name}`, selected))];
+  const playerOpts = (selected: string) => [
+    option('', '—', selected),
+    ...active.map((p) => option(String(p.player), `${p.player}. ${p.name}`, selected)),
+  ];
   const panel = h('section', { class: 'pair-panel', id: 'pair-panel' });
   const redraw = () => panel.replaceChildren(...content().filter((x): x is HTMLElement => x !== null));
   const content = (): (HTMLElement | null)[] => {
@@ -209,10 +227,22 @@ export function pairPanel(ev: EventView, act: Act): HTMLElement {
         st.sitOut.splice(i, 1);
         redraw();
       });
-      return h('li', { class: 'sit-out-item' }, `${s.player}. ${active.find((p) => p.player === s.player)?.name ?? ''} — ${pointsText(s.points)}`, ' ', rm);
+      return h(
+        'li',
+        { class: 'sit-out-item' },
+        `${s.player}. ${active.find((p) => p.player === s.player)?.name ?? ''} — ${pointsText(s.points)}`,
+        ' ',
+        rm,
+      );
     });
     const sitPlayer = h('select', { id: 'sit-player', 'aria-label': t('player') }, playerOpts(''));
-    const sitPoints = h('select', { id: 'sit-points', 'aria-label': t('points') }, option('0', '0', '0'), option('0.5', '½', '0'), option('1', '1', '0'));
+    const sitPoints = h(
+      'select',
+      { id: 'sit-points', 'aria-label': t('points') },
+      option('0', '0', '0'),
+      option('0.5', '½', '0'),
+      option('1', '1', '0'),
+    );
     const sitAdd = h('button', { type: 'button', class: 'small', id: 'sit-add' }, t('evAdd'));
     sitAdd.addEventListener('click', () => {
       const n = Number(sitPlayer.value);
@@ -239,7 +269,11 @@ export function pairPanel(ev: EventView, act: Act): HTMLElement {
       st.forced.push([a, b]);
       redraw();
     });
-    const pair = h('button', { type: 'button', class: 'primary', id: 'pair-round', disabled: complete }, t('evPairNext'));
+    const pair = h(
+      'button',
+      { type: 'button', class: 'primary', id: 'pair-round', disabled: complete },
+      t('evPairNext'),
+    );
     pair.addEventListener('click', () => {
       pair.disabled = true;
       const req: { sit_out?: { player: number; points: number }[]; forced?: [number, number][] } = {};
@@ -252,7 +286,11 @@ export function pairPanel(ev: EventView, act: Act): HTMLElement {
     });
     const last = ev.paired.length ? ev.paired[ev.paired.length - 1].round : null;
     const unpair = last
-      ? h('button', { type: 'button', class: 'danger', id: 'unpair-round' }, t('evUnpairLast').replace('{n}', String(last)))
+      ? h(
+          'button',
+          { type: 'button', class: 'danger', id: 'unpair-round' },
+          t('evUnpairLast').replace('{n}', String(last)),
+        )
       : null;
     unpair?.addEventListener('click', () => {
       if (last && confirm(t('evConfirmUnpair').replace('{n}', String(last)))) act(() => unpairRound(ev.id, last));
@@ -260,14 +298,26 @@ export function pairPanel(ev: EventView, act: Act): HTMLElement {
     const options = complete
       ? null
       : h(
-            'details',
-            { class: 'pair-options', open: st.open || st.sitOut.length + st.forced.length > 0 },
-            h('summary', {}, t('evPairOptions')),
-            h('div', { class: 'field' }, h('span', {}, t('evSitOut')), h('ul', { class: 'plain' }, sitRows), h('div', { class: 'controls' }, sitPlayer, sitPoints, sitAdd)),
-            swiss
-              ? h('div', { class: 'field' }, h('span', {}, t('evForced')), h('ul', { class: 'plain' }, forcedRows), h('div', { class: 'controls' }, fa, fb, fAdd))
-              : null,
-          );
+          'details',
+          { class: 'pair-options', open: st.open || st.sitOut.length + st.forced.length > 0 },
+          h('summary', {}, t('evPairOptions')),
+          h(
+            'div',
+            { class: 'field' },
+            h('span', {}, t('evSitOut')),
+            h('ul', { class: 'plain' }, sitRows),
+            h('div', { class: 'controls' }, sitPlayer, sitPoints, sitAdd),
+          ),
+          swiss
+            ? h(
+                'div',
+                { class: 'field' },
+                h('span', {}, t('evForced')),
+                h('ul', { class: 'plain' }, forcedRows),
+                h('div', { class: 'controls' }, fa, fb, fAdd),
+              )
+            : null,
+        );
     // The options stay open across the page's refreshes.
     options?.addEventListener('toggle', () => (st.open = options.open));
     return [
@@ -282,7 +332,12 @@ export function pairPanel(ev: EventView, act: Act): HTMLElement {
 
 /** The organisers: add a co-organiser (an account), remove one (not the creator). */
 export function organisersPanel(ev: EventView, act: Act): HTMLElement {
-  const name = h('input', { id: 'org-name', maxlength: 24, 'aria-label': t('accountName'), placeholder: t('accountName') });
+  const name = h('input', {
+    id: 'org-name',
+    maxlength: 24,
+    'aria-label': t('accountName'),
+    placeholder: t('accountName'),
+  });
   const add = h('button', { type: 'submit', class: 'small', id: 'org-add' }, t('evAdd'));
   const form = h('form', { class: 'controls', id: 'org-form' }, name, add);
   form.addEventListener('submit', (e) => {
@@ -295,7 +350,13 @@ export function organisersPanel(ev: EventView, act: Act): HTMLElement {
     rm?.addEventListener('click', () => act(() => removeOrganiser(ev.id, o)));
     return h('li', {}, h('span', {}, o), ' ', rm);
   });
-  return h('details', { class: 'organisers-panel', id: 'organisers-panel' }, h('summary', {}, t('evOrganisers')), h('ul', { class: 'plain' }, items), form);
+  return h(
+    'details',
+    { class: 'organisers-panel', id: 'organisers-panel' },
+    h('summary', {}, t('evOrganisers')),
+    h('ul', { class: 'plain' }, items),
+    form,
+  );
 }
 
 /** The audit log, fetched when opened. */
@@ -307,7 +368,8 @@ export function auditPanel(ev: EventView): HTMLElement {
     box.replaceChildren(h('p', {}, t('connecting')));
     try {
       const entries = await auditLog(ev.id);
-      const detail = (d: unknown) => (d === null || d === undefined ? '' : typeof d === 'string' ? d : JSON.stringify(d));
+      const detail = (d: unknown) =>
+        d === null || d === undefined ? '' : typeof d === 'string' ? d : JSON.stringify(d);
       box.replaceChildren(
         h(
           'div',
@@ -315,7 +377,15 @@ export function auditPanel(ev: EventView): HTMLElement {
           h(
             'table',
             { class: 'data-table audit-table' },
-            h('thead', {}, h('tr', {}, [t('date'), t('evBy'), t('evAction'), ''].map((c) => h('th', {}, c)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                [t('date'), t('evBy'), t('evAction'), ''].map((c) => h('th', {}, c)),
+              ),
+            ),
             h(
               'tbody',
               {},

@@ -39,7 +39,12 @@ async function load(root: HTMLElement, id: string): Promise<EventView | Screen> 
 }
 
 function printHead(ev: EventView, title: string): HTMLElement {
-  const facts = [ev.place ?? '', datesText(ev.starts, ev.ends), timeControlText(ev.time), formatText(ev.format, ev.double)].filter(Boolean);
+  const facts = [
+    ev.place ?? '',
+    datesText(ev.starts, ev.ends),
+    timeControlText(ev.time),
+    formatText(ev.format, ev.double),
+  ].filter(Boolean);
   return h(
     'header',
     { class: 'print-head' },
@@ -84,7 +89,14 @@ export async function openCrosstable(root: HTMLElement, id: string): Promise<Scr
         h('td', {}, [r.rating ?? '', rankText(r.grade)].filter((x) => x !== '').join(' · ')),
         h('td', { class: 'club' }, r.club ?? ''),
         r.cells.map((c) =>
-          h('td', { class: `cell${c.mark === '+' ? ' win' : c.mark === '-' ? ' loss' : c.mark === '=' ? ' drawn' : ''}`, 'data-opponent': c.opponent === null ? '' : String(c.opponent) }, c.text),
+          h(
+            'td',
+            {
+              class: `cell${c.mark === '+' ? ' win' : c.mark === '-' ? ' loss' : c.mark === '=' ? ' drawn' : ''}`,
+              'data-opponent': c.opponent === null ? '' : String(c.opponent),
+            },
+            c.text,
+          ),
         ),
         h('td', { class: 'num points' }, pointsText(r.points)),
         ev.tiebreaks.map((k) => h('td', { class: 'num' }, tiebreakValue(r.tiebreaks[k]))),
@@ -95,14 +107,26 @@ export async function openCrosstable(root: HTMLElement, id: string): Promise<Scr
         'section',
         { class: 'printable crosstable-page', id: 'crosstable-page' },
         printHead(ev, t('evCrosstable')),
-        h('div', { class: 'table-scroll' }, h('table', { class: 'data-table crosstable', id: 'crosstable' }, h('thead', {}, head), h('tbody', {}, body))),
+        h(
+          'div',
+          { class: 'table-scroll' },
+          h('table', { class: 'data-table crosstable', id: 'crosstable' }, h('thead', {}, head), h('tbody', {}, body)),
+        ),
         h(
           'p',
           { class: 'note legend' },
           `☗ ${t('sente')} · ☖ ${t('gote')} · + ${t('evWin')} · - ${t('evLoss')} · = ${t('draw')} · * ${t('evForfeit')}`,
-          ev.tiebreaks.length ? ` · ${ev.tiebreaks.map((k) => `${tiebreakShort(k)}: ${tiebreakName(k)}`).join(' · ')}` : '',
+          ev.tiebreaks.length
+            ? ` · ${ev.tiebreaks.map((k) => `${tiebreakShort(k)}: ${tiebreakName(k)}`).join(' · ')}`
+            : '',
         ),
-        h('p', { class: 'no-print' }, h('a', { href: exportPath.csv(ev.id), download: '' }, 'CSV'), ' · ', h('a', { href: exportPath.report(ev.id) }, t('evReportTxt'))),
+        h(
+          'p',
+          { class: 'no-print' },
+          h('a', { href: exportPath.csv(ev.id), download: '' }, 'CSV'),
+          ' · ',
+          h('a', { href: exportPath.report(ev.id) }, t('evReportTxt')),
+        ),
       ),
     );
   };
@@ -119,7 +143,12 @@ export async function openPairingSheet(root: HTMLElement, id: string, round: num
     const r = ev.paired.find((x) => x.round === round);
     if (!r) {
       root.replaceChildren(
-        h('section', { class: 'not-found', id: 'not-found' }, h('h2', {}, t('evNoSuchRound')), h('p', {}, h('a', { href: `/t/${ev.id}`, 'data-link': true }, ev.name))),
+        h(
+          'section',
+          { class: 'not-found', id: 'not-found' },
+          h('h2', {}, t('evNoSuchRound')),
+          h('p', {}, h('a', { href: `/t/${ev.id}`, 'data-link': true }, ev.name)),
+        ),
       );
       return;
     }
@@ -130,7 +159,19 @@ export async function openPairingSheet(root: HTMLElement, id: string, round: num
         { class: 'sheet-row', 'data-board': String(b.board) },
         h('td', { class: 'num' }, String(b.board)),
         h('td', {}, `☗ ${who(b.sente)}`),
-        h('td', { class: 'blank' }, b.result ? (b.result === 'sente' ? '1 – 0' : b.result === 'gote' ? '0 – 1' : b.result === 'draw' ? '½ – ½' : b.result) : ''),
+        h(
+          'td',
+          { class: 'blank' },
+          b.result
+            ? b.result === 'sente'
+              ? '1 – 0'
+              : b.result === 'gote'
+                ? '0 – 1'
+                : b.result === 'draw'
+                  ? '½ – ½'
+                  : b.result
+            : '',
+        ),
         h('td', {}, `☖ ${who(b.gote)}`),
       ),
     );
@@ -145,12 +186,24 @@ export async function openPairingSheet(root: HTMLElement, id: string, round: num
           h(
             'table',
             { class: 'data-table pairing-sheet', id: 'pairing-sheet' },
-            h('thead', {}, h('tr', {}, [t('evBoard'), t('sente'), t('result'), t('gote')].map((c) => h('th', {}, c)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                [t('evBoard'), t('sente'), t('result'), t('gote')].map((c) => h('th', {}, c)),
+              ),
+            ),
             h('tbody', {}, rows),
           ),
         ),
         r.byes.length
-          ? h('ul', { class: 'byes' }, r.byes.map((b) => h('li', {}, `${nameOf(ev, b.player)} (${b.player}): ${byeText(b)}`)))
+          ? h(
+              'ul',
+              { class: 'byes' },
+              r.byes.map((b) => h('li', {}, `${nameOf(ev, b.player)} (${b.player}): ${byeText(b)}`)),
+            )
           : null,
       ),
     );

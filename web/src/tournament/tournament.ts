@@ -23,7 +23,15 @@ import {
   type EventView,
   type Round,
 } from '../api/tournaments';
-import { adminBoardControls, auditPanel, organisersPanel, pairPanel, playerEditRow, addPlayerForm, type Act } from './admin';
+import {
+  adminBoardControls,
+  auditPanel,
+  organisersPanel,
+  pairPanel,
+  playerEditRow,
+  addPlayerForm,
+  type Act,
+} from './admin';
 import {
   byeText,
   coloursText,
@@ -119,7 +127,13 @@ export async function openTournament(root: HTMLElement, id: string, navigate: Na
     const tabs = (['players', 'rounds', 'standings'] as const).map((k) => {
       const b = h(
         'button',
-        { type: 'button', role: 'tab', id: `tab-${k}`, class: `tab${tab === k ? ' active' : ''}`, 'aria-selected': tab === k ? 'true' : 'false' },
+        {
+          type: 'button',
+          role: 'tab',
+          id: `tab-${k}`,
+          class: `tab${tab === k ? ' active' : ''}`,
+          'aria-selected': tab === k ? 'true' : 'false',
+        },
         t(`evTab_${k}`),
       );
       b.addEventListener('click', () => {
@@ -128,7 +142,12 @@ export async function openTournament(root: HTMLElement, id: string, navigate: Na
       });
       return b;
     });
-    const body = tab === 'players' ? playersSection(ev, ui, act, draw) : tab === 'rounds' ? roundsSection(ev, act) : standingsSection(ev);
+    const body =
+      tab === 'players'
+        ? playersSection(ev, ui, act, draw)
+        : tab === 'rounds'
+          ? roundsSection(ev, act)
+          : standingsSection(ev);
     root.replaceChildren(
       h(
         'section',
@@ -183,9 +202,19 @@ function eventHeader(ev: EventView): HTMLElement {
     { class: 'event-head' },
     h('h1', { id: 'event-name' }, ev.name),
     where ? h('p', { class: 'event-where' }, where) : null,
-    h('p', { class: 'event-facts', id: 'event-facts' }, h('span', { class: `event-status status-${ev.status}`, id: 'event-status' }, statusText(ev.status)), ` · ${facts.join(' · ')}`),
+    h(
+      'p',
+      { class: 'event-facts', id: 'event-facts' },
+      h('span', { class: `event-status status-${ev.status}`, id: 'event-status' }, statusText(ev.status)),
+      ` · ${facts.join(' · ')}`,
+    ),
     ev.organisers.length
-      ? h('p', { class: 'event-organisers note' }, `${t('evOrganisers')}: `, ...ev.organisers.flatMap((o, i) => [i ? ', ' : '', h('a', { href: profilePath(o), 'data-link': true }, o)]))
+      ? h(
+          'p',
+          { class: 'event-organisers note' },
+          `${t('evOrganisers')}: `,
+          ...ev.organisers.flatMap((o, i) => [i ? ', ' : '', h('a', { href: profilePath(o), 'data-link': true }, o)]),
+        )
       : null,
   );
 }
@@ -196,7 +225,13 @@ function exportLinks(ev: EventView): HTMLElement {
     'nav',
     { class: 'event-links' },
     h('a', { href: `/t/${ev.id}/crosstable`, 'data-link': true, id: 'link-crosstable' }, t('evCrosstable')),
-    last ? h('a', { href: `/t/${ev.id}/rounds/${last}/sheet`, 'data-link': true, id: 'link-sheet' }, `${t('evPairingSheet')} (${t('evRoundN').replace('{n}', String(last))})`) : null,
+    last
+      ? h(
+          'a',
+          { href: `/t/${ev.id}/rounds/${last}/sheet`, 'data-link': true, id: 'link-sheet' },
+          `${t('evPairingSheet')} (${t('evRoundN').replace('{n}', String(last))})`,
+        )
+      : null,
     h('a', { href: exportPath.csv(ev.id), download: '', id: 'link-csv' }, 'CSV'),
     h('a', { href: exportPath.report(ev.id), id: 'link-report' }, t('evReportTxt')),
     h('a', { href: exportPath.zip(ev.id), download: '', id: 'link-zip' }, t('evGamesZip')),
@@ -233,12 +268,26 @@ function playersSection(ev: EventView, ui: { editing: number | null }, act: Act,
       });
       actions.push(w);
     }
-    const state = p.withdrawn ? t('evWithdrawn') : p.from_round > 1 ? t('evFromRound').replace('{n}', String(p.from_round)) : '';
+    const state = p.withdrawn
+      ? t('evWithdrawn')
+      : p.from_round > 1
+        ? t('evFromRound').replace('{n}', String(p.from_round))
+        : '';
     return h(
       'tr',
-      { class: `player-row${p.withdrawn ? ' withdrawn' : ''}${p.player === mine ? ' own' : ''}`, 'data-player': String(p.player) },
+      {
+        class: `player-row${p.withdrawn ? ' withdrawn' : ''}${p.player === mine ? ' own' : ''}`,
+        'data-player': String(p.player),
+      },
       h('td', { class: 'num' }, String(p.player)),
-      h('td', { class: 'pname' }, h('span', { class: 'player-name' }, p.name), p.account ? [' ', h('a', { href: profilePath(p.account), 'data-link': true, class: 'account-link' }, `@${p.account}`)] : null),
+      h(
+        'td',
+        { class: 'pname' },
+        h('span', { class: 'player-name' }, p.name),
+        p.account
+          ? [' ', h('a', { href: profilePath(p.account), 'data-link': true, class: 'account-link' }, `@${p.account}`)]
+          : null,
+      ),
       h('td', { class: 'num' }, p.rating === null || p.rating === undefined ? '' : String(p.rating)),
       h('td', {}, rankText(p.rank)),
       h('td', { class: 'club' }, p.club ?? ''),
@@ -250,7 +299,9 @@ function playersSection(ev: EventView, ui: { editing: number | null }, act: Act,
     'section',
     { class: 'event-players', id: 'event-players' },
     join,
-    !m && ev.open && ev.status === 'registration' ? h('p', { class: 'note', id: 'join-login-note' }, t('evLoginToJoin')) : null,
+    !m && ev.open && ev.status === 'registration'
+      ? h('p', { class: 'note', id: 'join-login-note' }, t('evLoginToJoin'))
+      : null,
     ev.players.length === 0
       ? h('p', { class: 'note', id: 'no-players' }, t('evNoPlayers'))
       : h(
@@ -259,7 +310,15 @@ function playersSection(ev: EventView, ui: { editing: number | null }, act: Act,
           h(
             'table',
             { class: 'data-table', id: 'players-table' },
-            h('thead', {}, h('tr', {}, [t('evNo'), t('evName'), t('rating'), t('rank'), t('evClub'), '', ''].map((c) => h('th', {}, c)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                [t('evNo'), t('evName'), t('rating'), t('rank'), t('evClub'), '', ''].map((c) => h('th', {}, c)),
+              ),
+            ),
             h('tbody', {}, rows),
           ),
         ),
@@ -269,7 +328,13 @@ function playersSection(ev: EventView, ui: { editing: number | null }, act: Act,
 
 /** A side's name on a board: "☗ Иванов Иван (3)". */
 function sideCell(ev: EventView, n: number, mark: string): HTMLElement {
-  return h('span', { class: 'board-player' }, `${mark} `, h('span', { class: 'player-name' }, nameOf(ev, n)), ` (${n})`);
+  return h(
+    'span',
+    { class: 'board-player' },
+    `${mark} `,
+    h('span', { class: 'player-name' }, nameOf(ev, n)),
+    ` (${n})`,
+  );
 }
 
 function boardRow(ev: EventView, r: Round, b: Board, act: Act): HTMLElement {
@@ -278,17 +343,31 @@ function boardRow(ev: EventView, r: Round, b: Board, act: Act): HTMLElement {
   const seated = mine !== null && (b.sente === mine || b.gote === mine);
   const links: (HTMLElement | string)[] = [];
   b.games.forEach((g, i) => {
-    const label = i === 0 ? (seated && !b.result ? t('evPlayGame') : t('evWatch')) : t('evReplayN').replace('{n}', String(i));
+    const label =
+      i === 0 ? (seated && !b.result ? t('evPlayGame') : t('evWatch')) : t('evReplayN').replace('{n}', String(i));
     if (links.length) links.push(' ');
-    links.push(h('a', { href: `/g/${g}`, 'data-link': true, class: i === 0 ? 'game-link' : 'replay-link', 'data-game': g }, label));
+    links.push(
+      h(
+        'a',
+        { href: `/g/${g}`, 'data-link': true, class: i === 0 ? 'game-link' : 'replay-link', 'data-game': g },
+        label,
+      ),
+    );
   });
   if (b.record || b.games.length) {
-    links.push(' ', h('a', { href: exportPath.record(ev.id, r.round, b.board), download: '', class: 'kif-link' }, 'KIF'));
+    links.push(
+      ' ',
+      h('a', { href: exportPath.record(ev.id, r.round, b.board), download: '', class: 'kif-link' }, 'KIF'),
+    );
   }
   const handicap = b.handicap && b.handicap !== 'even' ? (t(`hc_${b.handicap}` as MsgKey) ?? b.handicap) : '';
   const resultCell = organiser
     ? adminBoardControls(ev, r, b, act)
-    : h('span', { class: 'result-text' }, b.result ? `${scoreText(b.result)} ${resultLabel(b.result)}` : resultLabel(null));
+    : h(
+        'span',
+        { class: 'result-text' },
+        b.result ? `${scoreText(b.result)} ${resultLabel(b.result)}` : resultLabel(null),
+      );
   return h(
     'tr',
     {
@@ -302,7 +381,15 @@ function boardRow(ev: EventView, r: Round, b: Board, act: Act): HTMLElement {
     h('td', {}, sideCell(ev, b.sente, '☗')),
     h('td', {}, sideCell(ev, b.gote, '☖')),
     h('td', { class: 'colours' }, coloursText(b), handicap ? h('div', { class: 'tag' }, handicap) : null),
-    h('td', { class: 'result-cell' }, resultCell, !organiser && seated && b.play === 'otb' && !b.result ? reportForm(ev, r, b, mine === b.sente ? 'sente' : 'gote', act) : null, reportsText(b)),
+    h(
+      'td',
+      { class: 'result-cell' },
+      resultCell,
+      !organiser && seated && b.play === 'otb' && !b.result
+        ? reportForm(ev, r, b, mine === b.sente ? 'sente' : 'gote', act)
+        : null,
+      reportsText(b),
+    ),
     h('td', { class: 'game-links' }, b.play === 'otb' ? h('span', { class: 'tag' }, t('evOtb')) : null, ' ', links),
   );
 }
@@ -333,35 +420,65 @@ function reportForm(ev: EventView, r: Round, b: Board, side: 'sente' | 'gote', a
 
 function roundsSection(ev: EventView, act: Act): HTMLElement {
   const organiser = !!ev.you?.organiser;
-  const rounds = [...ev.paired].sort((a, b) => b.round - a.round).map((r) => {
-    const warnings = r.warnings.map((w) =>
-      h('li', { class: 'warning', 'data-rule': w.rule }, `${warningText(w.rule)}: ${w.players.map((n) => `${nameOf(ev, n)} (${n})`).join(', ')}`),
-    );
-    const byes = r.byes.map((b) => h('li', { class: 'bye', 'data-player': String(b.player) }, `${nameOf(ev, b.player)} (${b.player}): ${byeText(b)}`));
-    return h(
-      'section',
-      { class: 'round', 'data-round': String(r.round) },
-      h(
-        'h3',
-        {},
-        t('evRoundN').replace('{n}', String(r.round)),
-        ' ',
-        h('a', { href: `/t/${ev.id}/rounds/${r.round}/sheet`, 'data-link': true, class: 'sheet-link small-link' }, t('evPairingSheet')),
-      ),
-      warnings.length ? h('ul', { class: 'warnings warn' }, warnings) : null,
-      h(
-        'div',
-        { class: 'table-scroll' },
+  const rounds = [...ev.paired]
+    .sort((a, b) => b.round - a.round)
+    .map((r) => {
+      const warnings = r.warnings.map((w) =>
         h(
-          'table',
-          { class: 'data-table boards-table' },
-          h('thead', {}, h('tr', {}, [t('evBoard'), t('sente'), t('gote'), t('evColours'), t('result'), t('evGame')].map((c) => h('th', {}, c)))),
-          h('tbody', {}, r.pairings.map((b) => boardRow(ev, r, b, act))),
+          'li',
+          { class: 'warning', 'data-rule': w.rule },
+          `${warningText(w.rule)}: ${w.players.map((n) => `${nameOf(ev, n)} (${n})`).join(', ')}`,
         ),
-      ),
-      byes.length ? h('ul', { class: 'byes' }, byes) : null,
-    );
-  });
+      );
+      const byes = r.byes.map((b) =>
+        h(
+          'li',
+          { class: 'bye', 'data-player': String(b.player) },
+          `${nameOf(ev, b.player)} (${b.player}): ${byeText(b)}`,
+        ),
+      );
+      return h(
+        'section',
+        { class: 'round', 'data-round': String(r.round) },
+        h(
+          'h3',
+          {},
+          t('evRoundN').replace('{n}', String(r.round)),
+          ' ',
+          h(
+            'a',
+            { href: `/t/${ev.id}/rounds/${r.round}/sheet`, 'data-link': true, class: 'sheet-link small-link' },
+            t('evPairingSheet'),
+          ),
+        ),
+        warnings.length ? h('ul', { class: 'warnings warn' }, warnings) : null,
+        h(
+          'div',
+          { class: 'table-scroll' },
+          h(
+            'table',
+            { class: 'data-table boards-table' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                [t('evBoard'), t('sente'), t('gote'), t('evColours'), t('result'), t('evGame')].map((c) =>
+                  h('th', {}, c),
+                ),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              r.pairings.map((b) => boardRow(ev, r, b, act)),
+            ),
+          ),
+        ),
+        byes.length ? h('ul', { class: 'byes' }, byes) : null,
+      );
+    });
   return h(
     'section',
     { class: 'event-rounds', id: 'event-rounds' },
@@ -405,6 +522,12 @@ function standingsSection(ev: EventView): HTMLElement {
         h('tbody', {}, rows),
       ),
     ),
-    ev.tiebreaks.length ? h('p', { class: 'note tb-legend' }, ev.tiebreaks.map((k) => `${tiebreakShort(k)}: ${tiebreakName(k)}`).join(' · ')) : null,
+    ev.tiebreaks.length
+      ? h(
+          'p',
+          { class: 'note tb-legend' },
+          ev.tiebreaks.map((k) => `${tiebreakShort(k)}: ${tiebreakName(k)}`).join(' · '),
+        )
+      : null,
   );
 }

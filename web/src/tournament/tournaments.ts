@@ -175,7 +175,13 @@ function eventTable(events: EventSummary[]): HTMLElement {
       h(
         'thead',
         {},
-        h('tr', {}, [t('evName'), t('evPlace'), t('evDates'), t('evFormat'), t('evStatus'), t('players'), t('evRound')].map((c) => h('th', {}, c))),
+        h(
+          'tr',
+          {},
+          [t('evName'), t('evPlace'), t('evDates'), t('evFormat'), t('evStatus'), t('players'), t('evRound')].map((c) =>
+            h('th', {}, c),
+          ),
+        ),
       ),
       h('tbody', {}, rows),
     ),
@@ -185,8 +191,13 @@ function eventTable(events: EventSummary[]): HTMLElement {
 /** The form to create an event. */
 function createForm(navigate: Navigate, redraw: () => void): HTMLElement {
   const f = form;
-  const field = (label: string, control: HTMLElement, id?: string) => h('label', { class: 'field', id }, h('span', {}, label), control);
-  const text = (key: 'name' | 'place' | 'bar' | 'floor', id: string, attrs: Record<string, string | number | boolean> = {}) => {
+  const field = (label: string, control: HTMLElement, id?: string) =>
+    h('label', { class: 'field', id }, h('span', {}, label), control);
+  const text = (
+    key: 'name' | 'place' | 'bar' | 'floor',
+    id: string,
+    attrs: Record<string, string | number | boolean> = {},
+  ) => {
     const i = h('input', { id, name: id, value: f[key], ...attrs });
     i.addEventListener('input', () => (f[key] = i.value));
     return i;
@@ -197,7 +208,11 @@ function createForm(navigate: Navigate, redraw: () => void): HTMLElement {
     return i;
   };
   const select = (id: string, opts: [string, string][], value: string, onChange: (v: string) => void) => {
-    const s = h('select', { id, name: id }, opts.map(([v, l]) => option(v, l, value)));
+    const s = h(
+      'select',
+      { id, name: id },
+      opts.map(([v, l]) => option(v, l, value)),
+    );
     s.addEventListener('change', () => onChange(s.value));
     return s;
   };
@@ -227,7 +242,11 @@ function createForm(navigate: Navigate, redraw: () => void): HTMLElement {
   const drawTiebreaks = () => {
     const chosen = f.tiebreaks.map((k, i) => {
       const up = h('button', { type: 'button', class: 'small', 'aria-label': t('evMoveUp'), disabled: i === 0 }, '↑');
-      const down = h('button', { type: 'button', class: 'small', 'aria-label': t('evMoveDown'), disabled: i === f.tiebreaks.length - 1 }, '↓');
+      const down = h(
+        'button',
+        { type: 'button', class: 'small', 'aria-label': t('evMoveDown'), disabled: i === f.tiebreaks.length - 1 },
+        '↓',
+      );
       const remove = h('button', { type: 'button', class: 'small', 'aria-label': t('evRemove') }, '×');
       const move = (d: number) => {
         const a = [...f.tiebreaks];
@@ -246,7 +265,12 @@ function createForm(navigate: Navigate, redraw: () => void): HTMLElement {
       return h('li', { class: 'tb-item', 'data-key': k }, h('span', {}, tiebreakName(k)), up, down, remove);
     });
     const others = TIEBREAKS.filter((k) => !f.tiebreaks.includes(k));
-    const add = h('select', { id: 'te-tb-add', 'aria-label': t('evAddTiebreak') }, option('', `+ ${t('evAddTiebreak')}`, ''), others.map((k) => option(k, tiebreakName(k), '')));
+    const add = h(
+      'select',
+      { id: 'te-tb-add', 'aria-label': t('evAddTiebreak') },
+      option('', `+ ${t('evAddTiebreak')}`, ''),
+      others.map((k) => option(k, tiebreakName(k), '')),
+    );
     add.addEventListener('change', () => {
       if (!add.value) return;
       f.tiebreaks = [...f.tiebreaks, add.value as TiebreakKey];
@@ -274,10 +298,15 @@ function createForm(navigate: Navigate, redraw: () => void): HTMLElement {
       field(t('evEnds'), date('ends', 'te-ends')),
       field(
         t('timeControl'),
-        select('te-time', [...SEEK_PRESETS.map(([k, tc]): [string, string] => [k, timeControlText(tc)]), ['custom', t('tcCustom')]], f.time, (v) => {
-          f.time = v;
-          custom.hidden = v !== 'custom';
-        }),
+        select(
+          'te-time',
+          [...SEEK_PRESETS.map(([k, tc]): [string, string] => [k, timeControlText(tc)]), ['custom', t('tcCustom')]],
+          f.time,
+          (v) => {
+            f.time = v;
+            custom.hidden = v !== 'custom';
+          },
+        ),
       ),
       field(
         t('evFormat'),
@@ -293,7 +322,8 @@ function createForm(navigate: Navigate, redraw: () => void): HTMLElement {
           (v) => {
             const was = baseFormat(f.format);
             f.format = v as FormatChoice;
-            if (!f.tiebreaksTouched && baseFormat(f.format) !== was) f.tiebreaks = defaultTiebreaks(baseFormat(f.format));
+            if (!f.tiebreaksTouched && baseFormat(f.format) !== was)
+              f.tiebreaks = defaultTiebreaks(baseFormat(f.format));
             if (baseFormat(f.format) === 'round_robin' && was !== 'round_robin') f.rounds = '';
             redraw();
           },

@@ -5,7 +5,15 @@
 // of the event's data, tested in tests/unit.mjs.
 
 import { t, type MsgKey } from '../i18n/i18n';
-import { WARNING_RULES, type Board, type BoardResult, type Bye, type EventView, type Format, type Round } from '../api/tournaments';
+import {
+  WARNING_RULES,
+  type Board,
+  type BoardResult,
+  type Bye,
+  type EventView,
+  type Format,
+  type Round,
+} from '../api/tournaments';
 
 /** Points as a tournament table writes them: `3`, `2½`, `½`, `0`. */
 export function pointsText(p: number | null | undefined): string {
@@ -119,7 +127,10 @@ export function byeText(b: Bye): string {
 }
 
 /** The result of a board from one player's side: `+` won, `-` lost, `=` drew, `''` not known; forfeits too. */
-export function resultFor(r: BoardResult | null | undefined, side: 'sente' | 'gote'): { mark: '+' | '-' | '=' | ''; forfeit: boolean } {
+export function resultFor(
+  r: BoardResult | null | undefined,
+  side: 'sente' | 'gote',
+): { mark: '+' | '-' | '=' | ''; forfeit: boolean } {
   switch (r) {
     case 'sente':
       return { mark: side === 'sente' ? '+' : '-', forfeit: false };
@@ -168,7 +179,9 @@ export function crossCell(round: Round, player: number): CrossCell {
       return { text: crossCellText(opponent, side, mark, forfeit), opponent, side, mark, forfeit };
     }
   }
-  const bye = round.byes.find((x) => x.player === player) ?? (round.bye === player ? { player, kind: 'pairing' as const, points: 1 } : null);
+  const bye =
+    round.byes.find((x) => x.player === player) ??
+    (round.bye === player ? { player, kind: 'pairing' as const, points: 1 } : null);
   if (bye) {
     const mark = byeCellText(bye.points) as '+' | '-' | '=';
     return { text: mark, opponent: null, side: null, mark, forfeit: false };
@@ -194,7 +207,13 @@ export function crosstable(e: Pick<EventView, 'players' | 'paired' | 'standings'
   const byNo = new Map(e.players.map((p) => [p.player, p]));
   const seen = new Set<number>();
   const rows: CrossRow[] = [];
-  const row = (player: number, rank: number, points: number, tiebreaks: Partial<Record<string, number>>, name?: string) => {
+  const row = (
+    player: number,
+    rank: number,
+    points: number,
+    tiebreaks: Partial<Record<string, number>>,
+    name?: string,
+  ) => {
     const p = byNo.get(player);
     seen.add(player);
     rows.push({
