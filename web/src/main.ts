@@ -12,7 +12,7 @@ import { h, option } from './dom';
 import { openAnalysisBoard } from './analysis/analysisboard';
 import { renderArchive } from './archive/archive';
 import { openCrosstable, openPairingSheet } from './tournament/crosstable';
-import { openGame } from './game/game';
+import { openGame } from './game/screen';
 import { lang, LANGS, LANG_NAMES, setLang, t, type Lang } from './i18n/i18n';
 import { renderImport } from './archive/import';
 import { openLesson, renderLearn } from './learn/learn';

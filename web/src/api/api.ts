@@ -1,8 +1,7 @@
 // The server's HTTP + WebSocket protocol (docs/PROTOCOL.md).
 
-import { applyDiff, type GameDiff } from './gamediff';
+import type { FoulView } from '../rules/refusal';
 import { problemText, type ServerError } from './problem';
-import type { FoulView, Refusal } from '../rules/refusal';
 
 export type Side = 'sente' | 'gote';
 
@@ -186,131 +185,10 @@ export function forgetToken(id: string): void {
   localStorage.removeItem(tokenKey(id));
 }
 
-export type ClientMessage =
-  | { type: 'move'; usi: string }
-  | { type: 'resign' }
-  | { type: 'declare' }
-  | { type: 'propose_count' }
-  | { type: 'accept_count' }
-  | { type: 'decline_count' }
-  | { type: 'abort' }
-  | { type: 'takeback' }
-  | { type: 'accept_takeback' }
-  | { type: 'decline_takeback' }
-  | { type: 'chat'; text: string }
-  | { type: 'ping' }
-  | { type: 'sync' };
-
 /** A chat line between the two players of a game. */
 export interface ChatMessage {
   from: Side;
   name: string | null;
   text: string;
   at_ms: number;
-}
-
-export interface Connection {
-  send(msg: ClientMessage): boolean;
-  close(): void;
-}
-
-export interface ConnectionEvents {
-  onState(s: GameState): void;
-  /** A refused message in the reader's language; `refusal` for a move the rules refuse (its rule and square). */
-  onError(message: string, refusal?: Refusal): void;
-  onStatus(connected: boolean): void;
-  /** The upgrade was refused for good (bad token or unknown game). */
-  onRefused(): void;
-  /** Chat: one new line (`history`: false), or the game's last lines on connect (`history`: true). */
-  onChat?(messages: ChatMessage[], history: boolean): void;
-}
-
-/** One WebSocket per game, reconnecting with backoff while the page is open. */
-export function connect(id: string, token: string | null, ev: ConnectionEvents): Connection {
-  let ws: WebSocket | null = null;
-  /** The state as this socket last told it, the base of its diffs. */
-  let held: GameState | null = null;
-  /** A diff did not follow `held`: diffs wait for the `state` that answers `sync`. */
-  let syncing = false;
-  let closed = false;
-  let delay = 500;
-  let everOpened = false;
-  let failures = 0;
-  let ping: number | undefined;
-
-  const open = () => {
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    // Diffs after moves instead of whole states (docs/PROTOCOL.md, "Diffs").
-    const q = token ? `?token=${encodeURIComponent(token)}&diffs=1` : '?diffs=1';
-    const sock = new WebSocket(`${proto}//${location.host}/api/games/${id}/ws${q}`);
-    ws = sock;
-    held = null;
-    syncing = false;
-    sock.onopen = () => {
-      everOpened = true;
-      failures = 0;
-      delay = 500;
-      ev.onStatus(true);
-      ping = window.setInterval(() => {
-        if (sock.readyState === WebSocket.OPEN) sock.send(JSON.stringify({ type: 'ping' }));
-      }, 25000);
-    };
-    sock.onmessage = (e) => {
-      let msg: { type?: string; message?: string; code?: string; messages?: ChatMessage[] };
-      try {
-        msg = JSON.parse(String(e.data));
-      } catch {
-        return;
-      }
-      if (msg.type === 'state') {
-        held = msg as GameState;
-        syncing = false;
-        ev.onState(held);
-      } else if (msg.type === 'diff') {
-        if (syncing || !held) return;
-        const next = applyDiff(held, msg as unknown as GameDiff);
-        if (next) {
-          held = next;
-          ev.onState(next);
-        } else {
-          syncing = true;
-          sock.send(JSON.stringify({ type: 'sync' }));
-        }
-      } else if (msg.type === 'error') {
-        const refusal =
-          msg.code === 'illegal_move' && typeof (msg as unknown as Refusal).rule === 'string'
-            ? (msg as unknown as Refusal)
-            : undefined;
-        ev.onError(problemText(msg as ServerError, 'error'), refusal);
-      } else if (msg.type === 'chat') ev.onChat?.([msg as unknown as ChatMessage], false);
-      else if (msg.type === 'chat_history') ev.onChat?.(msg.messages ?? [], true);
-    };
-    sock.onclose = () => {
-      window.clearInterval(ping);
-      if (closed) return;
-      ev.onStatus(false);
-      failures++;
-      if (!everOpened && failures >= 3) {
-        ev.onRefused();
-        return;
-      }
-      window.setTimeout(open, delay);
-      delay = Math.min(delay * 2, 8000);
-    };
-  };
-  open();
-  return {
-    send(msg) {
-      if (ws && ws.readyState === WebSocket.OPEN) {
-        ws.send(JSON.stringify(msg));
-        return true;
-      }
-      return false;
-    },
-    close() {
-      closed = true;
-      window.clearInterval(ping);
-      ws?.close();
-    },
-  };
 }

@@ -5,7 +5,7 @@
 // (given the previous and the current reading of one clock); the audio side
 // only turns a beep into an oscillator note.
 
-import type { ClockNow } from './clock';
+import type { ClockNow } from './countdown';
 
 /** A beep: a second counted (`tick`, 10..6 s left), a last second (`high`, 5..1 s), a period used up. */
 export type Beep = 'tick' | 'high' | 'period';
