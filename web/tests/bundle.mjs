@@ -1,5 +1,5 @@
 // What the unit test files share: the client modules under test bundled with
-// esbuild (vite's) for node, with the few browser globals i18n.ts reads
+// esbuild (vite's) for node, with the few browser globals i18n/i18n.ts reads
 // (localStorage, navigator, document) stubbed.
 
 import { build } from 'esbuild';

@@ -1,7 +1,7 @@
 // Unit tests of the puzzles' words (src/puzzles/words.ts): the prompt in each
 // language (Japanese counts plies, the others moves), the reason of a wrong
 // move, the kind choices and the guest's stored rating (no browser; the few
-// globals i18n.ts reads are stubbed).
+// globals i18n/i18n.ts reads are stubbed).
 //
 //   node tests/unit-puzzles.mjs      (prints `N passed, M failed`)
 

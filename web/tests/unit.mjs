@@ -6,7 +6,7 @@
 // src/board/notation.ts, src/board/shogi.ts, src/board/ground.ts, src/records/tree.ts, src/accounts/players.ts,
 // src/rules/timecontrol.ts, src/profile/ratingchart.ts, src/i18n/i18n.ts, src/api/gamediff.ts and the tournament modules
 // with esbuild (vite's) and checks them. The few browser globals
-// i18n.ts reads (localStorage, navigator, document) are stubbed. The notation cases are the ones the Rust notation
+// i18n/i18n.ts reads (localStorage, navigator, document) are stubbed. The notation cases are the ones the Rust notation
 // module is tested on: crates/record/tests/data/notation-cases.json.
 //
 //   node tests/unit.mjs      (prints `N passed, M failed`)
