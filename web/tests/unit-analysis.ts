@@ -3,15 +3,18 @@
 // (crates/server/src/export.rs, `usen_vectors`, and the doc example of
 // crates/record/src/usen.rs), and the engine score in words.
 //
-//   node tests/unit-analysis.mjs      (prints `N passed, M failed`)
+//   node scripts/run-ts.mjs tests/unit-analysis.ts      (prints `N passed, M failed`)
 
-import { bundle } from './bundle.mjs';
+import './globals';
+import * as records_usen from '../src/records/usen';
+import * as analysis_enginelines from '../src/analysis/enginelines';
 
-const m = await bundle(['records/usen', 'analysis/enginelines']);
+/** Every module under test, as one namespace. */
+const m = { ...records_usen, ...analysis_enginelines };
 
 let passed = 0;
 let failed = 0;
-function eq(name, got, want) {
+function eq(name: string, got: unknown, want: unknown): void {
   const g = JSON.stringify(got);
   const w = JSON.stringify(want);
   if (g === w) passed++;
@@ -68,7 +71,7 @@ for (const v of VECTORS) {
 
 // Every move kind round-trips through its three digits.
 for (const usi of ['7g7f', '8h2b+', '1a9i', '9i1a+', 'P*5e', 'L*1a', 'N*9i', 'S*5e', 'G*5e', 'B*5e', 'R*5e']) {
-  eq(`move ${usi}`, m.decodeMove(m.encodeMove(usi)), usi);
+  eq(`move ${usi}`, m.decodeMove(m.encodeMove(usi) ?? ''), usi);
 }
 eq('a drop cannot promote', m.decodeMove((((81 + 10) * 81 + 40) * 2 + 1).toString(36)), null);
 eq('a move to its own square is none', m.decodeMove(((40 * 81 + 40) * 2).toString(36)), null);

@@ -3,51 +3,65 @@
 // targets of reach and capture exercises, the coordinates trainer's square
 // names and its reading of a click; bundles src/learn/lessons.ts with esbuild.
 //
-//   node tests/unit-learn.mjs      (prints `N passed, M failed`)
+//   node scripts/run-ts.mjs tests/unit-learn.ts      (prints `N passed, M failed`)
 
-import { bundle } from './bundle.mjs';
+import './globals';
+import * as learn_lessons from '../src/learn/lessons';
+import type { Exercise, PlayAnswer, Run } from '../src/learn/lessons';
 
-const m = await bundle(['learn/lessons']);
+/** Every module under test, as one namespace. */
+const m = { ...learn_lessons };
 
 let passed = 0;
 let failed = 0;
-function test(name, fn) {
+function test(name: string, fn: () => void): void {
   try {
     fn();
     passed++;
   } catch (e) {
     failed++;
-    console.log(`FAIL ${name}: ${e?.stack ?? e}`);
+    console.log(`FAIL ${name}: ${e instanceof Error ? e.stack : e}`);
   }
 }
-function eq(a, b, msg) {
+function eq(a: unknown, b: unknown, msg: string): void {
   const x = JSON.stringify(a);
   const y = JSON.stringify(b);
   if (x !== y) throw new Error(`${msg}: ${x} !== ${y}`);
 }
 
-const legal = (sfen, extra = {}) => ({
+const legal = (sfen: string, extra: Partial<PlayAnswer> = {}): PlayAnswer => ({
   legal: true,
   sfen,
   in_check: false,
   checkmate: false,
   legal_moves: { side_to_move: 'gote', dests: {}, drops: {}, promotions: {} },
-  ...extra,
+  ...(extra as object),
 });
-const refused = (rule, square, file) => ({ legal: false, rule, square, file, move: '' });
-const ex = (id) => m.LESSONS.flatMap((l) => l.exercises).find((e) => e.id === id);
-const run = () => ({ moves: 0, reached: new Set() });
+const refused = (rule: string, square: string, file?: number): PlayAnswer => ({
+  legal: false,
+  rule,
+  square,
+  file,
+  move: '',
+});
+/** The exercise `id` of the course. */
+function ex(id: string): Exercise {
+  const e = m.LESSONS.flatMap((l) => l.exercises).find((e) => e.id === id);
+  if (!e) throw new Error(`no exercise ${id}`);
+  return e;
+}
+const run = (): Run => ({ moves: 0, reached: new Set() });
 
 test('the course has at least 15 lessons with texts in four languages', () => {
   if (m.LESSONS.length < 15) throw new Error(`${m.LESSONS.length} lessons`);
   for (const l of m.LESSONS)
-    for (const lang of ['en', 'ru', 'uk', 'ja'])
+    for (const lang of ['en', 'ru', 'uk', 'ja'] as const)
       if (!l.title[lang] || !l.text[lang]?.length) throw new Error(`${l.id} ${lang}`);
 });
 
 test('capture targets are the Gote pieces of the start, promoted ones too', () => {
   eq(m.targets(ex('rook-2')), ['6d', '4d', '6h'], 'rook-2');
-  eq(m.targets({ kind: 'capture', sfen: '4+p4/9/9/9/9/9/9/9/8L b - 1' }), ['5a'], 'a tokin');
+  eq(m.targets({ ...ex('rook-2'), kind: 'capture', sfen: '4+p4/9/9/9/9/9/9/9/8L b - 1' }), ['5a'], 'a tokin');
   eq(m.targets(ex('rook-1')), ['9a', '1a', '1i'], 'reach: the stars');
 });
 
@@ -75,7 +89,11 @@ test('a refused move names the rule; in an illegal exercise the right rule on th
   );
   eq(m.judge(ex('nifu-1'), 'P*7e', refused('nifu', '7e', 7), run()), { kind: 'solved' }, 'nifu seen');
   eq(m.judge(ex('nifu-1'), 'P*6e', legal('x'), run()), { kind: 'miss', miss: 'was_legal' }, 'a legal drop elsewhere');
-  eq(m.judge(ex('nifu-2'), 'P*7d', refused('nifu', '7d', 7), run()).rule, 'nifu', 'nifu in a drop exercise');
+  eq(
+    m.judge(ex('nifu-2'), 'P*7d', refused('nifu', '7d', 7), run()),
+    { kind: 'refused', rule: 'nifu', square: '7d', file: 7 },
+    'nifu in a drop exercise',
+  );
 });
 
 test('drop, promote, check, mate and escape goals', () => {
@@ -97,7 +115,7 @@ test('drop, promote, check, mate and escape goals', () => {
 
 test('square names in the three notations', () => {
   eq(
-    ['usi', 'japanese', 'numeric'].map((s) => m.squareName('7f', s)),
+    (['usi', 'japanese', 'numeric'] as const).map((s) => m.squareName('7f', s)),
     ['7f', '７六', '76'],
     '7f',
   );
@@ -114,7 +132,7 @@ test('a click on the board names the square from either side', () => {
 });
 
 test('random squares cover the board and avoid the last one', () => {
-  const seen = new Set();
+  const seen = new Set<string>();
   let x = 0;
   for (let i = 0; i < 81; i++) seen.add(m.randomSquare(() => i / 81));
   eq(seen.size, 81, 'all 81 squares');

@@ -1,50 +1,67 @@
 // Unit tests of the move notations, the position model, the board's legal
-// move destinations, the review board's move tree, and the players' words
-// and numbers: time controls, ratings and ranks, the rating chart's scaling,
-// a game's diffs applied to its state, and a tournament in words: crosstable cells, results, tie-break names,
-// points, the event JSON, the create request (no browser): bundles
-// src/board/notation.ts, src/board/shogi.ts, src/board/ground.ts, src/records/tree.ts, src/accounts/players.ts,
-// src/rules/timecontrol.ts, src/profile/ratingchart.ts, src/i18n/i18n.ts, src/api/gamediff.ts and the tournament modules
-// with esbuild (vite's) and checks them. The few browser globals
-// i18n/i18n.ts reads (localStorage, navigator, document) are stubbed. The notation cases are the ones the Rust notation
-// module is tested on: crates/record/tests/data/notation-cases.json.
+// move destinations, the review board's move tree, typed moves, byoyomi
+// beeps, refusals in words, and the players' words and numbers: time
+// controls, ratings and ranks, the rating chart's scaling, the win rate,
+// dates, a game's diffs applied to its state (no browser; the few browser
+// globals the modules read are stubbed by globals.ts). The notation cases are
+// the ones the Rust notation module is tested on:
+// crates/record/tests/data/notation-cases.json. A tournament in words is in
+// unit-tournament.ts.
 //
-//   node tests/unit.mjs      (prints `N passed, M failed`)
+//   node scripts/run-ts.mjs tests/unit.ts      (prints `N passed, M failed`)
 
+import './globals';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { bundle } from './bundle.mjs';
+import * as players from '../src/accounts/players';
+import type { GameState, LegalMoves, PlayerView } from '../src/api/api';
+import * as gamediff from '../src/api/gamediff';
+import type { GameDiff } from '../src/api/gamediff';
+import * as problem from '../src/api/problem';
+import * as ground from '../src/board/ground';
+import * as keyboard from '../src/board/keyboard';
+import * as notation from '../src/board/notation';
+import * as shogi from '../src/board/shogi';
+import type { Key, MoveInfo, Position } from '../src/board/shogi';
+import * as byoyomi from '../src/game/byoyomi';
+import type { ClockNow } from '../src/game/countdown';
+import * as i18n from '../src/i18n/i18n';
+import * as ratingchart from '../src/profile/ratingchart';
+import * as dates from '../src/records/dates';
+import * as movetree from '../src/records/tree';
+import type { TreeNode } from '../src/records/tree';
+import * as winrate from '../src/review/winrate';
+import * as refusal from '../src/rules/refusal';
+import * as timecontrol from '../src/rules/timecontrol';
+
+/** Every module under test, as one namespace. */
+const m = {
+  ...notation,
+  ...shogi,
+  ...ground,
+  ...movetree,
+  ...players,
+  ...timecontrol,
+  ...ratingchart,
+  ...winrate,
+  ...dates,
+  ...i18n,
+  ...refusal,
+  ...keyboard,
+  ...byoyomi,
+  ...problem,
+  ...gamediff,
+};
 
 const here = dirname(fileURLToPath(import.meta.url));
-const m = await bundle([
-  'board/notation',
-  'board/shogi',
-  'board/ground',
-  'records/tree',
-  'accounts/players',
-  'rules/timecontrol',
-  'profile/ratingchart',
-  'review/winrate',
-  'records/dates',
-  'i18n/i18n',
-  'tournament/words',
-  'api/tournaments',
-  'accounts/tournamentbanner',
-  'tournament/tournaments',
-  'rules/refusal',
-  'board/keyboard',
-  'game/byoyomi',
-  'api/problem',
-  'api/gamediff',
-]);
 
 const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
 let passed = 0;
 let failed = 0;
 
-function eq(name, got, want) {
+function eq(name: string, got: unknown, want: unknown): void {
   if (got === want) passed++;
   else {
     failed++;
@@ -52,10 +69,21 @@ function eq(name, got, want) {
   }
 }
 
+/** `x`, which the test needs to be there. */
+function must<T>(x: T | null | undefined, what: string): T {
+  if (x === null || x === undefined) throw new Error(`${what}: missing`);
+  return x;
+}
+
+/** A move played in the move tree, which must be playable. */
+function played(...args: Parameters<typeof m.play>) {
+  return must(m.play(...args), `playing ${args[2]}`);
+}
+
 // The notation cases shared with the Rust notation module. The web client
 // writes every style of the file but KIF and Western with numbers.
 const CASES = resolve(here, '../../crates/record/tests/data/notation-cases.json');
-const STYLES = {
+const STYLES: Record<string, (info: MoveInfo, prevTo?: Key) => string> = {
   japanese: (info, prevTo) => m.formatMove('japanese', info, prevTo, false),
   western: (info, prevTo) => m.formatMove('western', info, prevTo, false),
   russian: (info, prevTo) => m.formatMove('russian', info, prevTo, false),
@@ -89,7 +117,7 @@ const after = m.replay(START, ['7g7f', '3c3d', '8h2b+', '3a2b']).positions[4];
 eq('captures go to the hand', m.toSfen(after), 'lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5');
 
 // The legal moves as the board's destinations.
-const legal = {
+const legal: LegalMoves = {
   side_to_move: 'gote',
   dests: { '3c': ['3d'], '8b': ['7b', '6b'] },
   drops: { P: ['5e', '5f'], X: ['1a'] },
@@ -106,28 +134,28 @@ const drop = m.replay(START, ['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e']).infos[4]
 eq('a drop highlights only its square', JSON.stringify(m.lastDests(drop)), '["4e"]');
 
 // The review board's move tree.
-const usis = (line) => line.map((n) => n.usi).join(' ');
+const usis = (line: TreeNode[]) => line.map((n) => n.usi).join(' ');
 const tree = m.fromJson([{ usi: '7g7f' }, { usi: '3c3d' }, { usi: '2g2f' }]);
-let r = m.play(tree, { path: [], ply: 1 }, '3c3d');
+let r = played(tree, { path: [], ply: 1 }, '3c3d');
 eq('the main move is followed', JSON.stringify(r), JSON.stringify({ cursor: { path: [], ply: 2 }, added: false }));
-r = m.play(tree, { path: [], ply: 1 }, '8c8d');
+r = played(tree, { path: [], ply: 1 }, '8c8d');
 eq('another move adds a variation', JSON.stringify(r.cursor), JSON.stringify({ path: [[1, 0]], ply: 2 }));
 eq('the variation hangs off the move it replaces', usis(tree[1].variations[0]), '8c8d');
 eq('the line through the variation', usis(m.resolve(tree, r.cursor.path).line), '7g7f 8c8d');
-r = m.play(tree, r.cursor, '2g2f');
+r = played(tree, r.cursor, '2g2f');
 eq('the end of a variation grows', usis(tree[1].variations[0]), '8c8d 2g2f');
 eq('still on the variation', JSON.stringify(r.cursor), JSON.stringify({ path: [[1, 0]], ply: 3 }));
-r = m.play(tree, { path: [[1, 0]], ply: 1 }, '3c3d');
+r = played(tree, { path: [[1, 0]], ply: 1 }, '3c3d');
 eq('back at the branch, the main move returns to the main line', JSON.stringify(r.cursor.path), '[]');
-r = m.play(tree, { path: [[1, 0]], ply: 1 }, '8c8d');
+r = played(tree, { path: [[1, 0]], ply: 1 }, '8c8d');
 eq(
   'an existing variation is followed',
   JSON.stringify(r),
   JSON.stringify({ cursor: { path: [[1, 0]], ply: 2 }, added: false }),
 );
-r = m.play(tree, { path: [[1, 0]], ply: 1 }, '4c4d');
+r = played(tree, { path: [[1, 0]], ply: 1 }, '4c4d');
 eq('a second variation at the same move', JSON.stringify(r.cursor.path), '[[1,1]]');
-r = m.play(tree, { path: [[1, 0]], ply: 2 }, '2h2f');
+r = played(tree, { path: [[1, 0]], ply: 2 }, '2h2f');
 eq('a variation inside a variation', JSON.stringify(r.cursor.path), '[[1,0],[2,0]]');
 eq('its line', usis(m.resolve(tree, r.cursor.path).line), '7g7f 8c8d 2h2f');
 eq('the end of the main line cannot grow', m.play(tree, { path: [], ply: 3 }, '8c8d'), null);
@@ -144,7 +172,7 @@ eq(
   '[[1,0],[2,3]]',
 );
 eq('the main line key is empty', m.pathKey([]), '');
-m.nodeAt(tree, { path: [[1, 0]], ply: 2 }).comments = ['note'];
+must(m.nodeAt(tree, { path: [[1, 0]], ply: 2 }), 'the node').comments = ['note'];
 eq('a comment on a variation move', tree[1].variations[0][0].comments[0], 'note');
 const back = m.removeVariation(tree, {
   path: [
@@ -166,7 +194,7 @@ eq('nothing to remove on the main line', m.removeVariation(tree, { path: [], ply
     { usi: '7g7f' },
     { usi: '3c3d', variations: [[{ usi: '8c8d' }, { usi: '2g2f' }], [{ usi: '4c4d' }]] },
     { usi: '6g6f' },
-  ]);
+  ] as Partial<TreeNode>[]);
   eq('a fixed main line keeps its moves', m.promoteVariation(t2, { path: [[1, 0]], ply: 2 }, true), null);
   const at = m.promoteVariation(t2, { path: [[1, 0]], ply: 3 });
   eq('the promoted line is the main line', usis(t2), '7g7f 8c8d 2g2f');
@@ -182,7 +210,7 @@ eq('nothing to remove on the main line', m.removeVariation(tree, { path: [], ply
   eq('promoting back restores the main line', usis(t2), '7g7f 3c3d 6g6f');
   eq('and the order of the alternatives', t2[1].variations.map(usis).join(' | '), '8c8d 2g2f | 4c4d');
   m.play(t2, { path: [[1, 1]], ply: 2 }, '2g2f');
-  const sub = m.play(t2, { path: [[1, 1]], ply: 2 }, '6g6f');
+  const sub = played(t2, { path: [[1, 1]], ply: 2 }, '6g6f');
   eq(
     'a variation inside the second one',
     JSON.stringify(sub.cursor),
@@ -203,7 +231,7 @@ eq('nothing to remove on the main line', m.removeVariation(tree, { path: [], ply
   );
   eq('the variation now goes on with it', usis(t2[1].variations[1]), '4c4d 6g6f');
   eq('and its old move is its alternative', usis(t2[1].variations[1][1].variations[0]), '2g2f');
-  const grown = m.play(t2, { path: [], ply: 3 }, '8c8d', false);
+  const grown = played(t2, { path: [], ply: 3 }, '8c8d', false);
   eq(
     'an imported main line grows at its end',
     `${usis(t2)} ${JSON.stringify(grown.cursor)}`,
@@ -219,7 +247,12 @@ eq(
 
 // Time controls in words, in every language; the lobby's presets.
 m.setLang('en');
-const tc = (main, byo, periods, inc) => ({ main_ms: main, byoyomi_ms: byo, periods, increment_ms: inc });
+const tc = (main: number, byo: number, periods: number, inc: number) => ({
+  main_ms: main,
+  byoyomi_ms: byo,
+  periods,
+  increment_ms: inc,
+});
 const presets = Object.fromEntries(m.SEEK_PRESETS);
 eq('the lobby offers four presets', m.SEEK_PRESETS.length, 4);
 eq('preset 30 min + 30 s', m.timeControlText(presets['30+30']), '30 min + 30 s');
@@ -259,13 +292,13 @@ eq(
   m.playerText({ name: 'AI 3', guest: false, computer: true, rating: null, provisional: false, rank: null }),
   'AI 3',
 );
-eq('a guest has no profile', m.hasProfile({ name: 'Гость', guest: true }), false);
+eq('a guest has no profile', m.hasProfile({ name: 'Гость', guest: true } as PlayerView), false);
 eq('an account has one', m.profilePath('Алиса'), '/@/%D0%90%D0%BB%D0%B8%D1%81%D0%B0');
 m.setLang('ja');
 eq('Japanese 1 dan is shodan', m.rankText('1d'), '初段');
 eq('Japanese 3 dan', m.rankText('3d'), '三段');
 eq('Japanese kyu', m.rankText('5k'), '5級');
-eq('Japanese guest', m.playerDetail({ name: 'x', guest: true }), '（ゲスト）');
+eq('Japanese guest', m.playerDetail({ name: 'x', guest: true } as PlayerView), '（ゲスト）');
 m.setLang('ru');
 eq('Russian rank', m.rankText('4k'), '4 кю');
 m.setLang('en');
@@ -293,210 +326,6 @@ eq('one point alone sits in the middle', `${lay.points[0].x},${lay.points[0].y}`
 eq('a flat history gets a range 100 tall', `${lay.min}-${lay.max}`, '1450-1550');
 lay = m.chartLayout([], box);
 eq('an empty history draws no points', lay.points.length + lay.xTicks.length, 0);
-
-// A tournament in words. Cells as a crosstable prints them: the opponent's
-// number, one's colour (☗ Sente, ☖ Gote), + won, - lost, = drew, * by forfeit.
-m.setLang('en');
-const board = (n, sente, gote, result) => ({
-  board: n,
-  sente,
-  gote,
-  result,
-  game: null,
-  games: [],
-  play: 'otb',
-  colours: 'balance',
-  toss: null,
-  handicap: 'even',
-  record: false,
-  reports: null,
-});
-const round = (n, pairings, byes = []) => ({
-  round: n,
-  pairings,
-  bye: byes.find((b) => b.kind === 'pairing')?.player ?? null,
-  byes,
-  warnings: [],
-});
-const r1 = round(
-  1,
-  [board(1, 3, 7, 'sente'), board(2, 1, 2, 'draw'), board(3, 4, 6, 'gote_forfeit')],
-  [{ player: 5, kind: 'pairing', points: 1 }],
-);
-eq('the winner as Sente', m.crossCell(r1, 3).text, '7☗+');
-eq('the loser as Gote', m.crossCell(r1, 7).text, '3☖-');
-eq('a draw', m.crossCell(r1, 2).text, '1☖=');
-eq('a forfeit win is marked *', m.crossCell(r1, 4).text, '6☗+*');
-eq('the forfeiting player loses', m.crossCell(r1, 6).text, '4☖-*');
-eq('a pairing bye counts as a win', m.crossCell(r1, 5).text, '+');
-eq('a player not in the round has an empty cell', m.crossCell(r1, 9).text, '');
-eq('a game not finished: opponent and colour only', m.crossCell(round(2, [board(1, 7, 3, null)]), 3).text, '7☖');
-eq('sitting out with half a point', m.crossCell(round(2, [], [{ player: 8, kind: 'half', points: 0.5 }]), 8).text, '=');
-eq('sitting out with nothing', m.crossCell(round(2, [], [{ player: 8, kind: 'zero', points: 0 }]), 8).text, '-');
-eq(
-  'double forfeit: both lose',
-  [
-    m.crossCell(round(3, [board(1, 2, 9, 'double_forfeit')]), 2).text,
-    m.crossCell(round(3, [board(1, 2, 9, 'double_forfeit')]), 9).text,
-  ].join(' '),
-  '9☗-* 2☖-*',
-);
-// Points before round 3 of a small event, by hand: player 3 won round 1 (1) and drew round 2 (½);
-// player 5 had the bye (1) and drew round 2 (½); round 3's result does not count.
-const small = {
-  paired: [r1, round(2, [board(1, 3, 5, 'draw'), board(2, 7, 1, 'sente')]), round(3, [board(1, 3, 1, 'sente')])],
-};
-eq('points before a round, player 3', m.pointsBefore(small, 3, 3), 1.5);
-eq('points before a round, player 5 (bye, then a draw)', m.pointsBefore(small, 5, 3), 1.5);
-eq('points before round 1 are 0', m.pointsBefore(small, 3, 1), 0);
-// The crosstable: standings order, the players the standings lack after them.
-const ct = m.crosstable({
-  players: [1, 2, 3].map((n) => ({
-    player: n,
-    name: `P${n}`,
-    account: null,
-    rating: 1500 + n,
-    rank: null,
-    club: n === 2 ? 'SPb' : null,
-    from_round: 1,
-    withdrawn: false,
-  })),
-  paired: [round(1, [board(1, 2, 1, 'sente')], [{ player: 3, kind: 'pairing', points: 1 }])],
-  standings: [
-    { rank: 1, player: 2, name: 'P2', points: 1, tiebreaks: { sos: 0 } },
-    { rank: 1, player: 3, name: 'P3', points: 1, tiebreaks: { sos: 0 } },
-  ],
-});
-eq(
-  'crosstable rows in standings order, missing players last',
-  ct.map((r) => `${r.rank}:${r.player}`).join(' '),
-  '1:2 1:3 0:1',
-);
-eq('crosstable cells per round', ct.map((r) => r.cells.map((c) => c.text).join('|')).join(' '), '1☗+ + 2☖-');
-eq('crosstable keeps the club and rating', `${ct[0].club} ${ct[0].rating}`, 'SPb 1502');
-// Points with halves, tie-break values.
-eq(
-  'points with a half',
-  [m.pointsText(2.5), m.pointsText(0.5), m.pointsText(3), m.pointsText(0)].join(' '),
-  '2½ ½ 3 0',
-);
-eq(
-  'tie-break values',
-  [m.tiebreakValue(12.25), m.tiebreakValue(3.5), m.tiebreakValue(8), m.tiebreakValue(undefined)].join(' '),
-  '12.25 3.5 8 ',
-);
-// Results from each side; score lines.
-eq('Sente forfeits: Gote wins', JSON.stringify(m.resultFor('sente_forfeit', 'gote')), '{"mark":"+","forfeit":true}');
-eq('score lines', m.RESULTS.map((r) => m.scoreText(r)).join(' '), '1–0 0–1 ½–½ −/+ +/− −/−');
-eq('no result yet', m.scoreText(null), '');
-// Names in every language: every tie-break key has its own name and short name.
-for (const l of ['en', 'ru', 'uk', 'ja']) {
-  m.setLang(l);
-  const names = m.TIEBREAKS.map((k) => m.tiebreakName(k));
-  eq(`${l}: eight distinct tie-break names`, new Set(names).size, 8);
-  eq(`${l}: eight distinct short names`, new Set(m.TIEBREAKS.map((k) => m.tiebreakShort(k))).size, 8);
-  eq(
-    `${l}: every pairing rule named`,
-    m.WARNING_RULES.every((w) => m.warningText(w) !== w),
-    true,
-  );
-  eq(`${l}: every result named`, new Set(m.RESULTS.map((r) => m.resultLabel(r))).size, 6);
-}
-m.setLang('en');
-eq('Sonneborn-Berger in English', m.tiebreakName('sb'), 'Sonneborn-Berger');
-eq('an unknown tie-break key as it came', m.tiebreakName('xyz'), 'xyz');
-eq(
-  'furigoma with the toss (English)',
-  m.coloursText({ colours: 'furigoma', toss: { tosser: 3, fu: 4 } }),
-  'Furigoma: 4 pawns',
-);
-eq('a result label', m.resultLabel('gote_forfeit'), 'Gote forfeits (Sente wins)');
-eq('a double round robin', m.formatText('round_robin', true), 'Double round robin');
-eq(
-  'a ready game in words',
-  m.readyGameText({ tournament: 'a', name: 'Cup', round: 2, board: 1, game: 'b', side: 'gote', opponent: 'Борис' }),
-  'Cup, round 2, board 1: you play ☖ Gote against Борис',
-);
-m.setLang('ja');
-eq('振り駒 with the toss', m.coloursText({ colours: 'furigoma', toss: { tosser: 3, fu: 4 } }), '振り駒: 歩×4');
-eq('Japanese Swiss', m.formatText('swiss'), 'スイス式');
-eq('Japanese round robin', m.formatText('round_robin'), '総当たり');
-eq('Japanese bye', m.byeText({ player: 1, kind: 'pairing', points: 1 }), '不戦勝 (1)');
-m.setLang('ru');
-eq('Russian round robin', m.formatText('round_robin'), 'Круговой');
-eq('Russian Swiss', m.formatText('swiss'), 'Швейцарская система');
-eq('Russian Buchholz', m.tiebreakName('sos'), 'Бухгольц (сумма очков соперников)');
-eq('Russian half-point sit-out', m.byeText({ player: 1, kind: 'half', points: 0.5 }), 'пропускает тур (½)');
-m.setLang('uk');
-eq('Ukrainian double round robin', m.formatText('round_robin', true), 'Двоколовий');
-m.setLang('en');
-// The event JSON as documented: "planned_rounds" the number, "rounds" the paired rounds.
-const doc = JSON.parse(
-  '{"id":"a1b2c3d4e5f60718","name":"x","format":"swiss","planned_rounds":5,"players":[],"rounds":[{"round":1,"pairings":[],"bye":5}],"standings":[]}',
-);
-const view = m.eventView(doc);
-eq('the paired rounds from the documented JSON', view.paired.length, 1);
-eq(
-  'a lone pairing bye becomes a bye of 1 point',
-  JSON.stringify(view.paired[0].byes),
-  '[{"player":5,"kind":"pairing","points":1}]',
-);
-eq('the planned number', view.planned, 5);
-eq('no rounds yet', m.eventView({ planned_rounds: 7 }).paired.length, 0);
-eq('a round robin defaults to SB, direct encounter, wins', m.defaultTiebreaks('round_robin').join(), 'sb,direct,wins');
-eq('a Swiss defaults to SOS, SOSOS, direct encounter', m.defaultTiebreaks('swiss').join(), 'sos,sosos,direct');
-// The create request.
-const tc30 = { main_ms: 1800000, byoyomi_ms: 30000, periods: 1, increment_ms: 0 };
-const formBase = {
-  name: ' Рождественский турнир ',
-  place: '',
-  starts: '2026-12-25',
-  ends: '',
-  time: '30+30',
-  mainMin: 30,
-  byoSec: 30,
-  periods: 1,
-  incSec: 0,
-  format: 'double_round_robin',
-  rounds: '',
-  rated: false,
-  play: 'mixed',
-  impasse: '27',
-  tiebreaks: ['sb', 'wins'],
-  tiebreaksTouched: true,
-  open: true,
-  handicap: false,
-  bar: '1d',
-  floor: '10k',
-};
-const req = m.createRequest(formBase);
-eq('double round robin: round_robin with double', `${req.format} ${req.double}`, 'round_robin true');
-eq('an empty rounds field is left to the server', 'rounds' in req, false);
-eq(
-  'the name is trimmed, empty fields left out',
-  `${req.name}|${'place' in req}|${req.starts}|${'ends' in req}`,
-  'Рождественский турнир|false|2026-12-25|false',
-);
-eq('the 30+30 preset is 30 min + 30 s byoyomi', JSON.stringify(req.time), JSON.stringify(tc30));
-const sw = m.createRequest({
-  ...formBase,
-  format: 'mcmahon',
-  rounds: '5',
-  time: 'custom',
-  mainMin: 15,
-  byoSec: 10,
-  periods: 3,
-});
-eq(
-  'McMahon with bar and floor, rounds',
-  `${sw.format} ${sw.rounds} ${JSON.stringify(sw.mcmahon)} ${'double' in sw}`,
-  'mcmahon 5 {"bar":"1d","floor":"10k"} false',
-);
-eq(
-  'a custom clock',
-  JSON.stringify(sw.time),
-  JSON.stringify({ main_ms: 900000, byoyomi_ms: 10000, periods: 3, increment_ms: 0 }),
-);
 
 // The evaluation graph's win rate: 1 / (1 + exp(-cp / 600)), mates at the ends.
 eq('an even position is 50 %', m.winRate(0), 0.5);
@@ -527,7 +356,10 @@ eq('nifu names the file', m.ruleText('nifu', 5), 'Nifu: a second pawn on file 5'
 eq('an unknown code has no words', m.ruleText('teleport'), null);
 eq(
   'every rule code has words',
-  m.RULE_CODES.every((c) => typeof m.ruleText(c) === 'string' && !m.ruleText(c).startsWith('rule_')),
+  m.RULE_CODES.every((c) => {
+    const text = m.ruleText(c);
+    return typeof text === 'string' && !text.startsWith('rule_');
+  }),
   true,
 );
 eq('a nifu foul in an ending', m.foulText({ kind: 'illegal_move', rule: 'nifu', file: 7 }), 'nifu on file 7');
@@ -545,7 +377,7 @@ m.setLang('en');
 // Typed moves: every notation the client writes, read against the legal moves.
 const startLegal = (() => {
   const pos = m.parseSfen(START);
-  const dests = {};
+  const dests: Record<string, string[]> = {};
   for (const [k, p] of pos.board) {
     if (p.color !== 'sente') continue;
     for (let f = 1; f <= 9; f++)
@@ -556,9 +388,10 @@ const startLegal = (() => {
         dests[k].push(to);
       }
   }
-  return { pos, legal: { side_to_move: 'sente', dests, drops: {}, promotions: {} } };
+  const legal: LegalMoves = { side_to_move: 'sente', dests, drops: {}, promotions: {} };
+  return { pos, legal };
 })();
-const typed = (text, legal = startLegal.legal, pos = startLegal.pos, prevTo) =>
+const typed = (text: string, legal: LegalMoves = startLegal.legal, pos: Position = startLegal.pos, prevTo?: Key) =>
   m
     .matchMove(text, legal, pos, prevTo)
     .map((c) => c.usi)
@@ -580,7 +413,12 @@ eq('nonsense', typed('hello'), '');
 // A promotion left open asks; a compulsory one need not be typed.
 {
   const pos = m.parseSfen('4k4/9/2P6/9/9/9/9/9/4K4 b - 1');
-  const legal = { side_to_move: 'sente', dests: { '7c': ['7b'] }, drops: { P: ['5e'] }, promotions: { '7c7b': 'may' } };
+  const legal: LegalMoves = {
+    side_to_move: 'sente',
+    dests: { '7c': ['7b'] },
+    drops: { P: ['5e'] },
+    promotions: { '7c7b': 'may' },
+  };
   eq('promote or not: asked', typed('P-7b', legal, pos), '7c7b 7c7b+');
   eq('promote', typed('P-7b+', legal, pos), '7c7b+');
   eq('decline', typed('P-7b=', legal, pos), '7c7b');
@@ -589,9 +427,9 @@ eq('nonsense', typed('hello'), '');
   eq('a drop in USI', typed('P*5e', legal, pos), 'P*5e');
   eq('a drop in Japanese', typed('５五歩打', legal, pos), 'P*5e');
   eq('a drop in Russian', typed('П*5e', legal, pos), 'P*5e');
-  const must = { side_to_move: 'sente', dests: { '7c': ['7b'] }, drops: {}, promotions: {} };
+  const mustPromote: LegalMoves = { side_to_move: 'sente', dests: { '7c': ['7b'] }, drops: {}, promotions: {} };
   const pos2 = m.parseSfen('4k4/9/9/9/9/9/9/2P6/4K4 b - 1');
-  eq('a plain move', typed('7h7g', { ...must, dests: { '7h': ['7g'] } }, pos2), '7h7g');
+  eq('a plain move', typed('7h7g', { ...mustPromote, dests: { '7h': ['7g'] } }, pos2), '7h7g');
 }
 // The board lets a player try a move a piece makes; the rules may still refuse it.
 {
@@ -600,8 +438,8 @@ eq('nonsense', typed('hello'), '');
   eq('a drop onto a piece cannot', m.couldTry(pos, 'P*5g'), false);
   eq('a pawn moving sideways cannot', m.couldTry(pos, '5g4g'), false);
   eq('a pawn moving forward can', m.couldTry(pos, '5g5f'), true);
-  eq('listed drops', m.isListed({ dests: {}, drops: { P: ['4e'] } }, 'P*4e'), true);
-  eq('unlisted drops', m.isListed({ dests: {}, drops: { P: ['4e'] } }, 'P*5e'), false);
+  eq('listed drops', m.isListed({ dests: {}, drops: { P: ['4e'] } } as unknown as LegalMoves, 'P*4e'), true);
+  eq('unlisted drops', m.isListed({ dests: {}, drops: { P: ['4e'] } } as unknown as LegalMoves, 'P*5e'), false);
   const words = m.describePosition(pos);
   eq('the position in words: pieces with squares', words.includes('☗ Sente: king 5i; pawn 5g.'), true);
   eq(
@@ -613,7 +451,7 @@ eq('nonsense', typed('hello'), '');
 
 // Byoyomi beeps: which one a clock reading calls for.
 {
-  const reading = (byoyomiMs, periodsLeft = 3, extra = {}) => ({
+  const reading = (byoyomiMs: number, periodsLeft = 3, extra: Partial<ClockNow> = {}): ClockNow => ({
     mainMs: 0,
     byoyomiMs,
     periodsLeft,
@@ -678,7 +516,7 @@ eq('nonsense', typed('hello'), '');
     rule: 'no_piece',
     detail: 'x',
   };
-  for (const l of ['en', 'ru', 'uk', 'ja']) {
+  for (const l of ['en', 'ru', 'uk', 'ja'] as const) {
     m.setLang(l);
     const refused = m.problemText({ code: 'bad_request', error: 'x' });
     for (const code of [...tableCodes, ...wsCodes]) {
@@ -731,7 +569,7 @@ eq('nonsense', typed('hello'), '');
 // Diffs (docs/PROTOCOL.md, "Diffs"): a diff after a move appends it and
 // replaces the fields it carries; one that does not follow is refused.
 {
-  const base = {
+  const base: GameState = {
     type: 'state',
     id: 'g1',
     mode: 'friend',
@@ -764,7 +602,7 @@ eq('nonsense', typed('hello'), '');
     computer: null,
   };
   const after = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2';
-  const diff = {
+  const diff: GameDiff = {
     type: 'diff',
     ply: 1,
     move: '7g7f',
@@ -786,13 +624,23 @@ eq('nonsense', typed('hello'), '');
   eq('a diff with a move appends it', JSON.stringify(next?.moves), '["7g7f"]');
   eq('a diff replaces the position', next?.sfen, after);
   eq('a diff replaces the destinations', JSON.stringify(next?.dests), '{"3c":["3d"]}');
-  eq('a diff replaces who is connected', next?.connected.gote, false);
+  eq('a diff replaces who is connected', next?.connected?.gote, false);
   eq('a diff keeps the seat', next?.you, 'sente');
   eq('a diff keeps the start', next?.start_sfen, START);
   eq('the state applied to is unchanged', base.moves.length, 0);
-  eq('a diff with a move on the wrong ply does not apply', m.applyDiff(next, diff), null);
-  const resign = { ...diff, ply: 1, move: null, status: { over: true, winner: 'gote', reason: 'resign' }, dests: {} };
-  const ended = m.applyDiff(next, resign);
+  eq(
+    'a diff with a move on the wrong ply does not apply',
+    m.applyDiff(must(next, 'the state after the diff'), diff),
+    null,
+  );
+  const resign: GameDiff = {
+    ...diff,
+    ply: 1,
+    move: null,
+    status: { over: true, winner: 'gote', reason: 'resign' },
+    dests: {},
+  };
+  const ended = m.applyDiff(must(next, 'the state after the diff'), resign);
   eq('a diff without a move keeps the moves', JSON.stringify(ended?.moves), '["7g7f"]');
   eq('a diff without a move replaces the status', ended?.status.reason, 'resign');
   eq('a diff without a move for another ply does not apply', m.applyDiff(base, resign), null);

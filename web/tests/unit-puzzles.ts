@@ -3,15 +3,18 @@
 // move, the kind choices and the guest's stored rating (no browser; the few
 // globals i18n/i18n.ts reads are stubbed).
 //
-//   node tests/unit-puzzles.mjs      (prints `N passed, M failed`)
+//   node scripts/run-ts.mjs tests/unit-puzzles.ts      (prints `N passed, M failed`)
 
-import { bundle } from './bundle.mjs';
+import './globals';
+import * as puzzles_words from '../src/puzzles/words';
+import * as i18n from '../src/i18n/i18n';
 
-const m = await bundle(['puzzles/words', 'i18n/i18n']);
+/** Every module under test, as one namespace. */
+const m = { ...puzzles_words, ...i18n };
 
 let passed = 0;
 let failed = 0;
-function eq(name, got, want) {
+function eq(name: string, got: unknown, want: unknown): void {
   if (got === want) passed++;
   else {
     failed++;
@@ -19,12 +22,12 @@ function eq(name, got, want) {
   }
 }
 
-const m3 = { kind: 'mate', plies: 3, side_to_move: 'gote' };
+const m3 = { kind: 'mate', plies: 3, side_to_move: 'gote' } as const;
 m.setLang('en');
 eq('en: moves, not plies', m.puzzlePrompt(m3), 'Gote to move, mate in 2');
 eq(
   'en: best move',
-  m.puzzlePrompt({ kind: 'best', plies: 1, side_to_move: 'sente' }),
+  m.puzzlePrompt({ kind: 'best', plies: 1, side_to_move: 'sente' } as const),
   'Sente to move: find the best move',
 );
 eq(
@@ -44,8 +47,8 @@ eq('ru: moves', m.puzzlePrompt(m3), 'Ходит Готэ. Мат в 2');
 eq('ru: no check', m.whyText('no_check', ''), 'Этот ход не объявляет шах: цумэ решается только шахами.');
 m.setLang('uk');
 eq('uk: moves', m.puzzlePrompt(m3), 'Ходить Ґоте. Мат у 2');
-for (const why of ['no_check', 'not_mate', 'escapes', 'not_best']) {
-  for (const l of ['en', 'ru', 'uk', 'ja']) {
+for (const why of ['no_check', 'not_mate', 'escapes', 'not_best'] as const) {
+  for (const l of m.LANGS) {
     m.setLang(l);
     eq(`${l}: ${why} has words`, m.whyText(why, 'X').length > 5, true);
   }
