@@ -1,30 +1,29 @@
-// Browser tests of the learn pages (called from e2e.mjs's main with its
-// helpers): a beginner in Russian completes the first lessons by clicking on
-// the board (reach, a quiz, capture, drops), a drop the rules refuse (nifu)
+// Browser tests of the learn pages (called from e2e.ts's main): a beginner
+// in Russian completes the first lessons by clicking on the board (reach, a quiz, capture, drops), a drop the rules refuse (nifu)
 // is explained in Russian, progress survives a reload, and the coordinates
 // trainer counts clicks from both sides in two notations. Screenshots at
 // 1280×900 and 390×844; no sideways scroll at 360 px.
 
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+
+import { clickCountedSquare, clickSquare } from './board';
+import { BASE, check, newPage, shootNarrow, shots, test, textOf } from './e2e-harness';
+
 /** Runs the learn scenarios. */
-export async function learnTests({
-  browser,
-  base,
-  test,
-  check,
-  newPage,
-  shootNarrow,
-  clickSquare,
-  clickCountedSquare,
-  shots,
-  join,
-}) {
-  const ready = (page) => page.waitForSelector('.learn-side[data-ready="yes"]');
+export async function learnTests(browser: Browser): Promise<void> {
+  const base = BASE;
+  const ready = (page: Page) => page.waitForSelector('.learn-side[data-ready="yes"]');
   /** Plays board moves by clicking origin and destination, waiting for the board each time. */
-  const plays = (page) => page.evaluate(() => Number(document.querySelector('.learn-side')?.dataset.plays ?? '0'));
+  const plays = (page: Page) =>
+    page.evaluate(() => Number(document.querySelector<HTMLElement>('.learn-side')?.dataset.plays ?? '0'));
   /** Waits until the page has handled one more move than `before`. */
-  const handled = (page, before) =>
-    page.waitForFunction((b) => Number(document.querySelector('.learn-side')?.dataset.plays ?? '0') > b, before);
-  const clickMoves = async (page, moves) => {
+  const handled = (page: Page, before: number) =>
+    page.waitForFunction(
+      (b) => Number(document.querySelector<HTMLElement>('.learn-side')?.dataset.plays ?? '0') > b,
+      before,
+    );
+  const clickMoves = async (page: Page, moves: string[]) => {
     for (const mv of moves) {
       await ready(page);
       const before = await plays(page);
@@ -34,22 +33,22 @@ export async function learnTests({
     }
   };
   /** Waits for the feedback to contain `part` (or to be exactly `part` when `exact`). */
-  const feedback = async (page, part, what, exact = false) => {
+  const feedback = async (page: Page, part: string, what: string, exact = false) => {
     await page
       .waitForFunction(
         ([p, x]) => {
           const text = document.querySelector('#lesson-feedback')?.textContent;
           return text !== undefined && (x ? text === p : text.includes(p));
         },
-        [part, exact],
+        [part, exact] as [string, boolean],
         { timeout: 10000 },
       )
       .catch(async () => {
-        throw new Error(`${what}: feedback ${await page.textContent('#lesson-feedback').catch(() => 'none')}`);
+        throw new Error(`${what}: feedback ${await textOf(page, '#lesson-feedback').catch(() => 'none')}`);
       });
-    return page.textContent('#lesson-feedback');
+    return textOf(page, '#lesson-feedback');
   };
-  const drop = async (page, role, to) => {
+  const drop = async (page: Page, role: string, to: string) => {
     await ready(page);
     const before = await plays(page);
     await page.click(`.hand-bottom-el piece.sente.${role}`);
@@ -61,21 +60,18 @@ export async function learnTests({
     const { context, page } = await newPage(browser, 'ru-RU');
     await page.goto(`${base}/`);
     await page.waitForSelector('#link-learn');
-    check(
-      (await page.textContent('#link-learn')) === 'Обучение',
-      `the header link: ${await page.textContent('#link-learn')}`,
-    );
+    check((await textOf(page, '#link-learn')) === 'Обучение', `the header link: ${await textOf(page, '#link-learn')}`);
     await page.click('#link-learn');
     await page.waitForSelector('#lesson-list');
     const items = await page.locator('#lesson-list .lesson-item').count();
     check(items >= 15, `at least 15 lessons: ${items}`);
-    check((await page.textContent('#learn h2')) === 'Учимся играть в сёги', 'the title in Russian');
+    check((await textOf(page, '#learn h2')) === 'Учимся играть в сёги', 'the title in Russian');
     await shootNarrow(page, 'learn-list', 'the course list');
 
     // Lesson 1: walk the king to 5e (the fewest moves), then the quiz.
     await page.click('#lesson-list li:first-child a');
     await page.waitForSelector('#lesson[data-lesson="board"]');
-    check((await page.textContent('#lesson-title')).includes('Доска'), 'the lesson title in Russian');
+    check((await textOf(page, '#lesson-title')).includes('Доска'), 'the lesson title in Russian');
     // A longer way first: the fourth move does not reach the star.
     await clickMoves(page, ['5i4h', '4h4g', '4g4f', '4f4e']);
     const slow = await feedback(page, 'наименьшее', 'not the fewest');
@@ -139,7 +135,7 @@ export async function learnTests({
     await page.fill('#login-password', password);
     await page.click('#login-submit');
     await page.waitForSelector('#account-name');
-    const local = await page.evaluate(() => JSON.parse(localStorage.getItem('shogi.learn.done')));
+    const local = await page.evaluate(() => JSON.parse(localStorage.getItem('shogi.learn.done') ?? 'null'));
     check(local.length === 6, `six exercises solved here: ${local}`);
     let stored = [];
     for (let i = 0; i < 50 && stored.length < local.length; i++) {
@@ -161,7 +157,7 @@ export async function learnTests({
     await other.page.waitForSelector('#account-name');
     await other.page.goto(`${base}/learn`);
     await other.page.waitForSelector('.lesson-item.done[data-lesson="nifu"]');
-    check((await other.page.textContent('#learn h2')) === 'Вчимося грати в сьоґі', 'the course in Ukrainian');
+    check((await textOf(other.page, '#learn h2')) === 'Вчимося грати в сьоґі', 'the course in Ukrainian');
     await other.context.close();
   });
 
@@ -169,51 +165,51 @@ export async function learnTests({
     const { context, page } = await newPage(browser, 'ru-RU');
     await page.goto(`${base}/learn/coordinates`);
     await page.waitForSelector('#coords-start');
-    const fromJapanese = (name) => {
+    const fromJapanese = (name: string) => {
       const f = '０１２３４５６７８９'.indexOf(name[0]);
       const r = '〇一二三四五六七八九'.indexOf(name[1]);
       return `${f}${'abcdefghi'[r - 1]}`;
     };
     /** Clicks `key` on the unlabelled board by counting its squares from the top left, as seen from `orientation`. */
-    const clickCounted = (key, orientation) => {
+    const clickCounted = (key: string, orientation: 'sente' | 'gote') => {
       const file = Number(key[0]);
       const rank = 'abcdefghi'.indexOf(key[1]);
       return orientation === 'sente'
         ? clickCountedSquare(page, 9 - file, rank)
         : clickCountedSquare(page, file - 1, 8 - rank);
     };
-    const round = async (orientation, toKey) => {
+    const round = async (orientation: 'sente' | 'gote', toKey: (name: string) => string) => {
       await page.click('#coords-start');
       for (let i = 1; i <= 3; i++) {
-        const name = await page.textContent('#coords-prompt');
+        const name = await textOf(page, '#coords-prompt');
         await clickCounted(toKey(name), orientation);
         await page.waitForFunction((n) => document.querySelector('#coords-score')?.textContent === String(n), i);
       }
       // A wrong click is not counted.
-      const name = toKey(await page.textContent('#coords-prompt'));
+      const name = toKey(await textOf(page, '#coords-prompt'));
       await clickCounted(name === '5e' ? '5f' : '5e', orientation);
-      check((await page.textContent('#coords-score')) === '3', 'a miss is not a point');
+      check((await textOf(page, '#coords-score')) === '3', 'a miss is not a point');
       await page.waitForSelector('#coords-result', { timeout: 40000 });
-      const result = await page.textContent('#coords-result');
+      const result = await textOf(page, '#coords-result');
       check(result.includes('найдено 3') && result.includes('промахов 1'), `the result: ${result}`);
-      check((await page.textContent('#coords-best')) === '3', 'the best kept');
+      check((await textOf(page, '#coords-best')) === '3', 'the best kept');
     };
     await round('sente', (n) => n);
     await shootNarrow(page, 'learn-coordinates', 'the coordinates trainer');
     await page.selectOption('#coords-style', 'japanese');
     await page.selectOption('#coords-orientation', 'gote');
-    check((await page.textContent('#coords-best')) === '0', 'a best per notation and side');
+    check((await textOf(page, '#coords-best')) === '0', 'a best per notation and side');
     await round('gote', fromJapanese);
     await page.reload();
     await page.waitForSelector('#coords-start');
-    check((await page.textContent('#coords-best')) === '3', 'the best survives a reload');
+    check((await textOf(page, '#coords-best')) === '3', 'the best survives a reload');
     // Keyboard: Enter on the board starts a run, the arrows walk a cursor from 5e to the named square, Enter picks it.
     await page.selectOption('#coords-style', 'usi');
     await page.selectOption('#coords-orientation', 'sente');
     await page.focus('#coords-board');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => /^[1-9][a-i]$/.test(document.querySelector('#coords-prompt')?.textContent ?? ''));
-    const target = await page.textContent('#coords-prompt');
+    const target = await textOf(page, '#coords-prompt');
     const file = Number(target[0]);
     const rank = 'abcdefghi'.indexOf(target[1]);
     for (let i = 0; i < Math.abs(file - 5); i++) await page.keyboard.press(file < 5 ? 'ArrowRight' : 'ArrowLeft');

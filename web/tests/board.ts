@@ -6,6 +6,36 @@
 // computed from the board's box), so a piece drawn in the wrong place or at
 // the wrong size makes the click miss and the test fail.
 
+import type { Page } from 'playwright-core';
+
+/** A box drawn on the screen, and its middle. */
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  cx: number;
+  cy: number;
+}
+/** A coordinate label printed around the board. */
+export interface Label extends Box {
+  text: string;
+}
+/** A piece drawn on the board. */
+export interface DrawnPiece extends Box {
+  color: 'sente' | 'gote';
+  role: string | undefined;
+  glyph: string;
+}
+/** The board as drawn: its squares, its labels, its pieces. */
+export interface DrawnBoard {
+  squares: Box[];
+  files: Label[];
+  ranks: Label[];
+  pieces: DrawnPiece[];
+}
+type Side = 'sente' | 'gote';
+
 /** What a rank letter may be labelled on a board: `a`-`i`, `一`-`九` or `1`-`9`. */
 const RANK_LABELS = ['abcdefghi', '一二三四五六七八九', '123456789'];
 
@@ -17,7 +47,7 @@ const TOLERANCE = 0.15;
  * labels, and every piece on the board (not those being dragged or faded out)
  * with its kind and colour and its box on the screen.
  */
-export async function drawnBoard(page, scope = '.board') {
+export async function drawnBoard(page: Page, scope = '.board'): Promise<DrawnBoard> {
   // Pieces slide for a moment after a move: read the board once they stand still.
   await page.waitForFunction((s) => {
     const wrap = document.querySelector(s);
@@ -25,24 +55,28 @@ export async function drawnBoard(page, scope = '.board') {
       !!wrap && wrap.querySelectorAll('sg-squares sq').length === 81 && !wrap.querySelector('sg-pieces piece.anim')
     );
   }, scope);
-  return page.evaluate((s) => {
+  return page.evaluate((s): DrawnBoard => {
     const wrap = document.querySelector(s);
-    const box = (el) => {
+    if (!wrap) throw new Error(`no board ${s}`);
+    const box = (el: Element): Box => {
       const r = el.getBoundingClientRect();
       return { x: r.x, y: r.y, w: r.width, h: r.height, cx: r.x + r.width / 2, cy: r.y + r.height / 2 };
     };
-    const labels = (sel) => [...wrap.querySelectorAll(sel)].map((c) => ({ text: c.textContent.trim(), ...box(c) }));
+    const labels = (sel: string): Label[] =>
+      [...wrap.querySelectorAll(sel)].map((c) => ({ text: (c.textContent ?? '').trim(), ...box(c) }));
     const pieces = [...wrap.querySelectorAll('sg-pieces piece')]
       .filter(
         (p) =>
           !p.classList.contains('ghost') && !p.classList.contains('fading') && getComputedStyle(p).display !== 'none',
       )
-      .map((p) => ({
-        color: p.classList.contains('gote') ? 'gote' : 'sente',
-        role: [...p.classList].find((c) => c !== 'sente' && c !== 'gote' && c !== 'anim'),
-        glyph: getComputedStyle(p, '::before').content,
-        ...box(p),
-      }));
+      .map(
+        (p): DrawnPiece => ({
+          color: p.classList.contains('gote') ? 'gote' : 'sente',
+          role: [...p.classList].find((c) => c !== 'sente' && c !== 'gote' && c !== 'anim'),
+          glyph: getComputedStyle(p, '::before').content,
+          ...box(p),
+        }),
+      );
     return {
       squares: [...wrap.querySelectorAll('sg-squares sq')].map(box),
       files: labels('coords.files coord'),
@@ -52,10 +86,10 @@ export async function drawnBoard(page, scope = '.board') {
   }, scope);
 }
 
-const inside = (b, x, y) => x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h;
+const inside = (b: Box, x: number, y: number) => x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h;
 
 /** The drawn square of `key` (USI, `7g`): where the file label `7` meets the rank label `g`/`七`/`7`. */
-export function squareOf(board, key) {
+export function squareOf(board: DrawnBoard, key: string): Box {
   const file = board.files.find((l) => l.text === key[0]);
   const r = 'abcdefghi'.indexOf(key[1]);
   const rank = board.ranks.find((l) => RANK_LABELS.some((labels) => l.text === labels[r]));
@@ -70,7 +104,7 @@ export function squareOf(board, key) {
 }
 
 /** The piece drawn on `square`: the one whose middle lies in it, if any. */
-export function pieceOn(board, square) {
+export function pieceOn(board: Pick<DrawnBoard, 'pieces'>, square: Box): DrawnPiece | undefined {
   return board.pieces.find((p) => inside(square, p.cx, p.cy));
 }
 
@@ -79,9 +113,9 @@ export function pieceOn(board, square) {
  * and high, centred on one of `board.squares`, and no two pieces on one
  * square. An empty list when the board is drawn right.
  */
-export function drawingFaults(board) {
-  const faults = [];
-  const taken = new Map();
+export function drawingFaults(board: Pick<DrawnBoard, 'squares' | 'pieces'>): string[] {
+  const faults: string[] = [];
+  const taken = new Map<string, string>();
   for (const p of board.pieces) {
     const square = board.squares.reduce((best, b) =>
       Math.hypot(b.cx - p.cx, b.cy - p.cy) < Math.hypot(best.cx - p.cx, best.cy - p.cy) ? b : best,
@@ -101,7 +135,7 @@ export function drawingFaults(board) {
 }
 
 /** Throws unless every piece inside `scope` is drawn a square wide on its square. */
-export async function checkDrawing(page, what, scope = '.board') {
+export async function checkDrawing(page: Page, what: string, scope = '.board'): Promise<void> {
   const board = await drawnBoard(page, scope);
   const faults = drawingFaults(board);
   if (board.pieces.length === 0) faults.push('no piece drawn');
@@ -112,7 +146,7 @@ export async function checkDrawing(page, what, scope = '.board') {
 }
 
 /** SFEN board letters and the piece kinds the board draws. */
-const SFEN_ROLES = {
+const SFEN_ROLES: Record<string, string> = {
   p: 'pawn',
   l: 'lance',
   n: 'knight',
@@ -130,8 +164,8 @@ const SFEN_ROLES = {
 };
 
 /** The pieces of an SFEN's board part, by USI square: `{ '5i': { color: 'sente', role: 'king' } }`. */
-export function sfenPieces(sfen) {
-  const out = {};
+export function sfenPieces(sfen: string): Record<string, { color: Side; role: string }> {
+  const out: Record<string, { color: Side; role: string }> = {};
   sfen
     .split(' ')[0]
     .split('/')
@@ -156,10 +190,10 @@ export function sfenPieces(sfen) {
  * Throws unless the board inside `scope` draws exactly the position `sfen`:
  * on the square its labels name, each piece of the position and nothing else.
  */
-export async function checkPosition(page, sfen, what, scope = '.board') {
+export async function checkPosition(page: Page, sfen: string, what: string, scope = '.board'): Promise<void> {
   const board = await drawnBoard(page, scope);
   const want = sfenPieces(sfen);
-  const wrong = [];
+  const wrong: string[] = [];
   for (const file of '123456789') {
     for (const rank of 'abcdefghi') {
       const key = file + rank;
@@ -181,7 +215,7 @@ export async function checkPosition(page, sfen, what, scope = '.board') {
  * square. `orientation`, when given, is checked against the labels (Sente
  * below: file 9 on the left).
  */
-export async function clickSquare(page, key, orientation, scope = '.board') {
+export async function clickSquare(page: Page, key: string, orientation?: Side | null, scope = '.board'): Promise<void> {
   const board = await drawnBoard(page, scope);
   if (orientation) {
     const nine = board.files.find((l) => l.text === '9');
@@ -202,13 +236,24 @@ export async function clickSquare(page, key, orientation, scope = '.board') {
 }
 
 /** The middle of the drawn square `key`, found by its labels (a drop target, a square to point at). */
-export async function squareCenter(page, key, _orientation, scope = '.board') {
+export async function squareCenter(
+  page: Page,
+  key: string,
+  _orientation?: Side | null,
+  scope = '.board',
+): Promise<{ x: number; y: number }> {
   const square = squareOf(await drawnBoard(page, scope), key);
   return { x: square.cx, y: square.cy };
 }
 
 /** Drags the piece drawn on `from` to the drawn square `to`, as a person does with the mouse. */
-export async function dragSquare(page, from, to, _orientation, scope = '.board') {
+export async function dragSquare(
+  page: Page,
+  from: string,
+  to: string,
+  _orientation?: Side | null,
+  scope = '.board',
+): Promise<void> {
   const board = await drawnBoard(page, scope);
   const piece = pieceOn(board, squareOf(board, from));
   if (!piece) throw new Error(`no piece drawn on ${from}`);
@@ -225,7 +270,7 @@ export async function dragSquare(page, from, to, _orientation, scope = '.board')
  * of a board drawn without labels, found by counting the drawn squares as
  * a person does (the coordinates trainer).
  */
-export async function clickCountedSquare(page, col, row, scope = '.board') {
+export async function clickCountedSquare(page: Page, col: number, row: number, scope = '.board'): Promise<void> {
   const board = await drawnBoard(page, scope);
   const byRow = [...board.squares].sort((a, b) => a.cy - b.cy);
   const square = byRow.slice(row * 9, row * 9 + 9).sort((a, b) => a.cx - b.cx)[col];

@@ -1,22 +1,33 @@
-// Browser tests of the puzzles page, called by e2e.mjs's main() with what it
-// needs. Run alone: E2E_ONLY=puzzles npm run test:e2e.
+// Browser tests of the puzzles page, called by e2e.ts's main(). Run alone: E2E_ONLY=puzzles npm run test:e2e.
 
 import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 
-/**
- * The puzzles scenarios.
- * @param {object} h e2e.mjs's helpers: browser, base, test, check, newPage,
- *   shootNarrow, clickSquare, fetchRetry, shots.
- */
-export async function puzzleTests(h) {
-  const { browser, base, test, check, newPage, shootNarrow, clickSquare, fetchRetry, shots } = h;
+import type { LegalMoves } from '../src/api/api';
 
-  const get = async (path) => {
+import { clickSquare } from './board';
+import { BASE, check, fetchRetry, type Json, newPage, shootNarrow, shots, test, textOf } from './e2e-harness';
+
+/** A legal move as the scenarios click it: a board move (`from`) or a drop (`letter`). */
+interface Move {
+  usi: string;
+  to: string;
+  from?: string;
+  letter?: string;
+  promote?: boolean;
+  choice?: boolean;
+}
+
+/** The puzzles scenarios. */
+export async function puzzleTests(browser: Browser): Promise<void> {
+  const base = BASE;
+
+  const get = async (path: string): Promise<Json> => {
     const r = await fetchRetry(base + path);
     if (!r.ok) throw new Error(`${path}: ${r.status}`);
     return r.json();
   };
-  const post = async (path, body) => {
+  const post = async (path: string, body: unknown): Promise<{ status: number; data: Json }> => {
     const r = await fetchRetry(base + path, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -24,10 +35,10 @@ export async function puzzleTests(h) {
     });
     return { status: r.status, data: await r.json() };
   };
-  const attempt = (id, moves) => post(`/api/puzzles/${id}/attempt`, { moves });
+  const attempt = (id: string, moves: string[]) => post(`/api/puzzles/${id}/attempt`, { moves });
 
   /** Every legal move of a /api/legal answer, as USI. */
-  const usiMoves = (legal) => {
+  const usiMoves = (legal: LegalMoves) => {
     const out = [];
     for (const [from, tos] of Object.entries(legal.dests)) {
       for (const to of tos) {
@@ -41,16 +52,24 @@ export async function puzzleTests(h) {
     }
     return out;
   };
-  const ROLE = { P: 'pawn', L: 'lance', N: 'knight', S: 'silver', G: 'gold', B: 'bishop', R: 'rook' };
+  const ROLE: Record<string, string> = {
+    P: 'pawn',
+    L: 'lance',
+    N: 'knight',
+    S: 'silver',
+    G: 'gold',
+    B: 'bishop',
+    R: 'rook',
+  };
 
   /** Plays `m` on the board by clicks (a drop: the piece in hand, then the square). */
-  const clickMove = async (page, m, side) => {
+  const clickMove = async (page: Page, m: Move, side: 'sente' | 'gote') => {
     if (m.letter) {
       await page.click(`.hand-bottom-el piece.${side}.${ROLE[m.letter]}`);
       await clickSquare(page, m.to, side);
       return;
     }
-    await clickSquare(page, m.from, side);
+    await clickSquare(page, m.from ?? '', side);
     await clickSquare(page, m.to, side);
     if (m.choice) {
       // The promotion dialog: the promoted piece is offered on the square itself.
@@ -60,7 +79,7 @@ export async function puzzleTests(h) {
 
   /** A mate-in-3 puzzle and another mating last move after its first two moves. */
   const findOtherMate = async () => {
-    const tried = [];
+    const tried: string[] = [];
     for (let i = 0; i < 20; i++) {
       const next = await get(`/api/puzzles/next?kind=mate&plies=3&exclude=${tried.join(',')}`);
       if (tried.includes(next.id)) break;
@@ -87,7 +106,7 @@ export async function puzzleTests(h) {
     const { context, page } = await newPage(browser);
     await page.goto(`${base}/puzzles/${puzzle.id}`);
     await page.waitForSelector('#puzzle-prompt');
-    const prompt = await page.textContent('#puzzle-prompt');
+    const prompt = await textOf(page, '#puzzle-prompt');
     check(prompt.includes('mate in 2'), `the prompt counts moves: ${prompt}`);
     check((await page.locator(`.board.orientation-${side}`).count()) === 1, `the board seen from the solver (${side})`);
     const legal = usiMoves((await post('/api/legal', { sfen: puzzle.sfen })).data);
@@ -98,14 +117,18 @@ export async function puzzleTests(h) {
     await page.press('#puzzle-move-input', 'Enter');
     // The server's reply is on the board and the solver is to move again.
     await page.waitForFunction(() => {
-      const f = document.querySelector('#puzzle-feedback');
+      const f = document.querySelector<HTMLElement>('#puzzle-feedback');
       return f?.dataset.status === 'solving' && f.dataset.moves === '2';
     });
     await clickMove(page, found.last, side);
-    await page.waitForFunction(() => document.querySelector('#puzzle-feedback')?.dataset.status === 'solved', null, {
-      timeout: 15000,
-    });
-    const text = await page.textContent('#puzzle-feedback');
+    await page.waitForFunction(
+      () => document.querySelector<HTMLElement>('#puzzle-feedback')?.dataset.status === 'solved',
+      null,
+      {
+        timeout: 15000,
+      },
+    );
+    const text = await textOf(page, '#puzzle-feedback');
     check(text.includes('Solved'), `solved in words: ${text}`);
     check(found.last.usi !== puzzle.solution[2], 'a mating move other than the stored one');
     await shootNarrow(page, 'puzzle-solved', 'the puzzles page');
@@ -131,8 +154,10 @@ export async function puzzleTests(h) {
     await page.goto(`${base}/puzzles/${p.id}`);
     await page.waitForSelector('#puzzle-prompt');
     await clickMove(page, quiet, p.side_to_move);
-    await page.waitForFunction(() => document.querySelector('#puzzle-feedback')?.dataset.status === 'wrong');
-    const text = await page.textContent('#puzzle-feedback');
+    await page.waitForFunction(
+      () => document.querySelector<HTMLElement>('#puzzle-feedback')?.dataset.status === 'wrong',
+    );
+    const text = await textOf(page, '#puzzle-feedback');
     check(text.includes('не объявляет шах'), `the reason in Russian: ${text}`);
     await page.screenshot({ path: join(shots, 'puzzle-wrong-russian.png') });
     await page.click('#puzzle-show');
@@ -140,7 +165,9 @@ export async function puzzleTests(h) {
     const steps = await page.locator('#puzzle-solution .move').count();
     check(steps === full.solution.length, `the solution's ${full.solution.length} moves listed: ${steps}`);
     await page.click('#puzzle-retry');
-    await page.waitForFunction(() => document.querySelector('#puzzle-feedback')?.dataset.status === 'solving');
+    await page.waitForFunction(
+      () => document.querySelector<HTMLElement>('#puzzle-feedback')?.dataset.status === 'solving',
+    );
     await context.close();
   });
 
@@ -149,7 +176,7 @@ export async function puzzleTests(h) {
     const { context, page } = await newPage(browser);
     await page.goto(`${base}/`);
     await page.waitForSelector('#daily-puzzle');
-    const text = await page.textContent('#daily-puzzle');
+    const text = await textOf(page, '#daily-puzzle');
     check(text.includes('Puzzle of the day'), `the card: ${text}`);
     await shootNarrow(page, 'start-daily-puzzle', 'the start screen with the daily puzzle');
     await page.click('#daily-puzzle');

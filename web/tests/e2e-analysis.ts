@@ -3,10 +3,16 @@
 // side to move; an illegal setup is refused with the reason; the analysis
 // board shows the engine's line; a line clicked is played; the export; the
 // share link opened in a new page shows the same position and moves.
-// Called by e2e.mjs's main() with its helpers.
+// Called by e2e.ts's main().
 
+import type { Browser, Page } from 'playwright-core';
+
+import { squareCenter } from './board';
+import { BASE, check, newPage, shootNarrow, test } from './e2e-harness';
+
+import { textOf } from './e2e-harness';
 /** Drags a piece from the editor's tray (`piece`: "sente king") to square `key`. */
-async function dragFromTray(page, piece, key, squareCenter) {
+async function dragFromTray(page: Page, piece: string, key: string): Promise<void> {
   const tray = page.locator(`.editor-tray [data-piece="${piece}"]`);
   await tray.scrollIntoViewIfNeeded();
   // The board forgets its cached position on the scroll event, which comes with the next frame.
@@ -21,7 +27,8 @@ async function dragFromTray(page, piece, key, squareCenter) {
   await page.mouse.up();
 }
 
-export async function analysisScenarios({ browser, base, test, check, newPage, shootNarrow, squareCenter }) {
+export async function analysisScenarios(browser: Browser): Promise<void> {
+  const base = BASE;
   await test('analysis board: the editor sets up a position, the engine finds its mate, the share link reopens it', async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${base}/`);
@@ -31,14 +38,14 @@ export async function analysisScenarios({ browser, base, test, check, newPage, s
     await page.waitForSelector('#editor-clear');
     await page.click('#editor-clear');
     check((await page.inputValue('#editor-sfen')) === '9/9/9/9/9/9/9/9/9 b - 1', 'the board is cleared');
-    await dragFromTray(page, 'sente king', '5i', squareCenter);
+    await dragFromTray(page, 'sente king', '5i');
     // One king short of a position: the server says why.
     await page.click('#editor-analyse');
     await page.waitForSelector('#editor-error:not(:empty)');
-    const why = await page.textContent('#editor-error');
+    const why = await textOf(page, '#editor-error');
     check(why.endsWith('cannot be analysed: Gote has no king'), `the refusal: ${why}`);
-    await dragFromTray(page, 'gote king', '5a', squareCenter);
-    await dragFromTray(page, 'gote gold', '5g', squareCenter);
+    await dragFromTray(page, 'gote king', '5a');
+    await dragFromTray(page, 'gote gold', '5g');
     await page.click('#hand-plus-gote-gold');
     await page.selectOption('#editor-turn', 'gote');
     const setup = '4k4/9/9/9/9/9/4g4/9/4K4 w g 1';
@@ -54,7 +61,7 @@ export async function analysisScenarios({ browser, base, test, check, newPage, s
       null,
       { timeout: 20000 },
     );
-    const first = await page.textContent('#engine-lines .engine-line[data-line="0"] .pv-move');
+    const first = await textOf(page, '#engine-lines .engine-line[data-line="0"] .pv-move');
     check(first.includes('G*5h'), `the mating drop in Western notation: ${first}`);
     check((await page.locator('svg.sg-shapes line').count()) > 0, 'an arrow on the board');
     await shootNarrow(page, 'analysis-board', 'the analysis board');
@@ -80,7 +87,7 @@ export async function analysisScenarios({ browser, base, test, check, newPage, s
     await other.page.waitForSelector('#analysis-sfen');
     check((await other.page.inputValue('#analysis-sfen')) === after, 'the shared position');
     check((await other.page.locator('#moves .move').count()) === 2, 'the start and one move');
-    const move = await other.page.textContent('#moves .move[data-ply="1"]');
+    const move = await textOf(other.page, '#moves .move[data-ply="1"]');
     check(move.includes('５八金打'), `the move in Japanese: ${move}`);
     await other.page.click('#nav-first');
     check((await other.page.inputValue('#analysis-sfen')) === setup, 'the shared start position');
