@@ -5,7 +5,7 @@
 // `/learn/<id>`, `/learn/coordinates`), the puzzles at `/puzzles`; the account
 // bar and the language picker.
 
-import './style.css';
+import './styles/app.css';
 import { loadMe, onAccountChange } from './accounts/account';
 import { renderAccountBar } from './accounts/accountbar';
 import { h, option } from './dom';

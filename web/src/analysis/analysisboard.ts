@@ -1,9 +1,9 @@
 // The free analysis board `/analysis`: a start position (from the position
 // editor, a share link or a game's review), moves played for both sides as
-// a tree with variations (tree.ts, listed by movelist.ts), the engine's
-// lines (enginelines.ts), the mate search (mate.ts), the export as SFEN,
-// KIF, KI2, CSA or a PNG diagram, and a share link holding the position and
-// the moves in USEN (`/analysis?usen=...&ply=N`).
+// a tree with variations (records/tree.ts, listed by records/movelist.ts),
+// the engine's lines (enginelines.ts), the mate search (engine/mate.ts), the
+// export as SFEN, KIF, KI2, CSA or a PNG diagram, and a share link holding
+// the position and the moves in USEN (`/analysis?usen=...&ply=N`).
 
 import type { Api } from 'shogiground/api';
 

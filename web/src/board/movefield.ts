@@ -1,7 +1,7 @@
 // A typed move for players without a mouse, for the boards outside a game
 // (the puzzles, the analysis board): one text field matched against the
 // legal moves of the shown position in every notation the game screen reads
-// (keyboard.ts: USI `7g7f`, Western `P-76`, Russian `7g-7f`, Japanese
+// (board/keyboard.ts: USI `7g7f`, Western `P-76`, Russian `7g-7f`, Japanese
 // `７六歩`); several matches are offered as buttons to pick from.
 
 import { h } from '../dom';

@@ -456,7 +456,7 @@ export const en = {
   sound: 'Sound',
   soundOn: 'Byoyomi sounds on',
   soundOff: 'Byoyomi sounds off',
-  // Server errors by code (problem.ts).
+  // Server errors by code (api/problem.ts).
   err_no_such_game: 'There is no such game.',
   err_no_such_route: 'There is no such page of the API.',
   err_method_not_allowed: 'The server does not take this request here.',

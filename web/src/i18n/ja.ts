@@ -452,7 +452,7 @@ export const ja: Dict = {
   sound: '音',
   soundOn: '秒読み音オン',
   soundOff: '秒読み音オフ',
-  // Server errors by code (problem.ts).
+  // Server errors by code (api/problem.ts).
   err_no_such_game: 'その対局はありません。',
   err_no_such_route: 'そのAPIのアドレスはありません。',
   err_method_not_allowed: 'ここではこの要求を受け付けません。',

@@ -452,7 +452,7 @@ export const ru: Dict = {
   sound: 'Звук',
   soundOn: 'Звук бёёми включён',
   soundOff: 'Звук бёёми выключен',
-  // Server errors by code (problem.ts).
+  // Server errors by code (api/problem.ts).
   err_no_such_game: 'Такой партии нет.',
   err_no_such_route: 'Такого адреса API нет.',
   err_method_not_allowed: 'Сервер не принимает такой запрос здесь.',

@@ -452,7 +452,7 @@ export const uk: Dict = {
   sound: 'Звук',
   soundOn: 'Звук бьойомі увімкнено',
   soundOff: 'Звук бьойомі вимкнено',
-  // Server errors by code (problem.ts).
+  // Server errors by code (api/problem.ts).
   err_no_such_game: 'Такої партії немає.',
   err_no_such_route: 'Такої адреси API немає.',
   err_method_not_allowed: 'Сервер не приймає такий запит тут.',

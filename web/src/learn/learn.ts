@@ -2,7 +2,7 @@
 // progress) and a lesson at `/learn/<id>`: its text and its exercises on the
 // real board. Every move goes to the server's rules (POST /api/play); the
 // answer is judged against the exercise's goal (lessons.ts) and a mistake is
-// explained in words: the rule that refuses the move (refusal.ts), "not the
+// explained in words: the rule that refuses the move (rules/refusal.ts), "not the
 // fewest moves", "that does not give check", ...
 
 import type { Api } from 'shogiground/api';

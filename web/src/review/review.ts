@@ -1,7 +1,7 @@
 // The review board: stepping through a record's main line and variations,
 // moves played on the board as new variations, comments saved on the server,
 // SFEN, downloads and diagrams, continuing from the shown position; with the
-// analysis panel (analysis.ts) and the mate search (mate.ts)
+// analysis panel (analysis.ts) and the mate search (engine/mate.ts)
 // (docs/PROTOCOL.md, "Review and analysis").
 
 import type { Api } from 'shogiground/api';

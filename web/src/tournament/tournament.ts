@@ -3,7 +3,7 @@
 // an open event), the rounds (boards, colours and the furigoma toss, results,
 // the online games and their records; a player reports an over-the-board
 // result) and the standings with the event's tie-breaks. Organisers get their
-// controls from tournamentadmin.ts. The page fetches the event again every
+// controls from admin.ts. The page fetches the event again every
 // 10 s while it is visible, and after every action.
 
 import { me } from '../accounts/account';
