@@ -5,30 +5,29 @@
 // `/learn/<id>`, `/learn/coordinates`), the puzzles at `/puzzles`; the account
 // bar and the language picker.
 
-import './style.css';
-import { loadMe, onAccountChange } from './account';
-import { renderAccountBar } from './accountbar';
+import './styles/app.css';
+import { loadMe, onAccountChange } from './accounts/account';
+import { renderAccountBar } from './accounts/accountbar';
 import { h, option } from './dom';
-import { openAnalysisBoard } from './analysisboard';
-import { renderArchive } from './archive';
-import { openCrosstable, openPairingSheet } from './crosstable';
-import { openGame } from './game';
-import { lang, LANGS, LANG_NAMES, setLang, t, type Lang } from './i18n';
-import { renderNotFound } from './notfound';
-import { renderImport } from './import';
-import { openLesson, renderLearn } from './learn';
-import { renderCoords } from './coords';
-import { syncProgress } from './learnprogress';
-import { renderLobby } from './lobby';
-import { openProfile } from './profile';
-import { openPuzzles, renderDailyPuzzle } from './puzzles';
-import { openReview } from './review';
-import type { Screen } from './screen';
-import { renderStart } from './start';
-import { openTournament } from './tournament';
-import { renderTournaments } from './tournaments';
+import { openAnalysisBoard } from './analysis/analysisboard';
+import { renderArchive } from './archive/archive';
+import { openCrosstable, openPairingSheet } from './tournament/crosstable';
+import { openGame } from './game/screen';
+import { lang, LANGS, LANG_NAMES, setLang, t, type Lang } from './i18n/i18n';
+import { renderImport } from './archive/import';
+import { openLesson, renderLearn } from './learn/learn';
+import { renderCoords } from './learn/coords';
+import { syncProgress } from './learn/progress';
+import { renderLobby } from './lobby/lobby';
+import { openProfile } from './profile/profile';
+import { openPuzzles, renderDailyPuzzle } from './puzzles/puzzles';
+import { openReview } from './review/review';
+import { renderNotFound, type Screen } from './screen';
+import { renderStart } from './lobby/newgame';
+import { openTournament } from './tournament/tournament';
+import { renderTournaments } from './tournament/tournaments';
 
-const app = document.getElementById('app')!;
+const app = document.getElementById('app') as HTMLElement;
 const header = h('header', { class: 'top' });
 const main = h('main', {});
 const accountBar = h('div', { class: 'account-bar', id: 'account-bar' });

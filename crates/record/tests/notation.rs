@@ -1,7 +1,7 @@
 //! Single-move text in every style, and the JSA relative markers.
 //!
 //! The cases of move text live in `data/notation-cases.json`, which the web
-//! client's unit test (`web/tests/unit.mjs`) reads too, so the two
+//! client's unit test (`web/tests/unit.ts`) reads too, so the two
 //! implementations of the same notations cannot drift apart. Reading text back
 //! (which only this crate does) is tested here.
 

@@ -172,7 +172,7 @@ mod tests {
 }
 
 /// The strings of these tests are pasted into the client's USEN unit test
-/// (`web/tests/unit-analysis.mjs`), so both codecs agree on them.
+/// (`web/tests/unit-analysis.ts`), so both codecs agree on them.
 #[cfg(test)]
 mod usen_vectors {
     use super::*;

@@ -1,6 +1,6 @@
 //! The learn pages' progress of an account (`GET`/`PUT /api/me/learn`): the
 //! exercises of the course it has solved. The course itself is data,
-//! `web/src/lessons/lessons.json`, embedded here only to know its exercise
+//! `web/src/learn/lessons/lessons.json`, embedded here only to know its exercise
 //! ids, so that an account stores nothing else.
 //!
 //! ```
@@ -21,7 +21,7 @@ use crate::error::Error;
 pub const MAX_PROGRESS_BYTES: usize = 8 * 1024;
 
 /// The course, as the client bundles it.
-const LESSONS_JSON: &str = include_str!("../../../web/src/lessons/lessons.json");
+const LESSONS_JSON: &str = include_str!("../../../web/src/learn/lessons/lessons.json");
 
 /// Only the ids of the course file.
 #[derive(Deserialize)]

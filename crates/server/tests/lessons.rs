@@ -1,4 +1,4 @@
-//! Every exercise of the learn course (`web/src/lessons/lessons.json`) is
+//! Every exercise of the learn course (`web/src/learn/lessons/lessons.json`) is
 //! solved by its stated moves under the rules core: reach and capture
 //! solutions visit every target in the fewest moves a breadth-first search
 //! finds (the opponent passing); drops, refused moves, promotion choices,
@@ -19,8 +19,8 @@ use shogi_server::protocol::rule_code;
 const LANGS: [&str; 4] = ["en", "ru", "uk", "ja"];
 
 fn course() -> Value {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/lessons/lessons.json");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../web/src/learn/lessons/lessons.json");
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 

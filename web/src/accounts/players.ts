@@ -1,0 +1,51 @@
+// How a player is shown: name, rating (with `?` while provisional), amateur
+// rank in the reader's language, "(guest)" for guests; the computer by the
+// name the server gives it ("AI 3").
+
+import type { PlayerView } from '../api/api';
+import { t } from '../i18n/i18n';
+
+/** A rating as shown: `1623`, or `1500?` while provisional; empty without one. */
+export function ratingText(rating: number | null | undefined, provisional: boolean): string {
+  if (rating === null || rating === undefined || !Number.isFinite(rating)) return '';
+  return `${Math.round(rating)}${provisional ? '?' : ''}`;
+}
+
+/**
+ * An amateur rank in the reader's language: `1d` (or `1 dan`) → "1 dan",
+ * "初段"; `3k` (or `3 kyu`) → "3 kyu", "3級". Anything else is shown as it came.
+ */
+export function rankText(rank: string | null | undefined): string {
+  if (!rank) return '';
+  const m = rank.trim().match(/^(\d{1,2})\s*(d|dan|k|kyu)$/i);
+  if (!m) return rank;
+  const n = Number(m[1]);
+  if (m[2].toLowerCase().startsWith('d')) {
+    const numerals = t('danNumerals').split(' ');
+    return t('rankDan').replace('{n}', numerals[n - 1] ?? String(n));
+  }
+  return t('rankKyu').replace('{n}', String(n));
+}
+
+/** What follows a player's name: "1623 · 1 dan", "1500? · 2 kyu", "(guest)", or nothing (the computer). */
+export function playerDetail(p: PlayerView): string {
+  if (p.computer) return '';
+  if (p.guest) return t('guestMark');
+  return [ratingText(p.rating, p.provisional), rankText(p.rank)].filter(Boolean).join(' · ');
+}
+
+/** A player on one line: "Алиса 1623 · 1 dan", "Гость (guest)", "AI 3". */
+export function playerText(p: PlayerView): string {
+  const d = playerDetail(p);
+  return d ? `${p.name} ${d}` : p.name;
+}
+
+/** The address of an account's profile page (`/@/Алиса`). */
+export function profilePath(name: string): string {
+  return `/@/${encodeURIComponent(name)}`;
+}
+
+/** Whether a player has a profile page: an account, not a guest or the computer. */
+export function hasProfile(p: PlayerView | null | undefined): boolean {
+  return !!p && !p.guest && !p.computer && p.name !== 'deleted';
+}

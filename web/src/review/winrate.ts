@@ -1,0 +1,18 @@
+// Sente's win rate from the engine's evaluation, as the review's evaluation graph draws it.
+
+/**
+ * The centipawns that make a win rate of 1/(1+e⁻¹) ≈ 73 %: the evaluation
+ * graph draws Sente's win rate as `1 / (1 + exp(-cp / WIN_RATE_SCALE))`
+ * (documented in web/README.md). 600 is the scale Japanese engine GUIs
+ * commonly use (about 500-800); +600 cp reads as 73 %, +1200 as 88 %.
+ */
+export const WIN_RATE_SCALE = 600;
+
+/** Sente's win rate (0..1) for an evaluation: 1 or 0 for a mate (positive `score_cp`: Sente mates). */
+export function winRate(scoreCp: number, mate: number | null = null): number {
+  if (mate !== null) return scoreCp > 0 ? 1 : scoreCp < 0 ? 0 : 0.5;
+  return 1 / (1 + Math.exp(-scoreCp / WIN_RATE_SCALE));
+}
+
+/** The win-rate gridlines of the evaluation graph, in percent. */
+export const WIN_RATE_GRID = [0, 25, 50, 75, 100];

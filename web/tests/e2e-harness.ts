@@ -1,0 +1,247 @@
+// What every browser scenario uses: the server under test (started here
+// unless SHOGI_URL names one), the browser's pages, the API seen from the
+// tests, `test` and `check`, and the record of results that e2e.ts prints.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+import type { GameState } from '../src/api/api';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const webDir = resolve(here, '..');
+export const repoDir = resolve(webDir, '..');
+export const shots = join(webDir, 'test-results');
+mkdirSync(shots, { recursive: true });
+
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// ---------- server ----------
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.on('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => res(port));
+    });
+  });
+}
+
+async function waitForHttp(url: string, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(300);
+  }
+  throw new Error(`server at ${url} did not answer within ${ms} ms`);
+}
+
+/** The server under test: SHOGI_URL's, or one started on a free port with a fresh database. */
+export async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (process.env.SHOGI_URL) return { url: process.env.SHOGI_URL.replace(/\/$/, ''), stop: async () => {} };
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'shogi-e2e-'));
+  const cmd = (
+    process.env.SHOGI_SERVE_CMD ??
+    (process.env.SHOGI_BIN
+      ? `'${process.env.SHOGI_BIN}' serve --port {port} --db {db} --no-rate-limits`
+      : 'cargo run --quiet -p shogi-cli -- serve --port {port} --db {db} --no-rate-limits')
+  )
+    .replaceAll('{port}', String(port))
+    .replaceAll('{db}', join(dir, 'games.db'));
+  console.log(`starting: ${cmd}`);
+  const child = spawn('sh', ['-c', `exec ${cmd}`], { cwd: repoDir, stdio: ['ignore', 'inherit', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/`, 15 * 60 * 1000);
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise<void>((r) => {
+        if (child.exitCode !== null) r();
+        else child.once('exit', () => r());
+        setTimeout(r, 8000);
+      });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---------- helpers ----------
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The server's address, set once it is up. */
+export let BASE = '';
+export function setBase(url: string): void {
+  BASE = url;
+}
+
+/** fetch, retried on network errors (a reused keep-alive connection the server just closed). */
+export async function fetchRetry(url: string, init?: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (e) {
+      if (attempt >= 4) throw e;
+      await sleep(200 * attempt);
+    }
+  }
+}
+
+/**
+ * A JSON answer of the server as the tests read it: any shape, checked by
+ * the test that reads it (the client's own types are used where one fits).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the scenarios read whatever JSON the server answers and check it
+export type Json = any;
+
+export async function api(path: string): Promise<Json> {
+  const r = await fetchRetry(BASE + path);
+  if (!r.ok) throw new Error(`${path}: ${r.status}`);
+  return r.json();
+}
+
+/** Polls the game `id` until `pred` holds. */
+export async function waitState(
+  id: string,
+  pred: (s: GameState) => unknown,
+  what: string,
+  ms = 15000,
+): Promise<GameState> {
+  const end = Date.now() + ms;
+  let s: GameState | undefined;
+  while (Date.now() < end) {
+    s = (await api(`/api/games/${id}`)) as GameState;
+    if (pred(s)) return s;
+    await sleep(150);
+  }
+  throw new Error(`timed out waiting for ${what}; moves=${s?.moves?.join(' ')}`);
+}
+
+export async function post(path: string, body: unknown): Promise<Json> {
+  const r = await fetchRetry(BASE + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const data = await r.json();
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** Opens a game created through the API, holding its seat as the app would. */
+export async function openWithToken(page: Page, created: { id: string; token: string }): Promise<void> {
+  await page.goto(`${BASE}/`);
+  await page.evaluate(([id, token]) => localStorage.setItem(`shogi.token.${id}`, token), [created.id, created.token]);
+  await page.goto(`${BASE}/g/${created.id}`);
+  await page.waitForSelector('.board sg-board piece');
+  await page.waitForSelector('#seat');
+}
+
+export function gameId(page: Page): string {
+  const m = new URL(page.url()).pathname.match(/^\/g\/([0-9a-f]{16})/);
+  if (!m) throw new Error(`not on a game page: ${page.url()}`);
+  return m[1];
+}
+
+// ---------- the tests ----------
+
+export const results: { name: string; ok: boolean }[] = [];
+export const cspViolations: string[] = [];
+
+/** Runs the scenario `name` (unless E2E_ONLY names another), recording whether it passed. */
+export async function test(name: string, fn: () => Promise<void>): Promise<void> {
+  if (process.env.E2E_ONLY && !name.includes(process.env.E2E_ONLY)) return;
+  const started = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (e) {
+    results.push({ name, ok: false });
+    console.log(`FAIL ${name}: ${e instanceof Error ? e.stack : e}`);
+  }
+}
+
+/** Runs `fn` until it does not throw, for at most `ms` (something the page shows once its data arrives). */
+export async function retry<T>(fn: () => Promise<T>, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (Date.now() > end) throw e;
+      await sleep(100);
+    }
+  }
+}
+
+export function check(cond: unknown, msg: string): asserts cond {
+  if (!cond) throw new Error(msg);
+}
+
+/** A page of its own browser context (its own storage), at 1280×900. */
+export async function newPage(browser: Browser, locale = 'en-US'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.log(`  [page error] ${e.message}`));
+  // The server's Content-Security-Policy must not block anything the client does.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) {
+      cspViolations.push(m.text());
+      console.log(`  [CSP] ${m.text()}`);
+    }
+  });
+  return { context, page };
+}
+
+/** Screenshots at 1280×900 and 390×844, and no horizontal scroll at 360 px; back to 1280×900. */
+export async function shootNarrow(page: Page, name: string, what: string): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: join(shots, `${name}.png`) });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(shots, `${name}-390.png`), fullPage: true });
+  await page.setViewportSize({ width: 360, height: 800 });
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(width <= 360, `no horizontal scroll on ${what} at 360 px: ${width}`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** Creates a game through the start screen's form, choosing `choices` (select name → value). */
+export async function createFromStartScreen(page: Page, choices: Record<string, string>): Promise<void> {
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('#start-form');
+  for (const [name, value] of Object.entries(choices)) {
+    await page.selectOption(`#start-form select[name="${name}"]`, value);
+  }
+  await page.click('#create');
+  await page.waitForURL(/\/g\/[0-9a-f]{16}$/);
+  await page.waitForSelector('.board sg-board piece');
+}
+
+/** The text of the first element `selector` matches ('' when it has none). */
+export async function textOf(page: Page, selector: string, options?: { timeout?: number }): Promise<string> {
+  return (await page.textContent(selector, options)) ?? '';
+}

@@ -1,0 +1,90 @@
+// Unit tests of the analysis board's pieces (no browser): the USEN codec of
+// the share link (src/records/usen.ts) against strings the Rust codec wrote
+// (crates/server/src/export.rs, `usen_vectors`, and the doc example of
+// crates/record/src/usen.rs), and the engine score in words.
+//
+//   node scripts/run-ts.mjs tests/unit-analysis.ts      (prints `N passed, M failed`)
+
+import './globals';
+import * as records_usen from '../src/records/usen';
+import * as analysis_enginelines from '../src/analysis/enginelines';
+
+/** Every module under test, as one namespace. */
+const m = { ...records_usen, ...analysis_enginelines };
+
+let passed = 0;
+let failed = 0;
+function eq(name: string, got: unknown, want: unknown): void {
+  const g = JSON.stringify(got);
+  const w = JSON.stringify(want);
+  if (g === w) passed++;
+  else {
+    failed++;
+    console.log(`FAIL ${name}\n  got  ${g}\n  want ${w}`);
+  }
+}
+
+const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
+// Written by the Rust codec (shogi_record::usen::write); see export.rs `usen_vectors`.
+const VECTORS = [
+  {
+    name: 'the record crate doc example (a final action, read and ignored)',
+    usen: '~0.7ku2jm6y21cx.r',
+    line: { sfen: START, moves: ['7g7f', '3c3d', '2g2f', '2b8h+'], variations: [] },
+    written: '~0.7ku2jm6y21cx.',
+  },
+  {
+    name: 'variations off the main line, a promotion and a drop',
+    usen: '~0.7ku2jm8rl09kbxo.~1.36e6y2.~3.20k.',
+    line: {
+      sfen: START,
+      moves: ['7g7f', '3c3d', '8h2b+', '3a2b', 'B*4e'],
+      variations: [
+        { at: 1, moves: ['8c8d', '2g2f'] },
+        { at: 3, moves: ['8b2b'] },
+      ],
+    },
+  },
+  {
+    name: 'a handicap start (Gote to move)',
+    usen: 'lnsgkgsnl_7b1_ppppppppp_9_9_9_PPPPPPPPP_1B5R1_LNSGKGSNL.w.-~0.2jm7ku.',
+    line: {
+      sfen: 'lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1',
+      moves: ['3c3d', '7g7f'],
+      variations: [],
+    },
+  },
+  {
+    name: 'a problem with pieces in hand, a capture by the king, a variation of the first move',
+    usen: '4k4_9_9_9_9_9_9_9_4K4.b.2Gp~0.b9q0iqba8.~0.b9s.',
+    line: {
+      sfen: '4k4/9/9/9/9/9/9/9/4K4 b 2Gp 1',
+      moves: ['G*5b', '5a5b', 'G*5c'],
+      variations: [{ at: 0, moves: ['G*6b'] }],
+    },
+  },
+];
+for (const v of VECTORS) {
+  eq(`read: ${v.name}`, m.readUsen(v.usen), v.line);
+  eq(`write: ${v.name}`, m.writeUsen(v.line), v.written ?? v.usen);
+}
+
+// Every move kind round-trips through its three digits.
+for (const usi of ['7g7f', '8h2b+', '1a9i', '9i1a+', 'P*5e', 'L*1a', 'N*9i', 'S*5e', 'G*5e', 'B*5e', 'R*5e']) {
+  eq(`move ${usi}`, m.decodeMove(m.encodeMove(usi) ?? ''), usi);
+}
+eq('a drop cannot promote', m.decodeMove((((81 + 10) * 81 + 40) * 2 + 1).toString(36)), null);
+eq('a move to its own square is none', m.decodeMove(((40 * 81 + 40) * 2).toString(36)), null);
+eq('not base 36', m.readUsen('~0.7k!.'), null);
+eq('moves not in threes', m.readUsen('~0.7ku2.'), null);
+eq('a variation past the end', m.readUsen('~0.7ku.~1.2ee.'), null);
+eq('no sections', m.readUsen('lnsgkgsnl'), null);
+
+// Scores from Sente's side.
+eq('a score', m.scoreText({ score_cp: 45, mate: null, pv: [] }), '+0.45');
+eq('a negative score', m.scoreText({ score_cp: -120, mate: null, pv: [] }), '-1.20');
+eq('Sente mates', m.scoreText({ score_cp: 10000, mate: 3, pv: [] }), '☗ #3');
+eq('Gote mates', m.scoreText({ score_cp: -10000, mate: -1, pv: [] }), '☖ #1');
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
