@@ -100,7 +100,7 @@ const RU_ABBR: Record<string, [string, string]> = {
   king: ['Кр', 'Кр'],
   rook: ['Л', 'Т'],
   bishop: ['С', 'С'],
-  gold: ['З', 'З'],
+  gold: ['Зл', 'Зл'],
   silver: ['Ср', 'Ср'],
   knight: ['Кн', 'Кн'],
   lance: ['Кп', 'Сп'],

@@ -7,12 +7,19 @@
 //! letters with `+` before them (`+Л` for a dragon, `+П` for a tokin).
 //! After the move, `+` marks a promotion and `=` a declined one.
 //!
+//! Every letter stays readable next to the digits of the squares: the gold,
+//! whose one letter `З` reads as the digit 3 (`З6i-7h` looks like
+//! `36i-7h`), is `Зл`, two letters like the silver (`Ср`), knight (`Кн`),
+//! lance and king. The names are those of the Russian and Ukrainian rules
+//! pages (золото, серебро, ...); the abbreviations are ours, chosen so that
+//! no two pieces share one and none can be read as a digit.
+//!
 //! | piece | Russian | abbr. | Ukrainian | abbr. |
 //! |---|---|---|---|---|
 //! | king | король | Кр | король | Кр |
 //! | rook | ладья | Л | тура | Т |
 //! | bishop | слон | С | слон | С |
-//! | gold | золото | З | золото | З |
+//! | gold | золото | Зл | золото | Зл |
 //! | silver | серебро | Ср | срібло | Ср |
 //! | knight | конь | Кн | кінь | Кн |
 //! | lance | копьё | Кп | спис | Сп |
@@ -47,7 +54,7 @@ pub fn piece_abbr(kind: PieceKind, lang: Language) -> String {
         (PieceKind::Rook, Language::Russian) => "Л",
         (PieceKind::Rook, Language::Ukrainian) => "Т",
         (PieceKind::Bishop, _) => "С",
-        (PieceKind::Gold, _) => "З",
+        (PieceKind::Gold, _) => "Зл",
         (PieceKind::Silver, _) => "Ср",
         (PieceKind::Knight, _) => "Кн",
         (PieceKind::Lance, Language::Russian) => "Кп",
