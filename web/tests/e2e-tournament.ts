@@ -1,23 +1,12 @@
 // Browser scenario of a tournament: a 12-player 5-round mixed Swiss played
 // end to end in the browser, standings and the crosstable.
 
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Dialog, Page } from 'playwright-core';
 
 import { dragSquare } from './board';
-import {
-  BASE,
-  fetchRetry,
-  api,
-  type Json,
-  waitState,
-  test,
-  check,
-  newPage,
-  shootNarrow,
-  shots,
-  textOf,
-} from './e2e-harness';
+import { BASE, api, type Json, waitState, test, check, newPage, shootNarrow, shots, textOf } from './e2e-harness';
 
 export async function tournamentScenarios(browser: Browser): Promise<void> {
   await test('tournament: a 12-player 5-round mixed Swiss played end to end in the browser (two boards online in round 1), standings, crosstable', async () => {
@@ -355,8 +344,18 @@ export async function tournamentScenarios(browser: Browser): Promise<void> {
       await org.page.waitForSelector('#pairing-sheet');
       check((await org.page.locator('#pairing-sheet .sheet-row').count()) === 6, 'six boards on the sheet');
       await org.page.screenshot({ path: join(shots, 'tournament-sheet.png'), fullPage: true });
-      const csv = await fetchRetry(`${BASE}/api/tournaments/${id}/crosstable.csv`);
-      check(csv.ok, `the CSV: ${csv.status}`);
+      // The CSV as a Russian organiser downloads it from the event's page: a byte-order mark, semicolons, Russian headers.
+      await org.page.goto(`${BASE}/t/${id}`);
+      await org.page.selectOption('#lang', 'ru');
+      const [download] = await Promise.all([org.page.waitForEvent('download'), org.page.click('#link-csv')]);
+      const bytes = readFileSync(await download.path());
+      check(
+        bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf,
+        `the CSV begins with the BOM: ${bytes.subarray(0, 3).toString('hex')}`,
+      );
+      const head = bytes.toString('utf8').slice(1).split('\r\n')[0];
+      check(head.startsWith('Место;№;Имя;Рейтинг;Разряд;Клуб;Тур 1;'), `the CSV's Russian header: ${head}`);
+      await org.page.selectOption('#lang', 'en');
     });
     for (const p of open) await p.context.close();
   });

@@ -163,6 +163,14 @@ async fn check_exports(s: &TestServer, base: &str, org: &(String, String)) {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 13, "{csv}");
     assert!(lines[1].contains("Игрок 2"), "{csv}");
+    assert!(lines[0].starts_with("\u{feff}Place,No,Name,"), "{csv}");
+    // For a Russian spreadsheet: Russian headers, semicolons.
+    let (status, _, csv) = s.get_text(&format!("{base}/crosstable.csv?lang=ru")).await;
+    assert_eq!(status, 200);
+    assert!(
+        csv.starts_with("\u{feff}Место;№;Имя;Рейтинг;Разряд;Клуб;Тур 1;"),
+        "{csv}"
+    );
     // The federations' report names the players in Latin letters.
     let (status, _, report) = s.get_text(&format!("{base}/report.txt")).await;
     assert_eq!(status, 200);

@@ -1,14 +1,15 @@
 //! The crosstable: a row a player in standings order, a cell a round; its
 //! CSV, and the plain-text grid European federations rate from.
 //!
-//! In both texts an opponent is named by their **place**, the number of
-//! their row (1 for the first row), as printed crosstables do; players
-//! sharing a rank still have different places. Sente is written `b`
-//! (black) and Gote `w` (white), as Western shogi notation and the rating
-//! formats name the sides. docs/TIEBREAKS.md ("Exports") shows both texts.
+//! The CSV names an opponent by their entry number, as the printed
+//! crosstable does, in the reader's language ([`CsvLanguage`]); the rating
+//! report names them by their **place**, the number of their row (1 for
+//! the first row), with Sente written `b` (black) and Gote `w` (white), as
+//! the federations' format asks. docs/TIEBREAKS.md ("Exports") shows both
+//! texts.
 //!
 //! ```
-//! use shogi_tournament::crosstable::{crosstable, to_csv, CellOutcome, PlayerInfo};
+//! use shogi_tournament::crosstable::{crosstable, to_csv, CellOutcome, CsvLanguage, PlayerInfo};
 //! use shogi_tournament::*;
 //!
 //! let p = Player { rating: None, grade: None, club: None, from_round: 1, withdrawn_from: None };
@@ -21,8 +22,9 @@
 //! let table = crosstable(&event, &[]);
 //! assert_eq!(table.rows[0].cells[0].outcome, CellOutcome::Win);
 //! let info = [PlayerInfo::named("Ann"), PlayerInfo::named("Bob")];
-//! let csv = to_csv(&table, &event, &info, &[]);
-//! assert_eq!(csv.lines().nth(1), Some("1,1,Ann,,,,2b+,1"));
+//! let csv = to_csv(&table, &event, &info, &[], CsvLanguage::Russian);
+//! assert!(csv.starts_with("\u{feff}Место;№;Имя;"));
+//! assert_eq!(csv.lines().nth(1), Some("1;1;Ann;;;;2☗+;1"));
 //! ```
 
 use std::collections::HashMap;
@@ -177,71 +179,203 @@ fn side_letter(side: Option<Side>) -> &'static str {
     }
 }
 
-/// A CSV cell: `5b+` (beat the player in place 5 as Sente), `3w-`, `7b=`,
-/// `4w+f` / `4b-f` (won / lost by forfeit), `2b-f` in a double forfeit,
-/// `6w?` (no result yet); a bye `+`, `=` or `-` by the points it gave;
+/// The language a crosstable CSV is written in: its headers, the words of
+/// its byes, its decimal mark and its separator. A spreadsheet set to
+/// Russian or Ukrainian reads a decimal comma and splits a CSV at
+/// semicolons; one set to English or Japanese, a decimal point and commas.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CsvLanguage {
+    /// English (`,` and `.`).
+    #[default]
+    English,
+    /// Russian (`;` and `,`).
+    Russian,
+    /// Ukrainian (`;` and `,`).
+    Ukrainian,
+    /// Japanese (`,` and `.`).
+    Japanese,
+}
+
+/// The words of a CSV's header and byes in one language.
+struct CsvWords {
+    columns: [&'static str; 6],
+    round: &'static str,
+    points: &'static str,
+    bye: &'static str,
+}
+
+impl CsvLanguage {
+    /// The language of a code (`en`, `ru`, `uk`, `ja`), if it is one of them.
+    #[must_use]
+    pub fn from_code(code: &str) -> Option<Self> {
+        match code {
+            "en" => Some(Self::English),
+            "ru" => Some(Self::Russian),
+            "uk" => Some(Self::Ukrainian),
+            "ja" => Some(Self::Japanese),
+            _ => None,
+        }
+    }
+
+    fn separator(self) -> char {
+        match self {
+            Self::Russian | Self::Ukrainian => ';',
+            Self::English | Self::Japanese => ',',
+        }
+    }
+
+    /// A number with this language's decimal mark (`3.5`, `3,5`).
+    fn number(self, v: f64) -> String {
+        let text = ((v * 100.0).round() / 100.0).to_string();
+        match self {
+            Self::Russian | Self::Ukrainian => text.replace('.', ","),
+            Self::English | Self::Japanese => text,
+        }
+    }
+
+    fn words(self) -> CsvWords {
+        match self {
+            Self::English => CsvWords {
+                columns: ["Place", "No", "Name", "Rating", "Rank", "Club"],
+                round: "Round ",
+                points: "Points",
+                bye: "bye",
+            },
+            Self::Russian => CsvWords {
+                columns: ["Место", "№", "Имя", "Рейтинг", "Разряд", "Клуб"],
+                round: "Тур ",
+                points: "Очки",
+                bye: "пропуск",
+            },
+            Self::Ukrainian => CsvWords {
+                columns: ["Місце", "№", "Ім’я", "Рейтинг", "Розряд", "Клуб"],
+                round: "Тур ",
+                points: "Очки",
+                bye: "пропуск",
+            },
+            Self::Japanese => CsvWords {
+                columns: ["順位", "番号", "氏名", "レーティング", "段級", "所属"],
+                round: "第",
+                points: "勝点",
+                bye: "不戦",
+            },
+        }
+    }
+
+    /// A tie-break's short name, as the printed crosstable heads its column.
+    fn tiebreak(self, t: Tiebreak) -> &'static str {
+        use Tiebreak as T;
+        match (self, t) {
+            (Self::Russian, T::SonnebornBerger) => "Берг.",
+            (Self::Ukrainian, T::SonnebornBerger) => "Берг.",
+            (Self::Japanese | Self::English, T::SonnebornBerger) => "SB",
+            (Self::Russian, T::Sos) => "Бух.",
+            (Self::Ukrainian, T::Sos) => "Бух.",
+            (Self::Japanese | Self::English, T::Sos) => "Buchholz",
+            (Self::Russian, T::Median) => "Мед.",
+            (Self::Ukrainian, T::Median) => "Мед.",
+            (Self::Russian, T::DirectEncounter) => "Личн.",
+            (Self::Ukrainian, T::DirectEncounter) => "Особ.",
+            (Self::Russian, T::Wins) => "Поб.",
+            (Self::Ukrainian, T::Wins) => "Пер.",
+            (Self::Russian, T::Cumulative) => "Прогр.",
+            (Self::Ukrainian, T::Cumulative) => "Прогр.",
+            (Self::Russian | Self::Ukrainian, T::Sosos) => "ББ",
+            (_, t) => t.key(),
+        }
+    }
+}
+
+/// A half point as the printed tables write it: `½`, `1`.
+fn half_points(halves: i32) -> &'static str {
+    match halves {
+        2 => "1",
+        1 => "½",
+        _ => "0",
+    }
+}
+
+/// A CSV cell, as the printed crosstable writes it: the opponent's entry
+/// number, `☗` (played Sente) or `☖` (Gote), and `+` won, `-` lost, `=`
+/// drew, with `*` after a result by forfeit (`5☗+`, `3☖-*`); no result mark
+/// while the game is unfinished; a bye as the word and its points (`bye ½`);
 /// empty when absent.
-fn csv_cell(c: &Cell, event: &Event, places: &HashMap<PlayerId, usize>) -> String {
-    let place = c
-        .opponent
-        .and_then(|o| places.get(&o))
-        .map_or_else(String::new, ToString::to_string);
-    let side = side_letter(c.side);
+fn csv_cell(c: &Cell, event: &Event, lang: CsvLanguage) -> String {
+    let opponent = c.opponent.map_or_else(String::new, |o| (o + 1).to_string());
+    let side = match c.side {
+        Some(Side::Sente) => "☗",
+        Some(Side::Gote) => "☖",
+        None => "",
+    };
     let mark = match c.outcome {
         CellOutcome::Win => "+",
         CellOutcome::Loss => "-",
         CellOutcome::Draw => "=",
-        CellOutcome::ForfeitWin => "+f",
-        CellOutcome::ForfeitLoss | CellOutcome::DoubleForfeit => "-f",
-        CellOutcome::Pending => "?",
+        CellOutcome::ForfeitWin => "+*",
+        CellOutcome::ForfeitLoss | CellOutcome::DoubleForfeit => "-*",
+        CellOutcome::Pending => "",
         CellOutcome::Bye(kind) => {
-            return match bye_points(event.format, kind) {
-                2 => "+",
-                1 => "=",
-                _ => "-",
-            }
-            .to_owned()
+            return format!(
+                "{} {}",
+                lang.words().bye,
+                half_points(bye_points(event.format, kind))
+            )
         }
         CellOutcome::Absent => return String::new(),
     };
-    format!("{place}{side}{mark}")
+    format!("{opponent}{side}{mark}")
 }
 
-/// A field quoted as RFC 4180 asks: in double quotes (inner quotes
-/// doubled) when it holds a comma, a quote or a line break.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+/// A field of text someone typed (a name, a club): quoted as RFC 4180 asks
+/// when it holds the separator, a quote or a line break, and with a `'`
+/// before it when it begins with `=`, `+`, `-`, `@`, a tab or a carriage
+/// return, so that no spreadsheet reads it as a formula (OWASP's advice
+/// against CSV injection).
+fn csv_field(s: &str, separator: char) -> String {
+    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}")
     } else {
         s.to_owned()
+    };
+    if s.contains([separator, '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
     }
 }
 
-/// The crosstable as CSV (RFC 4180, CRLF line ends): a header line
-/// `Rank,No,Name,Rating,Grade,Club,R1,…,Rn,Points,<tie-break keys>` and a
-/// line per row. `No` is the player's number (entry order, from 1);
-/// `info[p]` names player `p` (missing entries leave the fields empty).
-/// A round's cell: `5b+` / `5w-` / `5b=` (won, lost, drew against place 5
-/// as Sente `b` or Gote `w`), `5w+f` / `5b-f` (won / lost by forfeit; a
-/// double forfeit is `-f` for both), `5b?` (no result yet), `+` / `=` / `-`
-/// (a bye worth 1, ½, 0), empty (not in the event that round).
+/// The crosstable as CSV for a spreadsheet in `lang`: a UTF-8 byte-order
+/// mark (so that a spreadsheet reads the names as UTF-8), a header line
+/// (`Место;№;Имя;Рейтинг;Разряд;Клуб;Тур 1;…;Очки;<tie-breaks>` in
+/// Russian) and a line per row, fields split by `lang`'s separator, CRLF
+/// line ends (RFC 4180). `№` is the player's entry number (from 1), the
+/// number the printed crosstable shows, and a round's cell names the
+/// opponent by it: `5☗+` / `5☖-` / `5☗=` (won, lost, drew against number
+/// 5 as Sente ☗ or Gote ☖), `*` after a result by forfeit (a double forfeit
+/// is `-*` for both), `5☗` (no result yet), `пропуск 1` / `bye ½` (a bye
+/// and its points), empty (not in the event that round). Points and
+/// tie-breaks use `lang`'s decimal mark. `info[p]` names player `p`
+/// (missing entries leave the fields empty).
 #[must_use]
 pub fn to_csv(
     table: &Crosstable,
     event: &Event,
     info: &[PlayerInfo],
     order: &[Tiebreak],
+    lang: CsvLanguage,
 ) -> String {
-    let places = table.places();
+    let sep = lang.separator();
+    let words = lang.words();
     let rounds = table.rows.first().map_or(0, |r| r.cells.len());
-    let mut header: Vec<String> = ["Rank", "No", "Name", "Rating", "Grade", "Club"]
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    header.extend((1..=rounds).map(|r| format!("R{r}")));
-    header.push("Points".to_owned());
-    header.extend(order.iter().map(|t| t.key().to_owned()));
-    let mut out = header.join(",");
+    let mut header: Vec<String> = words.columns.iter().map(ToString::to_string).collect();
+    header.extend((1..=rounds).map(|r| match lang {
+        CsvLanguage::Japanese => format!("{}{r}回戦", words.round),
+        _ => format!("{}{r}", words.round),
+    }));
+    header.push(words.points.to_owned());
+    header.extend(order.iter().map(|&t| lang.tiebreak(t).to_owned()));
+    let mut out = String::from("\u{feff}");
+    out.push_str(&header.join(&sep.to_string()));
     out.push_str("\r\n");
     for row in &table.rows {
         let p = row.standing.player;
@@ -249,16 +383,16 @@ pub fn to_csv(
         let mut fields = vec![
             row.standing.rank.to_string(),
             (p + 1).to_string(),
-            csv_field(who.map_or("", |i| &i.name)),
+            csv_field(who.map_or("", |i| &i.name), sep),
             who.and_then(|i| i.rating)
                 .map_or_else(String::new, |r| r.to_string()),
-            csv_field(who.and_then(|i| i.rank.as_deref()).unwrap_or("")),
-            csv_field(who.and_then(|i| i.club.as_deref()).unwrap_or("")),
+            csv_field(who.and_then(|i| i.rank.as_deref()).unwrap_or(""), sep),
+            csv_field(who.and_then(|i| i.club.as_deref()).unwrap_or(""), sep),
         ];
-        fields.extend(row.cells.iter().map(|c| csv_cell(c, event, &places)));
-        fields.push(row.standing.points.value().to_string());
-        fields.extend(row.standing.tiebreaks.iter().map(ToString::to_string));
-        out.push_str(&fields.join(","));
+        fields.extend(row.cells.iter().map(|c| csv_cell(c, event, lang)));
+        fields.push(lang.number(row.standing.points.value()));
+        fields.extend(row.standing.tiebreaks.iter().map(|&v| lang.number(v)));
+        out.push_str(&fields.join(&sep.to_string()));
         out.push_str("\r\n");
     }
     out

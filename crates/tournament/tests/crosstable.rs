@@ -5,7 +5,7 @@ mod common;
 
 use common::{board, event, round, swiss_example};
 use shogi_tournament::crosstable::{
-    crosstable, federation_report, to_csv, Cell, CellOutcome, PlayerInfo, ReportHeader,
+    crosstable, federation_report, to_csv, Cell, CellOutcome, CsvLanguage, PlayerInfo, ReportHeader,
 };
 use shogi_tournament::standings::Tiebreak;
 use shogi_tournament::{ByeKind, Format, GameResult, Side};
@@ -104,51 +104,108 @@ fn pending_and_absent_cells() {
 fn csv_header_and_rows() {
     let e = swiss_example();
     let table = crosstable(&e, &ORDER);
-    let csv = to_csv(&table, &e, &info(), &ORDER);
+    let csv = to_csv(&table, &e, &info(), &ORDER, CsvLanguage::English);
     let lines: Vec<&str> = csv.split("\r\n").collect();
     assert_eq!(
         lines[0],
-        "Rank,No,Name,Rating,Grade,Club,R1,R2,R3,R4,R5,Points,sos,sosos"
+        "\u{feff}Place,No,Name,Rating,Rank,Club,Round 1,Round 2,Round 3,Round 4,Round 5,Points,Buchholz,sosos"
     );
-    // B: drew E (place 4) as Sente, won by forfeit against D (place 5) as
-    // Gote, drew A, beat C, drew F.
+    // Rows in standings order: B (No 2), A (1), F (6), E (5), D (4), C (3).
+    // B: drew E (No 5) as Sente, won by forfeit against D (No 4) as Gote,
+    // drew A, beat C, drew F.
     assert_eq!(
         lines[1],
-        "1,2,Петренко Олег Ігорович,,2k,Київ,4b=,5w+f,2w=,6b+,3b=,3.5,13.5,66.5"
+        "1,2,Петренко Олег Ігорович,,2k,Київ,5☗=,4☖+*,1☖=,3☗+,6☗=,3.5,13.5,66.5"
     );
     assert_eq!(
         lines[2],
-        "2,1,Иванов Иван,1650,1d,SPb,5b+,3w+,1b=,4w-,6b+,3.5,12,65.5"
+        "2,1,Иванов Иван,1650,1d,SPb,4☗+,6☖+,2☗=,5☖-,3☗+,3.5,12,65.5"
     );
     // F: no info; the half-point bye in round 4.
-    assert_eq!(lines[3], "3,6,,,,,6w+,2b-,4b+,=,1w=,3,13.5,66.5");
+    assert_eq!(lines[3], "3,6,,,,,3☖+,1☗-,5☗+,bye ½,2☖=,3,13.5,66.5");
     // D: quoted name (RFC 4180), forfeit loss, pairing bye (a point in Swiss).
     assert_eq!(
         lines[5],
-        "5,4,\"Smith, John\",1200,,Go; Shogi club,2w-,1b-f,6w-,+,4b+,2,11,61.5"
+        "5,4,\"Smith, John\",1200,,Go; Shogi club,1☖-,2☗-*,3☖-,bye 1,5☗+,2,11,61.5"
     );
     assert_eq!(
         lines[4],
-        "4,5,\"Doe \"\"JD\"\" Jane\",,,,1w=,6b+,3w-,2b+,5w-,2.5,13,64.5"
+        "4,5,\"Doe \"\"JD\"\" Jane\",,,,2☖=,3☗+,6☖-,1☗+,4☖-,2.5,13,64.5"
     );
     assert_eq!(lines.len(), 8); // header, 6 rows, the empty rest after the last CRLF
     assert_eq!(lines[7], "");
 }
 
 #[test]
-fn csv_round_robin_idle_round_is_a_minus() {
+fn csv_in_russian_splits_at_semicolons_with_decimal_commas() {
+    let e = swiss_example();
+    let table = crosstable(&e, &ORDER);
+    let csv = to_csv(&table, &e, &info(), &ORDER, CsvLanguage::Russian);
+    assert!(
+        csv.as_bytes().starts_with(&[0xEF, 0xBB, 0xBF]),
+        "the UTF-8 byte-order mark"
+    );
+    let lines: Vec<&str> = csv.split("\r\n").collect();
+    assert_eq!(
+        lines[0],
+        "\u{feff}Место;№;Имя;Рейтинг;Разряд;Клуб;Тур 1;Тур 2;Тур 3;Тур 4;Тур 5;Очки;Бух.;ББ"
+    );
+    assert_eq!(
+        lines[1],
+        "1;2;Петренко Олег Ігорович;;2k;Київ;5☗=;4☖+*;1☖=;3☗+;6☗=;3,5;13,5;66,5"
+    );
+    // A comma is no separator here; a semicolon in a club is quoted.
+    assert_eq!(
+        lines[5],
+        "5;4;Smith, John;1200;;\"Go; Shogi club\";1☖-;2☗-*;3☖-;пропуск 1;5☗+;2;11;61,5"
+    );
+    assert_eq!(CsvLanguage::from_code("uk"), Some(CsvLanguage::Ukrainian));
+    assert_eq!(CsvLanguage::from_code("de"), None);
+}
+
+#[test]
+fn csv_text_typed_by_people_is_never_a_formula() {
     let e = event(
         Format::RoundRobin { double: false },
-        3,
+        4,
         vec![round(
-            vec![board(0, 1, GameResult::SenteWin)],
-            vec![common::bye(2, ByeKind::Pairing)],
+            vec![
+                board(0, 1, GameResult::SenteWin),
+                board(2, 3, GameResult::Draw),
+            ],
+            vec![],
         )],
     );
     let table = crosstable(&e, &[]);
-    let csv = to_csv(&table, &e, &[], &[]);
-    // Players 2 and 3 share rank 2 on 0 points; 3 had the idle round.
-    assert_eq!(csv.split("\r\n").nth(3), Some("2,3,,,,,-,0"));
+    let typed = [
+        "=HYPERLINK(\"http://x\")",
+        "@SUM(A1)",
+        "+7 club",
+        "-1",
+        "\tTab",
+    ];
+    let info: Vec<PlayerInfo> = (0..4)
+        .map(|i| PlayerInfo {
+            name: typed[i].into(),
+            club: Some(typed[4 - i].into()),
+            ..PlayerInfo::default()
+        })
+        .collect();
+    let csv = to_csv(&table, &e, &info, &[], CsvLanguage::English);
+    for line in csv.split("\r\n").skip(1).filter(|l| !l.is_empty()) {
+        let name = line
+            .split(',')
+            .nth(2)
+            .unwrap_or_default()
+            .trim_start_matches('"');
+        assert!(name.starts_with('\''), "neutralised name: {line}");
+        assert!(
+            !line.contains(",=")
+                && !line.contains(",@")
+                && !line.contains(",+")
+                && !line.contains(",-")
+        );
+    }
 }
 
 #[test]
@@ -265,7 +322,7 @@ proptest::proptest! {
         }
         // Every row has a cell per round, and the CSV a line per row.
         proptest::prop_assert!(table.rows.iter().all(|r| r.cells.len() == e.played.len()));
-        let csv = to_csv(&table, &e, &[], &[Tiebreak::Sos]);
+        let csv = to_csv(&table, &e, &[], &[Tiebreak::Sos], CsvLanguage::Ukrainian);
         proptest::prop_assert_eq!(csv.split("\r\n").count(), table.rows.len() + 2);
     }
 }

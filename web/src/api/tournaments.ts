@@ -2,6 +2,7 @@
 // event, its players, rounds, boards and standings, and one typed call per
 // route. Pages build their requests only from here.
 
+import { lang } from '../i18n/i18n';
 import { request, type Side, type TimeControl } from './api';
 
 export type Format = 'round_robin' | 'swiss' | 'mcmahon';
@@ -289,7 +290,7 @@ export async function myEventGames(): Promise<MyEventGame[]> {
 
 /** The download links of an event. */
 export const exportPath = {
-  csv: (id: string) => `${base(id)}/crosstable.csv`,
+  csv: (id: string) => `${base(id)}/crosstable.csv?lang=${lang()}`,
   report: (id: string) => `${base(id)}/report.txt`,
   zip: (id: string) => `${base(id)}/games.zip`,
   record: (id: string, round: number, board: number) => `${base(id)}/rounds/${round}/boards/${board}/record`,

@@ -15,6 +15,7 @@ use super::session::{MaybeUser, User};
 use crate::error::Error;
 use crate::tournaments::settings::SettingsRequest;
 use crate::tournaments::{EntrantRequest, RoundRequest, Tournaments};
+use shogi_tournament::crosstable::CsvLanguage;
 
 type Created = (StatusCode, Json<Value>);
 
@@ -200,12 +201,25 @@ pub(super) async fn ready(
     Ok(Json(t.ready_games(user.id).await?))
 }
 
-/// `GET /api/tournaments/{id}/crosstable.csv`.
+/// The `?lang=` of the crosstable CSV.
+#[derive(Deserialize)]
+pub(super) struct CsvQuery {
+    lang: Option<String>,
+}
+
+/// `GET /api/tournaments/{id}/crosstable.csv[?lang=en|ru|uk|ja]`: English
+/// without `lang` or with a language it does not know.
 pub(super) async fn crosstable_csv(
     State(t): State<Tournaments>,
     Path(id): Path<String>,
+    Query(q): Query<CsvQuery>,
 ) -> Result<Response, Error> {
-    let (name, csv) = t.crosstable_csv(&id).await?;
+    let lang = q
+        .lang
+        .as_deref()
+        .and_then(CsvLanguage::from_code)
+        .unwrap_or_default();
+    let (name, csv) = t.crosstable_csv(&id, lang).await?;
     attachment(
         "crosstable.csv",
         &format!("{name}.csv"),

@@ -5,7 +5,7 @@
 use shogi_core::Handicap;
 use shogi_record::{Format, Record};
 
-use shogi_tournament::crosstable::{crosstable, to_csv, PlayerInfo, ReportHeader};
+use shogi_tournament::crosstable::{crosstable, to_csv, CsvLanguage, PlayerInfo, ReportHeader};
 
 use super::event::{reversed, Loaded};
 use crate::db::tournaments::BoardRow;
@@ -139,13 +139,14 @@ fn infos(t: &Loaded) -> Vec<PlayerInfo> {
         .collect()
 }
 
-/// The crosstable as CSV (`shogi_tournament::crosstable::to_csv`).
+/// The crosstable as CSV for a spreadsheet in `lang`
+/// (`shogi_tournament::crosstable::to_csv`).
 #[must_use]
-pub fn crosstable_csv(t: &Loaded) -> String {
+pub fn crosstable_csv(t: &Loaded, lang: CsvLanguage) -> String {
     let order = t.settings.tiebreak_order();
     let event = t.event();
     let table = crosstable(&event, &order);
-    to_csv(&table, &event, &infos(t), &order)
+    to_csv(&table, &event, &infos(t), &order, lang)
 }
 
 /// The federations' plain-text report

@@ -1035,13 +1035,17 @@ impl Tournaments {
         Ok(())
     }
 
-    /// The crosstable as CSV; the event's name.
+    /// The crosstable as CSV for a spreadsheet in `lang`; the event's name.
     ///
     /// # Errors
     /// [`Error::NoSuch`].
-    pub async fn crosstable_csv(&self, id: &str) -> Result<(String, String), Error> {
+    pub async fn crosstable_csv(
+        &self,
+        id: &str,
+        lang: shogi_tournament::crosstable::CsvLanguage,
+    ) -> Result<(String, String), Error> {
         let t = self.load(id).await?;
-        Ok((t.settings.name.clone(), exports::crosstable_csv(&t)))
+        Ok((t.settings.name.clone(), exports::crosstable_csv(&t, lang)))
     }
 
     /// The federations' plain-text report; the event's name.
