@@ -170,6 +170,16 @@ export async function gameScenarios(browser: Browser): Promise<void> {
     check(status.includes('Сэнтэ ходит'), `Russian status: ${status}`);
     await c.page.screenshot({ path: join(shots, 'spectator-russian.png') });
 
+    // Gote takes back 3c3d with Sente's consent; the screen reader hears where the game now stands.
+    await b.page.click('#takeback');
+    await a.page.click('#accept-takeback');
+    await waitState(id, (s) => s.moves.length === 1, 'the takeback');
+    for (const p of [a, b]) {
+      await p.page.waitForFunction(() => document.querySelector('#live')?.textContent?.startsWith('Taken back.'));
+      const said = await textOf(p.page, '#live');
+      check(said.includes('Move 1') && !said.includes('3d'), `the screen reader after the takeback: ${said}`);
+    }
+
     // Sente resigns; everybody sees the result.
     a.page.once('dialog', (d) => d.accept());
     await a.page.click('#resign');

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 
-import { clickCountedSquare, clickSquare } from './board';
+import { clickCountedSquare, clickSquare, drawnBoard } from './board';
 import { BASE, check, newPage, shootNarrow, shots, test, textOf } from './e2e-harness';
 
 /** Runs the learn scenarios. */
@@ -72,6 +72,16 @@ export async function learnTests(browser: Browser): Promise<void> {
     await page.click('#lesson-list li:first-child a');
     await page.waitForSelector('#lesson[data-lesson="board"]');
     check((await textOf(page, '#lesson-title')).includes('Доска'), 'the lesson title in Russian');
+    // The ranks are labelled a-i, as the lesson's text (and the Russian rules pages) name them; 一-九 on request.
+    const ranks = async () => (await drawnBoard(page)).ranks.map((l) => l.text).join('');
+    check((await ranks()) === 'ihgfedcba', `rank labels a-i in Russian: ${await ranks()}`);
+    check((await textOf(page, '.learn-text')).includes('от a до i'), 'the lesson names the ranks a-i');
+    await page.selectOption('#rank-labels', 'kanji');
+    await page.waitForFunction(() => document.querySelector('.board coords.ranks coord')?.textContent === '九');
+    check((await ranks()) === '九八七六五四三二一', `rank labels 一-九 when chosen: ${await ranks()}`);
+    await page.screenshot({ path: join(shots, 'learn-rank-labels-kanji.png') });
+    await page.selectOption('#rank-labels', 'latin');
+    await page.waitForFunction(() => document.querySelector('.board coords.ranks coord')?.textContent === 'i');
     // A longer way first: the fourth move does not reach the star.
     await clickMoves(page, ['5i4h', '4h4g', '4g4f', '4f4e']);
     const slow = await feedback(page, 'наименьшее', 'not the fewest');
@@ -98,6 +108,14 @@ export async function learnTests(browser: Browser): Promise<void> {
     await clickMoves(page, ['5e4d', '4d5d', '5d6d']);
     await feedback(page, 'Отлично!', 'capture solved', true);
     await shootNarrow(page, 'learn-lesson', 'a lesson page');
+
+    // Lesson 3: the rook into the far zone is simply played: promotion is not taught yet, so nothing asks.
+    await page.click('#lesson-next');
+    await page.waitForSelector('#lesson[data-lesson="rook"]');
+    await clickMoves(page, ['9i9a']);
+    check((await page.locator('sg-promotion-choices').count()) === 0, 'no promotion choice before lesson 10');
+    await clickMoves(page, ['9a1a', '1a1i']);
+    await feedback(page, 'Отлично!', 'rook reach', true);
 
     // Nifu: the drop is refused and the rule named; then the drop that is allowed.
     await page.goto(`${base}/learn/nifu`);
@@ -136,7 +154,7 @@ export async function learnTests(browser: Browser): Promise<void> {
     await page.click('#login-submit');
     await page.waitForSelector('#account-name');
     const local = await page.evaluate(() => JSON.parse(localStorage.getItem('shogi.learn.done') ?? 'null'));
-    check(local.length === 6, `six exercises solved here: ${local}`);
+    check(local.length === 7, `seven exercises solved here: ${local}`);
     let stored = [];
     for (let i = 0; i < 50 && stored.length < local.length; i++) {
       stored = (await page.evaluate(() => fetch('/api/me/learn').then((r) => r.json()))).done;

@@ -17,6 +17,7 @@ import { chromium } from 'playwright-core';
 import { analysisScenarios } from './e2e-analysis';
 import { boardScenarios } from './e2e-boards';
 import { gameScenarios } from './e2e-game';
+import { i18nScenarios } from './e2e-i18n';
 import { ARGS, CHROMIUM, cspViolations, results, setBase, startServer } from './e2e-harness';
 import { learnTests } from './e2e-learn';
 import { playScenarios } from './e2e-play';
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     await tournamentScenarios(browser);
     await puzzleTests(browser);
     await analysisScenarios(browser);
+    await i18nScenarios(browser);
   } finally {
     await browser.close();
     await server.stop();

@@ -124,7 +124,12 @@ eq(
 eq(
   'tie-break values',
   [m.tiebreakValue(12.25), m.tiebreakValue(3.5), m.tiebreakValue(8), m.tiebreakValue(undefined)].join(' '),
-  '12.25 3.5 8 ',
+  '12¼ 3½ 8 ',
+);
+eq(
+  'scores in quarters, negative, and other values in the locale',
+  [m.fractionText(0.75), m.fractionText(-1.5), m.fractionText(0), m.fractionText(4 / 3)].join(' '),
+  '¾ −1½ 0 1.33',
 );
 // Results from each side; score lines.
 eq('Sente forfeits: Gote wins', JSON.stringify(m.resultFor('sente_forfeit', 'gote')), '{"mark":"+","forfeit":true}');

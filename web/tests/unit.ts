@@ -290,7 +290,7 @@ eq(
 eq(
   'the computer',
   m.playerText({ name: 'AI 3', guest: false, computer: true, rating: null, provisional: false, rank: null }),
-  'AI 3',
+  'Computer, level 3',
 );
 eq('a guest has no profile', m.hasProfile({ name: 'Гость', guest: true } as PlayerView), false);
 eq('an account has one', m.profilePath('Алиса'), '/@/%D0%90%D0%BB%D0%B8%D1%81%D0%B0');

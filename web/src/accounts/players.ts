@@ -1,6 +1,7 @@
 // How a player is shown: name, rating (with `?` while provisional), amateur
-// rank in the reader's language, "(guest)" for guests; the computer by the
-// name the server gives it ("AI 3").
+// rank in the reader's language, "(guest)" for guests; the computer by its
+// level in the reader's language ("Компьютер, уровень 3" for the server's
+// "AI 3").
 
 import type { PlayerView } from '../api/api';
 import { t } from '../i18n/i18n';
@@ -34,10 +35,16 @@ export function playerDetail(p: PlayerView): string {
   return [ratingText(p.rating, p.provisional), rankText(p.rank)].filter(Boolean).join(' · ');
 }
 
-/** A player on one line: "Алиса 1623 · 1 dan", "Гость (guest)", "AI 3". */
+/** A player's name as shown: the computer ("AI 3" on the wire) as "Computer, level 3" in the reader's language. */
+export function playerName(p: PlayerView): string {
+  const level = p.computer ? p.name.match(/(\d+)$/)?.[1] : undefined;
+  return level ? t('computerLevel').replace('{n}', level) : p.name;
+}
+
+/** A player on one line: "Алиса 1623 · 1 dan", "Гость (guest)", "Computer, level 3". */
 export function playerText(p: PlayerView): string {
   const d = playerDetail(p);
-  return d ? `${p.name} ${d}` : p.name;
+  return d ? `${playerName(p)} ${d}` : playerName(p);
 }
 
 /** The address of an account's profile page (`/@/Алиса`). */

@@ -96,7 +96,6 @@ export class PositionEditor {
       {
         orientation: 'sente',
         activeColor: 'both',
-        coordinates: { enabled: true, files: 'numeric', ranks: 'japanese' },
         movable: { free: true, showDests: false },
         droppable: { free: true, showDests: false },
         draggable: { enabled: true, showGhost: true, deleteOnDropOff: true, addToHandOnDropOff: true },

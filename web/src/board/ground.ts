@@ -12,20 +12,28 @@ import type { DrawShape } from 'shogiground/draw';
 import type * as sg from 'shogiground/types';
 
 import type { LegalMoves } from '../api/api';
+import { groundRanks } from './ranklabels';
 import { DROP_LETTERS, type Color, type MoveInfo } from './shogi';
 
 /**
- * The settings every board shares, whatever the screen. `scaleDownPieces`
- * must be off: shogiground's default draws each piece element at twice the
- * square and scales it by ½ (translating by half as much), while our
- * stylesheet sizes a piece element to one square; with the default every
- * piece is drawn at half size at half its coordinates.
+ * A shogiground board on `elements`, with `config` laid over the settings
+ * every board shares, whatever the screen: files numbered, ranks labelled
+ * as the reader chose (`ranklabels.ts`; a board may still hide its
+ * labels), and `scaleDownPieces` off. shogiground's default for the last
+ * draws each piece element at twice the square and scales it by ½
+ * (translating by half as much), while our stylesheet sizes a piece
+ * element to one square; with the default every piece is drawn at half
+ * size at half its coordinates.
  */
-const SHARED: Config = { scaleDownPieces: false };
-
-/** A shogiground board on `elements`, with `config` laid over the settings every board shares. */
 export function makeGround(config: Config, elements: Parameters<typeof Shogiground>[1]): Api {
-  return Shogiground({ ...config, ...SHARED }, elements);
+  return Shogiground(
+    {
+      ...config,
+      coordinates: { enabled: true, ...config.coordinates, files: 'numeric', ranks: groundRanks() },
+      scaleDownPieces: false,
+    },
+    elements,
+  );
 }
 
 /** The legal moves as shogiground's destinations: board moves by origin square, drops by piece. */

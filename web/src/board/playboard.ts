@@ -20,6 +20,12 @@ export interface PlayBoard {
   legal(): LegalMoves | undefined;
   /** A move or drop made on the board, as USI. */
   play(usi: string): void;
+  /**
+   * Whether a move that may promote asks first (default: yes). Without the
+   * question such a move is played unpromoted; a move that must promote
+   * still promotes.
+   */
+  promotionChoice?: () => boolean;
 }
 
 /** The board of `b`, with `options` laid over the shared ones (top-level keys replace them). */
@@ -28,7 +34,6 @@ export function playBoard(b: PlayBoard, options: Config = {}): Api {
     {
       orientation: 'sente',
       viewOnly: false,
-      coordinates: { enabled: true, files: 'numeric', ranks: 'japanese' },
       highlight: { lastDests: true, check: false },
       animation: { enabled: true, duration: 120 },
       premovable: { enabled: false },
@@ -37,7 +42,8 @@ export function playBoard(b: PlayBoard, options: Config = {}): Api {
       promotion: {
         promotesTo: (role) => promoted(role as Role),
         unpromotesTo: (role) => unpromoted(role as Role),
-        movePromotionDialog: (orig, dest) => b.legal()?.promotions[orig + dest] === 'may',
+        movePromotionDialog: (orig, dest) =>
+          (b.promotionChoice?.() ?? true) && b.legal()?.promotions[orig + dest] === 'may',
         forceMovePromotion: (orig, dest) => b.legal()?.promotions[orig + dest] === 'must',
         dropPromotionDialog: () => false,
         forceDropPromotion: () => false,

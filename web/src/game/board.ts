@@ -15,7 +15,6 @@ import { couldTry, isListed } from '../board/keyboard';
 import { boardSfen, fileRank, handsSfen, inZone, opposite, promoted, type Role, unpromoted } from '../board/shogi';
 import { h } from '../dom';
 import { type MsgKey, t } from '../i18n/i18n';
-import type { Prefs } from './prefs';
 import type { LiveGame, Seat } from './state';
 
 export class GameBoard {
@@ -34,7 +33,6 @@ export class GameBoard {
   /** `send`: a move made on the board, for the server. */
   constructor(
     private game: LiveGame,
-    private prefs: Prefs,
     private send: (msg: ClientMessage) => void,
   ) {
     this.col.append(
@@ -73,11 +71,6 @@ export class GameBoard {
     return {
       orientation: this.orientation,
       viewOnly: this.game.you === null,
-      coordinates: {
-        enabled: true,
-        files: 'numeric',
-        ranks: this.prefs.pieces === 'kanji' ? 'japanese' : 'engine',
-      },
       animation: { enabled: true, duration: 150 },
       premovable: { enabled: false },
       predroppable: { enabled: false },

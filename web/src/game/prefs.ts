@@ -2,6 +2,7 @@
 // localStorage, and the settings panel that changes them.
 
 import { defaultNotation } from '../board/movetext';
+import { rankLabelsSelect } from '../board/ranklabels';
 import { NOTATIONS, type Notation } from '../board/notation';
 import { h, option } from '../dom';
 import { type MsgKey, t } from '../i18n/i18n';
@@ -48,8 +49,11 @@ export function applyPrefsClasses(el: HTMLElement, prefs: Prefs): void {
   el.classList.toggle('no-coords', !prefs.coords);
 }
 
-/** The settings panel: each change is saved in `prefs`, then `changed` says which. */
-export function settingsPanel(prefs: Prefs, changed: (what: keyof Prefs) => void): HTMLElement {
+/** What a change in the settings panel changed: one of `prefs`, or the rank labels of every board. */
+export type PrefChange = keyof Prefs | 'ranks';
+
+/** The settings panel: each change is saved (in `prefs`, or for every board), then `changed` says which. */
+export function settingsPanel(prefs: Prefs, changed: (what: PrefChange) => void): HTMLElement {
   const notation = h(
     'select',
     { id: 'notation' },
@@ -77,11 +81,13 @@ export function settingsPanel(prefs: Prefs, changed: (what: keyof Prefs) => void
     savePrefs(prefs);
     changed('coords');
   });
+  const ranks = rankLabelsSelect(() => changed('ranks'));
   return h(
     'div',
     { class: 'settings' },
     h('label', { class: 'field' }, h('span', {}, t('notation')), notation),
     h('label', { class: 'field' }, h('span', {}, t('pieceSet')), pieces),
+    h('label', { class: 'field' }, h('span', {}, t('rankLabels')), ranks),
     h('label', { class: 'check' }, coords, t('coordinates')),
   );
 }

@@ -13,7 +13,7 @@ import { ruleText } from '../rules/refusal';
 import { renderNotFound, type Screen } from '../screen';
 import { GameBoard } from './board';
 import { GameClocks } from './clocks';
-import { applyPrefsClasses, loadPrefs, type Prefs } from './prefs';
+import { applyPrefsClasses, loadPrefs, type PrefChange } from './prefs';
 import { type ClientMessage, GameSocket } from './socket';
 import { LiveGame } from './state';
 import { TypedMoves } from './typing';
@@ -92,7 +92,7 @@ class Game implements Screen {
     readonly seatTaken = false,
   ) {
     this.message = joinError;
-    this.board = new GameBoard(this.game, this.prefs, (msg) => this.send(msg));
+    this.board = new GameBoard(this.game, (msg) => this.send(msg));
     this.clocks = new GameClocks(this.board.col, this.game);
     this.typing = new TypedMoves({
       game: this.game,
@@ -152,7 +152,7 @@ class Game implements Screen {
     this.board.orientFor(this.game.you);
     if (prevMoves >= 0 && s.moves.length !== prevMoves) {
       this.message = '';
-      this.typing.moved(s.moves.length > prevMoves && this.game.infos.length === s.moves.length);
+      this.typing.moved(prevMoves, this.game.infos.length === s.moves.length);
     }
     this.clocks.update(s);
     this.board.ensure();
@@ -186,13 +186,13 @@ class Game implements Screen {
     this.view.renderMoves();
   }
 
-  prefsChanged(what: keyof Prefs): void {
+  prefsChanged(what: PrefChange): void {
     if (what === 'notation') {
       this.view.renderMoves();
       return;
     }
     applyPrefsClasses(this.board.col, this.prefs);
-    if (what === 'pieces') {
+    if (what === 'pieces' || what === 'ranks') {
       this.board.create();
       this.board.sync();
     }

@@ -58,15 +58,22 @@ export class TypedMoves {
     boardEl.setAttribute('aria-label', t('boardLabel'));
   }
 
-  /** A new move was played: the note goes, and the move is said (`said`: a move added, not taken back). */
-  moved(said: boolean): void {
+  /**
+   * The moves changed from `before` moves: the note goes, and the screen
+   * reader hears the move played or, after a takeback, where the game now
+   * stands (when the move list is known: `known`).
+   */
+  moved(before: number, known: boolean): void {
     this.note.replaceChildren();
     const infos = this.host.game.infos;
-    if (said) {
-      const n = infos.length;
-      this.live.textContent = t('lastMoveSaid')
-        .replace('{n}', String(n))
-        .replace('{move}', lineMoveText(infos, n - 1, this.host.notation()));
+    const n = infos.length;
+    if (!known || n === before) return;
+    const last = () => lineMoveText(infos, n - 1, this.host.notation());
+    if (n > before) {
+      this.live.textContent = t('lastMoveSaid').replace('{n}', String(n)).replace('{move}', last());
+    } else {
+      this.live.textContent =
+        n === 0 ? t('takenBackToStartSaid') : t('takenBackSaid').replace('{n}', String(n)).replace('{move}', last());
     }
   }
 

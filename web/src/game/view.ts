@@ -4,7 +4,7 @@
 // the move list with its navigation, the chat, the settings, the links).
 
 import type { ChatMessage, Side } from '../api/api';
-import { hasProfile, playerDetail, profilePath } from '../accounts/players';
+import { hasProfile, playerDetail, playerName, playerText, profilePath } from '../accounts/players';
 import { lineMoveText } from '../board/movetext';
 import { opposite } from '../board/shogi';
 import { h } from '../dom';
@@ -14,7 +14,7 @@ import type { GameBoard } from './board';
 import { ChatPanel } from './chat';
 import { type GameClocks, soundToggle } from './clocks';
 import { button, controls, impassePanel, takebackPanel, words } from './controls';
-import { type Prefs, settingsPanel } from './prefs';
+import { type PrefChange, type Prefs, settingsPanel } from './prefs';
 import type { ClientMessage } from './socket';
 import type { LiveGame } from './state';
 
@@ -37,7 +37,7 @@ export interface ViewHost {
   sendChat(text: string): boolean;
   flip(): void;
   setView(ply: number | null): void;
-  prefsChanged(what: keyof Prefs): void;
+  prefsChanged(what: PrefChange): void;
 }
 
 export class GameView {
@@ -100,7 +100,7 @@ export class GameView {
         `${mark} `,
         hasProfile(p)
           ? h('a', { href: profilePath(p.name), 'data-link': true, class: 'player-name' }, p.name)
-          : h('span', { class: 'player-name' }, p.name),
+          : h('span', { class: 'player-name' }, playerName(p)),
       );
       if (detail) el.append(h('span', { class: 'player-detail' }, ` ${detail}`));
       if (you) el.append(you);
@@ -128,8 +128,7 @@ export class GameView {
     const one = (side: Side) => {
       const p = ps[side];
       if (!p) return side === 'sente' ? t('sente') : t('gote');
-      const d = playerDetail(p);
-      return d ? `${p.name} ${d}` : p.name;
+      return playerText(p);
     };
     return `☗ ${one('sente')} — ☖ ${one('gote')}`;
   }

@@ -26,6 +26,7 @@ import {
 } from './lessons';
 import { renderNotFound } from '../screen';
 import { boardColumn, playBoard } from '../board/playboard';
+import { rankLabelsSelect } from '../board/ranklabels';
 import { ruleText } from '../rules/refusal';
 import type { Screen } from '../screen';
 import { boardSfen, canReach, handsSfen, HAND_ROLES, parseSfen } from '../board/shogi';
@@ -116,13 +117,20 @@ class LessonScreen implements Screen {
         h('div', { class: 'game learn-board' }, boardCol, this.side),
       ),
     );
-    this.ground = playBoard(
+    this.ground = this.makeBoard();
+    this.start();
+  }
+
+  private makeBoard(): Api {
+    return playBoard(
       {
         board: this.boardEl,
         handTop: this.handTop,
         handBottom: this.handBottom,
         legal: () => this.legal ?? undefined,
         play: (usi) => this.play(usi),
+        // Before the lesson on promotion a move into the zone is simply played, not a question.
+        promotionChoice: () => LESSONS.indexOf(this.lesson) >= LESSONS.findIndex((l) => l.id === 'promotion'),
       },
       {
         turnColor: 'sente',
@@ -131,7 +139,13 @@ class LessonScreen implements Screen {
         drawable: { enabled: false, visible: true },
       },
     );
-    this.start();
+  }
+
+  /** The board made again with the rank labels the reader just chose. */
+  private relabel(): void {
+    this.ground.destroy();
+    this.ground = this.makeBoard();
+    this.syncBoard();
   }
 
   destroy(): void {
@@ -292,7 +306,13 @@ class LessonScreen implements Screen {
       h('h2', { id: 'lesson-title' }, `${n + 1}. ${tr(l.title)}`),
     );
     this.text.replaceChildren(...l.text[lang()].map((p) => h('p', {}, p)));
-    this.side.replaceChildren(this.text, this.exercise);
+    const ranks = h(
+      'label',
+      { class: 'field learn-ranks' },
+      h('span', {}, t('rankLabels')),
+      rankLabelsSelect(() => this.relabel()),
+    );
+    this.side.replaceChildren(this.text, this.exercise, ranks);
     this.renderSide();
     this.syncBoard();
   }

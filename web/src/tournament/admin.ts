@@ -65,7 +65,7 @@ export function addPlayerForm(ev: EventView, act: Act): HTMLElement {
     h(
       'div',
       { class: 'seek-grid' },
-      input('name', t('evName'), { maxlength: 60 }),
+      input('name', t('evPlayerName'), { maxlength: 60 }),
       input('account', t('evAccount'), { maxlength: 24, placeholder: t('optional') }),
       input('rating', t('rating'), { type: 'number', min: 0, max: 4000, step: 1, placeholder: t('optional') }),
       input('rank', t('rank'), { maxlength: 4, placeholder: '1d, 5k' }),
@@ -113,7 +113,7 @@ export function playerEditRow(ev: EventView, p: EventPlayer, act: Act, done: () 
     'tr',
     { class: 'player-row editing', 'data-player': String(p.player) },
     h('td', { class: 'num' }, String(p.player)),
-    h('td', {}, input('name', { 'aria-label': t('evName'), maxlength: 60 })),
+    h('td', {}, input('name', { 'aria-label': t('evPlayerName'), maxlength: 60 })),
     h('td', {}, input('rating', { 'aria-label': t('rating'), type: 'number', min: 0, max: 4000, class: 'narrow' })),
     h('td', {}, input('rank', { 'aria-label': t('rank'), maxlength: 4, class: 'narrow' })),
     h('td', {}, input('club', { 'aria-label': t('evClub'), maxlength: 60 })),

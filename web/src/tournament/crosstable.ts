@@ -72,7 +72,7 @@ export async function openCrosstable(root: HTMLElement, id: string): Promise<Scr
       {},
       h('th', {}, t('evRank')),
       h('th', {}, t('evNo')),
-      h('th', {}, t('evName')),
+      h('th', {}, t('evPlayerName')),
       h('th', {}, `${t('rating')} / ${t('rank')}`),
       h('th', {}, t('evClub')),
       rounds.map((n) => h('th', { class: 'round-col' }, String(n))),

@@ -243,7 +243,12 @@ function playersSection(ev: EventView, ui: { editing: number | null }, act: Act,
   const organiser = !!ev.you?.organiser;
   const mine = ev.you?.player ?? null;
   const canJoin = !!m && mine === null && ev.open && ev.status === 'registration';
-  const join = canJoin ? h('button', { type: 'button', class: 'primary', id: 'join-event' }, t('evJoin')) : null;
+  // An organiser is not asked to sign up for their own event, but may still play in it.
+  const join = canJoin
+    ? organiser
+      ? h('button', { type: 'button', id: 'join-event' }, t('evJoinSelf'))
+      : h('button', { type: 'button', class: 'primary', id: 'join-event' }, t('evJoin'))
+    : null;
   join?.addEventListener('click', () => act(() => addPlayer(ev.id, {})));
   const rows = ev.players.map((p) => {
     if (organiser && ui.editing === p.player) {
@@ -316,7 +321,7 @@ function playersSection(ev: EventView, ui: { editing: number | null }, act: Act,
               h(
                 'tr',
                 {},
-                [t('evNo'), t('evName'), t('rating'), t('rank'), t('evClub'), '', ''].map((c) => h('th', {}, c)),
+                [t('evNo'), t('evPlayerName'), t('rating'), t('rank'), t('evClub'), '', ''].map((c) => h('th', {}, c)),
               ),
             ),
             h('tbody', {}, rows),
@@ -489,7 +494,7 @@ function roundsSection(ev: EventView, act: Act): HTMLElement {
 
 function standingsSection(ev: EventView): HTMLElement {
   if (ev.standings.length === 0) return h('p', { class: 'note', id: 'no-standings' }, t('evNoStandings'));
-  const heads = [t('evRank'), t('evNo'), t('evName'), t('points'), ...ev.tiebreaks.map((k) => tiebreakShort(k))];
+  const heads = [t('evRank'), t('evNo'), t('evPlayerName'), t('points'), ...ev.tiebreaks.map((k) => tiebreakShort(k))];
   const rows = ev.standings.map((s) =>
     h(
       'tr',

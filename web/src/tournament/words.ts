@@ -4,7 +4,8 @@
 // (`5☗+`: the opponent's number, one's colour, the result). Pure functions
 // of the event's data, tested in tests/unit.mjs.
 
-import { t, type MsgKey } from '../i18n/i18n';
+import { lang, t, type MsgKey } from '../i18n/i18n';
+import { isoDayText } from '../records/dates';
 import {
   WARNING_RULES,
   type Board,
@@ -15,20 +16,34 @@ import {
   type Round,
 } from '../api/tournaments';
 
-/** Points as a tournament table writes them: `3`, `2½`, `½`, `0`. */
-export function pointsText(p: number | null | undefined): string {
-  if (p === null || p === undefined || !Number.isFinite(p)) return '';
-  const whole = Math.floor(p + 1e-9);
-  const frac = p - whole;
-  if (Math.abs(frac - 0.5) < 1e-9) return whole === 0 ? '½' : `${whole}½`;
-  if (Math.abs(frac) < 1e-9) return String(whole);
-  return String(Math.round(p * 100) / 100);
+const QUARTERS = ['', '¼', '½', '¾'];
+
+/**
+ * A score as a tournament table writes it, points and tie-breaks alike, so
+ * that one notation for fractions runs through every table: `3`, `2½`, `½`,
+ * `12¼`, `−1½`; a value that is not a whole number of quarters with at most
+ * two decimals in the reader's locale (`1,33` in Russian).
+ */
+export function fractionText(v: number | null | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '';
+  const quarters = Math.round(v * 4);
+  if (Math.abs(v * 4 - quarters) > 1e-6) {
+    return new Intl.NumberFormat(lang(), { maximumFractionDigits: 2 }).format(v);
+  }
+  const sign = quarters < 0 ? '−' : '';
+  const whole = Math.floor(Math.abs(quarters) / 4);
+  const frac = QUARTERS[Math.abs(quarters) % 4];
+  return `${sign}${whole === 0 && frac ? '' : whole}${frac}`;
 }
 
-/** A tie-break value: whole numbers as they are, others with at most two decimals (`12.25`, `3.5`). */
+/** Points as a tournament table writes them: `3`, `2½`, `½`, `0`. */
+export function pointsText(p: number | null | undefined): string {
+  return fractionText(p);
+}
+
+/** A tie-break value, in the same notation as the points (`12¼`, `3½`, `8`). */
 export function tiebreakValue(v: number | null | undefined): string {
-  if (v === null || v === undefined || !Number.isFinite(v)) return '';
-  return String(Math.round(v * 100) / 100);
+  return fractionText(v);
 }
 
 /** A tie-break's full name ("Sonneborn-Berger"); an unknown key as it came. */
@@ -251,8 +266,10 @@ export function pointsBefore(e: Pick<EventView, 'paired'>, player: number, round
   return sum;
 }
 
-/** A date range: "2026-12-25 – 2026-12-26", one date when both are the same, "" without any. */
+/** A date range in the reader's words ("25 дек. 2026 г. – 26 дек. 2026 г."), one date when both are the same, "" without any. */
 export function datesText(starts: string | null | undefined, ends: string | null | undefined): string {
-  if (starts && ends && starts !== ends) return `${starts} – ${ends}`;
-  return starts || ends || '';
+  const day = (iso: string) => isoDayText(iso) ?? iso;
+  if (starts && ends && starts !== ends) return `${day(starts)} – ${day(ends)}`;
+  const one = starts || ends;
+  return one ? day(one) : '';
 }
