@@ -77,7 +77,7 @@ impl Room {
             return;
         }
         let action = match mv {
-            Some(m) => Action::Move(m),
+            Some(mv) => Action::Move { mv },
             None => Action::Resign,
         };
         if let Err(e) = self.act(side.into(), action).await {

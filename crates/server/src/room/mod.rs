@@ -26,6 +26,7 @@ mod view;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+use serde::Deserialize;
 use shogi_core::{ByColor, Color, Ending, Game, GameRules, ImpasseRule, Move, Position};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
@@ -59,11 +60,19 @@ pub const CHAT_HISTORY: usize = 50;
 /// Chat messages a player may send at once; one more each second.
 pub const CHAT_BURST: u32 = 3;
 
-/// Something a seated player does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Something a seated player does: the game's verbs, listed once. The
+/// WebSocket reads a player's message straight into it (docs/PROTOCOL.md,
+/// "Client → server": `{"type": "move", "usi": "7g7f"}`, `{"type":
+/// "resign"}`, ...), so a verb added here is a message of the protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Play a move.
-    Move(Move),
+    Move {
+        /// The move (USI in JSON).
+        #[serde(rename = "usi", with = "crate::protocol::as_text")]
+        mv: Move,
+    },
     /// Resign.
     Resign,
     /// Declare (27 / 24 rules).
@@ -541,7 +550,7 @@ impl Room {
             Seat::Gote => Color::Gote,
         };
         match action {
-            Action::Move(m) => self.play(acting, m, now).await,
+            Action::Move { mv } => self.play(acting, mv, now).await,
             Action::Resign => self.resign(acting).await,
             Action::Declare => self.declare(acting).await,
             Action::ProposeCount => self.propose_count(acting).await,
