@@ -359,45 +359,6 @@ pub struct AiSeat {
     pub level: u8,
 }
 
-/// A message from the client.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum ClientMessage {
-    /// Play a move.
-    Move {
-        /// The move (USI in JSON).
-        #[serde(with = "as_text")]
-        usi: Move,
-    },
-    /// Resign.
-    Resign,
-    /// Declare an impasse win.
-    Declare,
-    /// Propose the count (count24).
-    ProposeCount,
-    /// Accept the opponent's proposal.
-    AcceptCount,
-    /// Decline it.
-    DeclineCount,
-    /// End the game without a result (before each side has moved).
-    Abort,
-    /// Propose a takeback.
-    Takeback,
-    /// Accept the opponent's takeback proposal.
-    AcceptTakeback,
-    /// Decline it.
-    DeclineTakeback,
-    /// A chat message to the other player.
-    Chat {
-        /// The text (1 to 200 characters).
-        text: String,
-    },
-    /// Keep-alive.
-    Ping,
-    /// Ask for the full `state` again (a client that lost track of the diffs).
-    Sync,
-}
-
 /// One side's clock as shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClockView {
@@ -1120,17 +1081,5 @@ mod tests {
         assert_eq!(back["handicap"], "rook");
         let custom: StartChoice = "custom".parse().unwrap();
         assert_eq!(custom.to_string(), "custom");
-    }
-
-    #[test]
-    fn a_move_message_carries_a_parsed_move() {
-        let m: ClientMessage = serde_json::from_str(r#"{"type":"move","usi":"7g7f"}"#).unwrap();
-        assert_eq!(
-            m,
-            ClientMessage::Move {
-                usi: "7g7f".parse().unwrap()
-            }
-        );
-        assert!(serde_json::from_str::<ClientMessage>(r#"{"type":"move","usi":"x"}"#).is_err());
     }
 }
