@@ -8,19 +8,10 @@
 import './globals';
 import * as puzzles_words from '../src/puzzles/words';
 import * as i18n from '../src/i18n/i18n';
+import { eq, finish } from './unit-harness';
 
 /** Every module under test, as one namespace. */
 const m = { ...puzzles_words, ...i18n };
-
-let passed = 0;
-let failed = 0;
-function eq(name: string, got: unknown, want: unknown): void {
-  if (got === want) passed++;
-  else {
-    failed++;
-    console.log(`FAIL ${name}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-  }
-}
 
 const m3 = { kind: 'mate', plies: 3, side_to_move: 'gote' } as const;
 m.setLang('en');
@@ -62,5 +53,4 @@ eq('no best streak yet', m.guestBestStreak(), 0);
 localStorage.setItem(m.STREAK_KEY, '7');
 eq('a best streak', m.guestBestStreak(), 7);
 
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+finish();

@@ -13,6 +13,7 @@ import * as i18n_i18n from '../src/i18n/i18n';
 import * as rules_timecontrol from '../src/rules/timecontrol';
 import * as tournament_tournaments from '../src/tournament/tournaments';
 import * as tournament_words from '../src/tournament/words';
+import { eq, finish } from './unit-harness';
 
 /** Every module under test, as one namespace. */
 const m = {
@@ -23,17 +24,6 @@ const m = {
   ...accounts_tournamentbanner,
   ...tournament_tournaments,
 };
-
-let passed = 0;
-let failed = 0;
-
-function eq(name: string, got: unknown, want: unknown): void {
-  if (got === want) passed++;
-  else {
-    failed++;
-    console.log(`FAIL ${name}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-  }
-}
 
 // A tournament in words. Cells as a crosstable prints them: the opponent's
 // number, one's colour (☗ Sente, ☖ Gote), + won, - lost, = drew, * by forfeit.
@@ -244,5 +234,4 @@ eq(
   JSON.stringify({ main_ms: 900000, byoyomi_ms: 10000, periods: 3, increment_ms: 0 }),
 );
 
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+finish();

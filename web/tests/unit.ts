@@ -35,6 +35,7 @@ import type { TreeNode } from '../src/records/tree';
 import * as winrate from '../src/review/winrate';
 import * as refusal from '../src/rules/refusal';
 import * as timecontrol from '../src/rules/timecontrol';
+import { eq, finish } from './unit-harness';
 
 /** Every module under test, as one namespace. */
 const m = {
@@ -58,16 +59,6 @@ const m = {
 const here = dirname(fileURLToPath(import.meta.url));
 
 const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
-let passed = 0;
-let failed = 0;
-
-function eq(name: string, got: unknown, want: unknown): void {
-  if (got === want) passed++;
-  else {
-    failed++;
-    console.log(`FAIL ${name}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-  }
-}
 
 /** `x`, which the test needs to be there. */
 function must<T>(x: T | null | undefined, what: string): T {
@@ -646,5 +637,4 @@ eq('nonsense', typed('hello'), '');
   eq('a diff without a move for another ply does not apply', m.applyDiff(base, resign), null);
 }
 
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+finish();
