@@ -2,10 +2,16 @@
 //! logout, password changes and deleting an account. No HTTP here: the
 //! handlers in `api` turn cookies and bodies into these calls.
 //!
-//! A [`Name`] is 2-24 characters after NFC normalisation: letters of any
-//! script, digits, `_` and `-`. Names are unique by their [`Name::key`], the
-//! Unicode full case folding of the NFC form, so `Ёжик` and `ёЖИК`, or
-//! `Straße` and `STRASSE`, are one name.
+//! A [`Name`] is 2-24 characters after NFKC normalisation: `_`, `-` and the
+//! letters and digits Unicode recommends for identifiers (UTS #39's
+//! identifier profile, which leaves out invisible fillers, format
+//! characters and historic scripts), of one script or of a combination
+//! readers know (Japanese kana with kanji and Latin, say; not Latin with
+//! Cyrillic). Names are unique by their [`Name::key`], the Unicode full case
+//! folding of the NFKC form, so `Ёжик` and `ёЖИК`, `Straße` and `STRASSE`, or
+//! `ａｌｉｃｅ` and `Alice` are one name; and a name whose confusable skeleton
+//! ([`Name::skeleton`], UTS #39) is an existing name's is refused as too like
+//! it (`сосо` in Cyrillic beside `coco` in Latin).
 //!
 //! ```
 //! use shogi_server::accounts::{GuestName, Name, Password};
@@ -15,6 +21,8 @@
 //! assert_eq!(a.as_str(), "Ёжик");
 //! assert!(Name::parse("x").is_err());
 //! assert!(Name::parse("<script>").is_err());
+//! assert!(Name::parse("аlice").is_err()); // Cyrillic а, Latin lice
+//! assert_eq!(Name::parse("ａｌｉｃｅ").unwrap().key(), Name::parse("Alice").unwrap().key());
 //! assert!(GuestName::parse("x").is_ok());
 //! assert!(Password::new("short").is_err());
 //! ```
@@ -31,10 +39,13 @@ use std::time::Duration;
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
-use tokio::sync::OnceCell;
+use sha2::{Digest, Sha256};
+use tokio::sync::{broadcast, OnceCell};
+use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
+use unicode_security::{GeneralSecurityProfile, RestrictionLevel, RestrictionLevelDetection};
 
-use crate::db::{NewSession, Store, UserRow};
+use crate::db::{NameKeys, NewSession, Store, UserRow};
 use crate::error::{Error, Problem};
 use crate::time::unix_ms;
 use crate::token;
@@ -51,7 +62,7 @@ pub const WRONG_LOGIN: &str = "wrong name or password";
 /// What makes a name, a guest name or a password unacceptable.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CredentialError {
-    /// Too short or too long (in characters, after NFC normalisation).
+    /// Too short or too long (in characters, after NFKC normalisation).
     #[error("a {what} has {min}-{max} characters, not {len}")]
     Length {
         /// `name`, `guest name` or `password`.
@@ -63,13 +74,21 @@ pub enum CredentialError {
         /// How many it has.
         len: usize,
     },
-    /// A character that is not a letter, a digit, `_` or `-`.
+    /// A character that is not a letter, a digit, `_` or `-` (or an
+    /// invisible, historic or combining one where a name starts).
     #[error("a {what} has only letters, digits, _ and -, not {bad:?}")]
     Character {
         /// `name` or `guest name`.
         what: &'static str,
         /// The first character refused.
         bad: char,
+    },
+    /// Letters of scripts that readers cannot tell apart mixed in one name
+    /// (Latin with Cyrillic or Greek, say).
+    #[error("a {what} mixes the letters of different scripts")]
+    MixedScripts {
+        /// `name` or `guest name`.
+        what: &'static str,
     },
 }
 
@@ -88,20 +107,24 @@ impl From<CredentialError> for Error {
                 len,
             },
             CredentialError::Character { what, bad } => Problem::BadCharacter { what, bad },
+            CredentialError::MixedScripts { what } => Problem::MixedScripts { what },
         })
     }
 }
 
-/// The NFC form of `text` if it has `min..=max` characters, each a letter,
-/// a digit, `_` or `-`.
+/// The NFKC form of `text` if it has `min..=max` characters, each `_`,
+/// `-` or a letter or digit of UTS #39's identifier profile, the first not a
+/// combining mark, of scripts a reader can tell apart (UTS #39's "highly
+/// restrictive" level: one script, or Han with kana, Hangul or Bopomofo,
+/// each optionally with Latin).
 fn checked_name(
     text: &str,
     what: &'static str,
     min: usize,
     max: usize,
 ) -> Result<String, CredentialError> {
-    let nfc: String = text.nfc().collect();
-    let len = nfc.chars().count();
+    let nfkc: String = text.nfkc().collect();
+    let len = nfkc.chars().count();
     if !(min..=max).contains(&len) {
         return Err(CredentialError::Length {
             what,
@@ -110,34 +133,65 @@ fn checked_name(
             len,
         });
     }
-    if let Some(bad) = nfc
-        .chars()
-        .find(|&c| !(c.is_alphabetic() || c.is_numeric() || c == '_' || c == '-'))
-    {
+    let allowed = |c: char| {
+        c == '_'
+            || c == '-'
+            || (c.is_alphanumeric() || is_combining_mark(c)) && c.identifier_allowed()
+    };
+    if let Some(bad) = nfkc.chars().find(|&c| !allowed(c)) {
         return Err(CredentialError::Character { what, bad });
     }
-    Ok(nfc)
+    if let Some(bad) = nfkc.chars().next().filter(|&c| is_combining_mark(c)) {
+        return Err(CredentialError::Character { what, bad });
+    }
+    let letters: String = nfkc.chars().filter(|&c| c != '_' && c != '-').collect();
+    if letters.detect_restriction_level() > RestrictionLevel::HighlyRestrictive {
+        return Err(CredentialError::MixedScripts { what });
+    }
+    Ok(nfkc)
 }
 
-/// The key names are compared by: the Unicode full case folding of `text`,
-/// normalised to NFC again (folding may undo it).
+/// The key names are compared by: the Unicode full case folding of the
+/// NFKC form of `text`, normalised to NFKC again (folding may undo it).
 ///
 /// ```
 /// use shogi_server::accounts::name_key;
 /// assert_eq!(name_key("Straße"), name_key("STRASSE"));
 /// assert_eq!(name_key("ЁЖИК"), "ёжик");
+/// assert_eq!(name_key("ＡＢＣ"), "abc");
 /// ```
 #[must_use]
 pub fn name_key(text: &str) -> String {
-    let nfc: String = text.nfc().collect();
-    caseless::default_case_fold_str(&nfc).nfc().collect()
+    let nfkc: String = text.nfkc().collect();
+    caseless::default_case_fold_str(&nfkc).nfkc().collect()
 }
 
-/// An account's name: 2-24 letters, digits, `_` or `-`, in NFC.
+/// The UTS #39 confusable skeleton of a name, taken before and after case
+/// folding: two names with the same skeleton look alike (`coco` in Latin
+/// and `сосо` in Cyrillic, `Ivan` and `lvan`, `rn` and `m`), so only one of
+/// them may be an account's.
+///
+/// ```
+/// use shogi_server::accounts::name_skeleton;
+/// assert_eq!(name_skeleton("coco"), name_skeleton("сосо"));
+/// assert_eq!(name_skeleton("Modern"), name_skeleton("rnodern"));
+/// assert_eq!(name_skeleton("Ivan"), name_skeleton("lvan"));
+/// assert_ne!(name_skeleton("Алиса"), name_skeleton("Alisa"));
+/// ```
+#[must_use]
+pub fn name_skeleton(text: &str) -> String {
+    // Before folding (`I` looks like `l`) and after it (`m` like `rn`).
+    let nfkc: String = text.nfkc().collect();
+    let shape: String = unicode_security::skeleton(&nfkc).collect();
+    unicode_security::skeleton(&name_key(&shape)).collect()
+}
+
+/// An account's name: 2-24 letters, digits, `_` or `-`, in NFKC.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Name {
     text: String,
     key: String,
+    skeleton: String,
 }
 
 impl Name {
@@ -148,10 +202,15 @@ impl Name {
     pub fn parse(text: &str) -> Result<Name, CredentialError> {
         let text = checked_name(text, "name", 2, 24)?;
         let key = name_key(&text);
-        Ok(Name { text, key })
+        let skeleton = name_skeleton(&text);
+        Ok(Name {
+            text,
+            key,
+            skeleton,
+        })
     }
 
-    /// The name as registered (NFC).
+    /// The name as registered (NFKC).
     #[must_use]
     pub fn as_str(&self) -> &str {
         &self.text
@@ -162,6 +221,12 @@ impl Name {
     pub fn key(&self) -> &str {
         &self.key
     }
+
+    /// The confusable skeleton of the name ([`name_skeleton`]).
+    #[must_use]
+    pub fn skeleton(&self) -> &str {
+        &self.skeleton
+    }
 }
 
 impl fmt::Display for Name {
@@ -170,7 +235,7 @@ impl fmt::Display for Name {
     }
 }
 
-/// A guest's display name: 1-24 letters, digits, `_` or `-`, in NFC. It may
+/// A guest's display name: 1-24 letters, digits, `_` or `-`, in NFKC. It may
 /// equal an account's name (it is shown as a guest).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GuestName(String);
@@ -191,7 +256,7 @@ impl GuestName {
         checked_name(text, "guest name", 1, 24).map(GuestName)
     }
 
-    /// The name (NFC).
+    /// The name (NFKC).
     #[must_use]
     pub fn as_str(&self) -> &str {
         &self.0
@@ -259,6 +324,20 @@ impl From<&UserRow> for Account {
             admin: row.admin,
         }
     }
+}
+
+/// What a session is stored as: the SHA-256 of the cookie's value in hex,
+/// so that a copy of the database opens no session.
+///
+/// ```
+/// use shogi_server::accounts::session_key;
+/// assert_eq!(session_key("abc").len(), 64);
+/// assert_ne!(session_key("abc"), "abc");
+/// ```
+#[must_use]
+pub fn session_key(cookie: &str) -> String {
+    let digest = Sha256::digest(cookie.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A session: the cookie's value and when it ends.
@@ -390,6 +469,29 @@ struct Inner {
     store: Store,
     hasher: Hasher,
     session_ttl: Duration,
+    ends: broadcast::Sender<SessionEnd>,
+}
+
+/// Sessions that just ended, told to the sockets opened with them so that
+/// they close at once ([`Accounts::session_ends`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionEnd {
+    /// One session (its [`session_key`]): a logout.
+    One(String),
+    /// Every session of an account (its id): a password change, the
+    /// account deleted or disabled.
+    AllOf(i64),
+}
+
+impl SessionEnd {
+    /// Whether it ends the session `key` of account `user`.
+    #[must_use]
+    pub fn ends(&self, key: &str, user: i64) -> bool {
+        match self {
+            SessionEnd::One(k) => k == key,
+            SessionEnd::AllOf(u) => *u == user,
+        }
+    }
 }
 
 impl Accounts {
@@ -407,6 +509,8 @@ impl Accounts {
                 store,
                 hasher: Hasher::new(),
                 session_ttl: ttl,
+                // Endings are rare; a socket that lags behind checks its session.
+                ends: broadcast::channel(64).0,
             }),
         }
     }
@@ -415,12 +519,26 @@ impl Accounts {
         &self.inner.store
     }
 
+    /// The sessions ending from now on, for a socket to close when its own
+    /// does. Only this instance's endings: with several instances on one
+    /// database a socket elsewhere notices at its next request
+    /// (docs/SECURITY.md).
+    #[must_use]
+    pub fn session_ends(&self) -> broadcast::Receiver<SessionEnd> {
+        self.inner.ends.subscribe()
+    }
+
+    fn ended(&self, end: SessionEnd) {
+        // No receiver: no socket is open.
+        let _ = self.inner.ends.send(end);
+    }
+
     fn new_session(&self, user_id: i64) -> (Session, NewSession) {
         let id = token::new_token();
         let now = unix_ms();
         let ttl_ms = u64::try_from(self.inner.session_ttl.as_millis()).unwrap_or(u64::MAX);
         let row = NewSession {
-            id: id.clone(),
+            id: session_key(&id),
             user_id,
             created_at_ms: now,
             expires_at_ms: now.saturating_add(ttl_ms),
@@ -436,6 +554,19 @@ impl Accounts {
         let (session, row) = self.new_session(user_id);
         self.store().insert_session(&row).await?;
         Ok(session)
+    }
+
+    /// Stores the confusable skeleton of every account created before
+    /// names had one (run at start-up; nothing to do after the first).
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn fill_skeletons(&self) -> Result<usize, Error> {
+        let rows = self.store().users_without_skeleton().await?;
+        for (id, name) in &rows {
+            self.store().set_skeleton(*id, &name_skeleton(name)).await?;
+        }
+        Ok(rows.len())
     }
 
     /// Whether an account has this name (in any case).
@@ -460,10 +591,18 @@ impl Accounts {
         if self.name_taken(name).await? {
             return Err(name_taken());
         }
+        if let Some(like) = self.store().name_with_skeleton(name.skeleton()).await? {
+            return Err(Error::Problem(Problem::NameTooLike { name: like }));
+        }
         let hash = self.inner.hasher.hash(password.0).await?;
+        let keys = NameKeys {
+            name: name.as_str(),
+            key: name.key(),
+            skeleton: name.skeleton(),
+        };
         let id = self
             .store()
-            .insert_user(name.as_str(), name.key(), &hash, admin, unix_ms())
+            .insert_user(&keys, &hash, admin, unix_ms())
             .await?
             .ok_or_else(name_taken)?;
         Ok(Account {
@@ -523,7 +662,9 @@ impl Accounts {
     /// The database failed.
     pub async fn logout(&self, session_id: &str) -> Result<(), Error> {
         if is_session_id(session_id) {
-            self.store().delete_session(session_id).await?;
+            let key = session_key(session_id);
+            self.store().delete_session(&key).await?;
+            self.ended(SessionEnd::One(key));
         }
         Ok(())
     }
@@ -536,7 +677,10 @@ impl Accounts {
         if !is_session_id(session_id) {
             return Ok(None);
         }
-        let row = self.store().session_user(session_id, unix_ms()).await?;
+        let row = self
+            .store()
+            .session_user(&session_key(session_id), unix_ms())
+            .await?;
         Ok(row.as_ref().map(Account::from))
     }
 
@@ -576,6 +720,7 @@ impl Accounts {
         self.store()
             .set_password(user_id, &hash, Some(&row))
             .await?;
+        self.ended(SessionEnd::AllOf(user_id));
         Ok(session)
     }
 
@@ -592,6 +737,7 @@ impl Accounts {
             .ok_or(Error::NoSuch("account"))?;
         let hash = self.inner.hasher.hash(password.0).await?;
         self.store().set_password(row.id, &hash, None).await?;
+        self.ended(SessionEnd::AllOf(row.id));
         Ok(())
     }
 
@@ -604,6 +750,7 @@ impl Accounts {
     pub async fn delete_account(&self, user_id: i64, password: &str) -> Result<(), Error> {
         self.checked(user_id, password).await?;
         self.store().delete_user(user_id).await?;
+        self.ended(SessionEnd::AllOf(user_id));
         Ok(())
     }
 }
@@ -713,6 +860,65 @@ mod tests {
         assert_eq!(key("Straße"), key("STRASSE"));
         assert_eq!(key("ΣΊΣΥΦΟΣ"), key("σίσυφος"));
         assert_ne!(key("Алиса"), key("Alisa"));
+    }
+
+    #[test]
+    fn invisible_and_mixed_script_names_are_refused() {
+        // Hangul fillers, a zero-width joiner, a lone combining mark.
+        for bad in [
+            "\u{3164}\u{3164}",
+            "\u{115F}\u{1160}",
+            "ab\u{200D}",
+            "\u{301}ab",
+        ] {
+            assert!(
+                matches!(Name::parse(bad), Err(CredentialError::Character { .. })),
+                "{bad:?}"
+            );
+        }
+        // Cyrillic а with Latin; Greek ο with Latin.
+        for bad in ["\u{430}lice", "b\u{3BF}b"] {
+            assert_eq!(
+                Name::parse(bad),
+                Err(CredentialError::MixedScripts { what: "name" }),
+                "{bad:?}"
+            );
+        }
+        // Japanese mixes kanji, kana and Latin; digits go with any script.
+        for ok in ["羽生善治", "藤井そうた", "Taro太郎", "Иван2", "ΣΩΚΡΑΤΗΣ"]
+        {
+            assert!(Name::parse(ok).is_ok(), "{ok}");
+        }
+    }
+
+    #[test]
+    fn full_width_names_are_their_ascii_twins() {
+        let full = Name::parse("ａｌｉｃｅ").unwrap();
+        assert_eq!(full.as_str(), "alice");
+        assert_eq!(full.key(), Name::parse("ALICE").unwrap().key());
+    }
+
+    #[test]
+    fn look_alike_names_share_a_skeleton() {
+        let skeleton = |s| Name::parse(s).unwrap().skeleton().to_string();
+        assert_eq!(skeleton("coco"), skeleton("сосо"));
+        assert_eq!(skeleton("Paul"), skeleton("PAUL"));
+        assert_eq!(skeleton("I1l"), skeleton("lll"));
+        assert_ne!(skeleton("ivan"), skeleton("ivanov"));
+    }
+
+    #[test]
+    fn sessions_are_stored_as_a_hash() {
+        let cookie = token::new_token();
+        let key = session_key(&cookie);
+        assert_eq!(key.len(), 64);
+        assert!(!key.contains(&cookie));
+        assert_eq!(key, session_key(&cookie));
+        // SHA-256 of "abc" (FIPS 180-2, appendix B.1).
+        assert_eq!(
+            session_key("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 
     #[test]

@@ -158,6 +158,19 @@ pub enum Problem {
         /// The first character refused.
         bad: char,
     },
+    /// A name mixing scripts that readers cannot tell apart.
+    #[error("a {what} mixes the letters of different scripts")]
+    MixedScripts {
+        /// `name` or `guest name`.
+        what: &'static str,
+    },
+    /// A new account's name that looks like an existing one (the same
+    /// UTS #39 confusable skeleton).
+    #[error("this name looks like the name {name}")]
+    NameTooLike {
+        /// The existing name it looks like.
+        name: String,
+    },
     /// A change asked from another site.
     #[error("cross-origin request refused")]
     CrossOrigin,
@@ -243,6 +256,7 @@ impl Problem {
         match self {
             Problem::BadLength { .. }
             | Problem::BadCharacter { .. }
+            | Problem::MixedScripts { .. }
             | Problem::EmptyRecord
             | Problem::UnreadableRecord { .. }
             | Problem::NotLegalHere { .. }
@@ -258,6 +272,7 @@ impl Problem {
             | Problem::RegistrationClosed => Kind::Forbidden,
             Problem::SeatTaken
             | Problem::NameTaken
+            | Problem::NameTooLike { .. }
             | Problem::GameInProgress
             | Problem::OwnChallenge
             | Problem::AlreadyEntered { .. }
@@ -330,6 +345,8 @@ mod tests {
                 Problem::AlreadyEntered { .. } => 20,
                 Problem::EventFull { .. } => 21,
                 Problem::BoardHasResult => 22,
+                Problem::MixedScripts { .. } => 23,
+                Problem::NameTooLike { .. } => 24,
             }
         }
         let all = vec![
@@ -373,6 +390,10 @@ mod tests {
             },
             Problem::EventFull { max: 1000 },
             Problem::BoardHasResult,
+            Problem::MixedScripts { what: "name" },
+            Problem::NameTooLike {
+                name: "alice".into(),
+            },
         ];
         let seen: Vec<usize> = all.iter().map(index).collect();
         assert_eq!(seen, (0..all.len()).collect::<Vec<_>>());

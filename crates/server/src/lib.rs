@@ -228,6 +228,7 @@ impl Server {
         )
         .with_limits(config.limits)
         .with_https_cookies(config.https_cookies);
+        state.accounts().fill_skeletons().await?;
         let restored = state.rooms().restore_unfinished().await?;
         let listener = tokio::net::TcpListener::bind(config.bind).await?;
         let addr = listener.local_addr()?;

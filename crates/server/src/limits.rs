@@ -95,10 +95,14 @@ const MINUTE: Duration = Duration::from_secs(60);
 pub struct RateLimits {
     /// Accounts registered per address.
     pub accounts: Rate,
-    /// Login attempts per address.
+    /// Login attempts per address (any names).
     pub login_address: Rate,
-    /// Login attempts per name.
+    /// Login attempts per name from one address, over a minute...
     pub login_name: Rate,
+    /// ...over an hour...
+    pub login_name_hour: Rate,
+    /// ...and over a day: the waits grow with the attempts.
+    pub login_name_day: Rate,
     /// Games created (and seeks accepted) per address.
     pub games: Rate,
     /// Seeks posted per address.
@@ -119,14 +123,17 @@ pub struct RateLimits {
 
 impl Default for RateLimits {
     /// The table of `docs/PROTOCOL.md`: 5 accounts an hour, 20 login
-    /// attempts per 10 minutes per address and 10 per name, 30 games, 20
+    /// attempts per 10 minutes per address, and per name from one address
+    /// 5 a minute, 15 an hour and 30 a day, 30 games, 20
     /// seeks, 30 imports and 8 MiB of them, 10 mate searches, 60 puzzle
     /// moves, 120 analysis board searches and 60 position diagrams a minute.
     fn default() -> RateLimits {
         RateLimits {
             accounts: Rate::new(5, Duration::from_secs(3600)),
             login_address: Rate::new(20, Duration::from_secs(600)),
-            login_name: Rate::new(10, Duration::from_secs(600)),
+            login_name: Rate::new(5, MINUTE),
+            login_name_hour: Rate::new(15, Duration::from_secs(3600)),
+            login_name_day: Rate::new(30, Duration::from_secs(24 * 3600)),
             games: Rate::new(30, MINUTE),
             seeks: Rate::new(20, MINUTE),
             imports: Rate::new(30, MINUTE),
@@ -147,6 +154,8 @@ impl RateLimits {
             accounts: Rate::unlimited(),
             login_address: Rate::unlimited(),
             login_name: Rate::unlimited(),
+            login_name_hour: Rate::unlimited(),
+            login_name_day: Rate::unlimited(),
             games: Rate::unlimited(),
             seeks: Rate::unlimited(),
             imports: Rate::unlimited(),
@@ -165,6 +174,8 @@ impl RateLimits {
             Kind::Accounts => self.accounts,
             Kind::LoginAddress => self.login_address,
             Kind::LoginName => self.login_name,
+            Kind::LoginNameHour => self.login_name_hour,
+            Kind::LoginNameDay => self.login_name_day,
             Kind::Games => self.games,
             Kind::Seeks => self.seeks,
             Kind::Imports => self.imports,
@@ -184,8 +195,13 @@ pub enum Kind {
     Accounts,
     /// Login attempts (key: the address).
     LoginAddress,
-    /// Login attempts (key: the name's key, [`crate::accounts::Name::key`]).
+    /// Login attempts per minute (key: [`login_key`], the name's key and
+    /// the address: failures from one address never refuse another's).
     LoginName,
+    /// Login attempts per hour (key: [`login_key`]).
+    LoginNameHour,
+    /// Login attempts per day (key: [`login_key`]).
+    LoginNameDay,
     /// Games created (key: the address).
     Games,
     /// Seeks posted (key: the address).
@@ -206,10 +222,12 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 13] = [
         Kind::Accounts,
         Kind::LoginAddress,
         Kind::LoginName,
+        Kind::LoginNameHour,
+        Kind::LoginNameDay,
         Kind::Games,
         Kind::Seeks,
         Kind::Imports,
@@ -227,6 +245,8 @@ impl Kind {
             Kind::Accounts => "accounts",
             Kind::LoginAddress => "login_address",
             Kind::LoginName => "login_name",
+            Kind::LoginNameHour => "login_name_hour",
+            Kind::LoginNameDay => "login_name_day",
             Kind::Games => "games",
             Kind::Seeks => "seeks",
             Kind::Imports => "imports",
@@ -242,7 +262,9 @@ impl Kind {
     fn refusal(self) -> &'static str {
         match self {
             Kind::Accounts => "too many accounts registered from this address",
-            Kind::LoginAddress | Kind::LoginName => "too many login attempts",
+            Kind::LoginAddress | Kind::LoginName | Kind::LoginNameHour | Kind::LoginNameDay => {
+                "too many login attempts"
+            }
             Kind::Games => "too many games created",
             Kind::Seeks => "too many seeks posted",
             Kind::Imports => "too many records imported",
@@ -253,6 +275,21 @@ impl Kind {
             Kind::Diagrams => "too many diagrams",
         }
     }
+}
+
+/// The key of login attempts at the name whose [`crate::accounts::name_key`]
+/// is `name_key` from the address whose [`address_key`] is `address`: the
+/// per-name limits count one address's attempts, so that someone guessing
+/// a name's password from one address is slowed down more and more while
+/// its owner, from another, logs in.
+///
+/// ```
+/// use shogi_server::limits::login_key;
+/// assert_ne!(login_key("alice", "203.0.113.9"), login_key("alice", "203.0.113.10"));
+/// ```
+#[must_use]
+pub fn login_key(name_key: &str, address: &str) -> String {
+    format!("{name_key}\u{0}{address}")
 }
 
 /// The key of a client address: the address itself for IPv4, its /64

@@ -6,11 +6,12 @@ mod common;
 
 use std::time::Duration;
 
-use common::{header, local, TempDir, TestServer};
+use common::{header, local, send_text_from, TempDir, TestServer};
 use serde_json::{json, Value};
 use shogi_server::accounts::Accounts;
 use shogi_server::db::Store;
 use shogi_server::limits::{Rate, RateLimits};
+use shogi_server::Location;
 
 const PASSWORD: &str = "correct horse";
 
@@ -223,8 +224,16 @@ async fn the_sixth_registration_from_one_address_in_an_hour_is_refused() {
     ts.shutdown().await;
 }
 
+/// A login from the local address `from` (a client elsewhere).
+async fn login_from(ts: &TestServer, from: &str, name: &str, password: &str) -> u16 {
+    let body = json!({"name": name, "password": password}).to_string();
+    send_text_from(from, &ts.addr(), "POST", "/api/session", "", &body)
+        .await
+        .0
+}
+
 #[tokio::test]
-async fn login_attempts_are_limited_per_name_and_per_address() {
+async fn login_attempts_slow_one_address_down_and_never_lock_the_owner_out() {
     let tmp = TempDir::new("accounts-login-limit");
     let ts = TestServer::start_with_limits(
         &tmp.db(),
@@ -237,26 +246,53 @@ async fn login_attempts_are_limited_per_name_and_per_address() {
     .await;
     registered(&ts, "frank").await;
     registered(&ts, "grace").await;
-    for _ in 0..10 {
-        assert_eq!(login(&ts, "FRANK", "guess guess").await.0, 401);
+    // An attacker at 127.0.0.2 guesses frank's password: five a minute.
+    for _ in 0..5 {
+        assert_eq!(
+            login_from(&ts, "127.0.0.2", "FRANK", "guess guess").await,
+            401
+        );
     }
-    // Over the name's limit even the right password is refused.
-    let (status, head, body) = login(&ts, "frank", PASSWORD).await;
+    let (status, head, body) = {
+        let body = json!({"name": "frank", "password": PASSWORD}).to_string();
+        let (status, head, text) =
+            send_text_from("127.0.0.2", &ts.addr(), "POST", "/api/session", "", &body).await;
+        (status, head, serde_json::from_str::<Value>(&text).unwrap())
+    };
     assert_eq!(status, 429);
-    assert_eq!(header(&head, "retry-after"), Some("600"));
+    assert_eq!(header(&head, "retry-after"), Some("60"));
     assert_eq!(
         body,
-        json!({"error": "too many login attempts; try again in 600 s", "code": "too_many_requests", "retry_after_s": 600})
+        json!({"error": "too many login attempts; try again in 60 s", "code": "too_many_requests", "retry_after_s": 60})
     );
-    // Another name from the same address still may (11 counted so far).
-    assert_eq!(login(&ts, "grace", PASSWORD).await.0, 200);
-    for i in 0..9 {
-        assert_eq!(login(&ts, &format!("nobody{i}"), PASSWORD).await.0, 401);
+    // The owner, elsewhere, logs in at once; the attacker's address may
+    // still try other names.
+    assert_eq!(login_from(&ts, "127.0.0.3", "frank", PASSWORD).await, 200);
+    assert_eq!(login_from(&ts, "127.0.0.2", "grace", PASSWORD).await, 200);
+    // The waits grow: 15 an hour, then 30 a day, for that name from there.
+    for _ in 0..2 {
+        ts.advance(60_000);
+        for _ in 0..5 {
+            assert_eq!(login_from(&ts, "127.0.0.2", "frank", "guess").await, 401);
+        }
     }
-    // 20 attempts from this address in 10 minutes: any name is refused.
-    assert_eq!(login(&ts, "grace", PASSWORD).await.0, 429);
+    ts.advance(60_000);
+    assert_eq!(login_from(&ts, "127.0.0.2", "frank", "guess").await, 429);
+    assert_eq!(login_from(&ts, "127.0.0.4", "frank", PASSWORD).await, 200);
+    ts.advance(3_600_000);
+    assert_eq!(login_from(&ts, "127.0.0.2", "frank", PASSWORD).await, 200);
+    // 20 attempts from one address in 10 minutes, whatever the names:
+    // that address is refused, others are not.
+    for i in 0..20 {
+        assert_eq!(
+            login_from(&ts, "127.0.0.5", &format!("nobody{i}"), PASSWORD).await,
+            401
+        );
+    }
+    assert_eq!(login_from(&ts, "127.0.0.5", "grace", PASSWORD).await, 429);
+    assert_eq!(login_from(&ts, "127.0.0.6", "grace", PASSWORD).await, 200);
     ts.advance(600_000);
-    assert_eq!(login(&ts, "frank", PASSWORD).await.0, 200);
+    assert_eq!(login_from(&ts, "127.0.0.5", "grace", PASSWORD).await, 200);
     ts.shutdown().await;
 }
 
@@ -434,4 +470,87 @@ async fn sessions_end_when_they_expire() {
         Some(account)
     );
     store.close().await;
+}
+
+#[tokio::test]
+async fn invisible_mixed_and_look_alike_names_are_refused() {
+    let tmp = TempDir::new("accounts-names");
+    let ts = TestServer::start_with_limits(
+        &tmp.db(),
+        &RateLimits {
+            accounts: Rate::unlimited(),
+            ..RateLimits::default()
+        },
+    )
+    .await;
+    registered(&ts, "alice").await;
+    registered(&ts, "coco").await;
+    let refused = |(status, _, body): (u16, String, Value)| (status, body);
+    // Cyrillic а before Latin "lice".
+    assert_eq!(
+        refused(register(&ts, "\u{430}lice", PASSWORD).await),
+        (
+            400,
+            json!({"error": "a name mixes the letters of different scripts", "code": "mixed_scripts", "what": "name"})
+        )
+    );
+    // Full-width letters are the same name (NFKC).
+    assert_eq!(register(&ts, "ａｌｉｃｅ", PASSWORD).await.0, 409);
+    // Hangul fillers: a name nobody can see.
+    let (status, _, body) = register(&ts, "\u{3164}\u{3164}\u{3164}", PASSWORD).await;
+    assert_eq!((status, &body["code"]), (400, &json!("bad_character")));
+    // All-Cyrillic сосо looks like the Latin coco.
+    assert_eq!(
+        refused(register(&ts, "сосо", PASSWORD).await),
+        (
+            409,
+            json!({"error": "this name looks like the name coco", "code": "name_too_like", "name": "coco"})
+        )
+    );
+    // The owner logs in with the full-width spelling too.
+    assert_eq!(login(&ts, "ａｌｉｃｅ", PASSWORD).await.0, 200);
+    ts.shutdown().await;
+}
+
+#[tokio::test]
+async fn sessions_are_stored_hashed() {
+    let tmp = TempDir::new("accounts-session-hash");
+    let ts = TestServer::start(&tmp.db()).await;
+    let cookie = registered(&ts, "ivan").await;
+    let value = cookie.split_once('=').unwrap().1.to_string();
+    let pool = tmp.pool().await;
+    let stored: Vec<String> = sqlx::query_scalar("SELECT id FROM sessions")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert_eq!(stored, [shogi_server::accounts::session_key(&value)]);
+    assert!(!stored[0].contains(&value));
+    // The stored value is no cookie: presenting it opens nothing.
+    let (status, _) = me(&ts, &format!("shogi_session={}", stored[0])).await;
+    assert_eq!(status, 401);
+    assert_eq!(me(&ts, &cookie).await.0, 200);
+    pool.close().await;
+    ts.shutdown().await;
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_database_file_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = TempDir::new("accounts-file-mode");
+    let ts = TestServer::start(&tmp.db()).await;
+    registered(&ts, "olga").await;
+    if let Location::Sqlite(path) = tmp.db() {
+        let mut files = vec![path.clone()];
+        for suffix in ["-wal", "-shm", ".migrate-lock"] {
+            let mut name = path.clone().into_os_string();
+            name.push(suffix);
+            files.push(name.into());
+        }
+        for file in files {
+            let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600, "{}", file.display());
+        }
+    }
+    ts.shutdown().await;
 }

@@ -104,6 +104,30 @@ impl LobbyWs {
         LobbyWs(stream)
     }
 
+    /// The lobby's WebSocket opened with a session cookie.
+    async fn open_as(s: &TestServer, cookie: &str) -> LobbyWs {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{}/api/lobby/ws", s.addr())
+            .into_client_request()
+            .unwrap();
+        request
+            .headers_mut()
+            .insert("cookie", cookie.parse().unwrap());
+        let (stream, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+        LobbyWs(stream)
+    }
+
+    /// Whether the server closed it (within 30 s).
+    async fn closed(&mut self) -> bool {
+        loop {
+            match tokio::time::timeout(std::time::Duration::from_secs(30), self.0.next()).await {
+                Err(_) => return false,
+                Ok(None | Some(Err(_) | Ok(Message::Close(_)))) => return true,
+                Ok(Some(Ok(_))) => {}
+            }
+        }
+    }
+
     /// The next message of `kind`.
     async fn next_of(&mut self, kind: &str) -> Value {
         loop {
@@ -460,4 +484,43 @@ async fn an_address_holds_three_open_seeks_unless_the_limits_are_lifted() {
         assert_eq!(status, 201, "{body}");
     }
     lifted.shutdown().await;
+}
+
+#[tokio::test]
+async fn ending_a_session_closes_its_sockets_at_once() {
+    let dir = TempDir::new("session-sockets");
+    let s = TestServer::start(&dir.db()).await;
+    let alice = account(&s, "Алиса").await;
+    let bob = account(&s, "Bob").await;
+    let seek = json!({"time": {"main_ms": 600_000, "byoyomi_ms": 10_000}, "side": "sente"});
+    let (game, mut a, mut b) = seek_game(&s, seek, &alice, &bob).await;
+    let mut lobby = LobbyWs::open_as(&s, &alice.1).await;
+    lobby.next_of("lobby").await;
+    // Alice logs out: her game and lobby sockets close; Bob plays on.
+    let (status, _, _) = s
+        .request_with("DELETE", "/api/session", &[&alice.0], None)
+        .await;
+    assert_eq!(status, 204);
+    assert!(
+        a.closed().await,
+        "the game socket of the ended session closes"
+    );
+    assert!(
+        lobby.closed().await,
+        "the lobby socket of the ended session closes"
+    );
+    b.send(json!({"type": "sync"})).await;
+    assert_eq!(b.state_where(|_| true).await["you"], "gote");
+    // Reopened without a session, the socket only watches.
+    let mut again = s.connect(&game, None).await;
+    again.send(json!({"type": "move", "usi": "7g7f"})).await;
+    assert_eq!(again.error().await, "spectators cannot play");
+    // Bob changes his password: his older sockets close too.
+    let body = json!({"old": common::PASSWORD, "new": "another long password"});
+    let (status, _, _) = s
+        .request_with("PUT", "/api/account/password", &[&bob.0], Some(&body))
+        .await;
+    assert_eq!(status, 204);
+    assert!(b.closed().await, "a password change ends every session");
+    s.shutdown().await;
 }

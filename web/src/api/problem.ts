@@ -24,6 +24,7 @@ const PLAIN = [
   'wrong_login',
   'wrong_password',
   'name_taken',
+  'name_too_like',
   'cross_origin',
   'empty_record',
   'game_in_progress',
@@ -123,7 +124,7 @@ export function problemText(e: ServerError, fallback = ''): string {
   if (code === 'no_such') {
     return has(THINGS, e.what) ? t(`err_no_such_${e.what}` as MsgKey) : t('err_no_such_thing');
   }
-  if (code === 'bad_length' || code === 'bad_character') {
+  if (code === 'bad_length' || code === 'bad_character' || code === 'mixed_scripts') {
     const what = typeof e.what === 'string' && WHATS[e.what] ? t(WHATS[e.what]) : String(e.what ?? '');
     const text = fill(t(`err_${code}`), { ...e, what });
     return text.charAt(0).toUpperCase() + text.slice(1);

@@ -13,7 +13,7 @@ use super::body::JsonBody;
 use super::session::{clear_cookie, session_id, set_cookie, ClientAddr, SecureCookies, User};
 use crate::accounts::{name_key, Account, Accounts, Name, Password};
 use crate::error::{Error, Problem};
-use crate::limits::{Kind, Limiter};
+use crate::limits::{login_key, Kind, Limiter};
 
 /// The body of registration and login.
 #[derive(Deserialize)]
@@ -82,14 +82,20 @@ pub(super) async fn register(
     ))
 }
 
-/// Counts a login attempt against the address and the name (both or neither).
+/// Counts a login attempt against the address, and against the name from
+/// that address over a minute, an hour and a day (all or none): attempts
+/// from one address never refuse the right password from another.
 async fn login_attempt(limiter: &Limiter, addr: &ClientAddr, name: &str) -> Result<(), Error> {
     // Any text counts as a name here; cut it so a long one is not kept.
     let name: String = name.chars().take(64).collect();
+    let address = addr.key();
+    let pair = login_key(&name_key(&name), &address);
     limiter
         .check_all(&[
-            (Kind::LoginAddress, &addr.key(), 1),
-            (Kind::LoginName, &name_key(&name), 1),
+            (Kind::LoginAddress, &address, 1),
+            (Kind::LoginName, &pair, 1),
+            (Kind::LoginNameHour, &pair, 1),
+            (Kind::LoginNameDay, &pair, 1),
         ])
         .await
 }

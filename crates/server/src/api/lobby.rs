@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::body::{JsonBody, OptionalJsonBody};
-use super::session::{ClientAddr, MaybeUser};
+use super::session::{ClientAddr, MaybeUser, SocketSession};
 use crate::accounts::name_key;
 use crate::connections::WsLimits;
 use crate::db::Store;
@@ -34,17 +34,19 @@ pub(super) async fn get(State(lobby): State<Lobby>) -> Json<Value> {
 pub(super) async fn upgrade(
     State(lobby): State<Lobby>,
     State(limits): State<WsLimits>,
+    session: SocketSession,
     ws: WebSocketUpgrade,
 ) -> Response {
     ws.read_buffer_size(super::ws::READ_BUFFER_BYTES)
         .max_message_size(super::ws::MAX_MESSAGE_BYTES)
         .max_frame_size(super::ws::MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| watch(socket, lobby, limits))
+        .on_upgrade(move |socket| watch(socket, lobby, limits, session))
 }
 
 /// Sends the lobby and its changes until the socket closes, pinging it like
-/// a game's socket and closing it when nothing comes back.
-async fn watch(mut socket: WebSocket, lobby: Lobby, limits: WsLimits) {
+/// a game's socket and closing it when nothing comes back or when the
+/// session it was opened with ends.
+async fn watch(mut socket: WebSocket, lobby: Lobby, limits: WsLimits, mut session: SocketSession) {
     let (mut events, now) = lobby.subscribe();
     let mut first = now;
     first["type"] = json!("lobby");
@@ -63,6 +65,7 @@ async fn watch(mut socket: WebSocket, lobby: Lobby, limits: WsLimits) {
         let out = tokio::select! {
             _ = ping.tick() => Some(Message::Ping(Bytes::new())),
             () = &mut idle => break,
+            () = session.ended() => break,
             incoming = socket.recv() => {
                 idle.as_mut().reset(tokio::time::Instant::now() + limits.idle);
                 match incoming {

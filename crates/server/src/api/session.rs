@@ -10,7 +10,9 @@ use axum::extract::{ConnectInfo, FromRef, FromRequestParts};
 use axum::http::header::{HeaderMap, HeaderValue, COOKIE};
 use axum::http::request::Parts;
 
-use crate::accounts::{is_session_id, Account, Accounts, Session};
+use tokio::sync::broadcast;
+
+use crate::accounts::{is_session_id, session_key, Account, Accounts, Session, SessionEnd};
 use crate::error::{Error, Problem};
 use crate::limits::address_key;
 use crate::state::HttpsCookies;
@@ -48,6 +50,75 @@ where
         };
         let accounts = Accounts::from_ref(state);
         Ok(MaybeUser(accounts.user_of_session(id).await?))
+    }
+}
+
+/// The live session a WebSocket is opened with, watched so that the socket
+/// closes as soon as the session ends (a logout, a password change, the
+/// account deleted or disabled): [`SocketSession::ended`].
+pub(crate) struct SocketSession(Option<Watched>);
+
+struct Watched {
+    cookie: String,
+    key: String,
+    account: Account,
+    accounts: Accounts,
+    ends: broadcast::Receiver<SessionEnd>,
+}
+
+impl<S> FromRequestParts<S> for SocketSession
+where
+    S: Send + Sync,
+    Accounts: FromRef<S>,
+{
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<SocketSession, Error> {
+        let Some(cookie) = session_id(&parts.headers) else {
+            return Ok(SocketSession(None));
+        };
+        let accounts = Accounts::from_ref(state);
+        // Subscribed before the check, so that no ending falls between.
+        let ends = accounts.session_ends();
+        let Some(account) = accounts.user_of_session(cookie).await? else {
+            return Ok(SocketSession(None));
+        };
+        Ok(SocketSession(Some(Watched {
+            cookie: cookie.to_string(),
+            key: session_key(cookie),
+            account,
+            accounts,
+            ends,
+        })))
+    }
+}
+
+impl SocketSession {
+    /// The logged-in account, if the socket has a live session.
+    pub(crate) fn account(&self) -> Option<&Account> {
+        self.0.as_ref().map(|w| &w.account)
+    }
+
+    /// Completes when the session ends (never without a session).
+    pub(crate) async fn ended(&mut self) {
+        let Some(w) = &mut self.0 else {
+            return std::future::pending().await;
+        };
+        loop {
+            match w.ends.recv().await {
+                Ok(end) if end.ends(&w.key, w.account.id) => return,
+                Ok(_) => {}
+                // Endings were missed: ask whether this one is still live.
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    if !matches!(w.accounts.user_of_session(&w.cookie).await, Ok(Some(_))) {
+                        return;
+                    }
+                }
+                Err(broadcast::error::RecvError::Closed) => {
+                    return std::future::pending().await;
+                }
+            }
+        }
     }
 }
 

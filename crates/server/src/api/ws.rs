@@ -17,7 +17,7 @@ use axum::response::Response;
 use serde::Deserialize;
 use tokio::sync::broadcast::{self, error::RecvError};
 
-use super::session::MaybeUser;
+use super::session::SocketSession;
 use crate::bucket::TokenBucket;
 use crate::connections::WsLimits;
 use crate::error::{Error, Problem};
@@ -73,12 +73,12 @@ pub(crate) async fn upgrade(
     State(limits): State<WsLimits>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
-    MaybeUser(user): MaybeUser,
+    session: SocketSession,
     ws: WebSocketUpgrade,
 ) -> Result<Response, Error> {
     let room = rooms.room(&id).await?;
     let diffs = matches!(q.diffs.as_deref(), Some("1" | "true"));
-    let seat = match (q.token, user) {
+    let seat = match (q.token, session.account()) {
         (Some(token), _) => Some(
             room.authorize(token)
                 .await
@@ -92,7 +92,7 @@ pub(crate) async fn upgrade(
         .read_buffer_size(READ_BUFFER_BYTES)
         .max_message_size(TRANSPORT_MAX_BYTES)
         .max_frame_size(TRANSPORT_MAX_BYTES)
-        .on_upgrade(move |socket| connection(socket, room, seat, diffs, limits)))
+        .on_upgrade(move |socket| connection(socket, room, seat, diffs, limits, session)))
 }
 
 fn text(msg: &ServerMessage<'_>) -> Message {
@@ -152,6 +152,7 @@ async fn connection(
     seat: Option<Seat>,
     diffs: bool,
     limits: WsLimits,
+    mut session: SocketSession,
 ) {
     let spectator = seat.is_none();
     let Some(_presence) = room.connections().enter(spectator, limits.max_spectators) else {
@@ -163,7 +164,7 @@ async fn connection(
     let Some(sub) = room.subscribe(seat).await else {
         return;
     };
-    let last = serve(&mut socket, &room, seat, diffs, sub, &limits).await;
+    let last = serve(&mut socket, &room, seat, diffs, sub, &limits, &mut session).await;
     if let Some(seat) = seat {
         room.leave(seat).await;
     }
@@ -202,6 +203,7 @@ async fn serve(
     diffs: bool,
     sub: Subscription,
     limits: &WsLimits,
+    session: &mut SocketSession,
 ) -> Option<Message> {
     let Subscription {
         mut updates,
@@ -251,6 +253,7 @@ async fn serve(
             }},
             _ = ping.tick() => Some(Message::Ping(Bytes::new())),
             () = &mut idle => break close(close_code::AWAY, "no answer to pings"),
+            () = session.ended() => break close(close_code::POLICY, "session ended"),
             update = updates.recv() => match update {
                 Ok(update) => {
                     let msg = update_message(&update, seat, diffs, told.ply());

@@ -11,7 +11,7 @@ use super::store::{flag, ms, Store};
 pub struct UserRow {
     /// The row id.
     pub id: i64,
-    /// The name as registered (NFC).
+    /// The name as registered (NFKC).
     pub name: String,
     /// The argon2id hash, PHC string format.
     pub password_hash: String,
@@ -19,10 +19,22 @@ pub struct UserRow {
     pub admin: bool,
 }
 
+/// A new account's name and the two keys it is found and compared by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameKeys<'a> {
+    /// The name as shown.
+    pub name: &'a str,
+    /// The case-folded key that makes names unique.
+    pub key: &'a str,
+    /// The confusable skeleton of the key (UTS #39).
+    pub skeleton: &'a str,
+}
+
 /// A session to store.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewSession {
-    /// The cookie's 32 hex digits.
+    /// The SHA-256 of the cookie's value, 64 hex digits (the value itself
+    /// is never stored).
     pub id: String,
     /// Whose session.
     pub user_id: i64,
@@ -56,6 +68,46 @@ impl Store {
             .transpose()
     }
 
+    /// The name of an account whose name has the confusable skeleton
+    /// `skeleton` (any of them, if several do).
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn name_with_skeleton(&self, skeleton: &str) -> Result<Option<String>, sqlx::Error> {
+        sqlx::query("SELECT name FROM users WHERE name_skeleton = $1 LIMIT 1")
+            .bind(skeleton)
+            .fetch_optional(&self.pool)
+            .await?
+            .map(|row| row.try_get("name"))
+            .transpose()
+    }
+
+    /// The accounts stored before names had skeletons: (id, name).
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn users_without_skeleton(&self) -> Result<Vec<(i64, String)>, sqlx::Error> {
+        sqlx::query("SELECT id, name FROM users WHERE name_skeleton IS NULL")
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|row| Ok((row.try_get("id")?, row.try_get("name")?)))
+            .collect()
+    }
+
+    /// Stores the skeleton of account `id`'s name.
+    ///
+    /// # Errors
+    /// The database refused it.
+    pub async fn set_skeleton(&self, id: i64, skeleton: &str) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE users SET name_skeleton = $1 WHERE id = $2")
+            .bind(skeleton)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// The account with row id `id`.
     ///
     /// # Errors
@@ -76,18 +128,18 @@ impl Store {
     /// The database refused it.
     pub async fn insert_user(
         &self,
-        name: &str,
-        key: &str,
+        name: &NameKeys<'_>,
         password_hash: &str,
         admin: bool,
         created_at_ms: u64,
     ) -> Result<Option<i64>, sqlx::Error> {
         let result = sqlx::query(
-            "INSERT INTO users (name, name_key, password_hash, admin, created_at)
-             VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            "INSERT INTO users (name, name_key, name_skeleton, password_hash, admin, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
         )
-        .bind(name)
-        .bind(key)
+        .bind(name.name)
+        .bind(name.key)
+        .bind(name.skeleton)
         .bind(password_hash)
         .bind(admin)
         .bind(ms(created_at_ms))

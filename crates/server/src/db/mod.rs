@@ -31,7 +31,7 @@ pub mod tournaments;
 
 mod store;
 
-pub use accounts::{NewSession, UserRow};
+pub use accounts::{NameKeys, NewSession, UserRow};
 pub use games::{GameWrite, MoveRecord, NewGame, StoredGame};
 pub use leases::Fence;
 pub use store::{Location, Store, Writer};

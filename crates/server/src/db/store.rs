@@ -36,7 +36,7 @@ macro_rules! step {
 
 /// The migrations, in order: the same versions and names for both
 /// databases, each with its `SQLite` file and its PostgreSQL twin.
-const MIGRATIONS: [Step; 12] = [
+const MIGRATIONS: [Step; 13] = [
     step!(1, "games", "0001_games.sql"),
     step!(2, "archive", "0002_archive.sql"),
     step!(3, "annotations", "0003_annotations.sql"),
@@ -49,6 +49,7 @@ const MIGRATIONS: [Step; 12] = [
     step!(10, "leases", "0010_leases.sql"),
     step!(11, "clocks_ply", "0011_clocks_ply.sql"),
     step!(12, "rate_hits", "0012_rate_hits.sql"),
+    step!(13, "integrity", "0013_integrity.sql"),
 ];
 
 /// Where the data lives: what `shogi serve --db` accepts.
@@ -428,7 +429,8 @@ impl Store {
     }
 }
 
-/// Locks the file beside the `SQLite` database at `path` that instances
+/// Creates the `SQLite` database at `path` (owner only) if missing, and
+/// locks the file beside it that instances
 /// opening it lock while they migrate it (`games.db.migrate-lock` beside
 /// `games.db`), waiting for any other holder; the lock ends when the file
 /// handle is dropped.
@@ -438,20 +440,38 @@ impl Store {
 /// both create the same tables, and one would fail ("table users already
 /// exists").
 async fn lock_for_migrations(path: &Path) -> Result<std::fs::File, sqlx::Error> {
+    let db = path.to_path_buf();
     let mut name = path.as_os_str().to_owned();
     name.push(".migrate-lock");
     tokio::task::spawn_blocking(move || {
-        let file = std::fs::OpenOptions::new()
+        let file = owner_only()
             .create(true)
             .truncate(false)
             .write(true)
             .open(&name)?;
         file.lock()?;
+        // The database itself, created before SQLite opens it so that it is
+        // readable by its owner only; SQLite gives its journal, WAL and
+        // shared-memory files the mode of the database file.
+        owner_only()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(db)?;
         Ok(file)
     })
     .await
     .map_err(|e| sqlx::Error::Configuration(e.into()))?
     .map_err(sqlx::Error::Io)
+}
+
+/// Options that create a file readable and writable by its owner only
+/// (mode 0600 on Unix; an existing file keeps its mode).
+fn owner_only() -> std::fs::OpenOptions {
+    let mut options = std::fs::OpenOptions::new();
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options
 }
 
 /// Applies the migrations of `dialect` not applied yet.

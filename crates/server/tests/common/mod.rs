@@ -303,7 +303,36 @@ pub async fn send_text(
     extra: &str,
     body: &str,
 ) -> (u16, String, String) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let stream = TcpStream::connect(addr).await.unwrap();
+    exchange(stream, addr, method, path, extra, body).await
+}
+
+/// [`send_text`] from the local address `from` (any of 127.0.0.0/8 on
+/// Linux): a client at another address, as the server sees it.
+pub async fn send_text_from(
+    from: &str,
+    addr: &str,
+    method: &str,
+    path: &str,
+    extra: &str,
+    body: &str,
+) -> (u16, String, String) {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket
+        .bind(format!("{from}:0").parse().unwrap())
+        .expect("a loopback source address");
+    let stream = socket.connect(addr.parse().unwrap()).await.unwrap();
+    exchange(stream, addr, method, path, extra, body).await
+}
+
+async fn exchange(
+    mut stream: TcpStream,
+    addr: &str,
+    method: &str,
+    path: &str,
+    extra: &str,
+    body: &str,
+) -> (u16, String, String) {
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{extra}\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
