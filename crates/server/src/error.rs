@@ -44,6 +44,9 @@ pub enum Error {
     /// The server is too busy to take the request now.
     #[error("{0}")]
     Unavailable(String),
+    /// The request's body is over the route's limit.
+    #[error("{0}")]
+    TooLarge(String),
     /// A refusal with a code and parameters of its own.
     #[error(transparent)]
     Problem(#[from] Problem),
@@ -66,6 +69,7 @@ impl Error {
             Error::Forbidden(_) => "forbidden",
             Error::Conflict(_) => "conflict",
             Error::Unavailable(_) => "unavailable",
+            Error::TooLarge(_) => "too_large",
             Error::Problem(p) => p.kind().code(),
             Error::Internal(_) => "internal",
         }
@@ -438,6 +442,7 @@ mod tests {
             Error::Forbidden(String::new()),
             Error::Conflict(String::new()),
             Error::Unavailable(String::new()),
+            Error::TooLarge(String::new()),
             Error::Internal(String::new()),
         ] {
             codes.push(e.kind_code().to_string());

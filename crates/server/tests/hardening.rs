@@ -325,3 +325,23 @@ async fn finished_games_nobody_watches_leave_memory_and_come_back() {
     assert_eq!(again.next().await["status"]["over"], true);
     s.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_body_over_the_limit_is_413_and_api_answers_are_not_stored() {
+    let dir = TempDir::new("too-large");
+    let s = TestServer::start(&dir.db()).await;
+    let big = format!(
+        r#"{{"name": "{}", "password": "x"}}"#,
+        "a".repeat(64 * 1024)
+    );
+    let (status, head, body) = common::send_text(&s.addr(), "POST", "/api/account", "", &big).await;
+    assert_eq!(status, 413, "{body}");
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(body["code"], "too_large");
+    assert_eq!(common::header(&head, "cache-control"), Some("no-store"));
+    // A private answer (who is logged in) is never cached.
+    let (status, head, _) = s.request_with("GET", "/api/me", &[], None).await;
+    assert_eq!(status, 401);
+    assert_eq!(common::header(&head, "cache-control"), Some("no-store"));
+    s.shutdown().await;
+}

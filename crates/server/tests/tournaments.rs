@@ -539,3 +539,28 @@ async fn an_event_changes_on_one_instance_at_a_time() {
     assert_eq!(status, 201, "{p}");
     assert_eq!(event(&s, &id).await["players"][0]["name"], "A");
 }
+
+#[tokio::test]
+async fn the_daily_limit_counts_events_created_not_those_left() {
+    let dir = TempDir::new("events-a-day");
+    let s = TestServer::start(&dir.db()).await;
+    let olga = account(&s, "Ольга").await;
+    let body = json!({"name": "Блиц", "format": "swiss", "rounds": 5});
+    for _ in 0..10 {
+        let id = create(&s, &olga, &body).await;
+        let (status, _, v) = s
+            .request_with(
+                "DELETE",
+                &format!("/api/tournaments/{id}"),
+                &[&olga.0],
+                None,
+            )
+            .await;
+        assert_eq!(status, 204, "{v}");
+    }
+    // Ten created today, all deleted: the eleventh is still refused.
+    let (status, v) = post(&s, &olga, "/api/tournaments", &body).await;
+    assert_eq!(status, 429, "{v}");
+    assert_eq!(v["error"], "at most 10 events a day");
+    s.shutdown().await;
+}

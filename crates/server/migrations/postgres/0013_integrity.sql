@@ -10,3 +10,13 @@ CREATE INDEX users_by_skeleton ON users (name_skeleton);
 -- values stored before cannot be hashed in SQL, so those sessions end (their
 -- players log in once more).
 DELETE FROM sessions;
+
+-- Every event an account created, kept when the event is deleted: the limit
+-- of events a day counts creations, not the events that remain.
+CREATE TABLE tournament_creations (
+    user_id    BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    created_at BIGINT NOT NULL                  -- Unix milliseconds
+);
+CREATE INDEX tournament_creations_by_user ON tournament_creations (user_id, created_at);
+INSERT INTO tournament_creations (user_id, created_at)
+    SELECT created_by, created_at FROM tournaments WHERE created_by IS NOT NULL;

@@ -1,12 +1,24 @@
 //! Request bodies: JSON whose rejection is answered like every other client error.
 
 use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
 use axum::Json;
 use serde::de::DeserializeOwned;
 
 use crate::error::Error;
 
-/// A JSON body whose rejection is an [`Error::BadRequest`] like every other client error.
+/// A body over the route's limit is [`Error::TooLarge`] (`413`); any other
+/// rejection an [`Error::BadRequest`].
+fn rejected(status: StatusCode, text: String) -> Error {
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        Error::TooLarge(text)
+    } else {
+        Error::BadRequest(text)
+    }
+}
+
+/// A JSON body whose rejection is an [`Error::BadRequest`] like every other
+/// client error (or [`Error::TooLarge`] over the limit).
 pub(crate) struct JsonBody<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
@@ -15,7 +27,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     async fn from_request(req: Request, state: &S) -> Result<Self, Error> {
         match Json::<T>::from_request(req, state).await {
             Ok(Json(value)) => Ok(JsonBody(value)),
-            Err(rejection) => Err(Error::BadRequest(rejection.body_text())),
+            Err(rejection) => Err(rejected(rejection.status(), rejection.body_text())),
         }
     }
 }
@@ -29,7 +41,7 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJ
     async fn from_request(req: Request, state: &S) -> Result<Self, Error> {
         let bytes = axum::body::Bytes::from_request(req, state)
             .await
-            .map_err(|e| Error::BadRequest(e.body_text()))?;
+            .map_err(|e| rejected(e.status(), e.body_text()))?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(OptionalJsonBody(T::default()));
         }

@@ -17,7 +17,8 @@
 //! no referrer to other sites. The WebSocket's own host is named in
 //! `connect-src` besides `'self'` (Safari does not let `'self'` cover `ws:`
 //! and `wss:`), taken from the request's `Host` when that is a plain
-//! `host[:port]`.
+//! `host[:port]`. Every answer under `/api/` that does not set its own
+//! `Cache-Control` gets `no-store`: many are private to a session.
 
 use axum::extract::Request;
 use axum::http::header::{self, HeaderMap, HeaderName, HeaderValue};
@@ -75,6 +76,7 @@ fn security_headers(host: Option<&HeaderValue>) -> [(HeaderName, HeaderValue); 4
 /// Refuses cross-origin changes and adds the security headers.
 pub(crate) async fn guard(req: Request, next: Next) -> Response {
     let host = req.headers().get(header::HOST).cloned();
+    let api = req.uri().path().starts_with("/api/");
     let mut res = if cross_origin_change(req.method(), req.headers()) {
         Error::from(Problem::CrossOrigin).into_response()
     } else {
@@ -83,6 +85,11 @@ pub(crate) async fn guard(req: Request, next: Next) -> Response {
     let headers = res.headers_mut();
     for (name, value) in security_headers(host.as_ref()) {
         headers.insert(name, value);
+    }
+    // Answers of the API may be private (`/api/me`, audit logs, `mine=1`):
+    // no cache keeps them, unless a handler says otherwise (a diagram).
+    if api && !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }
     res
 }

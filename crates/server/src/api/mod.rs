@@ -218,6 +218,7 @@ impl IntoResponse for Error {
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::Conflict(_) => StatusCode::CONFLICT,
             Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Error::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Error::Problem(p) => match p.kind() {
                 Kind::BadRequest => StatusCode::BAD_REQUEST,
                 Kind::Unauthorized => StatusCode::UNAUTHORIZED,

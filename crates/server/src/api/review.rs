@@ -66,7 +66,7 @@ pub(super) struct DiagramQuery {
     moves: Option<String>,
     /// `kanji` (default) or `international`.
     pieces: Option<String>,
-    /// PNG width in pixels (default 600, at most 2000).
+    /// PNG width in pixels (default 600, at most [`picture::MAX_WIDTH`]).
     width: Option<u32>,
 }
 
@@ -123,12 +123,15 @@ async fn diagram(
     Ok((pos, q.options(last)))
 }
 
-/// `GET /api/games/{id}/diagram.svg?ply=N`.
+/// `GET /api/games/{id}/diagram.svg?ply=N` (counted as a diagram of the address).
 pub(super) async fn diagram_svg(
     State(store): State<Store>,
+    State(limiter): State<Limiter>,
+    addr: ClientAddr,
     Path(id): Path<String>,
     Query(q): Query<DiagramQuery>,
 ) -> Result<Response, Error> {
+    limiter.check(Kind::Diagrams, &addr.key()).await?;
     let (pos, opts) = diagram(&store, &id, &q).await?;
     let svg = shogi_record::diagram::svg(&pos, &opts);
     Ok((
@@ -141,9 +144,12 @@ pub(super) async fn diagram_svg(
         .into_response())
 }
 
-/// `GET /api/games/{id}/diagram.png?ply=N[&width=W]`.
+/// `GET /api/games/{id}/diagram.png?ply=N[&width=W]` (counted as a diagram
+/// of the address).
 pub(super) async fn diagram_png(
     State(store): State<Store>,
+    State(limiter): State<Limiter>,
+    addr: ClientAddr,
     Path(id): Path<String>,
     Query(q): Query<DiagramQuery>,
 ) -> Result<Response, Error> {
@@ -151,6 +157,7 @@ pub(super) async fn diagram_png(
     if !(100..=picture::MAX_WIDTH).contains(&width) {
         return Err(bad(format!("width must be 100..={}", picture::MAX_WIDTH)));
     }
+    limiter.check(Kind::Diagrams, &addr.key()).await?;
     let (pos, opts) = diagram(&store, &id, &q).await?;
     super::download::png(pos, opts, width).await
 }

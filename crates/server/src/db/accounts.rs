@@ -253,6 +253,7 @@ impl Store {
             "UPDATE games SET gote_name = 'deleted', gote_lc = 'deleted', gote_user = NULL
              WHERE gote_user = $1",
             "DELETE FROM sessions WHERE user_id = $1",
+            "DELETE FROM tournament_creations WHERE user_id = $1",
             "DELETE FROM rating_history WHERE user_id = $1",
             "DELETE FROM ratings WHERE user_id = $1",
             "DELETE FROM users WHERE id = $1",

@@ -247,11 +247,17 @@ impl Store {
                 .bind(user)
                 .execute(&mut *tx)
                 .await?;
+            // Kept when the event is deleted: the daily limit counts creations.
+            sqlx::query("INSERT INTO tournament_creations (user_id, created_at) VALUES ($1, $2)")
+                .bind(user)
+                .bind(ms(e.created_at_ms))
+                .execute(&mut *tx)
+                .await?;
         }
         tx.commit().await
     }
 
-    /// Events created by `user` since `since_ms`.
+    /// Events created by `user` since `since_ms`, deleted ones included.
     ///
     /// # Errors
     /// The database refused the query.
@@ -261,7 +267,7 @@ impl Store {
         since_ms: u64,
     ) -> Result<u32, sqlx::Error> {
         let n: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM tournaments WHERE created_by = $1 AND created_at >= $2",
+            "SELECT COUNT(*) FROM tournament_creations WHERE user_id = $1 AND created_at >= $2",
         )
         .bind(user)
         .bind(ms(since_ms))

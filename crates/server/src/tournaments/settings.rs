@@ -152,9 +152,11 @@ impl TimeArg {
                 let (m, s) = t.split_once('+').ok_or_else(bad)?;
                 let m: u64 = m.trim().parse().map_err(|_| bad())?;
                 let s: u64 = s.trim().parse().map_err(|_| bad())?;
+                // Checked: a huge number must not wrap into a short clock.
+                let too_long = || Error::BadRequest(format!("time {t:?}: too long"));
                 TimeControl {
-                    main_ms: m * 60_000,
-                    byoyomi_ms: s * 1000,
+                    main_ms: m.checked_mul(60_000).ok_or_else(too_long)?,
+                    byoyomi_ms: s.checked_mul(1000).ok_or_else(too_long)?,
                     periods: 1,
                     increment_ms: 0,
                 }
@@ -418,6 +420,22 @@ mod tests {
 
     fn req(v: serde_json::Value) -> SettingsRequest {
         serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn a_huge_time_is_refused_not_wrapped() {
+        let text = |t: &str| TimeArg::Text(t.into()).control();
+        assert_eq!(text("30+30").unwrap().main_ms, 1_800_000);
+        // 307445734561825861 minutes wrapped to 44 s before the check.
+        let e = text("307445734561825861+0").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("time \"307445734561825861+0\": too long"),
+            "{e}"
+        );
+        // Within u64 but over a day: the clock's own check names the field.
+        let e = text("100000+0").unwrap_err();
+        assert!(e.to_string().contains("time.main_ms"), "{e}");
     }
 
     #[test]
