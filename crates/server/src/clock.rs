@@ -44,7 +44,35 @@ fn one() -> u32 {
     1
 }
 
+/// The shortest game a rated time control may give: its main time and 40
+/// moves' byoyomi or increment add up to at least a minute (1+0 bullet is
+/// rated; a 1 ms clock, which loses on time before a person can move, is
+/// not).
+pub const MIN_RATED_GAME_MS: u64 = 60_000;
+
+/// The refusal of a rated game at a time control that is not [`TimeControl::rateable`].
+pub const RATED_TOO_FAST: &str =
+    "time: a rated game needs main time plus 40 moves of byoyomi or increment of at least a minute";
+
 impl TimeControl {
+    /// Whether a person can play a rated game at this time control: main
+    /// time plus 40 moves of byoyomi or increment is at least
+    /// [`MIN_RATED_GAME_MS`].
+    ///
+    /// ```
+    /// use shogi_server::clock::TimeControl;
+    /// let tc = |main_ms, byoyomi_ms| TimeControl { main_ms, byoyomi_ms, periods: 1, increment_ms: 0 };
+    /// assert!(tc(60_000, 0).rateable());
+    /// assert!(tc(0, 10_000).rateable());
+    /// assert!(!tc(1, 0).rateable());
+    /// assert!(!tc(10_000, 1_000).rateable());
+    /// ```
+    #[must_use]
+    pub fn rateable(&self) -> bool {
+        let per_move = self.byoyomi_ms.saturating_add(self.increment_ms);
+        self.main_ms.saturating_add(per_move.saturating_mul(40)) >= MIN_RATED_GAME_MS
+    }
+
     /// Checks the limits: every value at most a day, at most
     /// [`MAX_PERIODS`] periods, not byoyomi and increment together, not all zero.
     ///

@@ -17,7 +17,7 @@ use serde_json::json;
 use shogi_core::Handicap;
 use tokio::sync::broadcast;
 
-use crate::clock::TimeControl;
+use crate::clock::{TimeControl, RATED_TOO_FAST};
 use crate::error::{Error, Problem};
 use crate::players::Identity;
 use crate::protocol::PlayerView;
@@ -364,8 +364,10 @@ impl Lobby {
                     "log in to post a rated challenge".into(),
                 ));
             }
-            if req.time.is_none() {
-                return Err(bad("a rated challenge needs a time control"));
+            match &req.time {
+                None => return Err(bad("a rated challenge needs a time control")),
+                Some(tc) if !tc.rateable() => return Err(bad(RATED_TOO_FAST)),
+                Some(_) => {}
             }
             if handicap != Handicap::Even {
                 return Err(bad("handicap games are unrated"));

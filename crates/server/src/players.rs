@@ -166,27 +166,61 @@ fn score_of(ending: Ending, side: Color) -> Option<Score> {
     })
 }
 
+/// At most this many games between the same two accounts change their
+/// ratings in 24 hours; further ones are played unrated.
+pub const RATED_GAMES_PER_PAIR_A_DAY: u32 = 3;
+
+/// A finished rated game as [`settle`] reads it.
+#[derive(Clone, Copy, Debug)]
+pub struct Finished<'a> {
+    /// The game's id.
+    pub game_id: &'a str,
+    /// Its time class.
+    pub class: TimeClass,
+    /// The accounts at its seats.
+    pub users: ByColor<Option<i64>>,
+    /// How it ended.
+    pub ending: Ending,
+    /// Moves played (plies).
+    pub plies: usize,
+}
+
 /// Rates a finished rated game: both players' ratings in `class` change as
 /// one rating period each, against the other's rating from before; the new
-/// ratings and the history are stored in one transaction. An aborted game,
-/// or a seat without an account, changes nothing. Returns the new ratings.
+/// ratings and the history are stored in one transaction. A rating is
+/// earned by play, so nothing changes for an aborted game, a game in which
+/// a side has not moved (a resignation or a flag before that), a seat
+/// without an account, or a game between two accounts that already played
+/// [`RATED_GAMES_PER_PAIR_A_DAY`] rated games in the 24 hours before.
+/// Returns the new ratings.
 ///
 /// # Errors
 /// Database errors (nothing is changed then).
 pub async fn settle(
     store: &Store,
-    game_id: &str,
-    class: TimeClass,
-    users: ByColor<Option<i64>>,
-    ending: Ending,
+    game: Finished<'_>,
     now_ms: u64,
 ) -> Result<Option<ByColor<Rating>>, Error> {
+    let Finished {
+        game_id,
+        class,
+        users,
+        ending,
+        plies,
+    } = game;
     let (Some(sente), Some(gote)) = (users[Color::Sente], users[Color::Gote]) else {
         return Ok(None);
     };
     let Some(sente_score) = score_of(ending, Color::Sente) else {
         return Ok(None);
     };
+    if plies < 2 {
+        return Ok(None);
+    }
+    let day_ago = now_ms.saturating_sub(24 * 3600 * 1000);
+    if store.rated_games_between(sente, gote, day_ago).await? >= RATED_GAMES_PER_PAIR_A_DAY {
+        return Ok(None);
+    }
     let gote_score = score_of(ending, Color::Gote).unwrap_or(Score::Draw);
     let before = |row: Option<RatingRow>| row.map_or((Rating::NEW, 0), |r| (r.rating, r.games));
     let (s_before, s_games) = before(store.rating(sente, class).await?);

@@ -524,3 +524,39 @@ async fn ending_a_session_closes_its_sockets_at_once() {
     assert!(b.closed().await, "a password change ends every session");
     s.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_rating_is_earned_by_play_at_a_playable_clock_three_times_a_day_per_pair() {
+    let dir = TempDir::new("earned");
+    let s = TestServer::start(&dir.db()).await;
+    let alice = account(&s, "Алиса").await;
+    let bob = account(&s, "Bob").await;
+    let seek = |main_ms: u64| json!({"time": {"main_ms": main_ms, "byoyomi_ms": 0}, "rated": true, "side": "sente"});
+    // A clock nobody can play on is refused for a rated seek.
+    let (status, _, v) = s
+        .request_with("POST", "/api/seeks", &[&alice.0], Some(&seek(1)))
+        .await;
+    assert_eq!(status, 400, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("at least a minute"),
+        "{v}"
+    );
+    // Resigned before each side moved: no rating changes.
+    let (_, mut a, mut b) = seek_game(&s, seek(600_000), &alice, &bob).await;
+    a.play("7g7f").await;
+    b.send(json!({"type": "resign"})).await;
+    a.state_where(|st| st["status"]["over"] == true).await;
+    assert_eq!(ratings(&s, "bob").await["ratings"], json!({}));
+    // Four played games in a day: three count.
+    for _ in 0..4 {
+        let (_, mut a, mut b) = seek_game(&s, seek(600_000), &alice, &bob).await;
+        a.play("7g7f").await;
+        b.play("3c3d").await;
+        b.send(json!({"type": "resign"})).await;
+        a.state_where(|st| st["status"]["over"] == true).await;
+    }
+    let won = ratings(&s, "алиса").await;
+    assert_eq!(won["ratings"]["rapid"]["games"], 3, "{won}");
+    assert_eq!(won["results"]["wins"], 5);
+    s.shutdown().await;
+}

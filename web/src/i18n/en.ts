@@ -229,6 +229,8 @@ export const en = {
   casual: 'Casual',
   ratedNeedsAccount: 'Rated games need an account: log in or register.',
   handicapUnrated: 'Handicap games are not rated.',
+  ratedRules:
+    'A rated game counts only once each side has made a move (an abort or a loss before that changes no rating), at a time control of at least a minute (main time plus 40 moves of byoyomi), and at most 3 a day against the same opponent.',
   challengePlayer: 'Challenge a player (name)',
   postSeek: 'Post a challenge',
   openSeeks: 'Open challenges',

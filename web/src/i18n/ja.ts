@@ -229,6 +229,8 @@ export const ja: Dict = {
   casual: 'フリー対局',
   ratedNeedsAccount: 'レーティング対局にはアカウントが必要です。ログインまたは新規登録してください。',
   handicapUnrated: '駒落ちはレーティングに反映されません。',
+  ratedRules:
+    'レーティング対局は双方が1手以上指した場合だけ反映されます（それ以前の中止や負けは反映されません）。持ち時間と40手分の秒読みの合計が1分以上で、同じ相手とは1日3局までです。',
   challengePlayer: '対局を申し込む相手（名前）',
   postSeek: '対局を募集',
   openSeeks: '募集中の対局',

@@ -166,7 +166,7 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
         ? h('p', { class: 'note', id: 'rated-hint' }, t('ratedNeedsAccount'))
         : form.handicap !== 'even'
           ? h('p', { class: 'note' }, t('handicapUnrated'))
-          : null,
+          : h('p', { class: 'note', id: 'rated-rules' }, t('ratedRules')),
       field(t('challengePlayer'), to),
       guestNameField('seek-guest-name'),
       submit,

@@ -128,6 +128,30 @@ fn count(v: i64) -> u32 {
 }
 
 impl Store {
+    /// How many games between accounts `a` and `b` changed their ratings
+    /// since `since_ms` (any class).
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn rated_games_between(
+        &self,
+        a: i64,
+        b: i64,
+        since_ms: u64,
+    ) -> Result<u32, sqlx::Error> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM rating_history mine JOIN rating_history theirs
+               ON theirs.game_id = mine.game_id AND theirs.user_id = $2
+             WHERE mine.user_id = $1 AND mine.at >= $3",
+        )
+        .bind(a)
+        .bind(b)
+        .bind(ms(since_ms))
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+
     /// The rating of `user` in `class`, if they have played a rated game in it.
     ///
     /// # Errors

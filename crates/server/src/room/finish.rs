@@ -70,9 +70,14 @@ impl Room {
         );
         // History points are dated in Unix time, like the games (the room's
         // clock measures turns from the server's start).
-        if let Err(e) =
-            players::settle(&self.deps.store, &self.id, class, users, ending, unix_ms()).await
-        {
+        let game = players::Finished {
+            game_id: &self.id,
+            class,
+            users,
+            ending,
+            plies: self.usi_moves.len(),
+        };
+        if let Err(e) = players::settle(&self.deps.store, game, unix_ms()).await {
             tracing::error!(game = %self.id, "rating the game: {e}");
         }
     }

@@ -405,6 +405,9 @@ impl SettingsRequest {
                 ));
             }
         }
+        if s.rated && !s.time.rateable() {
+            return Err(Error::BadRequest(crate::clock::RATED_TOO_FAST.into()));
+        }
         if let (Some(a), Some(b)) = (&s.starts, &s.ends) {
             if b < a {
                 return Err(Error::BadRequest("ends is before starts".into()));
