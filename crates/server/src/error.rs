@@ -175,6 +175,9 @@ pub enum Problem {
         /// The existing name it looks like.
         name: String,
     },
+    /// A puzzle's solution asked by an account before its attempt is over.
+    #[error("the solution is shown after an attempt: give up first")]
+    SolutionAfterAttempt,
     /// A change asked from another site.
     #[error("cross-origin request refused")]
     CrossOrigin,
@@ -272,6 +275,7 @@ impl Problem {
             | Problem::NotASeat
             | Problem::CrossOrigin
             | Problem::NotYourChallenge
+            | Problem::SolutionAfterAttempt
             | Problem::OrganisersOnly
             | Problem::RegistrationClosed => Kind::Forbidden,
             Problem::SeatTaken
@@ -351,6 +355,7 @@ mod tests {
                 Problem::BoardHasResult => 22,
                 Problem::MixedScripts { .. } => 23,
                 Problem::NameTooLike { .. } => 24,
+                Problem::SolutionAfterAttempt => 25,
             }
         }
         let all = vec![
@@ -398,6 +403,7 @@ mod tests {
             Problem::NameTooLike {
                 name: "alice".into(),
             },
+            Problem::SolutionAfterAttempt,
         ];
         let seen: Vec<usize> = all.iter().map(index).collect();
         assert_eq!(seen, (0..all.len()).collect::<Vec<_>>());

@@ -541,23 +541,42 @@ async fn attempts_are_rate_limited_per_address() {
 }
 
 #[tokio::test]
-async fn an_account_that_asks_for_the_solution_first_has_failed_the_puzzle() {
+async fn a_get_changes_nothing_and_an_account_sees_the_solution_after_giving_up() {
     let tmp = TempDir::new("puzzles-peek");
     let ts = TestServer::start(&tmp.db()).await;
     let cookie = register(&ts, "peeker").await;
     let id = mate3();
     let path = format!("/api/puzzles/{id}?solution=1");
-    let (status, _, p) = ts.request_with("GET", &path, &[&cookie], None).await;
+    let mine = || async {
+        let (_, _, me) = ts
+            .request_with("GET", "/api/me/puzzles", &[&cookie], None)
+            .await;
+        me
+    };
+    // A guest reads it; the account is refused, and nothing is recorded
+    // (a cross-site link to this URL used to fail the victim's puzzle).
+    let (status, guest) = ts.request("GET", &path, None).await;
     assert_eq!(status, 200);
-    assert!(p["solution"].is_array());
-    let (_, _, me) = ts
-        .request_with("GET", "/api/me/puzzles", &[&cookie], None)
-        .await;
+    assert!(guest["solution"].is_array());
+    let (status, _, refused) = ts.request_with("GET", &path, &[&cookie], None).await;
+    assert_eq!(
+        (status, &refused["code"]),
+        (403, &json!("solution_after_attempt"))
+    );
+    assert_eq!(mine().await["attempted"], 0);
+    // Giving up is a POST: a failed first attempt, then the solution.
+    let give_up = format!("/api/puzzles/{id}/give-up");
+    let (status, _, p) = ts.request_with("POST", &give_up, &[&cookie], None).await;
+    assert_eq!(status, 200);
+    assert_eq!(p["solution"], guest["solution"]);
+    let me = mine().await;
     assert_eq!(
         (me["attempted"].as_u64(), me["solved"].as_u64()),
         (Some(1), Some(0))
     );
     assert!(me["rating"]["rating"].as_f64().unwrap() < 1500.0, "{me}");
+    let (status, _, _) = ts.request_with("GET", &path, &[&cookie], None).await;
+    assert_eq!(status, 200);
     // Solving it afterwards counts it solved but rates nothing.
     let answers = play_through(&ts, &id, Some(&cookie)).await;
     assert!(answers.last().unwrap().get("rated").is_none());

@@ -281,9 +281,9 @@ class PuzzlePage implements Screen {
     const p = this.puzzle;
     if (!p) return;
     try {
-      const full = await request<PuzzleView>('GET', `/api/puzzles/${p.id}?solution=1`);
+      const full = await request<PuzzleView>('POST', `/api/puzzles/${p.id}/give-up`);
       p.solution = full.solution ?? [];
-      // An account that looks before finishing has failed the puzzle: its rating changed.
+      // An account that gives up before finishing has failed the puzzle: its rating changed.
       if (me() && this.status !== 'solved' && this.status !== 'wrong') this.loadMine();
     } catch (e) {
       this.feedback = e instanceof Error ? e.message : String(e);

@@ -90,6 +90,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/puzzles/daily", get(puzzles::daily))
         .route("/api/puzzles/{id}", get(puzzles::get))
         .route("/api/puzzles/{id}/attempt", post(puzzles::attempt))
+        .route("/api/puzzles/{id}/give-up", post(puzzles::give_up))
         .route("/api/me/puzzles", get(puzzles::me))
         .route("/api/me/puzzles/streak", post(puzzles::streak))
         .merge(web::routes())

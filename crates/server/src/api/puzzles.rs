@@ -13,7 +13,7 @@ use shogi_core::Move;
 
 use super::body::JsonBody;
 use super::session::{ClientAddr, MaybeUser, User};
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::legal::LegalMoves;
 use crate::limits::{Kind as Limit, Limiter};
 use crate::puzzles::{self, Filter, Kind, Puzzle, Puzzles, Verdict, MAX_EXCLUDED};
@@ -159,11 +159,12 @@ fn puzzle<'a>(puzzles: &'a Puzzles, id: &str) -> Result<&'a Puzzle, Error> {
     puzzles.get(id)
 }
 
-/// `GET /api/puzzles/{id}[?solution=1]`. An account that asks for the
-/// solution before finishing an attempt has failed the puzzle (rated so).
+/// `GET /api/puzzles/{id}[?solution=1]`: changes nothing. The solution is
+/// shown to a guest, and to an account only once its attempt at the puzzle
+/// is over (solved, failed or given up with `POST .../give-up`); before
+/// that `403` `solution_after_attempt`.
 pub(super) async fn get(
     State(puzzles): State<Puzzles>,
-    State(time): State<TimeSource>,
     MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     Query(q): Query<GetQuery>,
@@ -171,10 +172,29 @@ pub(super) async fn get(
     let p = puzzle(&puzzles, &id)?;
     let solution = matches!(q.solution.as_deref(), Some("1" | "true"));
     if let (true, Some(account)) = (solution, user) {
-        puzzles.finish(account.id, p, false, time.now_ms()).await?;
+        if !puzzles.attempted(account.id, p).await? {
+            return Err(Problem::SolutionAfterAttempt.into());
+        }
     }
     let rating = puzzles.rating(p).await?;
     Ok(Json(Value::Object(puzzle_json(p, rating, solution))))
+}
+
+/// `POST /api/puzzles/{id}/give-up`: the puzzle with its solution. For an
+/// account that has not finished an attempt at it, giving up is a failed
+/// first attempt (its rating changes as for a wrong move).
+pub(super) async fn give_up(
+    State(puzzles): State<Puzzles>,
+    State(time): State<TimeSource>,
+    MaybeUser(user): MaybeUser,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, Error> {
+    let p = puzzle(&puzzles, &id)?;
+    if let Some(account) = user {
+        puzzles.finish(account.id, p, false, time.now_ms()).await?;
+    }
+    let rating = puzzles.rating(p).await?;
+    Ok(Json(Value::Object(puzzle_json(p, rating, true))))
 }
 
 /// A guest's rating, sent with an attempt to learn its change.

@@ -267,6 +267,15 @@ impl Puzzles {
         Some((&all[index], format!("{y:04}-{m:02}-{d:02}")))
     }
 
+    /// Whether `user` has finished an attempt at `p` (solved or not).
+    ///
+    /// # Errors
+    /// The database failed.
+    pub async fn attempted(&self, user: i64, p: &Puzzle) -> Result<bool, Error> {
+        let attempted = self.inner.store.attempted_puzzles(user).await?;
+        Ok(attempted.iter().any(|(id, _)| *id == p.id))
+    }
+
     /// Records the end of an account's attempt (`solved` or wrong); the
     /// first at a puzzle changes both ratings (Glicko-2, one game) and is
     /// returned.
