@@ -36,6 +36,7 @@ const PLAIN = [
   'already_entered',
   'event_full',
   'board_has_result',
+  'solution_after_attempt',
   'bad_sfen',
   // Over the WebSocket.
   'game_over',

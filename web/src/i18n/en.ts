@@ -477,6 +477,7 @@ export const en = {
   err_wrong_login: 'Wrong name or password.',
   err_wrong_password: 'Wrong password.',
   err_name_taken: 'This name is taken.',
+  err_solution_after_attempt: 'The solution is shown after your attempt: give up first.',
   err_name_too_like: 'This name looks like the name «{name}», which is taken.',
   err_cross_origin: 'Refused: the request came from another site.',
   err_empty_record: 'The record is empty.',

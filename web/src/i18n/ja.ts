@@ -473,6 +473,7 @@ export const ja: Dict = {
   err_wrong_login: '名前またはパスワードが違います。',
   err_wrong_password: 'パスワードが違います。',
   err_name_taken: 'この名前は使われています。',
+  err_solution_after_attempt: '解答は挑戦の後に表示されます。先に「降参」してください。',
   err_name_too_like: 'この名前は使われている名前「{name}」と見分けにくい名前です。',
   err_cross_origin: '拒否しました：他のサイトからの要求です。',
   err_empty_record: '棋譜が空です。',

@@ -473,6 +473,7 @@ export const ru: Dict = {
   err_wrong_login: 'Неверное имя или пароль.',
   err_wrong_password: 'Неверный пароль.',
   err_name_taken: 'Это имя занято.',
+  err_solution_after_attempt: 'Решение показывается после попытки: сначала сдайтесь.',
   err_name_too_like: 'Это имя похоже на занятое имя «{name}».',
   err_cross_origin: 'Отказано: запрос пришёл с другого сайта.',
   err_empty_record: 'Запись пуста.',

@@ -473,6 +473,7 @@ export const uk: Dict = {
   err_wrong_login: 'Неправильне ім’я або пароль.',
   err_wrong_password: 'Неправильний пароль.',
   err_name_taken: 'Це ім’я зайняте.',
+  err_solution_after_attempt: 'Розв’язок показується після спроби: спершу здайтеся.',
   err_name_too_like: 'Це ім’я схоже на зайняте ім’я «{name}».',
   err_cross_origin: 'Відмовлено: запит надійшов з іншого сайту.',
   err_empty_record: 'Запис порожній.',
