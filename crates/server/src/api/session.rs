@@ -12,7 +12,7 @@ use axum::http::request::Parts;
 
 use crate::accounts::{is_session_id, Account, Accounts, Session};
 use crate::error::{Error, Problem};
-use crate::limits::address_key;
+use crate::limits::rates::address_key;
 use crate::state::HttpsCookies;
 
 /// The session cookie's name.
