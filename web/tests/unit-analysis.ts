@@ -1,6 +1,6 @@
 // Unit tests of the analysis board's pieces (no browser): the USEN codec of
 // the share link (src/records/usen.ts) against strings the Rust codec wrote
-// (crates/server/src/export.rs, `usen_vectors`, and the doc example of
+// (crates/server/src/board/export.rs, `usen_vectors`, and the doc example of
 // crates/record/src/usen.rs), and the engine score in words.
 //
 //   node scripts/run-ts.mjs tests/unit-analysis.ts      (prints `N passed, M failed`)

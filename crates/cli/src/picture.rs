@@ -1,5 +1,5 @@
 //! `shogi diagram`: an SVG board picture from `shogi_record::diagram`, or a PNG of it
-//! rendered by `shogi_server::picture` (resvg and the system's fonts).
+//! rendered by `shogi_server::review::picture` (resvg and the system's fonts).
 
 use std::io::Write;
 use std::path::Path;
@@ -52,8 +52,8 @@ pub fn run(a: &DiagramArgs) -> Result<(), CliError> {
         }
         Some("svg") => write_file(out, diagram::svg(game.position(), &opts).as_bytes()),
         Some("png") => {
-            let r =
-                shogi_server::picture::render(game.position(), &opts, a.width).map_err(CliError)?;
+            let r = shogi_server::review::picture::render(game.position(), &opts, a.width)
+                .map_err(CliError)?;
             if r.without_kanji {
                 eprintln!(
                     "shogi: warning: no font with kanji found (install e.g. fonts-noto-cjk); drawing international pieces and letter coordinates"

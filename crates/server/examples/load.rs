@@ -99,7 +99,7 @@ use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use shogi_engine::rng::Rng;
-use shogi_server::protocol::DIFF_FIELDS;
+use shogi_server::games::view::DIFF_FIELDS;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;

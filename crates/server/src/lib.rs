@@ -8,13 +8,16 @@
 //! to create, open or restore a game.
 //!
 //! Three layers, arrows pointing down only: the handlers in `api` (HTTP and
-//! WebSocket → typed calls, through the registries of [`AppState`]); the
-//! domain modules ([`rooms`], [`room`], [`connections`], [`players`],
-//! [`lobby`], [`records`], [`annotations`], [`analysis`], [`archive`],
-//! [`legal`], [`mate`], [`puzzles`], [`opponent`], [`search_pool`], [`picture`],
-//! [`accounts`], [`limits`]), which know nothing of HTTP; and the storage,
-//! [`db`], the only module that speaks SQL. Value types ([`protocol`],
-//! [`clock`], [`time`], [`activity`], [`Error`]) sit at the bottom. `serve`
+//! WebSocket → typed calls, through the registries of [`AppState`], and the
+//! wire's message envelopes); the features, each in its folder, which know
+//! nothing of HTTP: the live games ([`games`]: the rooms, their views, the
+//! players), the [`lobby`], reviewing finished games and records
+//! ([`review`]), the analysis [`board`], the [`learn`] pages, the
+//! [`puzzles`], the [`tournaments`], the [`accounts`], the [`ratings`] and
+//! the rate [`limits`]; and the storage, [`db`], the only module that
+//! speaks SQL. The model of one game ([`game`]: sides, settings, clocks,
+//! the words for endings) and the shared infrastructure ([`time`],
+//! [`activity`], [`search_pool`], [`Error`]) sit at the bottom. `serve`
 //! accepts the connections (with a header timeout).
 //!
 //! ```no_run
@@ -28,35 +31,18 @@
 
 pub mod accounts;
 pub mod activity;
-pub mod analysis;
-pub mod annotations;
 mod api;
-pub mod archive;
-pub mod bucket;
-pub mod clock;
-pub mod committer;
-pub mod connections;
+pub mod board;
 pub mod db;
-pub mod dests;
-pub mod engine_lines;
 mod error;
-pub mod export;
+pub mod game;
+pub mod games;
 pub mod learn;
-pub mod leases;
-pub mod legal;
 pub mod limits;
 pub mod lobby;
-pub mod mate;
-pub mod opponent;
-pub mod picture;
-pub mod play;
-pub mod players;
-pub mod protocol;
 pub mod puzzles;
 pub mod ratings;
-pub mod records;
-pub mod room;
-pub mod rooms;
+pub mod review;
 pub mod search_pool;
 mod serve;
 mod state;
@@ -75,12 +61,12 @@ use tokio::task::JoinHandle;
 
 pub use activity::{ActivityGate, ManualGate};
 pub use api::MAX_BODY_BYTES;
-pub use connections::WsLimits;
 pub use db::Location;
 pub use error::{Error, Kind, Problem};
-use leases::{LeasePolicy, Leases};
-pub use limits::RateLimits;
-pub use opponent::{EngineOpponent, Greedy, Limits, Opponent};
+pub use games::connections::WsLimits;
+use games::leases::{LeasePolicy, Leases};
+pub use games::opponent::{EngineOpponent, Greedy, Limits, Opponent};
+pub use limits::rates::RateLimits;
 pub use search_pool::SearchPool;
 pub use state::{AppState, Capacity};
 pub use time::{ManualTime, TimeSource};
@@ -156,7 +142,7 @@ impl Config {
             ws_idle: ws.idle,
             max_spectators: ws.max_spectators,
             search_threads: search_pool::default_threads(),
-            room_idle: rooms::ROOM_IDLE,
+            room_idle: games::rooms::ROOM_IDLE,
             sweep_every: SWEEP_EVERY,
             advertise: None,
         }
@@ -165,7 +151,7 @@ impl Config {
     fn capacity(&self, leases: Option<Leases>) -> Capacity {
         Capacity {
             holders: leases.clone().map(|leases| {
-                Arc::new(api::forward::HttpHolders::new(leases)) as Arc<dyn rooms::Holders>
+                Arc::new(api::forward::HttpHolders::new(leases)) as Arc<dyn games::rooms::Holders>
             }),
             leases,
             search: SearchPool::new(self.search_threads),
@@ -204,7 +190,7 @@ impl Server {
     pub async fn start(config: Config) -> Result<Server, Error> {
         puzzles::PuzzleSet::embedded().map_err(Error::Internal)?;
         let store = db::Store::open(&config.db).await?;
-        analysis::reset_unfinished(&store).await?;
+        review::analysis::reset_unfinished(&store).await?;
         store.fill_search_names().await?;
         let leases = match &config.advertise {
             Some(address) => Some(

@@ -10,7 +10,7 @@ use common::{header, local, send_text_from, TempDir, TestServer};
 use serde_json::{json, Value};
 use shogi_server::accounts::Accounts;
 use shogi_server::db::Store;
-use shogi_server::limits::{Rate, RateLimits};
+use shogi_server::limits::rates::{Rate, RateLimits};
 use shogi_server::Location;
 
 const PASSWORD: &str = "correct horse";

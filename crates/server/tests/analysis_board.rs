@@ -5,7 +5,7 @@ mod common;
 
 use common::{header, raw, send_text, TempDir, TestServer};
 use serde_json::{json, Value};
-use shogi_server::limits::{Rate, RateLimits};
+use shogi_server::limits::rates::{Rate, RateLimits};
 
 /// Gote mates with G*5h (the Sente king on 5i, a Gote gold on 5g).
 const GOTE_MATES: &str = "4k4/9/9/9/9/9/4g4/9/4K4 w g 1";

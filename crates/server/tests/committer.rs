@@ -10,10 +10,10 @@ use common::{local, TempDir, TestServer};
 use futures_util::future::join_all;
 use serde_json::json;
 use shogi_core::{ByColor, Color, Ending, Move};
-use shogi_server::clock::{Clock, TimeControl};
-use shogi_server::committer::{Committer, MAX_HOLD_BATCHES};
 use shogi_server::db::{Fence, GameWrite, MoveRecord, Store};
-use shogi_server::leases::{Acquired, LeasePolicy, Leases};
+use shogi_server::game::clock::{Clock, TimeControl};
+use shogi_server::games::committer::{Committer, MAX_HOLD_BATCHES};
+use shogi_server::games::leases::{Acquired, LeasePolicy, Leases};
 
 fn mv(ply: u32, usi: &str, mover: Color) -> GameWrite {
     GameWrite::Move(MoveRecord {

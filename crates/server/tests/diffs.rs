@@ -6,7 +6,7 @@ mod common;
 
 use common::{TempDir, TestServer, Ws};
 use serde_json::{json, Value};
-use shogi_server::protocol::DIFF_FIELDS;
+use shogi_server::games::view::DIFF_FIELDS;
 
 /// A spectator's WebSocket, asking for diffs or not; the first state read.
 async fn watch(s: &TestServer, id: &str, diffs: bool) -> (Ws, Value) {

@@ -197,7 +197,7 @@ async fn an_account_keeps_its_progress_and_merges_more() {
             Some(&json!({ "done": many })),
         )
         .await;
-    assert_eq!(status, 400, "{v}");
+    assert_eq!((status, &v["code"]), (413, &json!("too_large")), "{v}");
     assert!(v["error"].as_str().unwrap().contains("length limit"), "{v}");
     assert_eq!(
         get(alice.clone()).await["done"].as_array().unwrap().len(),

@@ -7,7 +7,7 @@ mod common;
 
 use common::{local, TempDir, TestServer};
 use shogi_server::db::Store;
-use shogi_server::leases::{Acquired, LeasePolicy, Leases};
+use shogi_server::games::leases::{Acquired, LeasePolicy, Leases};
 
 const POLICY: LeasePolicy = LeasePolicy {
     ttl_ms: 6_000,
@@ -35,7 +35,7 @@ async fn two_instances(store: &Store, t0: u64) -> (Leases, Leases) {
     )
 }
 
-fn mine(a: Acquired) -> shogi_server::leases::Lease {
+fn mine(a: Acquired) -> shogi_server::games::leases::Lease {
     match a {
         Acquired::Mine(l) => l,
         Acquired::HeldBy(h) => panic!("held by {h:?}"),
@@ -127,8 +127,8 @@ async fn a_new_game_is_stored_with_its_lease() {
     use shogi_server::db::leases::{FirstLease, FIRST_EPOCH};
     use shogi_server::db::players::GamePlayers;
     use shogi_server::db::NewGame;
-    use shogi_server::leases::Lease;
-    use shogi_server::protocol::{Mode, Settings};
+    use shogi_server::game::{Mode, Settings};
+    use shogi_server::games::leases::Lease;
 
     let tmp = TempDir::new("leases-new");
     let store = Store::open(&tmp.db()).await.unwrap();

@@ -14,7 +14,7 @@ use shogi_core::{
     impasse, ByColor, Color, Ending, Game, HandKind, Handicap, ImpasseRule, ImpasseVerdict,
     Leniency, Move, Position, Square,
 };
-use shogi_server::protocol::rule_code;
+use shogi_server::game::rule_code;
 
 const LANGS: [&str; 4] = ["en", "ru", "uk", "ja"];
 

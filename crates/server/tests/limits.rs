@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use common::{header, local, raw, TempDir, TestServer};
 use serde_json::json;
-use shogi_server::limits::{Rate, RateLimits};
+use shogi_server::limits::rates::{Rate, RateLimits};
 
 #[tokio::test]
 async fn the_31st_game_in_a_minute_is_refused() {
@@ -94,7 +94,7 @@ async fn imports_are_limited_by_count_and_by_bytes() {
 #[tokio::test]
 async fn instances_sharing_a_database_share_the_limits() {
     use shogi_server::db::Store;
-    use shogi_server::limits::{Kind, Limiter};
+    use shogi_server::limits::rates::{Kind, Limiter};
     use shogi_server::TimeSource;
 
     let tmp = TempDir::new("limits-shared");

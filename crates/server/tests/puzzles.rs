@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use common::{header, TempDir, TestServer};
 use serde_json::{json, Value};
-use shogi_server::limits::{Rate, RateLimits};
+use shogi_server::limits::rates::{Rate, RateLimits};
 use shogi_server::puzzles::{Kind, PuzzleSet};
 use shogi_server::ratings::{Glicko2, Rating, Score};
 

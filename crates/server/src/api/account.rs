@@ -13,7 +13,7 @@ use super::body::JsonBody;
 use super::session::{clear_cookie, session_id, set_cookie, ClientAddr, SecureCookies, User};
 use crate::accounts::{name_key, Account, Accounts, Name, Password};
 use crate::error::{Error, Problem};
-use crate::limits::{login_key, Kind, Limiter};
+use crate::limits::rates::{login_key, Kind, Limiter};
 
 /// The body of registration and login.
 #[derive(Deserialize)]

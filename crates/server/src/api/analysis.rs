@@ -7,9 +7,9 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde_json::Value;
 
-use crate::analysis::{self, Analyzer};
 use crate::db::Store;
 use crate::error::Error;
+use crate::review::analysis::{self, Analyzer};
 
 /// `GET /api/games/{id}/analysis`.
 pub(super) async fn get(

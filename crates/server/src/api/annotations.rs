@@ -7,8 +7,8 @@ use serde_json::Value;
 use super::body::JsonBody;
 use crate::db::Store;
 use crate::error::Error;
-use crate::protocol::AnnotationsRequest;
-use crate::records;
+use crate::review::annotated::AnnotationsRequest;
+use crate::review::records;
 
 /// `PUT /api/games/{id}/annotations`: stores the comments and variations;
 /// answers the record JSON with them.

@@ -4,9 +4,9 @@ use axum::extract::{Query, State};
 use axum::Json;
 use serde_json::Value;
 
-use crate::archive::{self, ArchiveQuery};
 use crate::db::Store;
 use crate::error::Error;
+use crate::review::archive::{self, ArchiveQuery};
 
 /// `GET /api/archive`: finished games and imported records, newest first.
 pub(super) async fn archive(

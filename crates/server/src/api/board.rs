@@ -14,13 +14,13 @@ use shogi_record::diagram::{Coords, Options, PieceStyle};
 
 use super::body::JsonBody;
 use super::session::ClientAddr;
-use crate::analysis::Analyzer;
-use crate::engine_lines::{self, Ask, Lines};
+use crate::board::engine_lines::{self, Ask, Lines};
+use crate::board::export::{self, Variation};
+use crate::board::legal::MAX_SFEN_BYTES;
 use crate::error::Error;
-use crate::export::{self, Variation};
-use crate::legal::MAX_SFEN_BYTES;
-use crate::limits::{Kind, Limiter};
-use crate::picture;
+use crate::limits::rates::{Kind, Limiter};
+use crate::review::analysis::Analyzer;
+use crate::review::picture;
 use crate::search_pool::SearchPool;
 
 fn bad(msg: impl Into<String>) -> Error {

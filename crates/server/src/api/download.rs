@@ -9,7 +9,7 @@ use shogi_core::Position;
 use shogi_record::diagram::Options;
 
 use crate::error::Error;
-use crate::picture;
+use crate::review::picture;
 
 /// The diagram of `pos` as a PNG `width` pixels wide (drawn on the blocking
 /// pool), for the game diagrams and the analysis board's.

@@ -46,9 +46,9 @@ use tokio::net::TcpStream;
 
 use super::MAX_BODY_BYTES;
 use crate::error::Error;
-use crate::leases::Leases;
+use crate::games::leases::Leases;
+use crate::games::rooms::{Holders, Located, Rooms};
 use crate::lobby::{Lobby, LIVE_REFRESH};
-use crate::rooms::{Holders, Located, Rooms};
 
 /// The header a forwarded request carries: the forwarding instance's id.
 pub const FORWARDED: HeaderName = HeaderName::from_static("x-shogi-forwarded");

@@ -6,11 +6,13 @@ use axum::Json;
 
 use super::body::JsonBody;
 use super::session::{ClientAddr, MaybeUser};
+use super::wire::JoinRequest;
 use crate::error::Error;
-use crate::limits::{Kind, Limiter};
-use crate::players;
-use crate::protocol::{CreateGame, Created, GameView, JoinRequest, Joined};
-use crate::rooms::Rooms;
+use crate::games::create::{CreateGame, Created};
+use crate::games::players;
+use crate::games::rooms::Rooms;
+use crate::games::view::{GameView, Joined};
+use crate::limits::rates::{Kind, Limiter};
 
 /// `POST /api/games`.
 pub(super) async fn create(

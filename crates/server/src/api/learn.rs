@@ -1,5 +1,5 @@
 //! `GET` and `PUT /api/me/learn`: the logged-in account's progress on the
-//! learn pages ([`crate::learn`]).
+//! learn pages ([`crate::learn::progress`]).
 
 use axum::extract::State;
 use axum::Json;
@@ -8,7 +8,7 @@ use super::body::JsonBody;
 use super::session::User;
 use crate::db::Store;
 use crate::error::Error;
-use crate::learn::{self, Progress};
+use crate::learn::progress::{self, Progress};
 use crate::time::unix_ms;
 
 /// `GET /api/me/learn`: `{"done": [ids]}`.
@@ -16,7 +16,7 @@ pub(super) async fn get(
     State(store): State<Store>,
     User(account): User,
 ) -> Result<Json<Progress>, Error> {
-    Ok(Json(learn::progress(&store, account.id).await?))
+    Ok(Json(progress::progress(&store, account.id).await?))
 }
 
 /// `PUT /api/me/learn` `{"done": [ids]}`: adds them; answers the whole progress.
@@ -26,6 +26,6 @@ pub(super) async fn put(
     JsonBody(more): JsonBody<Progress>,
 ) -> Result<Json<Progress>, Error> {
     Ok(Json(
-        learn::merge(&store, account.id, &more, unix_ms()).await?,
+        progress::merge(&store, account.id, &more, unix_ms()).await?,
     ))
 }

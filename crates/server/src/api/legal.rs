@@ -5,8 +5,8 @@ use axum::Json;
 use serde::Deserialize;
 
 use super::body::JsonBody;
+use crate::board::legal::{self, LegalMoves};
 use crate::error::Error;
-use crate::legal::{self, LegalMoves};
 
 /// `POST /api/legal` body.
 #[derive(Debug, Deserialize)]

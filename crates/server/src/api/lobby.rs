@@ -15,15 +15,16 @@ use tokio::sync::broadcast::error::RecvError;
 use super::body::{JsonBody, OptionalJsonBody};
 use super::session::{ClientAddr, MaybeUser, SocketSession};
 use crate::accounts::name_key;
-use crate::connections::WsLimits;
 use crate::db::Store;
 use crate::error::Error;
-use crate::limits::{Kind, Limiter};
+use crate::games::connections::WsLimits;
+use crate::games::create::Created;
+use crate::games::players::{self, Identity, SeatPlayer};
+use crate::games::rooms::Rooms;
+use crate::games::view::PlayerView;
+use crate::limits::rates::{Kind, Limiter};
 use crate::lobby::{Lobby, SeekRequest};
-use crate::players::{self, Identity, SeatPlayer};
-use crate::protocol::{Created, PlayerView};
 use crate::ratings::TimeClass;
-use crate::rooms::Rooms;
 
 /// `GET /api/lobby`.
 pub(super) async fn get(State(lobby): State<Lobby>) -> Json<Value> {

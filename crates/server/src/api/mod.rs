@@ -23,6 +23,7 @@ mod review;
 pub(crate) mod session;
 mod tournaments;
 mod web;
+mod wire;
 pub mod ws;
 
 use axum::extract::DefaultBodyLimit;
@@ -48,7 +49,7 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/api/games/{id}/annotations",
             put(annotations::put).layer(DefaultBodyLimit::max(
-                crate::annotations::MAX_ANNOTATIONS_BYTES,
+                crate::review::annotations::MAX_ANNOTATIONS_BYTES,
             )),
         )
         .route(
@@ -60,7 +61,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/play", post(play::play))
         .route(
             "/api/import",
-            post(review::import).layer(DefaultBodyLimit::max(crate::records::MAX_IMPORT_BYTES)),
+            post(review::import).layer(DefaultBodyLimit::max(
+                crate::review::records::MAX_IMPORT_BYTES,
+            )),
         )
         .route("/api/mate", post(review::mate))
         .route("/api/analyse", post(board::analyse))
@@ -81,9 +84,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/me/tournament-games", get(tournaments::ready))
         .route(
             "/api/me/learn",
-            get(learn::get)
-                .put(learn::put)
-                .layer(DefaultBodyLimit::max(crate::learn::MAX_PROGRESS_BYTES)),
+            get(learn::get).put(learn::put).layer(DefaultBodyLimit::max(
+                crate::learn::progress::MAX_PROGRESS_BYTES,
+            )),
         )
         .merge(tournament_routes())
         .route("/api/puzzles/next", get(puzzles::next))

@@ -1,12 +1,12 @@
 //! `POST /api/play`: one move on a position outside any game, for the
-//! lessons ([`crate::play`]).
+//! lessons ([`crate::learn::play`]).
 
 use axum::Json;
 use serde::Deserialize;
 
 use super::body::JsonBody;
 use crate::error::Error;
-use crate::play::{self, Played};
+use crate::learn::play::{self, Played};
 
 /// `POST /api/play` body.
 #[derive(Debug, Deserialize)]

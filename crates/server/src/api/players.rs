@@ -7,10 +7,10 @@ use axum::Json;
 use serde_json::Value;
 
 use crate::accounts::name_key;
-use crate::archive::{self, ArchiveQuery};
 use crate::db::Store;
 use crate::error::Error;
-use crate::players::{self, Profile};
+use crate::games::players::{self, Profile};
+use crate::review::archive::{self, ArchiveQuery};
 
 /// `GET /api/players/{name}`.
 pub(super) async fn profile(

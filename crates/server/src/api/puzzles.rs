@@ -13,9 +13,9 @@ use shogi_core::Move;
 
 use super::body::JsonBody;
 use super::session::{ClientAddr, MaybeUser, User};
+use crate::board::legal::LegalMoves;
 use crate::error::{Error, Problem};
-use crate::legal::LegalMoves;
-use crate::limits::{Kind as Limit, Limiter};
+use crate::limits::rates::{Kind as Limit, Limiter};
 use crate::puzzles::{self, Filter, Kind, Puzzle, Puzzles, Verdict, MAX_EXCLUDED};
 use crate::ratings::Rating;
 use crate::time::TimeSource;

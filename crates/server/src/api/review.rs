@@ -17,10 +17,10 @@ use super::body::JsonBody;
 use super::session::ClientAddr;
 use crate::db::Store;
 use crate::error::Error;
-use crate::limits::{Kind, Limiter};
-use crate::records::{self, PlyChoice};
+use crate::limits::rates::{Kind, Limiter};
+use crate::review::records::{self, PlyChoice};
+use crate::review::{mate, picture};
 use crate::search_pool::SearchPool;
-use crate::{mate, picture};
 
 fn bad(msg: impl Into<String>) -> Error {
     Error::BadRequest(msg.into())

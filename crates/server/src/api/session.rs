@@ -14,7 +14,7 @@ use tokio::sync::broadcast;
 
 use crate::accounts::{is_session_id, session_key, Account, Accounts, Session, SessionEnd};
 use crate::error::{Error, Problem};
-use crate::limits::address_key;
+use crate::limits::rates::address_key;
 use crate::state::HttpsCookies;
 
 /// The session cookie's name.

@@ -18,12 +18,15 @@ use serde::Deserialize;
 use tokio::sync::broadcast::{self, error::RecvError};
 
 use super::session::SocketSession;
-use crate::bucket::TokenBucket;
-use crate::connections::WsLimits;
+use super::wire::{ClientMessage, ServerMessage};
 use crate::error::{Error, Problem};
-use crate::protocol::{ErrorDetail, Seat, ServerMessage, StateText};
-use crate::room::{Action, ChatFeed, RoomError, RoomHandle, Subscription};
-use crate::rooms::Rooms;
+use crate::game::Seat;
+use crate::games::connections::WsLimits;
+use crate::games::room::ErrorDetail;
+use crate::games::room::{ChatFeed, RoomError, RoomHandle, Subscription};
+use crate::games::rooms::Rooms;
+use crate::games::view::StateText;
+use crate::limits::bucket::TokenBucket;
 
 /// The largest message a client may send.
 pub const MAX_MESSAGE_BYTES: usize = 4096;
@@ -36,27 +39,6 @@ const TRANSPORT_MAX_BYTES: usize = 64 * 1024;
 /// Each socket's read buffer (the library's default, 128 KiB, made 2000
 /// sockets take 256 MB; our messages are at most 4 KiB).
 pub(crate) const READ_BUFFER_BYTES: usize = 4096;
-
-/// A message from the client (docs/PROTOCOL.md, "Client → server"): one
-/// the connection answers itself, the chat, or one of the game's verbs,
-/// read straight into the room's [`Action`] (the verb list is written
-/// there only).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-enum ClientMessage {
-    /// A chat message to the other player.
-    Chat {
-        /// The text (1 to 200 characters).
-        text: String,
-    },
-    /// Keep-alive.
-    Ping,
-    /// Ask for the full `state` again (a client that lost track of the diffs).
-    Sync,
-    /// A verb of the game, for the room.
-    #[serde(untagged)]
-    Act(Action),
-}
 
 /// The query of the WebSocket URL.
 #[derive(Debug, Deserialize)]
@@ -311,59 +293,4 @@ async fn answer(room: &RoomHandle, seat: Option<Seat>, msg: ClientMessage) -> Op
 
 fn text_pong() -> Message {
     text(&ServerMessage::Pong)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn read(text: &str) -> ClientMessage {
-        serde_json::from_str(text).unwrap()
-    }
-
-    #[test]
-    fn every_message_of_the_protocol_reads_as_before() {
-        assert_eq!(
-            read(r#"{"type":"move","usi":"7g7f"}"#),
-            ClientMessage::Act(Action::Move {
-                mv: "7g7f".parse().unwrap()
-            })
-        );
-        for (kind, action) in [
-            ("resign", Action::Resign),
-            ("declare", Action::Declare),
-            ("propose_count", Action::ProposeCount),
-            ("accept_count", Action::AcceptCount),
-            ("decline_count", Action::DeclineCount),
-            ("abort", Action::Abort),
-            ("takeback", Action::Takeback),
-            ("accept_takeback", Action::AcceptTakeback),
-            ("decline_takeback", Action::DeclineTakeback),
-        ] {
-            let text = format!(r#"{{"type":"{kind}"}}"#);
-            assert_eq!(read(&text), ClientMessage::Act(action), "{kind}");
-        }
-        assert_eq!(read(r#"{"type":"ping"}"#), ClientMessage::Ping);
-        assert_eq!(read(r#"{"type":"sync"}"#), ClientMessage::Sync);
-        assert_eq!(
-            read(r#"{"type":"chat","text":"hi"}"#),
-            ClientMessage::Chat { text: "hi".into() }
-        );
-    }
-
-    #[test]
-    fn a_malformed_message_is_refused() {
-        for text in [
-            r#"{"type":"move","usi":"x"}"#,
-            r#"{"type":"move"}"#,
-            r#"{"type":"chat"}"#,
-            r#"{"type":"dance"}"#,
-            r#"{"usi":"7g7f"}"#,
-        ] {
-            assert!(
-                serde_json::from_str::<ClientMessage>(text).is_err(),
-                "{text}"
-            );
-        }
-    }
 }

@@ -4,7 +4,7 @@
 use sqlx::Row;
 
 use super::store::{corrupt, ms, to_u64, Store};
-use crate::protocol::{AnalysisStatus, Eval};
+use crate::review::eval::{AnalysisStatus, Eval};
 
 /// An analysis as stored.
 #[derive(Debug)]

@@ -4,7 +4,7 @@
 use sqlx::Row;
 
 use super::store::{corrupt, ms, Store};
-use crate::protocol::Annotations;
+use crate::review::annotated::Annotations;
 
 impl Store {
     /// The annotations saved for `id`, if any.

@@ -12,8 +12,8 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use super::store::{to_u64, Dialect, Store};
-use crate::clock::TimeControl;
-use crate::protocol::Side;
+use crate::game::clock::TimeControl;
+use crate::game::Side;
 
 /// Which results the list keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,8 +13,8 @@ use sqlx::Row;
 use super::leases::{check_fence, check_fences, Fence, FirstLease};
 use super::players::GamePlayers;
 use super::store::{corrupt, flag, in_chunks, ms, to_u64, Dialect, Store, Writer};
-use crate::clock::Clock;
-use crate::protocol::{reason_word, Mode, Settings, Side};
+use crate::game::clock::Clock;
+use crate::game::{reason_word, Mode, Settings, Side};
 
 /// A game as created.
 #[derive(Debug)]

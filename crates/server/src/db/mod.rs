@@ -9,7 +9,7 @@
 //! limits several instances share ([`rate_hits`]).
 //! Every statement binds its values; no SQL is built from text. Rows come
 //! back typed: moves as [`shogi_core::Move`], endings as
-//! [`shogi_core::Ending`], settings as [`crate::protocol::Settings`].
+//! [`shogi_core::Ending`], settings as [`crate::game::Settings`].
 //!
 //! The schema lives in `migrations/` (`SQLite`) and `migrations/postgres/`
 //! (the same versions, names, tables, columns and indexes in PostgreSQL's

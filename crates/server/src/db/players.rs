@@ -5,7 +5,7 @@ use shogi_core::{ByColor, Color};
 use sqlx::Row;
 
 use super::store::{flag, ms, to_u64, Store};
-use crate::protocol::{Results, Side};
+use crate::game::{Results, Side};
 use crate::ratings::{Rating, TimeClass};
 
 /// A stored rating.

@@ -1,5 +1,5 @@
 //! Rate limits shared by several instances: what each kind of request and
-//! key was let through, when, and how much (`crate::limits` decides; this
+//! key was let through, when, and how much (`crate::limits::rates` decides; this
 //! stores and reads, all or nothing).
 
 use sqlx::Row;

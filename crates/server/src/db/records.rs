@@ -4,8 +4,8 @@
 use sqlx::Row;
 
 use super::store::{ms, Store};
-use crate::clock::TimeControl;
-use crate::protocol::{Side, StartChoice};
+use crate::game::clock::TimeControl;
+use crate::game::{Side, StartChoice};
 
 /// A record to store.
 #[derive(Debug)]

@@ -32,14 +32,14 @@ use self::event::{
 };
 use self::settings::{BoardPlay, FormatName, PlayMode, SettingsRequest};
 use crate::accounts::{name_key, Account};
-use crate::clock::Clock;
 use crate::db::tournaments::{BoardRow, EntrantRow, EventLock, EventRow, NewBoard};
 use crate::db::Store;
 use crate::error::{Error, Problem};
-use crate::players::Identity;
+use crate::game::clock::Clock;
+use crate::games::players::Identity;
+use crate::games::room::GameEnd;
+use crate::games::rooms::{EventGame, Rooms};
 use crate::ratings::{Rank, TimeClass};
-use crate::room::GameEnd;
-use crate::rooms::{EventGame, Rooms};
 use crate::time::unix_ms;
 use crate::token;
 

@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 use shogi_core::ImpasseRule;
 use shogi_tournament::standings::Tiebreak;
 
-use crate::clock::TimeControl;
 use crate::error::Error;
-use crate::protocol::as_text;
+use crate::game::clock::TimeControl;
+use crate::game::text::as_text;
 use crate::ratings::Rank;
 
 /// The longest name or place.
@@ -196,7 +196,7 @@ pub struct SettingsRequest {
     /// Where games are played.
     pub play: Option<PlayMode>,
     /// The impasse rule.
-    #[serde(default, deserialize_with = "crate::protocol::opt_text::deserialize")]
+    #[serde(default, deserialize_with = "crate::game::text::opt_text::deserialize")]
     pub impasse: Option<ImpasseRule>,
     /// Tie-break keys in order.
     pub tiebreaks: Option<Vec<String>>,
@@ -406,7 +406,7 @@ impl SettingsRequest {
             }
         }
         if s.rated && !s.time.rateable() {
-            return Err(Error::BadRequest(crate::clock::RATED_TOO_FAST.into()));
+            return Err(Error::BadRequest(crate::game::clock::RATED_TOO_FAST.into()));
         }
         if let (Some(a), Some(b)) = (&s.starts, &s.ends) {
             if b < a {

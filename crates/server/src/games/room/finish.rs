@@ -1,0 +1,96 @@
+//! Abort, resignation and what follows every ending: the ending is stored
+//! first, then the lobby is told, the tournaments hear of it and a rated
+//! game is rated.
+
+use shogi_core::{ByColor, Color, Ending};
+
+use super::{GameEnd, Room, RoomError};
+use crate::db::GameWrite;
+use crate::games::players;
+use crate::time::unix_ms;
+
+/// Whether a game of `moves` moves may still be aborted (before each side
+/// has moved).
+fn may_abort(moves: usize) -> bool {
+    moves < 2
+}
+
+impl Room {
+    /// A resignation: either player may resign at any time; the resigner
+    /// loses, whoever is to move.
+    pub(super) async fn resign(&mut self, acting: Color) -> Result<(), RoomError> {
+        self.end(Ending::Resignation { loser: acting }).await
+    }
+
+    /// An abort: the game ends without a result, only before each side has
+    /// made a move.
+    pub(super) async fn abort(&mut self) -> Result<(), RoomError> {
+        if !may_abort(self.usi_moves.len()) {
+            return Err(RoomError::TooLateToAbort);
+        }
+        self.end(Ending::Abort).await
+    }
+
+    /// Ends the game for a reason no move caused; stored first.
+    pub(super) async fn end(&mut self, ending: Ending) -> Result<(), RoomError> {
+        // The running clock stops where it stands.
+        let clocks = self.stopped_clocks(self.deps.time.now_ms());
+        let write = GameWrite::Finish {
+            ending,
+            plies: self.plies(),
+            clocks,
+        };
+        if let Err(e) = self.store(write).await {
+            tracing::error!(game = %self.id, "storing the ending: {e}");
+            return Err(RoomError::EndingNotStored);
+        }
+        self.clocks = clocks;
+        self.ending = Some(ending);
+        self.finished().await;
+        self.publish();
+        Ok(())
+    }
+
+    /// What follows every ending: the lobby is told, a rated game is rated.
+    pub(super) async fn finished(&mut self) {
+        self.deps.lobby.game_ended(&self.id);
+        if let Some(ending) = self.ending {
+            self.deps.ended.send(GameEnd {
+                id: self.id.clone(),
+                ending,
+                clocks: self.clocks,
+            });
+        }
+        let (Some(ending), true, Some(class)) = (self.ending, self.rated, self.time_class()) else {
+            return;
+        };
+        let users = ByColor::new(
+            self.players[Color::Sente].as_ref().and_then(|p| p.user),
+            self.players[Color::Gote].as_ref().and_then(|p| p.user),
+        );
+        // History points are dated in Unix time, like the games (the room's
+        // clock measures turns from the server's start).
+        let game = players::Finished {
+            game_id: &self.id,
+            class,
+            users,
+            ending,
+            plies: self.usi_moves.len(),
+        };
+        if let Err(e) = players::settle(&self.deps.store, game, unix_ms()).await {
+            tracing::error!(game = %self.id, "rating the game: {e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_can_be_aborted_only_before_each_side_has_moved() {
+        assert!(may_abort(0));
+        assert!(may_abort(1));
+        assert!(!may_abort(2));
+    }
+}
