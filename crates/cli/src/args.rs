@@ -431,6 +431,22 @@ pub struct ServeArgs {
     /// instance this option; leave it out when the app runs alone.
     #[arg(long, value_name = "HOST:PORT", value_parser = parse_advertise)]
     pub advertise: Option<String>,
+    /// A reverse proxy's address range (repeatable), e.g. 127.0.0.1/32: a
+    /// request whose TCP peer is in one takes the client's address from
+    /// X-Forwarded-For (for the rate limits); any other request is from its
+    /// peer. See docs/DEPLOY.md for nginx and Caddy.
+    #[arg(long = "trusted-proxy", value_name = "CIDR", value_parser = parse_cidr)]
+    pub trusted_proxies: Vec<shogi_server::IpNet>,
+}
+
+/// `--trusted-proxy`: a CIDR range, or one address (a /32 or /128).
+fn parse_cidr(text: &str) -> Result<shogi_server::IpNet, String> {
+    text.parse::<shogi_server::IpNet>()
+        .or_else(|_| {
+            text.parse::<std::net::IpAddr>()
+                .map(shogi_server::IpNet::from)
+        })
+        .map_err(|_| format!("{text:?}: give an address range such as 10.0.0.0/8 or an address"))
 }
 
 /// `--advertise`: `host:port`, the port a number.
@@ -488,6 +504,7 @@ impl Default for ServeArgs {
             no_rate_limits: false,
             https_cookies: false,
             advertise: None,
+            trusted_proxies: Vec::new(),
         }
     }
 }

@@ -66,6 +66,8 @@ pub use error::{Error, Kind, Problem};
 pub use games::connections::WsLimits;
 use games::leases::{LeasePolicy, Leases};
 pub use games::opponent::{EngineOpponent, Greedy, Limits, Opponent};
+/// An address range, as `--trusted-proxy` takes it.
+pub use ipnet::IpNet;
 pub use limits::rates::RateLimits;
 pub use search_pool::SearchPool;
 pub use state::{AppState, Capacity};
@@ -121,6 +123,9 @@ pub struct Config {
     /// the instance holding its lease, and requests for it reaching another
     /// instance are forwarded there (`None`: this instance is alone).
     pub advertise: Option<String>,
+    /// The reverse proxies whose `X-Forwarded-For` names the client
+    /// (`--trusted-proxy`; empty: the TCP peer is the client).
+    pub trusted_proxies: Vec<IpNet>,
 }
 
 impl Config {
@@ -145,6 +150,7 @@ impl Config {
             room_idle: games::rooms::ROOM_IDLE,
             sweep_every: SWEEP_EVERY,
             advertise: None,
+            trusted_proxies: Vec::new(),
         }
     }
 
@@ -213,7 +219,8 @@ impl Server {
             capacity,
         )
         .with_limits(config.limits)
-        .with_https_cookies(config.https_cookies);
+        .with_https_cookies(config.https_cookies)
+        .with_trusted_proxies(config.trusted_proxies.clone());
         state.accounts().fill_skeletons().await?;
         let restored = state.rooms().restore_unfinished().await?;
         let listener = tokio::net::TcpListener::bind(config.bind).await?;

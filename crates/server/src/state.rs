@@ -75,7 +75,28 @@ pub struct AppState {
     limiter: Limiter,
     puzzles: Puzzles,
     https_cookies: HttpsCookies,
+    trusted_proxies: TrustedProxies,
     capacity: Capacity,
+}
+
+/// The reverse proxies whose `X-Forwarded-For` is believed
+/// (`shogi serve --trusted-proxy CIDR`): a request whose TCP peer is in one
+/// of these ranges is from the address the proxies name; any other
+/// request is from its peer (a client cannot forge its address by sending
+/// the header itself).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrustedProxies(pub Arc<Vec<ipnet::IpNet>>);
+
+impl TrustedProxies {
+    /// Whether `ip` is one of the trusted proxies.
+    #[must_use]
+    pub fn contains(&self, ip: std::net::IpAddr) -> bool {
+        let ip = match ip {
+            std::net::IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, std::net::IpAddr::V4),
+            v4 @ std::net::IpAddr::V4(_) => v4,
+        };
+        self.0.iter().any(|net| net.contains(&ip))
+    }
 }
 
 /// Whether session cookies are always `Secure` (the server is told it is
@@ -133,6 +154,7 @@ impl AppState {
                 capacity.search.clone(),
             ),
             https_cookies: HttpsCookies::default(),
+            trusted_proxies: TrustedProxies::default(),
             store,
             rooms,
             analyzer: Arc::new(Analyzer::new(activity, capacity.search.clone())),
@@ -147,6 +169,13 @@ impl AppState {
     pub fn with_limits(mut self, limits: RateLimits) -> AppState {
         self.lobby.cap_open_seeks(!limits.seeks.is_unlimited());
         self.limiter = limiter(&limits, &self.time, &self.store, &self.capacity);
+        self
+    }
+
+    /// The same state believing `X-Forwarded-For` from `proxies` only.
+    #[must_use]
+    pub fn with_trusted_proxies(mut self, proxies: Vec<ipnet::IpNet>) -> AppState {
+        self.trusted_proxies = TrustedProxies(Arc::new(proxies));
         self
     }
 
@@ -269,6 +298,12 @@ impl FromRef<AppState> for Limiter {
 impl FromRef<AppState> for Puzzles {
     fn from_ref(s: &AppState) -> Puzzles {
         s.puzzles.clone()
+    }
+}
+
+impl FromRef<AppState> for TrustedProxies {
+    fn from_ref(s: &AppState) -> TrustedProxies {
+        s.trusted_proxies.clone()
     }
 }
 

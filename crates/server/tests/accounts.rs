@@ -554,3 +554,55 @@ async fn the_database_file_is_readable_by_its_owner_only() {
     }
     ts.shutdown().await;
 }
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_the_forwarded_address_is_the_client() {
+    let tmp = TempDir::new("accounts-proxy");
+    let ts = TestServer::start_with(&tmp.db(), |c| {
+        c.limits = RateLimits::default();
+        c.trusted_proxies = vec!["127.0.0.2/32".parse().unwrap()];
+    })
+    .await;
+    let register_via = |from: &'static str, client: &'static str, name: String| {
+        let addr = ts.addr();
+        async move {
+            let body = json!({"name": name, "password": PASSWORD}).to_string();
+            let header = format!("X-Forwarded-For: 6.6.6.6, {client}\r\n");
+            send_text_from(from, &addr, "POST", "/api/account", &header, &body)
+                .await
+                .0
+        }
+    };
+    // Five accounts an hour per client: counted per forwarded client...
+    for i in 0..5 {
+        assert_eq!(
+            register_via("127.0.0.2", "198.51.100.1", format!("a{i}")).await,
+            201
+        );
+    }
+    assert_eq!(
+        register_via("127.0.0.2", "198.51.100.1", "a5".into()).await,
+        429
+    );
+    assert_eq!(
+        register_via("127.0.0.2", "198.51.100.2", "b0".into()).await,
+        201
+    );
+    // ...but an untrusted peer's header is ignored: it is its own client.
+    for i in 0..5 {
+        let client = if i % 2 == 0 {
+            "198.51.100.3"
+        } else {
+            "198.51.100.4"
+        };
+        assert_eq!(
+            register_via("127.0.0.3", client, format!("c{i}")).await,
+            201
+        );
+    }
+    assert_eq!(
+        register_via("127.0.0.3", "198.51.100.9", "c5".into()).await,
+        429
+    );
+    ts.shutdown().await;
+}

@@ -15,7 +15,7 @@ use tokio::sync::broadcast;
 use crate::accounts::{is_session_id, session_key, Account, Accounts, Session, SessionEnd};
 use crate::error::{Error, Problem};
 use crate::limits::rates::address_key;
-use crate::state::HttpsCookies;
+use crate::state::{HttpsCookies, TrustedProxies};
 
 /// The session cookie's name.
 pub(crate) const SESSION_COOKIE: &str = "shogi_session";
@@ -141,8 +141,12 @@ where
     }
 }
 
-/// The client's address (the peer of the connection; `0.0.0.0` when the
-/// router is served without connection info, as in `oneshot` tests).
+/// The client's address: the peer of the connection, or, when that peer is
+/// a trusted reverse proxy ([`TrustedProxies`]), the address the proxies
+/// name in `X-Forwarded-For`: its entries are read from the right (the
+/// nearest proxy's), skipping the trusted proxies, and the first other
+/// one is the client. `0.0.0.0` when the router is served without
+/// connection info, as in `oneshot` tests.
 pub(crate) struct ClientAddr(pub IpAddr);
 
 impl ClientAddr {
@@ -152,15 +156,53 @@ impl ClientAddr {
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+/// The client behind `peer` given the `X-Forwarded-For` values `forwarded`
+/// (in header order) and the trusted proxies.
+fn client_of(peer: IpAddr, forwarded: &[&str], trusted: &TrustedProxies) -> IpAddr {
+    if !trusted.contains(peer) {
+        return peer;
+    }
+    let hops = forwarded
+        .iter()
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .rev();
+    let mut client = peer;
+    for hop in hops {
+        match hop.parse::<IpAddr>() {
+            Ok(ip) => {
+                client = ip;
+                if !trusted.contains(ip) {
+                    break;
+                }
+            }
+            // A malformed entry: the last address believed stands.
+            Err(_) => break,
+        }
+    }
+    client
+}
+
+impl<S> FromRequestParts<S> for ClientAddr
+where
+    S: Send + Sync,
+    TrustedProxies: FromRef<S>,
+{
     type Rejection = Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<ClientAddr, Infallible> {
-        let ip = parts
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<ClientAddr, Infallible> {
+        let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
-        Ok(ClientAddr(ip))
+        let forwarded: Vec<&str> = parts
+            .headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect();
+        let trusted = TrustedProxies::from_ref(state);
+        Ok(ClientAddr(client_of(peer, &forwarded, &trusted)))
     }
 }
 
@@ -211,6 +253,49 @@ pub(crate) fn clear_cookie(secure: SecureCookies) -> HeaderValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_forwarded_address_is_believed_from_trusted_proxies_only() {
+        let trusted = TrustedProxies(std::sync::Arc::new(vec![
+            "10.0.0.0/8".parse().unwrap(),
+            "::1/128".parse().unwrap(),
+        ]));
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        // Straight from the internet: the header is the client's own words.
+        assert_eq!(
+            client_of(ip("203.0.113.5"), &["198.51.100.1"], &trusted),
+            ip("203.0.113.5")
+        );
+        // Through the proxy: the nearest untrusted entry, from the right.
+        assert_eq!(
+            client_of(ip("10.0.0.2"), &["198.51.100.1"], &trusted),
+            ip("198.51.100.1")
+        );
+        assert_eq!(
+            client_of(
+                ip("10.0.0.2"),
+                &["6.6.6.6, 198.51.100.1, 10.0.0.3"],
+                &trusted
+            ),
+            ip("198.51.100.1")
+        );
+        assert_eq!(
+            client_of(ip("::1"), &["6.6.6.6", "2001:db8::7"], &trusted),
+            ip("2001:db8::7")
+        );
+        // A proxy that sends no header, or a broken one, is its own client.
+        assert_eq!(client_of(ip("10.0.0.2"), &[], &trusted), ip("10.0.0.2"));
+        assert_eq!(
+            client_of(ip("10.0.0.2"), &["junk"], &trusted),
+            ip("10.0.0.2")
+        );
+        // Without trusted proxies nothing is believed.
+        let none = TrustedProxies::default();
+        assert_eq!(
+            client_of(ip("10.0.0.2"), &["198.51.100.1"], &none),
+            ip("10.0.0.2")
+        );
+    }
 
     fn headers(cookies: &[&str]) -> HeaderMap {
         let mut h = HeaderMap::new();
