@@ -11,8 +11,9 @@ use serde_json::{json, Value};
 
 use super::body::{JsonBody, OptionalJsonBody};
 use super::download::attachment;
-use super::session::{MaybeUser, User};
+use super::session::{ClientAddr, MaybeUser, User};
 use crate::error::Error;
+use crate::limits::rates::{Kind, Limiter};
 use crate::tournaments::settings::SettingsRequest;
 use crate::tournaments::{EntrantRequest, RoundRequest, Tournaments};
 use shogi_tournament::crosstable::CsvLanguage;
@@ -135,13 +136,17 @@ pub(super) async fn remove_organiser(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// `POST /api/tournaments/{id}/rounds`.
+/// `POST /api/tournaments/{id}/rounds` (counted against the address's
+/// limit of rounds paired).
 pub(super) async fn pair(
     State(t): State<Tournaments>,
+    State(limiter): State<Limiter>,
+    addr: ClientAddr,
     User(user): User,
     Path(id): Path<String>,
     OptionalJsonBody(req): OptionalJsonBody<RoundRequest>,
 ) -> Result<Created, Error> {
+    limiter.check(Kind::Pairings, &addr.key()).await?;
     Ok((StatusCode::CREATED, Json(t.pair(&id, &user, &req).await?)))
 }
 

@@ -119,6 +119,8 @@ pub struct RateLimits {
     pub analyse: Rate,
     /// Position diagrams (`GET /api/diagram.png`) per address.
     pub diagrams: Rate,
+    /// Tournament rounds paired (and unpaired) per address.
+    pub pairings: Rate,
 }
 
 impl Default for RateLimits {
@@ -126,7 +128,8 @@ impl Default for RateLimits {
     /// attempts per 10 minutes per address, and per name from one address
     /// 5 a minute, 15 an hour and 30 a day, 30 games, 20
     /// seeks, 30 imports and 8 MiB of them, 10 mate searches, 60 puzzle
-    /// moves, 120 analysis board searches and 60 position diagrams a minute.
+    /// moves, 120 analysis board searches, 60 position diagrams and 20
+    /// rounds paired a minute.
     fn default() -> RateLimits {
         RateLimits {
             accounts: Rate::new(5, Duration::from_secs(3600)),
@@ -142,6 +145,7 @@ impl Default for RateLimits {
             puzzles: Rate::new(60, MINUTE),
             analyse: Rate::new(120, MINUTE),
             diagrams: Rate::new(60, MINUTE),
+            pairings: Rate::new(20, MINUTE),
         }
     }
 }
@@ -164,6 +168,7 @@ impl RateLimits {
             puzzles: Rate::unlimited(),
             analyse: Rate::unlimited(),
             diagrams: Rate::unlimited(),
+            pairings: Rate::unlimited(),
         }
     }
 
@@ -184,6 +189,7 @@ impl RateLimits {
             Kind::Puzzles => self.puzzles,
             Kind::Analyse => self.analyse,
             Kind::Diagrams => self.diagrams,
+            Kind::Pairings => self.pairings,
         }
     }
 }
@@ -218,11 +224,13 @@ pub enum Kind {
     Analyse,
     /// Position diagrams (key: the address).
     Diagrams,
+    /// Tournament rounds paired or unpaired (key: the address).
+    Pairings,
 }
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 13] = [
+    pub const ALL: [Kind; 14] = [
         Kind::Accounts,
         Kind::LoginAddress,
         Kind::LoginName,
@@ -236,6 +244,7 @@ impl Kind {
         Kind::Puzzles,
         Kind::Analyse,
         Kind::Diagrams,
+        Kind::Pairings,
     ];
 
     /// The kind as a word, as the shared counts store it.
@@ -255,6 +264,7 @@ impl Kind {
             Kind::Puzzles => "puzzles",
             Kind::Analyse => "analyse",
             Kind::Diagrams => "diagrams",
+            Kind::Pairings => "pairings",
         }
     }
 
@@ -273,6 +283,7 @@ impl Kind {
             Kind::Puzzles => "too many puzzle moves",
             Kind::Analyse => "too many analysis requests",
             Kind::Diagrams => "too many diagrams",
+            Kind::Pairings => "too many rounds paired",
         }
     }
 }

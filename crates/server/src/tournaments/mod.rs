@@ -16,7 +16,8 @@ pub mod handicaps;
 pub mod settings;
 pub mod view;
 
-use std::sync::{Arc, Mutex as StdMutex};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex as StdMutex, PoisonError};
 
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -24,7 +25,7 @@ use shogi_core::{ByColor, Color, Ending, Handicap};
 use shogi_tournament::check::Warning;
 use shogi_tournament::pair::{self, PairingError, Request};
 use shogi_tournament::{Bye, ByeKind, GameResult};
-use tokio::sync::{mpsc, Mutex, MutexGuard};
+use tokio::sync::{mpsc, Mutex, OwnedMutexGuard, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinHandle;
 
 use self::event::{
@@ -57,15 +58,81 @@ type Endings = mpsc::UnboundedReceiver<GameEnd>;
 pub struct Tournaments {
     store: Store,
     rooms: Rooms,
-    lock: Arc<Mutex<()>>,
+    locks: EventLocks,
     endings: Arc<StdMutex<Option<Endings>>>,
 }
 
+/// At most this many events change at once in one process: on PostgreSQL
+/// each holds a connection for its lock across instances (of the store's
+/// 10), and must leave the others for the work itself.
+const EVENTS_CHANGING_AT_ONCE: usize = 4;
+
+/// One lock per event in this process, made when first wanted and
+/// forgotten when nobody holds or waits for it: one event's work (pairing
+/// a 1000-player round) never waits for another's.
+#[derive(Clone)]
+struct EventLocks {
+    by_event: Arc<StdMutex<HashMap<String, Arc<Mutex<()>>>>>,
+    changing: Arc<Semaphore>,
+}
+
+impl EventLocks {
+    fn new() -> EventLocks {
+        EventLocks {
+            by_event: Arc::default(),
+            changing: Arc::new(Semaphore::new(EVENTS_CHANGING_AT_ONCE)),
+        }
+    }
+
+    /// Waits for event `id`'s lock (and a place among those changing).
+    async fn lock(&self, id: &str) -> EventGuard {
+        let lock = Arc::clone(
+            self.by_event
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .entry(id.to_string())
+                .or_default(),
+        );
+        let guard = lock.lock_owned().await;
+        // The semaphore is never closed.
+        let place = Arc::clone(&self.changing).acquire_owned().await.ok();
+        EventGuard {
+            guard: Some(guard),
+            _place: place,
+            id: id.to_string(),
+            locks: self.clone(),
+        }
+    }
+}
+
+/// An event's lock, held until dropped.
+struct EventGuard {
+    guard: Option<OwnedMutexGuard<()>>,
+    _place: Option<OwnedSemaphorePermit>,
+    id: String,
+    locks: EventLocks,
+}
+
+impl Drop for EventGuard {
+    fn drop(&mut self) {
+        drop(self.guard.take());
+        let mut map = self
+            .locks
+            .by_event
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        // Only the map holds it: nobody waits, forget it.
+        if map.get(&self.id).is_some_and(|l| Arc::strong_count(l) == 1) {
+            map.remove(&self.id);
+        }
+    }
+}
+
 /// The locks held while an event changes (see `Tournaments::hold`); the
-/// event's is released first.
-struct Held<'a> {
+/// lock across instances is released first.
+struct Held {
     _event: EventLock,
-    _process: MutexGuard<'a, ()>,
+    _process: EventGuard,
 }
 
 /// `POST /api/tournaments/{id}/players` and its `PUT`.
@@ -153,18 +220,18 @@ impl Tournaments {
         Tournaments {
             store,
             rooms,
-            lock: Arc::new(Mutex::new(())),
+            locks: EventLocks::new(),
             endings: Arc::new(StdMutex::new(Some(endings))),
         }
     }
 
-    /// Waits for the right to change event `id`: this process's lock (one
-    /// change at a time here) and then the event's lock across instances
-    /// ([`Store::lock_tournament`]), so that two organisers on two
+    /// Waits for the right to change event `id`: the event's lock in this
+    /// process (other events go on meanwhile) and then its lock across
+    /// instances ([`Store::lock_tournament`]), so that two organisers on two
     /// instances cannot pair one round twice. Both are released when the
     /// result is dropped.
-    async fn hold(&self, id: &str) -> Result<Held<'_>, Error> {
-        let process = self.lock.lock().await;
+    async fn hold(&self, id: &str) -> Result<Held, Error> {
+        let process = self.locks.lock(id).await;
         let event = self.store.lock_tournament(id).await?;
         Ok(Held {
             _event: event,
@@ -1169,4 +1236,40 @@ fn warnings_json(w: &[Warning]) -> Value {
             .map(|w| json!({"rule": w.rule.key(), "players": w.players.iter().map(|p| p + 1).collect::<Vec<_>>()}))
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::FutureExt;
+
+    #[tokio::test]
+    async fn one_event_never_waits_for_another() {
+        let locks = EventLocks::new();
+        let a = locks.lock("aaaaaaaaaaaa").await;
+        // Another event: at once, while the first is held.
+        let b = locks.lock("bbbbbbbbbbbb").now_or_never();
+        assert!(b.is_some(), "another event waited");
+        // The same event waits until the first lets go.
+        let mut again = Box::pin(locks.lock("aaaaaaaaaaaa"));
+        assert!((&mut again).now_or_never().is_none());
+        drop(a);
+        let a2 = (&mut again).now_or_never().expect("free once released");
+        drop((a2, b, again));
+        // Nobody holds or waits: the locks are forgotten.
+        assert!(locks.by_event.lock().unwrap().is_empty());
+    }
+
+    #[tokio::test]
+    async fn at_most_a_few_events_change_at_once() {
+        let locks = EventLocks::new();
+        let mut held = Vec::new();
+        for i in 0..EVENTS_CHANGING_AT_ONCE {
+            held.push(locks.lock(&format!("event{i:07}")).await);
+        }
+        let mut next = Box::pin(locks.lock("eventnext000"));
+        assert!((&mut next).now_or_never().is_none());
+        held.pop();
+        assert!((&mut next).now_or_never().is_some());
+    }
 }
