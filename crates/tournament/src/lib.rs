@@ -15,6 +15,7 @@
 //!   CSV and the plain-text report European federations rate from.
 
 pub mod berger;
+mod brackets;
 pub mod check;
 pub mod colours;
 pub mod crosstable;
