@@ -101,6 +101,10 @@ fn hand_kind_of(kind: PieceKind) -> Option<HandKind> {
     }
 }
 
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent facts the reader has seen so far, not a state machine"
+)]
 struct Reader {
     pending: Vec<Ki2Token>,
     b: Builder,

@@ -128,6 +128,10 @@ const READ_TIMEOUT: Duration = Duration::from_secs(60);
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "command-line switches, each on or off on its own"
+)]
 struct Args {
     server: String,
     games: usize,

@@ -29,6 +29,10 @@ use crate::record::MoveProblem;
 
 /// The relative markers of a Japanese move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "each marker (右 左 上 引 寄 直 打) is written or not on its own"
+)]
 pub struct Markers {
     /// 右: the piece on the mover's right.
     pub right: bool,

@@ -83,6 +83,10 @@ pub struct Bars {
 
 /// An event's settings as stored and shown.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "an organiser's independent yes/no choices (double, rated, open...)"
+)]
 pub struct Settings {
     /// The name.
     pub name: String,

@@ -354,6 +354,10 @@ impl GameEndedSender {
     }
 }
 
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "a game's independent facts (rated, local, started...), each kept as it was stored"
+)]
 struct Room {
     id: String,
     mode: Mode,
