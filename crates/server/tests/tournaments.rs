@@ -564,3 +564,69 @@ async fn the_daily_limit_counts_events_created_not_those_left() {
     assert_eq!(v["error"], "at most 10 events a day");
     s.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_self_entry_carries_the_account_and_only_the_creator_deletes() {
+    let dir = TempDir::new("self-entry");
+    let s = TestServer::start(&dir.db()).await;
+    let org = account(&s, "Org").await;
+    let deputy = account(&s, "Deputy").await;
+    let ivan = account(&s, "Иван").await;
+    let id = create(
+        &s,
+        &org,
+        &json!({"name": "Open", "format": "swiss", "rounds": 3, "open": true}),
+    )
+    .await;
+    let base = format!("/api/tournaments/{id}");
+    // A player entering himself as "Champion", 4000 and 8 dan is entered
+    // under his account's name, with no rating he has not earned.
+    let brag = json!({"name": "Champion", "rating": 4000, "rank": "8d"});
+    let (status, v) = post(&s, &ivan, &format!("{base}/players"), &brag).await;
+    assert_eq!(status, 201, "{v}");
+    let e = event(&s, &id).await;
+    let entry = &e["players"][0];
+    assert_eq!(
+        (&entry["name"], &entry["account"]),
+        (&json!("Иван"), &json!("Иван"))
+    );
+    assert!(
+        entry["rating"].is_null() && entry["rank"].is_null(),
+        "{entry}"
+    );
+    // The organiser sets the rank; the account's name stays.
+    let (status, _) = put(
+        &s,
+        &org,
+        &format!("{base}/players/1"),
+        &json!({"rank": "1d"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, _) = put(
+        &s,
+        &org,
+        &format!("{base}/players/1"),
+        &json!({"name": "X"}),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(event(&s, &id).await["players"][0]["rank"], "1d");
+    // A co-organiser may do the rest but not delete the creator's event.
+    let (status, v) = post(
+        &s,
+        &org,
+        &format!("{base}/organisers"),
+        &json!({"name": "Deputy"}),
+    )
+    .await;
+    assert!(
+        status == 200 || status == 201 || status == 204,
+        "{status} {v}"
+    );
+    let (status, _, _) = s.request_with("DELETE", &base, &[&deputy.0], None).await;
+    assert_eq!(status, 403);
+    let (status, _, _) = s.request_with("DELETE", &base, &[&org.0], None).await;
+    assert_eq!(status, 204);
+    s.shutdown().await;
+}

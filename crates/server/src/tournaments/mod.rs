@@ -329,13 +329,20 @@ impl Tournaments {
         self.get(id, Some(actor)).await
     }
 
-    /// Deletes an event before its first round.
+    /// Deletes an event before its first round: its creator only (a
+    /// co-organiser may do everything else).
     ///
     /// # Errors
-    /// [`Error::Conflict`] once a round is paired.
+    /// [`Error::Conflict`] once a round is paired; `organisers only` for a
+    /// co-organiser.
     pub async fn delete(&self, id: &str, actor: &Account) -> Result<(), Error> {
         let _guard = self.hold(id).await?;
         let t = self.load_as_organiser(id, actor).await?;
+        if t.rows.event.created_by != Some(actor.id) && !actor.admin {
+            return Err(Error::Forbidden(
+                "only the event's creator deletes it".into(),
+            ));
+        }
         if t.paired() > 0 {
             return Err(Error::Conflict("an event with a paired round stays".into()));
         }
@@ -438,19 +445,26 @@ impl Tournaments {
                 .into());
             }
         }
+        // An entry linked to an account carries the account's name and its
+        // rating; only an organiser sets a rank (or a rating for someone
+        // without one), so a player cannot enter as "8 dan, 4000".
         let name = match (req.name.as_deref(), &account) {
-            (Some(n), _) => entrant_text("name", n)?,
-            (None, Some(a)) => a.name.clone(),
+            (_, Some(a)) => a.name.clone(),
+            (Some(n), None) => entrant_text("name", n)?,
             (None, None) => return Err(Error::BadRequest("name is required".into())),
         };
         let rank = req
             .rank
             .as_deref()
-            .filter(|r| !r.trim().is_empty())
+            .filter(|r| !r.trim().is_empty() && organiser)
             .map(|r| r.parse::<Rank>().map(Rank::short))
             .transpose()
             .map_err(Error::BadRequest)?;
-        let mut rating = req.rating.map(rating_of).transpose()?;
+        let mut rating = req
+            .rating
+            .filter(|_| organiser)
+            .map(rating_of)
+            .transpose()?;
         if let (None, None, Some(a)) = (rating, &rank, &account) {
             rating = self
                 .store
@@ -501,6 +515,11 @@ impl Tournaments {
             ));
         }
         if let Some(n) = &req.name {
+            if row.user.is_some() && n.trim() != row.name {
+                return Err(Error::BadRequest(
+                    "an entrant with an account keeps the account's name".into(),
+                ));
+            }
             row.name = entrant_text("name", n)?;
         }
         if let Some(r) = req.rating {
