@@ -431,6 +431,11 @@ pub struct ServeArgs {
     /// instance this option; leave it out when the app runs alone.
     #[arg(long, value_name = "HOST:PORT", value_parser = parse_advertise)]
     pub advertise: Option<String>,
+    /// For the crash tests (crates/cli/tests/crash_endings.rs) only: abort
+    /// the process right after the Nth ending is stored, before any of its
+    /// consequences. Hidden from --help.
+    #[arg(long, value_name = "N", hide = true)]
+    pub crash_after_ending: Option<u32>,
 }
 
 /// `--advertise`: `host:port`, the port a number.
@@ -488,6 +493,7 @@ impl Default for ServeArgs {
             no_rate_limits: false,
             https_cookies: false,
             advertise: None,
+            crash_after_ending: None,
         }
     }
 }
