@@ -88,7 +88,7 @@ pg_started=$SECONDS
 SHOGI_TEST_POSTGRES="postgres://shogi@127.0.0.1:$pg_port/postgres" \
   cargo test -p shogi-server --tests
 SHOGI_TEST_POSTGRES="postgres://shogi@127.0.0.1:$pg_port/postgres" \
-  cargo test -p shogi-cli --test cli --test user --test durability --test instances
+  cargo test -p shogi-cli --test cli --test user --test durability --test crash_endings --test instances
 echo "PostgreSQL pass: $((SECONDS - pg_started)) s"
 stop_pg
 trap - EXIT

@@ -437,6 +437,11 @@ pub struct ServeArgs {
     /// peer. See docs/DEPLOY.md for nginx and Caddy.
     #[arg(long = "trusted-proxy", value_name = "CIDR", value_parser = parse_cidr)]
     pub trusted_proxies: Vec<shogi_server::IpNet>,
+    /// For the crash tests (crates/cli/tests/crash_endings.rs) only: abort
+    /// the process right after the Nth ending is stored, before any of its
+    /// consequences. Hidden from --help.
+    #[arg(long, value_name = "N", hide = true)]
+    pub crash_after_ending: Option<u32>,
 }
 
 /// `--trusted-proxy`: a CIDR range, or one address (a /32 or /128).
@@ -505,6 +510,7 @@ impl Default for ServeArgs {
             https_cookies: false,
             advertise: None,
             trusted_proxies: Vec::new(),
+            crash_after_ending: None,
         }
     }
 }

@@ -331,6 +331,7 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         config.https_cookies = a.https_cookies;
         config.advertise.clone_from(&a.advertise);
         config.trusted_proxies.clone_from(&a.trusted_proxies);
+        config.crash_after_ending = a.crash_after_ending;
         let server = shogi_server::Server::start(config).await.map_err(|e| {
             CliError(format!(
                 "cannot serve on http://{addr}/ with database {}: {e}",

@@ -66,6 +66,7 @@ pub use error::{Error, Kind, Problem};
 pub use games::connections::WsLimits;
 use games::leases::{LeasePolicy, Leases};
 pub use games::opponent::{EngineOpponent, Greedy, Limits, Opponent};
+use games::room::CrashAfterEnding;
 /// An address range, as `--trusted-proxy` takes it.
 pub use ipnet::IpNet;
 pub use limits::rates::RateLimits;
@@ -126,6 +127,9 @@ pub struct Config {
     /// The reverse proxies whose `X-Forwarded-For` names the client
     /// (`--trusted-proxy`; empty: the TCP peer is the client).
     pub trusted_proxies: Vec<IpNet>,
+    /// For the crash tests only: abort the process right after the `n`th
+    /// ending is stored, before its consequences (`None`: never).
+    pub crash_after_ending: Option<u32>,
 }
 
 impl Config {
@@ -151,6 +155,7 @@ impl Config {
             sweep_every: SWEEP_EVERY,
             advertise: None,
             trusted_proxies: Vec::new(),
+            crash_after_ending: None,
         }
     }
 
@@ -167,6 +172,10 @@ impl Config {
                 max_spectators: self.max_spectators,
             },
             room_idle: self.room_idle,
+            crash: self
+                .crash_after_ending
+                .map(CrashAfterEnding::after)
+                .unwrap_or_default(),
         }
     }
 }
@@ -179,8 +188,9 @@ pub struct Server {
     task: JoinHandle<()>,
     sweeper: JoinHandle<()>,
     lobby_refresher: JoinHandle<()>,
-    /// The task that replays sennichite in event games (`None`: another
-    /// server on the same state already runs it).
+    /// The task that tells the tournaments of endings, which replay a
+    /// sennichite in event games (`None`: another server on the same state
+    /// already runs it).
     replays: Option<JoinHandle<()>>,
     /// With several instances: the tasks renewing this instance's leases
     /// and taking over a dead instance's games.
@@ -189,7 +199,8 @@ pub struct Server {
 
 impl Server {
     /// Opens the database (WAL mode, migrations applied), restores the
-    /// unfinished games and starts listening.
+    /// unfinished games, carries out the consequences of endings still due
+    /// (a process died after storing them) and starts listening.
     ///
     /// # Errors
     /// The database cannot be opened or read, or the address cannot be bound.
@@ -223,6 +234,14 @@ impl Server {
         .with_trusted_proxies(config.trusted_proxies.clone());
         state.accounts().fill_skeletons().await?;
         let restored = state.rooms().restore_unfinished().await?;
+        // The consequences of endings a dead process left due (the outbox).
+        let rated = games::players::settle_due(state.store()).await?;
+        let heard = state.tournaments().hear_due().await?;
+        if rated + heard > 0 {
+            tracing::info!(
+                "{rated} games rated and {heard} endings told to tournaments after a restart"
+            );
+        }
         let listener = tokio::net::TcpListener::bind(config.bind).await?;
         let addr = listener.local_addr()?;
         tracing::info!("listening on http://{addr}, {restored} games restored");

@@ -14,7 +14,7 @@ use crate::games::committer::Committer;
 use crate::games::connections::WsLimits;
 use crate::games::leases::Leases;
 use crate::games::opponent::Opponent;
-use crate::games::room::{GameEndedSender, RoomDeps};
+use crate::games::room::{CrashAfterEnding, GameEndedSender, RoomDeps};
 use crate::games::rooms::{Holders, Rooms, ROOM_IDLE};
 use crate::limits::rates::{Limiter, RateLimits};
 use crate::lobby::Lobby;
@@ -37,6 +37,8 @@ pub struct Capacity {
     pub leases: Option<Leases>,
     /// With several instances: how to reach the other instances' games.
     pub holders: Option<Arc<dyn Holders>>,
+    /// The crash tests' hook (unset: none).
+    pub crash: CrashAfterEnding,
 }
 
 impl Default for Capacity {
@@ -47,6 +49,7 @@ impl Default for Capacity {
             room_idle: ROOM_IDLE,
             leases: None,
             holders: None,
+            crash: CrashAfterEnding::default(),
         }
     }
 }
@@ -138,6 +141,7 @@ impl AppState {
             lobby: lobby.clone(),
             search: capacity.search.clone(),
             ended,
+            crash: capacity.crash.clone(),
         };
         let rooms = Rooms::new(deps)
             .with_room_idle(capacity.room_idle)

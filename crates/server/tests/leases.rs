@@ -155,6 +155,7 @@ async fn a_new_game_is_stored_with_its_lease() {
             instance_id: a.instance_id(),
             until_ms: t0 + POLICY.ttl_ms,
         }),
+        replay: None,
     };
     store.insert_game(&new, t0).await.unwrap();
 

@@ -7,6 +7,7 @@ mod common;
 use common::{account, TempDir, TestServer};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
+use shogi_server::db::GameWrite;
 use shogi_server::ratings;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -425,6 +426,50 @@ async fn a_rated_game_changes_both_ratings_and_a_handicap_game_none() {
     assert_eq!(after["ratings"], won["ratings"]);
     assert_eq!(after["results"]["wins"], 2);
     s.shutdown().await;
+}
+
+/// A process that died right after storing a rated game's ending (the
+/// ending written as the committer writes it, and no room told): the next
+/// start rates the game, and the one after does not rate it again.
+#[tokio::test]
+async fn a_rating_left_due_by_a_dead_process_is_settled_at_the_next_start_once() {
+    let dir = TempDir::new("rating-due");
+    let s = TestServer::start(&dir.db()).await;
+    let alice = account(&s, "Alice").await;
+    let bob = account(&s, "Bob").await;
+    let classical = json!({"main_ms": 1_800_000, "byoyomi_ms": 30_000});
+    let seek = json!({"time": classical, "rated": true, "side": "sente"});
+    let (game, mut a, mut b) = seek_game(&s, seek, &alice, &bob).await;
+    a.play("7g7f").await;
+    b.play("3c3d").await;
+    let ending = shogi_core::Ending::Resignation {
+        loser: shogi_core::Color::Gote,
+    };
+    let write = GameWrite::Finish {
+        ending,
+        plies: 2,
+        clocks: None,
+    };
+    let store = s.server.state().store().clone();
+    store
+        .write_batch(&[(game.as_str(), None, &write)])
+        .await
+        .unwrap();
+    drop((a, b));
+    s.shutdown().await;
+    for start in 1..=2 {
+        let s = TestServer::start(&dir.db()).await;
+        for (name, won) in [("Alice", true), ("Bob", false)] {
+            let profile = ratings(&s, name).await;
+            let classical = &profile["ratings"]["classical"];
+            assert_eq!(classical["games"], 1, "start {start}: {profile}");
+            assert_eq!(classical["rating"].as_i64().unwrap() > 1500, won);
+            let history = profile["history"]["classical"].as_array().unwrap();
+            assert_eq!(history.len(), 1, "start {start}: {profile}");
+            assert_eq!(history[0]["game"], game.as_str());
+        }
+        s.shutdown().await;
+    }
 }
 
 #[tokio::test]

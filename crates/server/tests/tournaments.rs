@@ -9,6 +9,8 @@ use std::collections::BTreeSet;
 
 use common::{account, TempDir, TestServer};
 use serde_json::{json, Value};
+use shogi_server::db::GameWrite;
+use shogi_server::game::clock::{Clock, TimeControl};
 
 async fn post(s: &TestServer, who: &(String, String), path: &str, body: &Value) -> (u16, Value) {
     let (status, _, v) = s.request_with("POST", path, &[&who.0], Some(body)).await;
@@ -33,6 +35,25 @@ async fn event(s: &TestServer, id: &str) -> Value {
         .await;
     assert_eq!(status, 200, "{v}");
     v
+}
+
+/// An online event at 30 min + 30 s that `a` and `b` enter, its first
+/// round paired: the event's id and the round.
+async fn online_round(
+    s: &TestServer,
+    a: &(String, String),
+    b: &(String, String),
+) -> (String, Value) {
+    let org = account(s, "Org").await;
+    let id = create(s, &org, &json!({"name": "Online", "format": "swiss", "rounds": 2, "time": "30+30", "play": "online"})).await;
+    let base = format!("/api/tournaments/{id}");
+    for p in [a, b] {
+        let (status, v) = post(s, p, &format!("{base}/players"), &json!({})).await;
+        assert_eq!(status, 201, "{v}");
+    }
+    let (status, r) = post(s, &org, &format!("{base}/rounds"), &json!({})).await;
+    assert_eq!(status, 201, "{r}");
+    (id, r)
 }
 
 fn num(v: &Value) -> u64 {
@@ -278,17 +299,9 @@ async fn only_organisers_change_an_event_and_players_join_an_open_one() {
 async fn an_online_board_takes_its_games_result_and_replays_a_sennichite() {
     let dir = TempDir::new("t-online");
     let s = TestServer::start(&dir.db()).await;
-    let org = account(&s, "Org").await;
-    let a = account(&s, "Алиса").await;
-    let b = account(&s, "Bob").await;
-    let id = create(&s, &org, &json!({"name": "Online", "format": "swiss", "rounds": 2, "time": "30+30", "play": "online"})).await;
+    let (a, b) = (account(&s, "Алиса").await, account(&s, "Bob").await);
+    let (id, r) = online_round(&s, &a, &b).await;
     let base = format!("/api/tournaments/{id}");
-    for p in [&a, &b] {
-        let (status, v) = post(&s, p, &format!("{base}/players"), &json!({})).await;
-        assert_eq!(status, 201, "{v}");
-    }
-    let (status, r) = post(&s, &org, &format!("{base}/rounds"), &json!({})).await;
-    assert_eq!(status, 201, "{r}");
     let board = &r["pairings"][0];
     assert_eq!(board["colours"], "furigoma");
     let fu = num(&board["toss"]["fu"]);
@@ -359,6 +372,57 @@ async fn an_online_board_takes_its_games_result_and_replays_a_sennichite() {
     };
     assert_eq!(names, ["r1-b1.kif", "r1-b1-2.kif"]);
     s.shutdown().await;
+}
+
+/// A process that died right after storing a sennichite on an online
+/// board (the ending written as the committer writes it, and no room
+/// told): the next start replays it, and the one after does not replay it
+/// again.
+#[tokio::test]
+async fn a_sennichite_left_due_by_a_dead_process_is_replayed_at_the_next_start_once() {
+    let dir = TempDir::new("t-due");
+    let s = TestServer::start(&dir.db()).await;
+    let (a, b) = (account(&s, "Алиса").await, account(&s, "Bob").await);
+    let (id, r) = online_round(&s, &a, &b).await;
+    let game = r["pairings"][0]["game"].as_str().unwrap().to_string();
+    // Stored as it stood: Sente with 20 minutes left, Gote with 25.
+    let control = TimeControl {
+        main_ms: 1_800_000,
+        byoyomi_ms: 30_000,
+        periods: 1,
+        increment_ms: 0,
+    };
+    let left = |main_ms| Clock {
+        main_ms,
+        ..Clock::new(control)
+    };
+    let write = GameWrite::Finish {
+        ending: shogi_core::Ending::Repetition,
+        plies: 0,
+        clocks: Some(shogi_core::ByColor::new(left(1_200_000), left(1_500_000))),
+    };
+    let store = s.server.state().store().clone();
+    store
+        .write_batch(&[(game.as_str(), None, &write)])
+        .await
+        .unwrap();
+    s.shutdown().await;
+    let mut replay = None;
+    for start in 1..=2 {
+        let s = TestServer::start(&dir.db()).await;
+        let e = event(&s, &id).await;
+        let games = e["rounds"][0]["pairings"][0]["games"].as_array().unwrap();
+        assert_eq!(games.len(), 2, "start {start}: {e}");
+        assert_eq!(games[0], game.as_str());
+        let second = games[1].as_str().unwrap().to_string();
+        assert_eq!(*replay.get_or_insert_with(|| second.clone()), second);
+        // Colours reversed, each player's time as the drawn game left it.
+        let state = s.state(&second).await;
+        assert_eq!(state["status"]["over"], false, "{state}");
+        assert_eq!(state["clocks"]["sente"]["main_ms"], 1_500_000, "{state}");
+        assert_eq!(state["clocks"]["gote"]["main_ms"], 1_200_000, "{state}");
+        s.shutdown().await;
+    }
 }
 
 #[tokio::test]

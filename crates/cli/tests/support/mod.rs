@@ -86,6 +86,23 @@ impl Server {
         self.0.kill().unwrap();
         self.0.wait().unwrap();
     }
+
+    /// How the server ended, once it has (polled for at most `within`);
+    /// `None` if it still runs.
+    pub async fn exited(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        let step = Duration::from_millis(5);
+        let mut waited = Duration::ZERO;
+        loop {
+            if let Some(status) = self.0.try_wait().unwrap() {
+                return Some(status);
+            }
+            if waited >= within {
+                return None;
+            }
+            tokio::time::sleep(step).await;
+            waited += step;
+        }
+    }
 }
 
 impl Drop for Server {
@@ -101,12 +118,7 @@ impl Drop for Server {
 /// `shogi serve --no-rate-limits --db DB` with `args`; its address once it
 /// says it serves.
 pub fn serve(db: &OsStr, args: &[&str]) -> (Server, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shogi"))
-        .args(["serve", "--no-rate-limits"])
-        .args(args)
-        .arg("--db")
-        .arg(db)
-        .stdout(Stdio::null())
+    let mut child = command(db, args)
         .stderr(Stdio::piped())
         .spawn()
         .expect("run shogi serve");
@@ -130,6 +142,41 @@ pub fn serve(db: &OsStr, args: &[&str]) -> (Server, String) {
         }
     });
     (Server(child), addr)
+}
+
+/// `shogi serve --no-rate-limits --db DB` with `args`, not waited for (its
+/// log is dropped): for a test that kills it while it starts.
+pub fn spawn_serve(db: &OsStr, args: &[&str]) -> Server {
+    let child = command(db, args)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run shogi serve");
+    Server(child)
+}
+
+/// The command `shogi serve --no-rate-limits --db DB` with `args`.
+fn command(db: &OsStr, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_shogi"));
+    command
+        .args(["serve", "--no-rate-limits"])
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .stdout(Stdio::null());
+    command
+}
+
+/// The WebSocket of game `id` for the account whose session `cookie`
+/// (`name=value`) holds; `None` if the server does not take it.
+pub async fn connect_as(addr: &str, id: &str, cookie: &str) -> Option<Ws> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{addr}/api/games/{id}/ws")
+        .into_client_request()
+        .unwrap();
+    request
+        .headers_mut()
+        .insert("cookie", cookie.parse().unwrap());
+    Some(tokio_tungstenite::connect_async(request).await.ok()?.0)
 }
 
 /// One HTTP/1.1 request: the status and the JSON body (`null` if none).

@@ -11,8 +11,10 @@ use shogi_core::{ByColor, Color, Ending, Foul, Move, Position};
 use sqlx::Row;
 
 use super::leases::{check_fence, check_fences, Fence, FirstLease};
+use super::outbox::{record_endings, take, Consequence};
 use super::players::GamePlayers;
 use super::store::{corrupt, flag, in_chunks, ms, to_u64, Dialect, Store, Writer};
+use super::tournaments::{add_board_game_on, Replay};
 use crate::game::clock::Clock;
 use crate::game::{reason_word, Mode, Settings, Side};
 
@@ -42,6 +44,10 @@ pub struct NewGame<'a> {
     /// look orphaned to the other instances, which could take it over
     /// before its creator leased it.
     pub lease: Option<FirstLease<'a>>,
+    /// A sennichite replay: the board it goes on, stored in the same
+    /// transaction, which also marks the drawn game's tournament
+    /// consequence carried out.
+    pub replay: Option<&'a Replay>,
 }
 
 /// A game as stored.
@@ -285,6 +291,10 @@ impl Writer {
         insert_moves(&mut tx, self.dialect, &moves).await?;
         if !ended.is_empty() {
             set_endings(&mut tx, self.dialect, &ended).await?;
+            // What the endings change elsewhere is due from the moment they
+            // are stored: the same transaction (docs/ARCHITECTURE.md, "The outbox").
+            let ids: Vec<&str> = ended.iter().map(|e| e.id).collect();
+            record_endings(&mut tx, self.dialect, &ids).await?;
         }
         tx.commit().await
     }
@@ -394,8 +404,8 @@ fn side_of(name: Option<&str>) -> Option<Color> {
 }
 
 impl Store {
-    /// Stores a new game, and its first lease if it has one, in one
-    /// transaction.
+    /// Stores a new game, its first lease if it has one, and a replay's
+    /// place on its board, in one transaction.
     ///
     /// # Errors
     /// The database refused it.
@@ -460,6 +470,10 @@ impl Store {
             .bind(ms(lease.until_ms))
             .execute(&mut *tx)
             .await?;
+        }
+        if let Some(r) = g.replay {
+            add_board_game_on(&mut tx, &r.tournament, r.round, r.board, g.id).await?;
+            take(&mut tx, &r.drawn, Consequence::Tournament).await?;
         }
         tx.commit().await?;
         Ok(())

@@ -6,7 +6,8 @@
 //! sessions ([`accounts`]), club tournaments ([`tournaments`]), the learn
 //! pages' progress ([`learn`]), puzzle ratings and attempts ([`puzzles`]),
 //! the instances and the leases of live games ([`leases`]), the rate
-//! limits several instances share ([`rate_hits`]).
+//! limits several instances share ([`rate_hits`]), and the consequences of
+//! endings still due ([`outbox`]).
 //! Every statement binds its values; no SQL is built from text. Rows come
 //! back typed: moves as [`shogi_core::Move`], endings as
 //! [`shogi_core::Ending`], settings as [`crate::game::Settings`].
@@ -23,6 +24,7 @@ pub mod archive;
 pub mod games;
 pub mod learn;
 pub mod leases;
+pub mod outbox;
 pub mod players;
 pub mod puzzles;
 pub mod rate_hits;
@@ -34,4 +36,5 @@ mod store;
 pub use accounts::{NameKeys, NewSession, UserRow};
 pub use games::{GameWrite, MoveRecord, NewGame, StoredGame};
 pub use leases::Fence;
+pub use outbox::Consequence;
 pub use store::{Location, Store, Writer};

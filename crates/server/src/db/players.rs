@@ -4,6 +4,7 @@
 use shogi_core::{ByColor, Color};
 use sqlx::Row;
 
+use super::outbox::{take, Consequence};
 use super::store::{flag, ms, to_u64, Store};
 use crate::game::{Results, Side};
 use crate::ratings::{Rating, TimeClass};
@@ -182,13 +183,17 @@ impl Store {
         .transpose()
     }
 
-    /// Stores both players' new ratings and their history points, and the
-    /// game's end time, in one transaction.
+    /// Stores both players' new ratings and their history points, and
+    /// takes the game's rating out of the outbox, in one transaction; does
+    /// nothing if it was not due (rated already). Says whether it stored.
     ///
     /// # Errors
     /// The database refused it; nothing is stored then.
-    pub async fn settle(&self, s: &Settlement<'_>) -> Result<(), sqlx::Error> {
+    pub async fn settle(&self, s: &Settlement<'_>) -> Result<bool, sqlx::Error> {
         let mut tx = self.pool.begin().await?;
+        if !take(&mut tx, s.game_id, Consequence::Rating).await? {
+            return Ok(false);
+        }
         for (user, rating, games) in s.players {
             sqlx::query(
                 "INSERT INTO ratings (user_id, class, rating, rd, volatility, games, updated_at)
@@ -218,7 +223,8 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
-        tx.commit().await
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// The account whose case-folded name is `name_key`.

@@ -11,6 +11,42 @@ use super::store::{advisory_key, flag, ms, to_u64, Dialect, Store};
 /// use of advisory locks on the same database.
 const EVENT_LOCK_CLASS: i32 = 0x5347_5400;
 
+/// A sennichite replay's place: the board of event `tournament` whose
+/// last game, `drawn`, it follows (see [`super::NewGame::replay`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    /// The event.
+    pub tournament: String,
+    /// The round.
+    pub round: u32,
+    /// The board.
+    pub board: u32,
+    /// The game drawn by repetition.
+    pub drawn: String,
+}
+
+/// [`Store::add_board_game`] on `conn` (in a transaction of the caller's).
+pub(super) async fn add_board_game_on(
+    conn: &mut sqlx::AnyConnection,
+    id: &str,
+    round: u32,
+    board: u32,
+    game: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO tournament_games (tournament, round, board, seq, game_id)
+         VALUES ($1, $2, $3, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_games
+             WHERE tournament = $1 AND round = $2 AND board = $3), $4)",
+    )
+    .bind(id)
+    .bind(i64::from(round))
+    .bind(i64::from(board))
+    .bind(game)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
 /// One event's changes held to one instance at a time (see
 /// [`Store::lock_tournament`]); released when dropped.
 #[derive(Debug)]
@@ -653,18 +689,8 @@ impl Store {
         board: u32,
         game: &str,
     ) -> Result<(), sqlx::Error> {
-        sqlx::query(
-            "INSERT INTO tournament_games (tournament, round, board, seq, game_id)
-             VALUES ($1, $2, $3, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_games
-                 WHERE tournament = $1 AND round = $2 AND board = $3), $4)",
-        )
-        .bind(id)
-        .bind(i64::from(round))
-        .bind(i64::from(board))
-        .bind(game)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        let mut conn = self.pool.acquire().await?;
+        add_board_game_on(&mut conn, id, round, board, game).await
     }
 
     /// Drops the links from a board to its games (a board moved over the board).

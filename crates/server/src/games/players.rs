@@ -9,9 +9,10 @@ use serde::Serialize;
 use shogi_core::{ByColor, Color, Ending};
 
 use crate::accounts::{Account, GuestName};
+use crate::db::outbox::Due;
 pub use crate::db::players::SeatPlayer;
 use crate::db::players::{ProfileRow, RatingRow, Settlement};
-use crate::db::Store;
+use crate::db::{Consequence, Store};
 use crate::error::Error;
 use crate::game::Results;
 use crate::games::view::PlayerView;
@@ -176,8 +177,8 @@ pub const RATED_GAMES_PER_PAIR_A_DAY: u32 = 3;
 pub struct Finished<'a> {
     /// The game's id.
     pub game_id: &'a str,
-    /// Its time class.
-    pub class: TimeClass,
+    /// Its time class (`None`: no clock, never rated).
+    pub class: Option<TimeClass>,
     /// The accounts at its seats.
     pub users: ByColor<Option<i64>>,
     /// How it ended.
@@ -186,22 +187,42 @@ pub struct Finished<'a> {
     pub plies: usize,
 }
 
-/// Rates a finished rated game: both players' ratings in `class` change as
-/// one rating period each, against the other's rating from before; the new
-/// ratings and the history are stored in one transaction. A rating is
-/// earned by play, so nothing changes for an aborted game, a game in which
-/// a side has not moved (a resignation or a flag before that), a seat
-/// without an account, or a game between two accounts that already played
-/// [`RATED_GAMES_PER_PAIR_A_DAY`] rated games in the 24 hours before.
-/// Returns the new ratings.
+/// Rates a finished rated game, once: both players' ratings in its class
+/// change as one rating period each, against the other's rating from
+/// before; the new ratings and the history are stored in one transaction,
+/// which also takes the game's rating out of the outbox (a game rated
+/// already is not rated again). A rating is earned by play, so nothing
+/// changes for an aborted game, a game in which a side has not moved (a
+/// resignation or a flag before that), a seat without an account, or a
+/// game between two accounts that already played
+/// [`RATED_GAMES_PER_PAIR_A_DAY`] rated games in the 24 hours before
+/// `now_ms`; its rating is marked carried out all the same. Returns the
+/// new ratings.
 ///
 /// # Errors
-/// Database errors (nothing is changed then).
+/// Database errors (nothing is changed then; the rating stays due).
 pub async fn settle(
     store: &Store,
     game: Finished<'_>,
     now_ms: u64,
 ) -> Result<Option<ByColor<Rating>>, Error> {
+    let rated = rate(store, game, now_ms).await?;
+    match rated {
+        Some((s, rating)) if store.settle(&s).await? => Ok(Some(rating)),
+        Some(_) => Ok(None),
+        None => {
+            store.done(game.game_id, Consequence::Rating).await?;
+            Ok(None)
+        }
+    }
+}
+
+/// What rating `game` changes, if it changes any.
+async fn rate<'a>(
+    store: &Store,
+    game: Finished<'a>,
+    now_ms: u64,
+) -> Result<Option<(Settlement<'a>, ByColor<Rating>)>, Error> {
     let Finished {
         game_id,
         class,
@@ -209,7 +230,8 @@ pub async fn settle(
         ending,
         plies,
     } = game;
-    let (Some(sente), Some(gote)) = (users[Color::Sente], users[Color::Gote]) else {
+    let (Some(class), Some(sente), Some(gote)) = (class, users[Color::Sente], users[Color::Gote])
+    else {
         return Ok(None);
     };
     let Some(sente_score) = score_of(ending, Color::Sente) else {
@@ -229,15 +251,51 @@ pub async fn settle(
     let system = Glicko2::default();
     let s_after = system.rate(s_before, &[(g_before, sente_score)]);
     let g_after = system.rate(g_before, &[(s_before, gote_score)]);
-    store
-        .settle(&Settlement {
-            game_id,
-            class,
-            at_ms: now_ms,
-            players: [(sente, s_after, s_games + 1), (gote, g_after, g_games + 1)],
-        })
-        .await?;
-    Ok(Some(ByColor::new(s_after, g_after)))
+    let settlement = Settlement {
+        game_id,
+        class,
+        at_ms: now_ms,
+        players: [(sente, s_after, s_games + 1), (gote, g_after, g_games + 1)],
+    };
+    Ok(Some((settlement, ByColor::new(s_after, g_after))))
+}
+
+/// Rates every game whose rating is still due (its process died between
+/// the ending and the rating), as of its ending, the oldest first; returns
+/// how many it carried out. A game that cannot be rated now stays due and
+/// is logged.
+///
+/// # Errors
+/// The outbox cannot be read.
+pub async fn settle_due(store: &Store) -> Result<usize, Error> {
+    let mut carried = 0;
+    for due in store.due(Consequence::Rating).await? {
+        match settle_stored(store, &due).await {
+            Ok(()) => carried += 1,
+            Err(e) => tracing::error!(game = %due.game_id, "rating the game: {e}"),
+        }
+    }
+    Ok(carried)
+}
+
+/// [`settle`] for a stored game.
+async fn settle_stored(store: &Store, due: &Due) -> Result<(), Error> {
+    let game = store.load(&due.game_id).await?;
+    let Some((g, ending)) = game.and_then(|g| g.ending.map(|e| (g, e))) else {
+        // Not over (never recorded so) or gone: nothing to rate.
+        store.done(&due.game_id, Consequence::Rating).await?;
+        return Ok(());
+    };
+    let user = |c: Color| g.players.seats[c].as_ref().and_then(|p| p.user);
+    let finished = Finished {
+        game_id: &due.game_id,
+        class: g.settings.time.as_ref().map(TimeClass::of_control),
+        users: ByColor::new(user(Color::Sente), user(Color::Gote)),
+        ending,
+        plies: g.moves.len(),
+    };
+    settle(store, finished, due.ended_at_ms).await?;
+    Ok(())
 }
 
 /// One class of a profile.

@@ -26,6 +26,7 @@ use tokio::sync::RwLock;
 use tokio::task::JoinHandle;
 
 use crate::db::players::GamePlayers;
+use crate::db::tournaments::Replay;
 use crate::db::{Fence, NewGame, StoredGame};
 use crate::error::Error;
 use crate::game::clock::{Clock, TimeControl};
@@ -33,7 +34,7 @@ use crate::game::{AiSeat, Mode, RulesView, Seat, Settings, SideChoice, StartChoi
 use crate::games::create::{level_of, rules_of, start_of, CreateGame, Created};
 use crate::games::leases::{Acquired, Leases};
 use crate::games::players::{Identity, SeatPlayer};
-use crate::games::room::{self, RoomDeps, RoomHandle, RoomInit};
+use crate::games::room::{self, GameEnd, RoomDeps, RoomHandle, RoomInit};
 use crate::lobby::Seek;
 use crate::ratings::TimeClass;
 use crate::time::unix_ms;
@@ -416,6 +417,23 @@ impl Rooms {
         Ok(Some(room::spawn(init, self.deps.clone())))
     }
 
+    /// How stored game `id` ended, if it is over: what its room reported
+    /// (for consequences carried out again after a restart).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn stored_end(&self, id: &str) -> Result<Option<GameEnd>, Error> {
+        let Some(g) = self.deps.store.load(id).await? else {
+            return Ok(None);
+        };
+        let clocks = g.settings.time.map(|tc| stored_clocks(&g, tc));
+        Ok(g.ending.map(|ending| GameEnd {
+            id: id.to_owned(),
+            ending,
+            clocks,
+        }))
+    }
+
     /// Starts the rooms of every unfinished game (with several instances,
     /// those no live instance holds); returns how many.
     ///
@@ -595,12 +613,20 @@ pub struct EventGame {
     pub handicap: Handicap,
     /// Whether the event rates its games (rated only when even).
     pub rated: bool,
+    /// A sennichite replay: its place on the board, stored with the game.
+    pub replay: Option<Replay>,
 }
 
 impl Rooms {
     /// Stores a new game (with its lease, when there are several instances)
     /// and starts its room.
     async fn open_new(&self, init: RoomInit) -> Result<(), Error> {
+        self.open_new_with(init, None).await
+    }
+
+    /// [`Rooms::open_new`] for a sennichite replay, stored with its place
+    /// on the board.
+    async fn open_new_with(&self, init: RoomInit, replay: Option<&Replay>) -> Result<(), Error> {
         let now = unix_ms();
         let lease = self.leases.as_ref().map(|l| l.first_lease(now));
         let new = NewGame {
@@ -617,6 +643,7 @@ impl Rooms {
             clock_started: init.clock_started,
             players: &init.players,
             lease,
+            replay,
         };
         self.deps.store.insert_game(&new, now).await?;
         let id = init.id.clone();
@@ -663,21 +690,24 @@ impl Rooms {
         let id = token::new_game_id();
         let tokens = ByColor::new(Some(token::new_token()), Some(token::new_token()));
         let clocks = Some(g.clocks);
-        self.open_new(RoomInit {
-            id: id.clone(),
-            mode: Mode::Friend,
-            settings,
-            start,
-            moves: Vec::new(),
-            tokens,
-            invite: None,
-            clocks,
-            clock_started: true,
-            turn_used_ms: 0,
-            ending: None,
-            players,
-            fence: None,
-        })
+        self.open_new_with(
+            RoomInit {
+                id: id.clone(),
+                mode: Mode::Friend,
+                settings,
+                start,
+                moves: Vec::new(),
+                tokens,
+                invite: None,
+                clocks,
+                clock_started: true,
+                turn_used_ms: 0,
+                ending: None,
+                players,
+                fence: None,
+            },
+            g.replay.as_ref(),
+        )
         .await?;
         Ok(id)
     }

@@ -33,8 +33,8 @@ use self::event::{
 };
 use self::settings::{BoardPlay, FormatName, PlayMode, SettingsRequest};
 use crate::accounts::{name_key, Account};
-use crate::db::tournaments::{BoardRow, EntrantRow, EventLock, EventRow, NewBoard};
-use crate::db::Store;
+use crate::db::tournaments::{BoardRow, EntrantRow, EventLock, EventRow, NewBoard, Replay};
+use crate::db::{Consequence, Store};
 use crate::error::{Error, Problem};
 use crate::game::clock::Clock;
 use crate::games::players::Identity;
@@ -677,7 +677,7 @@ impl Tournaments {
             if b.row.play == BoardPlay::Online.name() {
                 let handicap = b.row.handicap.parse::<Handicap>().unwrap_or(Handicap::Even);
                 let seats = Self::seats(&t, b.row.sente, b.row.gote)?;
-                match self.start_game(&t, seats, None, handicap).await {
+                match self.start_game(&t, seats, None, handicap, None).await {
                     Ok(game) => b.game = Some(game),
                     Err(e) => {
                         self.abort_new_games(&boards_games(&boards)).await;
@@ -741,6 +741,7 @@ impl Tournaments {
         seats: ByColor<Identity>,
         clocks: Option<ByColor<Clock>>,
         handicap: Handicap,
+        replay: Option<Replay>,
     ) -> Result<String, Error> {
         let tc = t.settings.time;
         self.rooms
@@ -750,6 +751,7 @@ impl Tournaments {
                 impasse: t.settings.impasse,
                 handicap,
                 rated: t.settings.rated,
+                replay,
             })
             .await
     }
@@ -914,7 +916,7 @@ impl Tournaments {
             let games: Vec<String> = row.games.iter().map(|g| g.id.clone()).collect();
             self.abort_games(&games).await?;
             let seats = Self::seats(t, row.sente, row.gote)?;
-            let game = self.start_game(t, seats, None, h).await?;
+            let game = self.start_game(t, seats, None, h, None).await?;
             self.store
                 .clear_board_games(t.id(), row.round, row.board)
                 .await?;
@@ -952,7 +954,7 @@ impl Tournaments {
                 }
                 let seats = Self::seats(t, row.sente, row.gote)?;
                 let handicap = row.handicap.parse::<Handicap>().unwrap_or(Handicap::Even);
-                let game = self.start_game(t, seats, None, handicap).await?;
+                let game = self.start_game(t, seats, None, handicap, None).await?;
                 self.store
                     .clear_board_games(t.id(), row.round, row.board)
                     .await?;
@@ -1059,48 +1061,94 @@ impl Tournaments {
         Ok(json!({ "entries": entries }))
     }
 
-    /// Starts the task that replays every sennichite of an online event
-    /// game (once per service; `None` the second time).
+    /// Starts the task that hears of every ending the rooms report and
+    /// replays a sennichite of an online event game (once per service;
+    /// `None` the second time).
     #[must_use]
     pub fn spawn_replays(&self) -> Option<JoinHandle<()>> {
         let mut endings = self.endings.lock().ok()?.take()?;
         let this = self.clone();
         Some(tokio::spawn(async move {
             while let Some(end) = endings.recv().await {
-                if end.ending != Ending::Repetition {
-                    continue;
-                }
-                if let Err(e) = this.replay(&end.id, end.clocks).await {
-                    tracing::error!(game = %end.id, "replaying a sennichite: {e}");
+                if let Err(e) = this.hear(&end).await {
+                    tracing::error!(game = %end.id, "an event game's ending (due at the next start): {e}");
                 }
             }
         }))
     }
 
+    /// Hears of every ending still due to the tournaments (its process
+    /// died before they heard of it), the oldest first; returns how many
+    /// it carried out. One that fails stays due and is logged.
+    ///
+    /// # Errors
+    /// The outbox cannot be read.
+    pub async fn hear_due(&self) -> Result<usize, Error> {
+        let mut carried = 0;
+        for due in self.store.due(Consequence::Tournament).await? {
+            let heard = match self.rooms.stored_end(&due.game_id).await {
+                Ok(Some(end)) => self.hear(&end).await,
+                // Not over (never recorded so) or gone: nothing to hear.
+                Ok(None) => self
+                    .store
+                    .done(&due.game_id, Consequence::Tournament)
+                    .await
+                    .map(drop)
+                    .map_err(Error::from),
+                Err(e) => Err(e),
+            };
+            match heard {
+                Ok(()) => carried += 1,
+                Err(e) => tracing::error!(game = %due.game_id, "an event game's ending: {e}"),
+            }
+        }
+        Ok(carried)
+    }
+
+    /// What an event game's ending changes: the board's result is the
+    /// game's own (nothing to store), and a sennichite is replayed. Marks
+    /// the ending heard; an ending heard already changes nothing.
+    ///
+    /// # Errors
+    /// Database errors (the ending stays due then).
+    pub async fn hear(&self, end: &GameEnd) -> Result<(), Error> {
+        if end.ending == Ending::Repetition {
+            self.replay(&end.id, end.clocks).await
+        } else {
+            self.store.done(&end.id, Consequence::Tournament).await?;
+            Ok(())
+        }
+    }
+
     /// Starts the replay of event game `game`, drawn by repetition, with
     /// the colours reversed and each player's remaining time. A handicap
-    /// board is not replayed (its giver stays Gote): the draw stands.
+    /// board is not replayed (its giver stays Gote): the draw stands. The
+    /// replay is stored with its place on the board and the mark that the
+    /// sennichite was heard, in one transaction; a sennichite replayed
+    /// already (the board's last game is no longer `game`) is not replayed
+    /// again.
     ///
     /// # Errors
     /// Database errors.
     pub async fn replay(&self, game: &str, clocks: Option<ByColor<Clock>>) -> Result<(), Error> {
         let Some((id, round, board)) = self.store.board_of_game(game).await? else {
+            self.store.done(game, Consequence::Tournament).await?;
             return Ok(());
         };
         // Checked again under the lock: another instance may have
         // replayed it (then the board's last game is no longer `game`).
         let _guard = self.hold(&id).await?;
         let t = self.load(&id).await?;
-        let Some(row) = t.board(round, board) else {
+        let row = t.board(round, board).filter(|row| {
+            row.games.last().is_some_and(|g| g.id == game)
+                && row.result.is_none()
+                && row.handicap == Handicap::Even.name()
+        });
+        let Some(row) = row else {
+            self.store.done(game, Consequence::Tournament).await?;
             return Ok(());
         };
         let last = row.games.len().saturating_sub(1);
-        if row.games.last().is_none_or(|g| g.id != game)
-            || row.result.is_some()
-            || row.handicap != Handicap::Even.name()
-        {
-            return Ok(());
-        }
         // The next game swaps the colours of the one just drawn.
         let (sente, gote) = if reversed(last + 1) {
             (row.gote, row.sente)
@@ -1109,8 +1157,15 @@ impl Tournaments {
         };
         let seats = Self::seats(&t, sente, gote)?;
         let clocks = clocks.map(|c| ByColor::new(c[Color::Gote], c[Color::Sente]));
-        let new = self.start_game(&t, seats, clocks, Handicap::Even).await?;
-        self.store.add_board_game(&id, round, board, &new).await?;
+        let replay = Replay {
+            tournament: id.clone(),
+            round,
+            board,
+            drawn: game.to_owned(),
+        };
+        let new = self
+            .start_game(&t, seats, clocks, Handicap::Even, Some(replay))
+            .await?;
         self.audit(
             &id,
             None,

@@ -1,6 +1,6 @@
 //! Abort, resignation and what follows every ending: the ending is stored
-//! first, then the lobby is told, the tournaments hear of it and a rated
-//! game is rated.
+//! first (with the record that its consequences are due), then the lobby
+//! is told, the tournaments hear of it and a rated game is rated.
 
 use shogi_core::{ByColor, Color, Ending};
 
@@ -51,19 +51,25 @@ impl Room {
         Ok(())
     }
 
-    /// What follows every ending: the lobby is told, a rated game is rated.
+    /// What follows every ending, once it is stored: the lobby is told, the
+    /// tournaments hear of it, a rated game is rated. The ending's
+    /// transaction recorded the last two as due (the outbox): each marks
+    /// itself carried out, and a start after a crash carries out what is
+    /// left.
     pub(super) async fn finished(&mut self) {
+        self.deps.crash.ending_stored();
         self.deps.lobby.game_ended(&self.id);
-        if let Some(ending) = self.ending {
-            self.deps.ended.send(GameEnd {
-                id: self.id.clone(),
-                ending,
-                clocks: self.clocks,
-            });
-        }
-        let (Some(ending), true, Some(class)) = (self.ending, self.rated, self.time_class()) else {
+        let Some(ending) = self.ending else {
             return;
         };
+        self.deps.ended.send(GameEnd {
+            id: self.id.clone(),
+            ending,
+            clocks: self.clocks,
+        });
+        if !self.rated {
+            return;
+        }
         let users = ByColor::new(
             self.players[Color::Sente].as_ref().and_then(|p| p.user),
             self.players[Color::Gote].as_ref().and_then(|p| p.user),
@@ -72,13 +78,13 @@ impl Room {
         // clock measures turns from the server's start).
         let game = players::Finished {
             game_id: &self.id,
-            class,
+            class: self.time_class(),
             users,
             ending,
             plies: self.usi_moves.len(),
         };
         if let Err(e) = players::settle(&self.deps.store, game, unix_ms()).await {
-            tracing::error!(game = %self.id, "rating the game: {e}");
+            tracing::error!(game = %self.id, "rating the game (due at the next start): {e}");
         }
     }
 }

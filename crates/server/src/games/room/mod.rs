@@ -24,6 +24,7 @@ mod takeback;
 mod view;
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -321,6 +322,8 @@ pub struct RoomDeps {
     pub search: SearchPool,
     /// Told of every game that ends (the tournaments replay a sennichite).
     pub ended: GameEndedSender,
+    /// The crash tests' hook (never set otherwise).
+    pub crash: CrashAfterEnding,
 }
 
 /// A game that ended: its id, the ending and the clocks as they stood.
@@ -350,6 +353,31 @@ impl GameEndedSender {
     pub fn send(&self, e: GameEnd) {
         if let Some(tx) = &self.0 {
             let _ = tx.send(e);
+        }
+    }
+}
+
+/// The crash tests' hook: the process aborts right after the `n`th ending
+/// the rooms store, before anything else follows from it (`shogi serve
+/// --crash-after-ending N`, a hidden option for
+/// `crates/cli/tests/crash_endings.rs`). Unset by default: nothing happens.
+#[derive(Clone, Debug, Default)]
+pub struct CrashAfterEnding(Option<Arc<AtomicU32>>);
+
+impl CrashAfterEnding {
+    /// Abort after the `n`th ending stored (0: never).
+    #[must_use]
+    pub fn after(n: u32) -> CrashAfterEnding {
+        CrashAfterEnding((n > 0).then(|| Arc::new(AtomicU32::new(n))))
+    }
+
+    /// An ending is stored: counts it, and aborts the process at the `n`th.
+    fn ending_stored(&self) {
+        if let Some(left) = &self.0 {
+            if left.fetch_sub(1, Ordering::SeqCst) == 1 {
+                eprintln!("shogi: crashing after an ending, as --crash-after-ending asked");
+                std::process::abort();
+            }
         }
     }
 }
