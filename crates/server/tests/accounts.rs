@@ -37,6 +37,19 @@ async fn login(ts: &TestServer, name: &str, password: &str) -> (u16, String, Val
         .await
 }
 
+/// A server with the documented limits, except that one address (the
+/// tests') may register any number of accounts.
+async fn open_registration(tmp: &TempDir) -> TestServer {
+    TestServer::start_with_limits(
+        &tmp.db(),
+        &RateLimits {
+            accounts: Rate::unlimited(),
+            ..RateLimits::default()
+        },
+    )
+    .await
+}
+
 /// Registers `name`; its session cookie.
 async fn registered(ts: &TestServer, name: &str) -> String {
     let (status, head, body) = register(ts, name, PASSWORD).await;
@@ -235,15 +248,7 @@ async fn login_from(ts: &TestServer, from: &str, name: &str, password: &str) -> 
 #[tokio::test]
 async fn login_attempts_slow_one_address_down_and_never_lock_the_owner_out() {
     let tmp = TempDir::new("accounts-login-limit");
-    let ts = TestServer::start_with_limits(
-        &tmp.db(),
-        &RateLimits {
-            // One address registers them all.
-            accounts: Rate::unlimited(),
-            ..RateLimits::default()
-        },
-    )
-    .await;
+    let ts = open_registration(&tmp).await;
     registered(&ts, "frank").await;
     registered(&ts, "grace").await;
     // An attacker at 127.0.0.2 guesses frank's password: five a minute.
@@ -475,14 +480,7 @@ async fn sessions_end_when_they_expire() {
 #[tokio::test]
 async fn invisible_mixed_and_look_alike_names_are_refused() {
     let tmp = TempDir::new("accounts-names");
-    let ts = TestServer::start_with_limits(
-        &tmp.db(),
-        &RateLimits {
-            accounts: Rate::unlimited(),
-            ..RateLimits::default()
-        },
-    )
-    .await;
+    let ts = open_registration(&tmp).await;
     registered(&ts, "alice").await;
     registered(&ts, "coco").await;
     let refused = |(status, _, body): (u16, String, Value)| (status, body);

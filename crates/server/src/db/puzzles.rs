@@ -98,6 +98,21 @@ impl Store {
             .collect()
     }
 
+    /// Whether `user` has finished an attempt at puzzle `puzzle_id`.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn attempted_puzzle(&self, user: i64, puzzle_id: &str) -> Result<bool, sqlx::Error> {
+        let row = sqlx::query(
+            "SELECT 1 AS one FROM puzzle_attempts WHERE user_id = $1 AND puzzle_id = $2",
+        )
+        .bind(user)
+        .bind(puzzle_id)
+        .fetch_optional(&self.reader)
+        .await?;
+        Ok(row.is_some())
+    }
+
     /// Records a finished attempt. The first of `a.user` at the puzzle is
     /// rated: `rate(player, puzzle)` gives both new ratings from the stored
     /// ones (the player's: [`Rating::NEW`] when missing; the puzzle's:

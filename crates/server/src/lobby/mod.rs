@@ -57,6 +57,16 @@ struct State {
     moved: std::collections::HashSet<String>,
 }
 
+impl State {
+    /// Where seek `id` is in the list.
+    fn seek_at(&self, id: &str) -> Result<usize, Error> {
+        self.seeks
+            .iter()
+            .position(|s| s.view.id == id)
+            .ok_or(Error::NoSuch("challenge"))
+    }
+}
+
 /// The lobby (cheap to clone).
 #[derive(Clone)]
 pub struct Lobby {
@@ -272,11 +282,7 @@ impl Lobby {
     /// someone else's.
     pub fn withdraw(&self, id: &str, who: &Identity, token: Option<&str>) -> Result<(), Error> {
         let mut state = self.lock();
-        let at = state
-            .seeks
-            .iter()
-            .position(|s| s.view.id == id)
-            .ok_or(Error::NoSuch("challenge"))?;
+        let at = state.seek_at(id)?;
         let seek = &state.seeks[at];
         let by_account = who.user().is_some() && seek.owner.user() == who.user();
         let by_token = token.is_some_and(|t| token::same(&seek.token, t));
@@ -298,11 +304,7 @@ impl Lobby {
     pub fn take(&self, id: &str, who: &Identity, who_key: Option<&str>) -> Result<Seek, Error> {
         let mut state = self.lock();
         self.expire(&mut state);
-        let at = state
-            .seeks
-            .iter()
-            .position(|s| s.view.id == id)
-            .ok_or(Error::NoSuch("challenge"))?;
+        let at = state.seek_at(id)?;
         let seek = &state.seeks[at];
         if who.user().is_some() && seek.owner.user() == who.user() {
             return Err(Problem::OwnChallenge.into());

@@ -272,8 +272,7 @@ impl Puzzles {
     /// # Errors
     /// The database failed.
     pub async fn attempted(&self, user: i64, p: &Puzzle) -> Result<bool, Error> {
-        let attempted = self.inner.store.attempted_puzzles(user).await?;
-        Ok(attempted.iter().any(|(id, _)| *id == p.id))
+        Ok(self.inner.store.attempted_puzzle(user, &p.id).await?)
     }
 
     /// Records the end of an account's attempt (`solved` or wrong); the
