@@ -10,7 +10,18 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The folders of src/ that hold a screen (what the router opens). */
-const SCREENS = ['analysis', 'archive', 'game', 'learn', 'lobby', 'profile', 'puzzles', 'review', 'tournament'];
+const SCREENS = [
+  'admin',
+  'analysis',
+  'archive',
+  'game',
+  'learn',
+  'lobby',
+  'profile',
+  'puzzles',
+  'review',
+  'tournament',
+];
 /** The folders every screen may use. */
 const SHARED = ['accounts', 'api', 'board', 'engine', 'i18n', 'records', 'rules'];
 /** Files at the top of src/: the router may import any screen; the others are shared. */

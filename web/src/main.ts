@@ -2,11 +2,12 @@
 // game at `/g/<id>`, the archive, the import page, the review board and a
 // player's profile at `/@/<name>`, the tournaments at `/t` (an event `/t/<id>`,
 // its crosstable and pairing sheets), the learn pages (`/learn`, a lesson
-// `/learn/<id>`, `/learn/coordinates`), the puzzles at `/puzzles`; the account
-// bar and the language picker.
+// `/learn/<id>`, `/learn/coordinates`), the puzzles at `/puzzles`, the
+// moderators' page at `/admin`; the account bar and the language picker.
 
 import './styles/app.css';
 import { loadMe, onAccountChange } from './accounts/account';
+import { openAdmin } from './admin/admin';
 import { renderAccountBar } from './accounts/accountbar';
 import { h, option } from './dom';
 import { openAnalysisBoard } from './analysis/analysisboard';
@@ -111,6 +112,8 @@ async function route(): Promise<void> {
     screen = renderArchive(main);
   } else if (/^\/analysis\/?$/.test(location.pathname)) {
     screen = openAnalysisBoard(main);
+  } else if (/^\/admin\/?$/.test(location.pathname)) {
+    screen = openAdmin(main);
   } else if (/^\/import\/?$/.test(location.pathname)) {
     screen = renderImport(main, navigate);
   } else if (m) {

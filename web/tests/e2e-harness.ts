@@ -73,6 +73,7 @@ export async function startServer(): Promise<{ url: string; stop: () => Promise<
   console.log(`starting: ${cmd}`);
   const child = spawn('sh', ['-c', `exec ${cmd}`], { cwd: repoDir, stdio: ['ignore', 'inherit', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
+  serverDb = join(dir, 'games.db');
   await waitForHttp(`${url}/`, 15 * 60 * 1000);
   return {
     url,
@@ -86,6 +87,33 @@ export async function startServer(): Promise<{ url: string; stop: () => Promise<
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The database of the server the tests started (none with SHOGI_URL). */
+let serverDb: string | null = null;
+
+/**
+ * Gives account `name` a role as the server's operator does, with
+ * `shogi user role NAME ROLE --db <the server's database>` (the command in
+ * SHOGI_ROLE_CMD, `{name}`, `{role}` and `{db}` replaced, for a server
+ * started elsewhere).
+ */
+export async function setRole(name: string, role: 'player' | 'moderator' | 'admin'): Promise<void> {
+  const template =
+    process.env.SHOGI_ROLE_CMD ??
+    (serverDb === null
+      ? null
+      : process.env.SHOGI_BIN
+        ? `'${process.env.SHOGI_BIN}' user role {name} {role} --db {db}`
+        : 'cargo run --quiet -p shogi-cli -- user role {name} {role} --db {db}');
+  if (template === null) throw new Error('a server given by SHOGI_URL needs SHOGI_ROLE_CMD to set roles');
+  const cmd = template
+    .replaceAll('{name}', `'${name}'`)
+    .replaceAll('{role}', role)
+    .replaceAll('{db}', serverDb ?? '');
+  const child = spawn('sh', ['-c', cmd], { cwd: repoDir, stdio: ['ignore', 'inherit', 'inherit'] });
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`${cmd} exited with ${code}`);
 }
 
 // ---------- helpers ----------

@@ -20,6 +20,7 @@ import { gameScenarios } from './e2e-game';
 import { i18nScenarios } from './e2e-i18n';
 import { ARGS, CHROMIUM, cspViolations, results, setBase, startServer } from './e2e-harness';
 import { learnTests } from './e2e-learn';
+import { moderationScenarios } from './e2e-moderation';
 import { playScenarios } from './e2e-play';
 import { puzzleTests } from './e2e-puzzles';
 import { reviewScenarios } from './e2e-review';
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     await puzzleTests(browser);
     await analysisScenarios(browser);
     await i18nScenarios(browser);
+    await moderationScenarios(browser);
   } finally {
     await browser.close();
     await server.stop();

@@ -471,8 +471,10 @@ fn parse_advertise(text: &str) -> Result<String, String> {
 /// arguments.
 #[derive(Subcommand, Debug)]
 pub enum UserCommand {
-    /// Create an account: `shogi user add NAME [--admin] [--db FILE] < password`.
+    /// Create an account: `shogi user add NAME [--admin | --moderator] [--db FILE] < password`.
     Add(UserAddArgs),
+    /// Set an account's role: `shogi user role NAME player|moderator|admin [--db FILE]`.
+    Role(UserRoleArgs),
     /// Set an account's password and end its sessions: `shogi user passwd NAME [--db FILE] < password`.
     Passwd(UserArgs),
 }
@@ -494,8 +496,39 @@ pub struct UserAddArgs {
     #[command(flatten)]
     pub user: UserArgs,
     /// Make the account an administrator.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "moderator")]
     pub admin: bool,
+    /// Make the account a moderator (the /admin page).
+    #[arg(long)]
+    pub moderator: bool,
+}
+
+impl UserAddArgs {
+    /// The role asked for.
+    #[must_use]
+    pub fn role(&self) -> shogi_server::accounts::Role {
+        use shogi_server::accounts::Role;
+        match (self.admin, self.moderator) {
+            (true, _) => Role::Admin,
+            (false, true) => Role::Moderator,
+            (false, false) => Role::Player,
+        }
+    }
+}
+
+/// Arguments of `shogi user role`.
+#[derive(Args, Debug)]
+pub struct UserRoleArgs {
+    #[command(flatten)]
+    pub user: UserArgs,
+    /// `player`, `moderator` or `admin`.
+    #[arg(value_parser = parse_role)]
+    pub role: shogi_server::accounts::Role,
+}
+
+fn parse_role(text: &str) -> Result<shogi_server::accounts::Role, String> {
+    text.parse()
+        .map_err(|e: shogi_server::accounts::role::UnknownRole| e.to_string())
 }
 
 impl Default for ServeArgs {

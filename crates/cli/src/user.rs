@@ -1,34 +1,42 @@
-//! `shogi user add` and `shogi user passwd`: thin calls into
-//! `shogi_server::accounts::admin`, the password read from standard input.
+//! `shogi user add`, `shogi user passwd` and `shogi user role`: thin calls
+//! into `shogi_server::accounts::admin`, the password (where there is one)
+//! read from standard input.
 
 use std::io::{BufRead, IsTerminal, Write};
 
-use shogi_server::accounts::admin;
+use shogi_server::accounts::{admin, Role};
 
 use crate::args::UserCommand;
 use crate::CliError;
 
 /// Runs one `shogi user` command.
 pub fn run(c: &UserCommand) -> Result<(), CliError> {
-    let password = read_password()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| CliError(format!("cannot start the runtime: {e}")))?;
     match c {
         UserCommand::Add(a) => {
+            let password = read_password()?;
             let db = &a.user.db;
             let account = runtime
-                .block_on(admin::add_user(db, &a.user.name, &password, a.admin))
+                .block_on(admin::add_user(db, &a.user.name, &password, a.role()))
                 .map_err(|e| CliError(format!("cannot add {}: {e}", a.user.name)))?;
-            let role = if account.admin {
-                "administrator"
-            } else {
-                "account"
+            let role = match account.role {
+                Role::Admin => "administrator",
+                Role::Moderator => "moderator",
+                Role::Player => "account",
             };
             out!("{role} {} added to {}", account.name, db);
         }
+        UserCommand::Role(a) => {
+            let name = runtime
+                .block_on(admin::set_role(&a.user.db, &a.user.name, a.role))
+                .map_err(|e| CliError(format!("cannot set the role of {}: {e}", a.user.name)))?;
+            out!("{name} is now {}", a.role);
+        }
         UserCommand::Passwd(a) => {
+            let password = read_password()?;
             runtime
                 .block_on(admin::set_password(&a.db, &a.name, &password))
                 .map_err(|e| CliError(format!("cannot set the password of {}: {e}", a.name)))?;

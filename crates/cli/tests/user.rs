@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use shogi_server::accounts::{Account, Accounts};
+use shogi_server::accounts::{Account, Accounts, Role};
 use shogi_server::db::Store;
 
 /// Runs `shogi` with `stdin` as its standard input.
@@ -69,9 +69,28 @@ fn user_add_and_passwd_take_the_password_from_stdin() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
 
+    let o = shogi(
+        &["user", "add", "mod", "--moderator", "--db", db_arg],
+        "moderator words\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+
     let alice = login(&db, "алиса", "secret words").expect("Алиса logs in");
-    assert_eq!((alice.name.as_str(), alice.admin), ("Алиса", false));
-    assert!(login(&db, "root", "admin words").unwrap().admin);
+    assert_eq!((alice.name.as_str(), alice.role), ("Алиса", Role::Player));
+    assert_eq!(login(&db, "root", "admin words").unwrap().role, Role::Admin);
+    assert_eq!(
+        login(&db, "mod", "moderator words").unwrap().role,
+        Role::Moderator
+    );
+    // `user role` takes no password.
+    let o = shogi(&["user", "role", "алиса", "moderator", "--db", db_arg], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        login(&db, "Алиса", "secret words").unwrap().role,
+        Role::Moderator
+    );
+    let o = shogi(&["user", "role", "Алиса", "player", "--db", db_arg], "");
+    assert!(o.status.success(), "{}", stderr(&o));
     assert!(login(&db, "Алиса", "secret words\n").is_none());
 
     let o = shogi(
@@ -96,6 +115,12 @@ fn user_add_and_passwd_take_the_password_from_stdin() {
             "a name has only letters",
         ),
         (vec!["user", "add", "bob"], "", "no password"),
+        (vec!["user", "role", "bob", "king"], "", "unknown role"),
+        (
+            vec!["user", "role", "nobody", "admin"],
+            "",
+            "no such account",
+        ),
         (
             vec!["user", "passwd", "nobody"],
             "secret words\n",

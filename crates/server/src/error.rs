@@ -254,6 +254,18 @@ pub enum Problem {
     /// A board whose result is in already.
     #[error("the board has a result")]
     BoardHasResult,
+    /// Logging in to an account a moderator disabled.
+    #[error("this account is disabled")]
+    AccountDisabled,
+    /// The moderator's tools asked by someone who is not a moderator.
+    #[error("moderators only")]
+    ModeratorsOnly,
+    /// Setting a role, asked by someone who is not an administrator.
+    #[error("administrators only")]
+    AdminsOnly,
+    /// Annulling the rating effect of a game that changed no rating.
+    #[error("this game changed no rating")]
+    NotRated,
 }
 
 impl Problem {
@@ -277,7 +289,10 @@ impl Problem {
             | Problem::NotYourChallenge
             | Problem::SolutionAfterAttempt
             | Problem::OrganisersOnly
-            | Problem::RegistrationClosed => Kind::Forbidden,
+            | Problem::RegistrationClosed
+            | Problem::AccountDisabled
+            | Problem::ModeratorsOnly
+            | Problem::AdminsOnly => Kind::Forbidden,
             Problem::SeatTaken
             | Problem::NameTaken
             | Problem::NameTooLike { .. }
@@ -285,7 +300,8 @@ impl Problem {
             | Problem::OwnChallenge
             | Problem::AlreadyEntered { .. }
             | Problem::EventFull { .. }
-            | Problem::BoardHasResult => Kind::Conflict,
+            | Problem::BoardHasResult
+            | Problem::NotRated => Kind::Conflict,
             Problem::AnalysisBusy => Kind::Unavailable,
         }
     }
@@ -356,6 +372,10 @@ mod tests {
                 Problem::MixedScripts { .. } => 23,
                 Problem::NameTooLike { .. } => 24,
                 Problem::SolutionAfterAttempt => 25,
+                Problem::AccountDisabled => 26,
+                Problem::ModeratorsOnly => 27,
+                Problem::AdminsOnly => 28,
+                Problem::NotRated => 29,
             }
         }
         let all = vec![
@@ -404,6 +424,10 @@ mod tests {
                 name: "alice".into(),
             },
             Problem::SolutionAfterAttempt,
+            Problem::AccountDisabled,
+            Problem::ModeratorsOnly,
+            Problem::AdminsOnly,
+            Problem::NotRated,
         ];
         let seen: Vec<usize> = all.iter().map(index).collect();
         assert_eq!(seen, (0..all.len()).collect::<Vec<_>>());

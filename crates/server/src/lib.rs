@@ -40,6 +40,7 @@ pub mod games;
 pub mod learn;
 pub mod limits;
 pub mod lobby;
+pub mod moderation;
 pub mod puzzles;
 pub mod ratings;
 pub mod review;

@@ -18,6 +18,7 @@ use crate::games::room::{CrashAfterEnding, GameEndedSender, RoomDeps};
 use crate::games::rooms::{Holders, Rooms, ROOM_IDLE};
 use crate::limits::rates::{Limiter, RateLimits};
 use crate::lobby::Lobby;
+use crate::moderation::Moderation;
 use crate::puzzles::{PuzzleSet, Puzzles};
 use crate::review::analysis::Analyzer;
 use crate::search_pool::SearchPool;
@@ -75,6 +76,7 @@ pub struct AppState {
     lobby: Lobby,
     tournaments: Tournaments,
     accounts: Accounts,
+    moderation: Moderation,
     limiter: Limiter,
     puzzles: Puzzles,
     https_cookies: HttpsCookies,
@@ -147,9 +149,16 @@ impl AppState {
             .with_room_idle(capacity.room_idle)
             .with_leases(capacity.leases.clone())
             .with_holders(capacity.holders.clone());
+        let accounts = Accounts::new(store.clone());
         AppState {
             tournaments: Tournaments::new(store.clone(), rooms.clone(), endings),
-            accounts: Accounts::new(store.clone()),
+            moderation: Moderation::new(
+                store.clone(),
+                accounts.clone(),
+                lobby.clone(),
+                rooms.clone(),
+            ),
+            accounts,
             limiter: limiter(&RateLimits::default(), &time, &store, &capacity),
             // A bad embedded set stops `Server::start` before this; elsewhere it is empty.
             puzzles: Puzzles::new(
@@ -284,6 +293,12 @@ impl FromRef<AppState> for Lobby {
 impl FromRef<AppState> for Accounts {
     fn from_ref(s: &AppState) -> Accounts {
         s.accounts.clone()
+    }
+}
+
+impl FromRef<AppState> for Moderation {
+    fn from_ref(s: &AppState) -> Moderation {
+        s.moderation.clone()
     }
 }
 

@@ -141,8 +141,14 @@ fn within(m: &str, module: &str) -> bool {
 
 /// What `db` may use besides itself and the game's model: value types and
 /// their arithmetic, which use nothing but the game's model themselves
-/// (`ratings`: Glicko-2, ranks, classes; the review's stored values).
-const DB_VALUES: [&str; 3] = ["ratings", "review::eval", "review::annotated"];
+/// (`ratings`: Glicko-2, ranks, classes; the review's stored values; an
+/// account's role).
+const DB_VALUES: [&str; 4] = [
+    "ratings",
+    "review::eval",
+    "review::annotated",
+    "accounts::role",
+];
 
 #[test]
 fn layers_point_down() {

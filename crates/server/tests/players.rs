@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{account, TempDir, TestServer};
+use common::{account, ratings_of as ratings, seek_game, TempDir, TestServer};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use shogi_server::db::GameWrite;
@@ -305,43 +305,6 @@ async fn chat_reaches_the_players_only_and_is_limited() {
         }
     }
     s.shutdown().await;
-}
-
-/// A game from a seek by `seeker` accepted by `acceptor` (sessions); the
-/// game id and both players' sockets, seated by their cookies.
-async fn seek_game(
-    s: &TestServer,
-    seek: Value,
-    seeker: &(String, String),
-    acceptor: &(String, String),
-) -> (String, common::Ws, common::Ws) {
-    let (status, _, posted) = s
-        .request_with("POST", "/api/seeks", &[&seeker.0], Some(&seek))
-        .await;
-    assert_eq!(status, 201, "{posted}");
-    let seek_id = posted["id"].as_str().unwrap();
-    let (status, _, accepted) = s
-        .request_with(
-            "POST",
-            &format!("/api/seeks/{seek_id}/accept"),
-            &[&acceptor.0],
-            None,
-        )
-        .await;
-    assert_eq!(status, 201, "{accepted}");
-    let game = accepted["game"].as_str().unwrap().to_string();
-    // No token: the session cookie seats each player.
-    let a = s.connect_with(&game, None, Some(&seeker.1)).await;
-    let b = s.connect_with(&game, None, Some(&acceptor.1)).await;
-    (game, a, b)
-}
-
-async fn ratings(s: &TestServer, name: &str) -> Value {
-    let (status, profile) = s
-        .request("GET", &format!("/api/players/{name}"), None)
-        .await;
-    assert_eq!(status, 200, "{profile}");
-    profile
 }
 
 #[tokio::test]

@@ -36,7 +36,7 @@ fn class(ty: &str, name: &str, flags: &[&str]) -> &'static str {
 const FLAGS: [&str; 7] = [
     "clock_started",
     "over",
-    "admin",
+    "rating_annulled",
     "sente_guest",
     "gote_guest",
     "rated",

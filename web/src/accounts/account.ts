@@ -8,6 +8,13 @@ import { ApiError, request } from '../api/api';
 export interface Me {
   name: string;
   admin: boolean;
+  /** `player`, `moderator` or `admin` (older servers send only `admin`). */
+  role?: 'player' | 'moderator' | 'admin';
+}
+
+/** Whether `m` may use the moderators' page. */
+export function moderates(m: Me | null): boolean {
+  return m !== null && (m.admin || m.role === 'moderator' || m.role === 'admin');
 }
 
 let current: Me | null = null;

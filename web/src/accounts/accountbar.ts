@@ -2,7 +2,7 @@
 // and "Log out"; or "Log in" / "Register"), the dialog for logging in or
 // registering, and the "Your name" field guests fill in.
 
-import { guestName, login, logout, me, register, setGuestName, tooMany } from './account';
+import { guestName, login, logout, me, moderates, register, setGuestName, tooMany } from './account';
 import { h } from '../dom';
 import { t } from '../i18n/i18n';
 import { profilePath } from './players';
@@ -19,6 +19,7 @@ export function renderAccountBar(bar: HTMLElement, refresh: () => void): void {
     });
     bar.replaceChildren(
       h('a', { href: profilePath(m.name), 'data-link': true, id: 'account-name', class: 'account-name' }, m.name),
+      moderates(m) ? h('a', { href: '/admin', 'data-link': true, id: 'link-admin' }, t('admLink')) : '',
       out,
     );
   } else {

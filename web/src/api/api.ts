@@ -185,10 +185,13 @@ export function forgetToken(id: string): void {
   localStorage.removeItem(tokenKey(id));
 }
 
-/** A chat line between the two players of a game. */
+/** A chat line between the two players of a game (`hidden`: by a moderator, without its text). */
 export interface ChatMessage {
-  from: Side;
+  /** Its number in the game, from 1. */
+  n?: number;
+  from?: Side;
   name: string | null;
-  text: string;
-  at_ms: number;
+  text?: string;
+  at_ms?: number;
+  hidden?: boolean;
 }

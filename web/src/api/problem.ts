@@ -37,6 +37,10 @@ const PLAIN = [
   'event_full',
   'board_has_result',
   'solution_after_attempt',
+  'account_disabled',
+  'moderators_only',
+  'admins_only',
+  'not_rated',
   'bad_sfen',
   // Over the WebSocket.
   'game_over',
@@ -75,10 +79,17 @@ const THINGS = [
   'account',
   'organiser',
   'puzzle',
+  'message',
+  'report',
 ] as const;
 
 /** What a name or password rule (`bad_length`, `bad_character`) is about. */
-const WHATS: Record<string, MsgKey> = { name: 'what_name', 'guest name': 'what_guest_name', password: 'what_password' };
+const WHATS: Record<string, MsgKey> = {
+  name: 'what_name',
+  'guest name': 'what_guest_name',
+  password: 'what_password',
+  reason: 'what_reason',
+};
 
 /** The record reader's reasons (`unreadable_record`). */
 const REASONS = [

@@ -71,7 +71,7 @@ export function connect(id: string, token: string | null, ev: ConnectionEvents):
       }, 25000);
     };
     sock.onmessage = (e) => {
-      let msg: { type?: string; message?: string; code?: string; messages?: ChatMessage[] };
+      let msg: { type?: string; message?: string; code?: string; messages?: ChatMessage[]; n?: number };
       try {
         msg = JSON.parse(String(e.data));
       } catch {
@@ -99,6 +99,7 @@ export function connect(id: string, token: string | null, ev: ConnectionEvents):
         ev.onError(problemText(msg as ServerError, 'error'), refusal);
       } else if (msg.type === 'chat') ev.onChat?.([msg as unknown as ChatMessage], false);
       else if (msg.type === 'chat_history') ev.onChat?.(msg.messages ?? [], true);
+      else if (msg.type === 'chat_hidden') ev.onChat?.([{ n: Number(msg.n), name: null, hidden: true }], false);
     };
     sock.onclose = () => {
       window.clearInterval(ping);

@@ -3,6 +3,7 @@
 // the computer's state, messages, the seat, the invite link, the buttons,
 // the move list with its navigation, the chat, the settings, the links).
 
+import { me } from '../accounts/account';
 import type { ChatMessage, Side } from '../api/api';
 import { hasProfile, playerDetail, playerName, playerText, profilePath } from '../accounts/players';
 import { lineMoveText } from '../board/movetext';
@@ -12,6 +13,7 @@ import { type MsgKey, t } from '../i18n/i18n';
 import { foulText } from '../rules/refusal';
 import type { GameBoard } from './board';
 import { ChatPanel } from './chat';
+import { reportForm } from './report';
 import { type GameClocks, soundToggle } from './clocks';
 import { button, controls, impassePanel, takebackPanel, words } from './controls';
 import { type PrefChange, type Prefs, settingsPanel } from './prefs';
@@ -47,6 +49,8 @@ export class GameView {
   private movesPanel: HTMLElement | null = null;
   private settingsEl: HTMLElement | null = null;
   private chat: ChatPanel | null = null;
+  /** Where the form reporting the game opens. */
+  private reportBox = h('div', { class: 'report-box' });
   private chatBacklog: ChatMessage[] = [];
 
   constructor(private host: ViewHost) {}
@@ -68,7 +72,7 @@ export class GameView {
     const { st: s, you } = this.host.game;
     if (s?.mode !== 'friend' || (you !== 'sente' && you !== 'gote')) return null;
     if (!this.chat) {
-      this.chat = new ChatPanel(you, (text) => this.host.sendChat(text));
+      this.chat = new ChatPanel(you, (text) => this.host.sendChat(text), this.host.id);
       this.chat.add(this.chatBacklog, true);
       this.chatBacklog = [];
     }
@@ -244,7 +248,21 @@ export class GameView {
         s?.status.over
           ? h('a', { href: `/review/${host.id}`, 'data-link': true, id: 'review-link' }, t('review'))
           : null,
+        me() && s?.mode === 'friend' ? ' · ' : null,
+        me() && s?.mode === 'friend'
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'link-button',
+                id: 'report-game',
+                onclick: () => this.reportBox.replaceChildren(reportForm(host.id, null, () => undefined)),
+              },
+              t('reportGame'),
+            )
+          : null,
       ),
+      this.reportBox,
     );
     this.side.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
     this.renderMoves();

@@ -35,6 +35,7 @@
 
 mod credentials;
 mod hasher;
+pub mod role;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -51,6 +52,7 @@ use credentials::typed;
 pub use credentials::{name_key, name_skeleton, CredentialError, GuestName, Name, Password};
 use hasher::Hasher;
 pub use hasher::MAX_HASHING;
+pub use role::Role;
 
 /// How long a session lasts: 30 days.
 pub const SESSION_TTL: Duration = Duration::from_secs(30 * 24 * 3600);
@@ -65,8 +67,16 @@ pub struct Account {
     pub id: i64,
     /// The name as registered.
     pub name: String,
-    /// Whether it may administer the server.
-    pub admin: bool,
+    /// What it may do beyond playing.
+    pub role: Role,
+}
+
+impl Account {
+    /// Whether it administers the server (organises any event, sets roles).
+    #[must_use]
+    pub fn is_admin(&self) -> bool {
+        self.role.is_admin()
+    }
 }
 
 impl From<&UserRow> for Account {
@@ -74,7 +84,7 @@ impl From<&UserRow> for Account {
         Account {
             id: row.id,
             name: row.name.clone(),
-            admin: row.admin,
+            role: row.role,
         }
     }
 }
@@ -177,6 +187,12 @@ impl Accounts {
         self.inner.ends.subscribe()
     }
 
+    /// Every session of account `user` has ended (deleted from the store
+    /// by the caller: an account disabled): its sockets close.
+    pub fn sessions_ended(&self, user: i64) {
+        self.ended(SessionEnd::AllOf(user));
+    }
+
     fn ended(&self, end: SessionEnd) {
         // No receiver: no socket is open.
         let _ = self.inner.ends.send(end);
@@ -235,7 +251,7 @@ impl Accounts {
         &self,
         name: &Name,
         password: Password,
-        admin: bool,
+        role: Role,
     ) -> Result<Account, Error> {
         if self.name_taken(name).await? {
             return Err(name_taken());
@@ -251,13 +267,13 @@ impl Accounts {
         };
         let id = self
             .store()
-            .insert_user(&keys, &hash, admin, unix_ms())
+            .insert_user(&keys, &hash, role, unix_ms())
             .await?
             .ok_or_else(name_taken)?;
         Ok(Account {
             id,
             name: name.as_str().to_string(),
-            admin,
+            role,
         })
     }
 
@@ -270,7 +286,7 @@ impl Accounts {
         name: &Name,
         password: Password,
     ) -> Result<(Account, Session), Error> {
-        let account = self.create(name, password, false).await?;
+        let account = self.create(name, password, Role::Player).await?;
         let session = self.start_session(account.id).await?;
         Ok((account, session))
     }
@@ -297,6 +313,10 @@ impl Accounts {
             .await?
         {
             return Err(Problem::WrongLogin.into());
+        }
+        // Said only to whoever knows the password.
+        if row.disabled {
+            return Err(Problem::AccountDisabled.into());
         }
         self.store()
             .delete_expired_sessions(row.id, unix_ms())
@@ -411,14 +431,14 @@ fn name_taken() -> Error {
 /// The administrator's tools (`shogi user ...`): each opens the database
 /// (an `SQLite` file or a PostgreSQL URL), does one thing and closes it.
 pub mod admin {
-    use super::{Account, Accounts, Error, Name, Password, Store};
+    use super::{Account, Accounts, Error, Name, Password, Role, Store};
     use crate::db::Location;
 
     async fn open(db: &Location) -> Result<Accounts, Error> {
         Ok(Accounts::new(Store::open(db).await?))
     }
 
-    /// Creates the account `name` with `password` (and the admin flag).
+    /// Creates the account `name` with `password` and `role`.
     ///
     /// # Errors
     /// A bad name or password ([`Error::BadRequest`]), a name taken
@@ -427,13 +447,44 @@ pub mod admin {
         db: &Location,
         name: &str,
         password: &str,
-        admin: bool,
+        role: Role,
     ) -> Result<Account, Error> {
         let name = Name::parse(name)?;
         let password = Password::new(password)?;
         let accounts = open(db).await?;
-        let result = accounts.create(&name, password, admin).await;
+        let result = accounts.create(&name, password, role).await;
         accounts.store().close().await;
+        result
+    }
+
+    /// Sets the role of account `name`, logged as done from the command
+    /// line (`shogi user role NAME ROLE`).
+    ///
+    /// # Errors
+    /// An unknown account ([`Error::NoSuch`]), or the database cannot be
+    /// opened.
+    pub async fn set_role(db: &Location, name: &str, role: Role) -> Result<String, Error> {
+        let name = Name::parse(name)?;
+        let store = Store::open(db).await?;
+        let result = async {
+            let row = store
+                .user_by_key(name.key())
+                .await?
+                .ok_or(Error::NoSuch("account"))?;
+            let target = format!("{}: {}", row.name, role.name());
+            let entry = crate::db::moderation::LogEntry {
+                moderator: None,
+                moderator_name: "shogi user role",
+                action: "role",
+                target: &target,
+                reason: "set from the command line",
+                at_ms: crate::time::unix_ms(),
+            };
+            store.set_role(row.id, role, &entry).await?;
+            Ok(row.name)
+        }
+        .await;
+        store.close().await;
         result
     }
 

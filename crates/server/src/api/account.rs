@@ -39,14 +39,18 @@ pub(super) struct PasswordOnly {
 #[derive(Serialize)]
 pub(super) struct Me {
     name: String,
+    /// Whether it administers the server (kept beside `role`).
     admin: bool,
+    /// `player`, `moderator` or `admin`.
+    role: &'static str,
 }
 
 impl From<Account> for Me {
     fn from(a: Account) -> Me {
         Me {
+            admin: a.is_admin(),
+            role: a.role.name(),
             name: a.name,
-            admin: a.admin,
         }
     }
 }

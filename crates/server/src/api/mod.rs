@@ -4,6 +4,7 @@
 //! a response is decided here, once.
 
 mod account;
+mod admin;
 mod analysis;
 mod annotations;
 mod archive;
@@ -89,6 +90,7 @@ pub fn router(state: AppState) -> Router {
             )),
         )
         .merge(tournament_routes())
+        .merge(moderation_routes())
         .route("/api/puzzles/next", get(puzzles::next))
         .route("/api/puzzles/daily", get(puzzles::daily))
         .route("/api/puzzles/{id}", get(puzzles::get))
@@ -131,6 +133,25 @@ fn lobby_routes(state: &AppState) -> Router<AppState> {
             state.clone(),
             forward::to_lobby_home,
         ))
+}
+
+/// The moderators' routes and the players' reports (docs/PROTOCOL.md,
+/// "Moderation").
+fn moderation_routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/admin/accounts", get(admin::find))
+        .route("/api/admin/accounts/{name}/disable", post(admin::disable))
+        .route("/api/admin/accounts/{name}/enable", post(admin::enable))
+        .route("/api/admin/accounts/{name}/role", put(admin::set_role))
+        .route("/api/admin/games/{id}/annul", post(admin::annul))
+        .route(
+            "/api/admin/games/{id}/chat/{n}/hide",
+            post(admin::hide_chat),
+        )
+        .route("/api/admin/reports", get(admin::reports))
+        .route("/api/admin/reports/{id}/close", post(admin::close_report))
+        .route("/api/admin/log", get(admin::log))
+        .route("/api/reports", post(admin::report))
 }
 
 /// The tournaments' routes (docs/PROTOCOL.md, "Tournaments").

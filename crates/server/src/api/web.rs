@@ -161,6 +161,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/puzzles", get(index))
         .route("/puzzles/{id}", get(game_page))
         .route("/analysis", get(index))
+        .route("/admin", get(index))
         .route("/assets/{name}", get(asset))
 }
 

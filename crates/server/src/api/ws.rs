@@ -15,10 +15,12 @@ use axum::extract::ws::{close_code, CloseFrame, Message, Utf8Bytes, WebSocket, W
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
+use shogi_core::Color;
 use tokio::sync::broadcast::{self, error::RecvError};
 
 use super::session::SocketSession;
 use super::wire::{ClientMessage, ServerMessage};
+use crate::db::Store;
 use crate::error::{Error, Problem};
 use crate::game::Seat;
 use crate::games::connections::WsLimits;
@@ -49,9 +51,28 @@ pub(crate) struct WsQuery {
     diffs: Option<String>,
 }
 
+/// Whether an account at `seat` of the room is disabled (a moderator's action).
+async fn seat_disabled(store: &Store, room: &RoomHandle, seat: Seat) -> Result<bool, Error> {
+    let users = room.seat_users().await;
+    let sides: &[Color] = match seat {
+        Seat::Sente => &[Color::Sente],
+        Seat::Gote => &[Color::Gote],
+        Seat::Both => &[Color::Sente, Color::Gote],
+    };
+    for &c in sides {
+        if let Some(user) = users[c] {
+            if store.user_by_id(user).await?.is_some_and(|u| u.disabled) {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
 /// `GET /api/games/{id}/ws[?token=...]`.
 pub(crate) async fn upgrade(
     State(rooms): State<Rooms>,
+    State(store): State<Store>,
     State(limits): State<WsLimits>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
@@ -61,11 +82,19 @@ pub(crate) async fn upgrade(
     let room = rooms.room(&id).await?;
     let diffs = matches!(q.diffs.as_deref(), Some("1" | "true"));
     let seat = match (q.token, session.account()) {
-        (Some(token), _) => Some(
-            room.authorize(token)
+        (Some(token), _) => {
+            let seat = room
+                .authorize(token)
                 .await
-                .ok_or(Error::Problem(Problem::NotASeat))?,
-        ),
+                .ok_or(Error::Problem(Problem::NotASeat))?;
+            // A seat's token does not outlive its account's right to play:
+            // a disabled account's player only watches.
+            if seat_disabled(&store, &room, seat).await? {
+                None
+            } else {
+                Some(seat)
+            }
+        }
         // A logged-in player is seated by the session; anyone else watches.
         (None, Some(account)) => room.authorize_user(account.id).await,
         (None, None) => None,

@@ -4,7 +4,8 @@
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
-use super::store::{flag, ms, Store};
+use super::store::{ms, Store};
+use crate::accounts::role::{Role, UnknownRole};
 
 /// An account as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,8 +16,10 @@ pub struct UserRow {
     pub name: String,
     /// The argon2id hash, PHC string format.
     pub password_hash: String,
-    /// Whether it may administer the server.
-    pub admin: bool,
+    /// What it may do beyond playing.
+    pub role: Role,
+    /// Whether a moderator disabled it (it cannot log in).
+    pub disabled: bool,
 }
 
 /// A new account's name and the two keys it is found and compared by.
@@ -49,7 +52,11 @@ fn user_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
         id: row.try_get("id")?,
         name: row.try_get("name")?,
         password_hash: row.try_get("password_hash")?,
-        admin: flag(row, "admin")?,
+        role: row
+            .try_get::<String, _>("role")?
+            .parse()
+            .map_err(|e: UnknownRole| sqlx::Error::Decode(e.into()))?,
+        disabled: row.try_get::<Option<i64>, _>("disabled_at")?.is_some(),
     })
 }
 
@@ -59,13 +66,15 @@ impl Store {
     /// # Errors
     /// The database refused the query.
     pub async fn user_by_key(&self, key: &str) -> Result<Option<UserRow>, sqlx::Error> {
-        sqlx::query("SELECT id, name, password_hash, admin FROM users WHERE name_key = $1")
-            .bind(key)
-            .fetch_optional(&self.reader)
-            .await?
-            .as_ref()
-            .map(user_row)
-            .transpose()
+        sqlx::query(
+            "SELECT id, name, password_hash, role, disabled_at FROM users WHERE name_key = $1",
+        )
+        .bind(key)
+        .fetch_optional(&self.reader)
+        .await?
+        .as_ref()
+        .map(user_row)
+        .transpose()
     }
 
     /// The name of an account whose name has the confusable skeleton
@@ -113,7 +122,7 @@ impl Store {
     /// # Errors
     /// The database refused the query.
     pub async fn user_by_id(&self, id: i64) -> Result<Option<UserRow>, sqlx::Error> {
-        sqlx::query("SELECT id, name, password_hash, admin FROM users WHERE id = $1")
+        sqlx::query("SELECT id, name, password_hash, role, disabled_at FROM users WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.reader)
             .await?
@@ -130,18 +139,18 @@ impl Store {
         &self,
         name: &NameKeys<'_>,
         password_hash: &str,
-        admin: bool,
+        role: Role,
         created_at_ms: u64,
     ) -> Result<Option<i64>, sqlx::Error> {
         let result = sqlx::query(
-            "INSERT INTO users (name, name_key, name_skeleton, password_hash, admin, created_at)
+            "INSERT INTO users (name, name_key, name_skeleton, password_hash, role, created_at)
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
         )
         .bind(name.name)
         .bind(name.key)
         .bind(name.skeleton)
         .bind(password_hash)
-        .bind(admin)
+        .bind(role.name())
         .bind(ms(created_at_ms))
         .fetch_one(&self.pool)
         .await;
@@ -170,9 +179,9 @@ impl Store {
         now_ms: u64,
     ) -> Result<Option<UserRow>, sqlx::Error> {
         sqlx::query(
-            "SELECT users.id, users.name, users.password_hash, users.admin
+            "SELECT users.id, users.name, users.password_hash, users.role, users.disabled_at
              FROM sessions JOIN users ON users.id = sessions.user_id
-             WHERE sessions.id = $1 AND sessions.expires_at > $2",
+             WHERE sessions.id = $1 AND sessions.expires_at > $2 AND users.disabled_at IS NULL",
         )
         .bind(id)
         .bind(ms(now_ms))

@@ -5,7 +5,8 @@
 //! ratings and the players of games ([`players`]), and accounts with their
 //! sessions ([`accounts`]), club tournaments ([`tournaments`]), the learn
 //! pages' progress ([`learn`]), puzzle ratings and attempts ([`puzzles`]),
-//! the instances and the leases of live games ([`leases`]), the rate
+//! the instances and the leases of live games ([`leases`]), the
+//! moderators' reports, log and actions ([`moderation`]), the rate
 //! limits several instances share ([`rate_hits`]), and the consequences of
 //! endings still due ([`outbox`]).
 //! Every statement binds its values; no SQL is built from text. Rows come
@@ -24,6 +25,7 @@ pub mod archive;
 pub mod games;
 pub mod learn;
 pub mod leases;
+pub mod moderation;
 pub mod outbox;
 pub mod players;
 pub mod puzzles;

@@ -121,6 +121,8 @@ pub struct RateLimits {
     pub diagrams: Rate,
     /// Tournament rounds paired (and unpaired) per address.
     pub pairings: Rate,
+    /// Reports of games and chat messages per account.
+    pub reports: Rate,
 }
 
 impl Default for RateLimits {
@@ -129,7 +131,7 @@ impl Default for RateLimits {
     /// 5 a minute, 15 an hour and 30 a day, 30 games, 20
     /// seeks, 30 imports and 8 MiB of them, 10 mate searches, 60 puzzle
     /// moves, 120 analysis board searches, 60 position diagrams and 20
-    /// rounds paired a minute.
+    /// rounds paired a minute; 10 reports an hour per account.
     fn default() -> RateLimits {
         RateLimits {
             accounts: Rate::new(5, Duration::from_secs(3600)),
@@ -146,6 +148,7 @@ impl Default for RateLimits {
             analyse: Rate::new(120, MINUTE),
             diagrams: Rate::new(60, MINUTE),
             pairings: Rate::new(20, MINUTE),
+            reports: Rate::new(10, Duration::from_secs(3600)),
         }
     }
 }
@@ -169,6 +172,7 @@ impl RateLimits {
             analyse: Rate::unlimited(),
             diagrams: Rate::unlimited(),
             pairings: Rate::unlimited(),
+            reports: Rate::unlimited(),
         }
     }
 
@@ -190,6 +194,7 @@ impl RateLimits {
             Kind::Analyse => self.analyse,
             Kind::Diagrams => self.diagrams,
             Kind::Pairings => self.pairings,
+            Kind::Reports => self.reports,
         }
     }
 }
@@ -226,11 +231,13 @@ pub enum Kind {
     Diagrams,
     /// Tournament rounds paired or unpaired (key: the address).
     Pairings,
+    /// Reports to the moderators (key: the account, [`account_key`]).
+    Reports,
 }
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 15] = [
         Kind::Accounts,
         Kind::LoginAddress,
         Kind::LoginName,
@@ -245,6 +252,7 @@ impl Kind {
         Kind::Analyse,
         Kind::Diagrams,
         Kind::Pairings,
+        Kind::Reports,
     ];
 
     /// The kind as a word, as the shared counts store it.
@@ -265,6 +273,7 @@ impl Kind {
             Kind::Analyse => "analyse",
             Kind::Diagrams => "diagrams",
             Kind::Pairings => "pairings",
+            Kind::Reports => "reports",
         }
     }
 
@@ -284,8 +293,20 @@ impl Kind {
             Kind::Analyse => "too many analysis requests",
             Kind::Diagrams => "too many diagrams",
             Kind::Pairings => "too many rounds paired",
+            Kind::Reports => "too many reports",
         }
     }
+}
+
+/// The key of what account `id` does ([`Kind::Reports`]).
+///
+/// ```
+/// use shogi_server::limits::rates::account_key;
+/// assert_eq!(account_key(7), "account:7");
+/// ```
+#[must_use]
+pub fn account_key(id: i64) -> String {
+    format!("account:{id}")
 }
 
 /// The key of login attempts at the name whose [`crate::accounts::name_key`]

@@ -294,6 +294,21 @@ impl Lobby {
         Ok(())
     }
 
+    /// Withdraws every seek of account `user` (disabled by a moderator).
+    pub fn withdraw_all_of(&self, user: i64) {
+        let mut state = self.lock();
+        let gone: Vec<String> = state
+            .seeks
+            .iter()
+            .filter(|s| s.owner.user() == Some(user))
+            .map(|s| s.view.id.clone())
+            .collect();
+        state.seeks.retain(|s| s.owner.user() != Some(user));
+        for id in &gone {
+            self.send(text(&json!({"type": "seek_removed", "id": id})));
+        }
+    }
+
     /// Takes seek `id` off the list for `who` (whose name folds to
     /// `who_key`), who accepts it.
     ///

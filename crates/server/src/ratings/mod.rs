@@ -7,6 +7,7 @@
 pub mod class;
 pub mod glicko2;
 pub mod rank;
+pub mod replay;
 
 pub use class::TimeClass;
 pub use glicko2::{Glicko2, Rating, Score};

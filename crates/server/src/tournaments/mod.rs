@@ -249,7 +249,7 @@ impl Tournaments {
 
     async fn load_as_organiser(&self, id: &str, actor: &Account) -> Result<Loaded, Error> {
         let t = self.load(id).await?;
-        if t.is_organiser(actor.id) || actor.admin {
+        if t.is_organiser(actor.id) || actor.is_admin() {
             Ok(t)
         } else {
             Err(organisers_only())
@@ -338,7 +338,7 @@ impl Tournaments {
     pub async fn delete(&self, id: &str, actor: &Account) -> Result<(), Error> {
         let _guard = self.hold(id).await?;
         let t = self.load_as_organiser(id, actor).await?;
-        if t.rows.event.created_by != Some(actor.id) && !actor.admin {
+        if t.rows.event.created_by != Some(actor.id) && !actor.is_admin() {
             return Err(Error::Forbidden(
                 "only the event's creator deletes it".into(),
             ));
@@ -405,7 +405,7 @@ impl Tournaments {
     ) -> Result<u32, Error> {
         let _guard = self.hold(id).await?;
         let t = self.load(id).await?;
-        let organiser = t.is_organiser(actor.id) || actor.admin;
+        let organiser = t.is_organiser(actor.id) || actor.is_admin();
         let account = match req
             .account
             .as_deref()
@@ -559,7 +559,7 @@ impl Tournaments {
         let _guard = self.hold(id).await?;
         let t = self.load(id).await?;
         let row = t.entrant(number).ok_or(Error::NoSuch("player"))?.clone();
-        if !(t.is_organiser(actor.id) || actor.admin || row.user == Some(actor.id)) {
+        if !(t.is_organiser(actor.id) || actor.is_admin() || row.user == Some(actor.id)) {
             return Err(organisers_only());
         }
         if t.paired() == 0 {

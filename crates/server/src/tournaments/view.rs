@@ -84,7 +84,7 @@ pub fn event(t: &Loaded, viewer: Option<&Account>) -> Value {
     let s = &t.settings;
     let you = viewer.map(|a| {
         json!({
-            "organiser": t.is_organiser(a.id) || a.admin,
+            "organiser": t.is_organiser(a.id) || a.is_admin(),
             "player": t.entrant_of(a.id).map(|p| p.number),
         })
     });

@@ -11,9 +11,11 @@
 //! its rules as functions over plain values where they can be:
 //! `moves` (a move and the clock), `takeback`, `impasse` (the declaration
 //! and the count), `finish` (abort, resignation and every ending), `seats`
-//! (tokens, joining, presence and chat), `computer` (the computer's turn)
+//! (tokens, joining and presence), `chat` (numbered messages a moderator
+//! may hide), `computer` (the computer's turn)
 //! and `view` (the state sent to clients); `error` says why a room refuses.
 
+mod chat;
 mod computer;
 mod error;
 mod finish;
@@ -144,6 +146,9 @@ enum Command {
         user: i64,
         reply: oneshot::Sender<Option<Seat>>,
     },
+    SeatUsers {
+        reply: oneshot::Sender<ByColor<Option<i64>>>,
+    },
     Subscribe {
         seat: Option<Seat>,
         reply: oneshot::Sender<Subscription>,
@@ -155,6 +160,14 @@ enum Command {
         seat: Seat,
         text: String,
         reply: oneshot::Sender<Result<(), RoomError>>,
+    },
+    ChatMessage {
+        n: u32,
+        reply: oneshot::Sender<Option<(String, String)>>,
+    },
+    HideChat {
+        n: u32,
+        reply: oneshot::Sender<bool>,
     },
     Snapshot {
         reply: oneshot::Sender<Arc<GameView>>,
@@ -214,6 +227,13 @@ impl RoomHandle {
             .flatten()
     }
 
+    /// The accounts at the seats (`None`: a guest, the computer, free).
+    pub async fn seat_users(&self) -> ByColor<Option<i64>> {
+        self.ask(|reply| Command::SeatUsers { reply })
+            .await
+            .unwrap_or_default()
+    }
+
     /// Takes the free seat with `invite`, as `who`.
     ///
     /// # Errors
@@ -244,6 +264,20 @@ impl RoomHandle {
         self.ask(|reply| Command::Chat { seat, text, reply })
             .await
             .unwrap_or(Err(RoomError::Gone))
+    }
+
+    /// Chat message `n`'s writer and text, if the room keeps it.
+    pub async fn chat_message(&self, n: u32) -> Option<(String, String)> {
+        self.ask(|reply| Command::ChatMessage { n, reply })
+            .await
+            .flatten()
+    }
+
+    /// Hides chat message `n` (a moderator's action); whether the room kept it.
+    pub async fn hide_chat(&self, n: u32) -> bool {
+        self.ask(|reply| Command::HideChat { n, reply })
+            .await
+            .unwrap_or(false)
     }
 
     /// The state now.
@@ -408,7 +442,9 @@ struct Room {
     players: ByColor<Option<SeatPlayer>>,
     rated: bool,
     connected: ByColor<u32>,
-    chat: VecDeque<Arc<str>>,
+    chat: VecDeque<chat::ChatLine>,
+    /// Chat messages sent in this room so far (the last one's number).
+    chat_count: u32,
     chat_updates: broadcast::Sender<Arc<str>>,
     /// Each player's chat: [`CHAT_BURST`] messages at once, one more a second.
     chat_allowance: ByColor<TokenBucket>,
@@ -470,6 +506,7 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         rated: init.players.rated,
         connected: ByColor::default(),
         chat: VecDeque::new(),
+        chat_count: 0,
         chat_updates,
         chat_allowance: ByColor::new(
             TokenBucket::new(1.0, CHAT_BURST),
@@ -539,12 +576,22 @@ impl Room {
             Command::AuthorizeUser { user, reply } => {
                 let _ = reply.send(self.seat_of_user(user));
             }
+            Command::SeatUsers { reply } => {
+                let user = |c: Color| self.players[c].as_ref().and_then(|p| p.user);
+                let _ = reply.send(ByColor::new(user(Color::Sente), user(Color::Gote)));
+            }
             Command::Subscribe { seat, reply } => {
                 let _ = reply.send(self.subscribe(seat));
             }
             Command::Leave { seat } => self.connect(seat, false),
             Command::Chat { seat, text, reply } => {
                 let _ = reply.send(self.chat(seat, &text));
+            }
+            Command::ChatMessage { n, reply } => {
+                let _ = reply.send(self.chat_message(n));
+            }
+            Command::HideChat { n, reply } => {
+                let _ = reply.send(self.hide_chat(n));
             }
             Command::Snapshot { reply } => {
                 let _ = reply.send(Arc::new(self.view()));

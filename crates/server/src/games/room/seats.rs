@@ -1,19 +1,17 @@
-//! Seats and chat: which seat a token or an account holds, joining with
-//! an invite, who is connected, the players as shown and announced to the
-//! lobby, and the chat between the two players.
+//! Seats: which seat a token or an account holds, joining with an invite,
+//! who is connected, and the players as shown and announced to the lobby.
 
 use std::sync::Arc;
 
 use shogi_core::Color;
 
-use super::{ChatFeed, Room, RoomError, Subscription, CHAT_HISTORY, MAX_CHAT_CHARS};
+use super::{ChatFeed, Room, Subscription};
 use crate::error::{Error, Problem};
-use crate::game::{Mode, Seat, Side};
+use crate::game::{Mode, Seat};
 use crate::games::players::{self, Identity, SeatPlayer};
 use crate::games::view::{Change, Joined, PlayerView, StateText};
 use crate::lobby::{LiveGame, LivePlayers, Terms};
 use crate::ratings::TimeClass;
-use crate::time::unix_ms;
 use crate::token;
 
 /// The seat of whoever holds Sente's seat (`sente`), Gote's or both.
@@ -27,27 +25,12 @@ fn seat_holding(sente: bool, gote: bool) -> Option<Seat> {
 }
 
 /// The sides a seat plays.
-fn sides_of(seat: Seat) -> &'static [Color] {
+pub(super) fn sides_of(seat: Seat) -> &'static [Color] {
     match seat {
         Seat::Both => &[Color::Sente, Color::Gote],
         Seat::Sente => &[Color::Sente],
         Seat::Gote => &[Color::Gote],
     }
-}
-
-/// Who a chat message from `seat` is from, and its text trimmed: chat is
-/// between the two players, 1 to [`MAX_CHAT_CHARS`] characters.
-fn chat_line(seat: Seat, text: &str) -> Result<(Color, &str), RoomError> {
-    let from = match seat {
-        Seat::Sente => Color::Sente,
-        Seat::Gote => Color::Gote,
-        Seat::Both => return Err(RoomError::NoChat),
-    };
-    let text = text.trim();
-    if text.is_empty() || text.chars().count() > MAX_CHAT_CHARS {
-        return Err(RoomError::ChatLength);
-    }
-    Ok((from, text))
 }
 
 impl Room {
@@ -76,7 +59,7 @@ impl Room {
     pub(super) fn subscribe(&mut self, seat: Option<Seat>) -> Subscription {
         let chat = seat.map(|_| ChatFeed {
             updates: self.chat_updates.subscribe(),
-            history: self.chat.iter().cloned().collect(),
+            history: self.chat.iter().map(|l| Arc::clone(&l.json)).collect(),
         });
         if let Some(seat) = seat {
             self.connect(seat, true);
@@ -104,31 +87,6 @@ impl Room {
         if changed {
             self.publish();
         }
-    }
-
-    /// A chat message from `seat` to both players, at most
-    /// [`CHAT_BURST`](super::CHAT_BURST) at once and one more a second.
-    pub(super) fn chat(&mut self, seat: Seat, text: &str) -> Result<(), RoomError> {
-        let (from, text) = chat_line(seat, text)?;
-        let now = self.deps.time.now_ms();
-        if !self.chat_allowance[from].allow(now) {
-            return Err(RoomError::ChatTooFast);
-        }
-        let name = self.players[from].as_ref().map(|p| p.name.as_str());
-        let msg: Arc<str> = Arc::from(
-            serde_json::json!({
-                "type": "chat", "from": Side::from(from), "name": name,
-                "text": text, "at_ms": unix_ms(),
-            })
-            .to_string(),
-        );
-        if self.chat.len() == CHAT_HISTORY {
-            self.chat.pop_front();
-        }
-        self.chat.push_back(Arc::clone(&msg));
-        // No player connected is not an error.
-        let _ = self.chat_updates.send(msg);
-        Ok(())
     }
 
     /// Takes the free seat with `invite`, as `who`; the clock starts.
@@ -226,14 +184,5 @@ mod tests {
         assert_eq!(seat_holding(false, true), Some(Seat::Gote));
         assert_eq!(seat_holding(false, false), None);
         assert_eq!(sides_of(Seat::Both), &[Color::Sente, Color::Gote]);
-    }
-
-    #[test]
-    fn chat_is_between_the_two_players_and_has_1_to_200_characters() {
-        assert_eq!(chat_line(Seat::Gote, "  hi "), Ok((Color::Gote, "hi")));
-        assert_eq!(chat_line(Seat::Both, "hi"), Err(RoomError::NoChat));
-        assert_eq!(chat_line(Seat::Sente, "   "), Err(RoomError::ChatLength));
-        let long = "a".repeat(MAX_CHAT_CHARS + 1);
-        assert_eq!(chat_line(Seat::Sente, &long), Err(RoomError::ChatLength));
     }
 }
