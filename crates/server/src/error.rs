@@ -254,6 +254,12 @@ pub enum Problem {
     /// A board whose result is in already.
     #[error("the board has a result")]
     BoardHasResult,
+    /// An organiser inviting an account to an event twice.
+    #[error("{name} is invited already")]
+    AlreadyInvited {
+        /// The account's name.
+        name: String,
+    },
 }
 
 impl Problem {
@@ -285,6 +291,7 @@ impl Problem {
             | Problem::OwnChallenge
             | Problem::AlreadyEntered { .. }
             | Problem::EventFull { .. }
+            | Problem::AlreadyInvited { .. }
             | Problem::BoardHasResult => Kind::Conflict,
             Problem::AnalysisBusy => Kind::Unavailable,
         }
@@ -356,6 +363,7 @@ mod tests {
                 Problem::MixedScripts { .. } => 23,
                 Problem::NameTooLike { .. } => 24,
                 Problem::SolutionAfterAttempt => 25,
+                Problem::AlreadyInvited { .. } => 26,
             }
         }
         let all = vec![
@@ -404,6 +412,9 @@ mod tests {
                 name: "alice".into(),
             },
             Problem::SolutionAfterAttempt,
+            Problem::AlreadyInvited {
+                name: "Ivan".into(),
+            },
         ];
         let seen: Vec<usize> = all.iter().map(index).collect();
         assert_eq!(seen, (0..all.len()).collect::<Vec<_>>());

@@ -335,6 +335,10 @@ pub struct GameEnd {
     pub ending: Ending,
     /// Both clocks at the end, if the game had any.
     pub clocks: Option<ByColor<Clock>>,
+    /// Whether each player opened the game (a seated connection) or moved
+    /// in it while its room ran here; both `true` when not known (an
+    /// ending read back from the database).
+    pub opened: ByColor<bool>,
 }
 
 /// Where rooms report their endings; unset in rooms nobody listens to.
@@ -408,6 +412,8 @@ struct Room {
     players: ByColor<Option<SeatPlayer>>,
     rated: bool,
     connected: ByColor<u32>,
+    /// Whether each seat has had a connection since the room started.
+    opened: ByColor<bool>,
     chat: VecDeque<Arc<str>>,
     chat_updates: broadcast::Sender<Arc<str>>,
     /// Each player's chat: [`CHAT_BURST`] messages at once, one more a second.
@@ -469,6 +475,7 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         players: init.players.seats,
         rated: init.players.rated,
         connected: ByColor::default(),
+        opened: ByColor::default(),
         chat: VecDeque::new(),
         chat_updates,
         chat_allowance: ByColor::new(
