@@ -34,6 +34,7 @@ const PLAIN = [
   'organisers_only',
   'registration_closed',
   'already_entered',
+  'already_invited',
   'event_full',
   'board_has_result',
   'solution_after_attempt',
@@ -74,6 +75,7 @@ const THINGS = [
   'record',
   'account',
   'organiser',
+  'invitation',
   'puzzle',
 ] as const;
 
