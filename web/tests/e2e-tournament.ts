@@ -100,23 +100,61 @@ export async function tournamentScenarios(browser: Browser): Promise<void> {
       const p = await newPage(browser, i === 1 ? 'ru-RU' : 'en-US');
       open.push(p);
       accounts.set(name.toLowerCase(), p);
-      await step(`${name} registers and joins by the Join button`, async () => {
-        await register(p.page, name);
-        await p.page.goto(`${BASE}/t/${id}`);
-        await p.page.click('#tab-players');
-        if (i === 1) check((await textOf(p.page, '#join-event')) === 'Записаться', 'the Join button in Russian');
-        await p.page.click('#join-event');
-        await waitEvent(
-          p.page,
-          (n) =>
-            [...document.querySelectorAll('#players-table .player-row .account-link')].some(
-              (a) => a.textContent === `@${n}`,
-            ),
-          name,
-          `${name} listed as a player`,
-        );
-        check((await p.page.locator('#join-event').count()) === 0, 'no Join button once joined');
-      });
+      // The last one enters by the organiser's invitation, accepted in the lobby (nobody enters another account).
+      const invited = i === accountNames.length - 1;
+      await step(
+        `${name} registers and joins ${invited ? 'by accepting an invitation in the lobby' : 'by the Join button'}`,
+        async () => {
+          await register(p.page, name);
+          if (invited) {
+            await org.page.reload();
+            await org.page.click('#tab-players');
+            await org.page.fill('#ap-account', name);
+            await org.page.click('#ap-submit');
+            await waitEvent(
+              org.page,
+              (n) => document.querySelector(`#invitations-panel .pending-invitation[data-name="${n}"]`) !== null,
+              name,
+              `${name} listed as invited`,
+            );
+            check(
+              (await textOf(org.page, '#invited-note')).includes(name),
+              'the organiser is told the account is invited',
+            );
+            await p.page.goto(`${BASE}/`);
+            const accept = p.page.locator('#invitations .invitation-accept');
+            await accept.waitFor({ state: 'visible', timeout: 15000 });
+            check(
+              (await textOf(p.page, '#invitations .invitation-text')).includes(`Кубок клуба ${stamp}`),
+              'the invitation names the event',
+            );
+            await p.page.fill('#invitations .invitation-rank', '2k');
+            await p.page.screenshot({ path: join(shots, 'tournament-invitation.png'), fullPage: true });
+            await accept.click();
+            await p.page.locator('#invitations').waitFor({ state: 'detached', timeout: 15000 });
+            const ev = await api(`/api/tournaments/${id}`);
+            const entry = ev.players.find((x: Json) => x.account === name);
+            check(
+              entry && entry.rank === null,
+              `${name} entered without a rank of their own: ${JSON.stringify(entry)}`,
+            );
+          }
+          await p.page.goto(`${BASE}/t/${id}`);
+          await p.page.click('#tab-players');
+          if (i === 1) check((await textOf(p.page, '#join-event')) === 'Записаться', 'the Join button in Russian');
+          if (!invited) await p.page.click('#join-event');
+          await waitEvent(
+            p.page,
+            (n) =>
+              [...document.querySelectorAll('#players-table .player-row .account-link')].some(
+                (a) => a.textContent === `@${n}`,
+              ),
+            name,
+            `${name} listed as a player`,
+          );
+          check((await p.page.locator('#join-event').count()) === 0, 'no Join button once joined');
+        },
+      );
     }
 
     // The organiser adds eight over-the-board players by the form.

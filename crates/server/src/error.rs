@@ -266,6 +266,12 @@ pub enum Problem {
     /// Annulling the rating effect of a game that changed no rating.
     #[error("this game changed no rating")]
     NotRated,
+    /// An organiser inviting an account to an event twice.
+    #[error("{name} is invited already")]
+    AlreadyInvited {
+        /// The account's name.
+        name: String,
+    },
 }
 
 impl Problem {
@@ -301,6 +307,7 @@ impl Problem {
             | Problem::AlreadyEntered { .. }
             | Problem::EventFull { .. }
             | Problem::BoardHasResult
+            | Problem::AlreadyInvited { .. }
             | Problem::NotRated => Kind::Conflict,
             Problem::AnalysisBusy => Kind::Unavailable,
         }
@@ -376,6 +383,7 @@ mod tests {
                 Problem::ModeratorsOnly => 27,
                 Problem::AdminsOnly => 28,
                 Problem::NotRated => 29,
+                Problem::AlreadyInvited { .. } => 30,
             }
         }
         let all = vec![
@@ -428,6 +436,9 @@ mod tests {
             Problem::ModeratorsOnly,
             Problem::AdminsOnly,
             Problem::NotRated,
+            Problem::AlreadyInvited {
+                name: "Ivan".into(),
+            },
         ];
         let seen: Vec<usize> = all.iter().map(index).collect();
         assert_eq!(seen, (0..all.len()).collect::<Vec<_>>());

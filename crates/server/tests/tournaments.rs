@@ -493,28 +493,24 @@ async fn a_handicap_event_seats_the_stronger_player_as_gote_with_the_tables_hand
     let dir = TempDir::new("t-hc");
     let s = TestServer::start(&dir.db()).await;
     let org = account(&s, "Org").await;
-    // The players' accounts (entered by the organiser).
-    account(&s, "Алиса").await;
-    account(&s, "Bob").await;
+    // The players' accounts, invited by the organiser with their ranks.
+    let alice = account(&s, "Алиса").await;
+    let bob = account(&s, "Bob").await;
     let id = create(&s, &org, &json!({"name": "Handicap", "format": "swiss", "rounds": 1, "handicap": true, "rated": true})).await;
     let base = format!("/api/tournaments/{id}");
     // 2 dan and 3 kyu: four grades apart, a rook handicap.
-    let (status, _) = post(
-        &s,
-        &org,
-        &format!("{base}/players"),
-        &json!({"account": "Алиса", "rank": "3k"}),
-    )
-    .await;
-    assert_eq!(status, 201);
-    let (status, _) = post(
-        &s,
-        &org,
-        &format!("{base}/players"),
-        &json!({"account": "Bob", "rank": "2d"}),
-    )
-    .await;
-    assert_eq!(status, 201);
+    for (who, name, rank) in [(&alice, "Алиса", "3k"), (&bob, "Bob", "2d")] {
+        let (status, v) = post(
+            &s,
+            &org,
+            &format!("{base}/players"),
+            &json!({"account": name, "rank": rank}),
+        )
+        .await;
+        assert_eq!(status, 202, "{v}");
+        let (status, v) = post(&s, who, &format!("{base}/invitation/accept"), &json!({})).await;
+        assert_eq!(status, 201, "{v}");
+    }
     let (status, r) = post(&s, &org, &format!("{base}/rounds"), &json!({})).await;
     assert_eq!(status, 201, "{r}");
     let board = &r["pairings"][0];

@@ -56,6 +56,30 @@ export interface EventPlayer {
   club: string | null;
   from_round: number;
   withdrawn: boolean;
+  /** The rank the player proposed when accepting an invitation (organisers set `rank`). */
+  proposed_rank?: string | null;
+}
+
+/** A pending invitation as an event's organisers see it (`invitations` of the event). */
+export interface PendingInvitation {
+  name: string;
+  by: string;
+  at_ms: number;
+  rank: string | null;
+  club: string | null;
+}
+
+/** One of the client's pending invitations (`GET /api/me/invitations`). */
+export interface MyInvitation {
+  tournament: string;
+  name: string;
+  by: string;
+  at_ms: number;
+  time: TimeControl | null;
+  rated: boolean;
+  play: Play;
+  format: Format;
+  starts: string | null;
 }
 
 /** A board of a round. */
@@ -130,6 +154,8 @@ export interface TEvent {
   planned_rounds: number;
   /** The rounds paired, round 1 first. */
   rounds: Round[];
+  /** Pending invitations (organisers only; empty for others). */
+  invitations: PendingInvitation[];
 }
 
 /** The event as the page uses it: the planned number of rounds and the paired rounds apart. */
@@ -157,6 +183,7 @@ export function eventView(raw: unknown): EventView {
     organisers: (e.organisers as string[] | undefined) ?? [],
     tiebreaks: (e.tiebreaks as string[] | undefined) ?? [],
     you: (e.you as TEvent['you'] | undefined) ?? null,
+    invitations: (e.invitations as PendingInvitation[] | undefined) ?? [],
   };
 }
 
@@ -231,8 +258,31 @@ export async function getEvent(id: string): Promise<EventView> {
   return eventView(await call<unknown>('GET', base(id)));
 }
 
-export function addPlayer(id: string, p: PlayerEntry): Promise<{ player: number }> {
+/** Enters a player (`{player}`, 201), or, for an organiser naming another account, invites it (`{invitation}`, 202). */
+export function addPlayer(
+  id: string,
+  p: PlayerEntry,
+): Promise<{ player?: number; invitation?: PendingInvitation; entered?: boolean }> {
   return call('POST', `${base(id)}/players`, p);
+}
+
+export async function myInvitations(): Promise<MyInvitation[]> {
+  const r = await call<{ invitations: MyInvitation[] }>('GET', '/api/me/invitations');
+  return r?.invitations ?? [];
+}
+
+/** Accepts the client's invitation to event `id`, proposing `rank` if given. */
+export function acceptInvitation(id: string, rank: string): Promise<{ player: number }> {
+  return call('POST', `${base(id)}/invitation/accept`, rank.trim() ? { rank: rank.trim() } : {});
+}
+
+export function declineInvitation(id: string): Promise<null> {
+  return call('POST', `${base(id)}/invitation/decline`, {});
+}
+
+/** An organiser withdraws the invitation of account `name`. */
+export function withdrawInvitation(id: string, name: string): Promise<null> {
+  return call('DELETE', `${base(id)}/invitations/${encodeURIComponent(name)}`);
 }
 
 export function editPlayer(id: string, n: number, p: PlayerEntry): Promise<EventPlayer> {

@@ -24,6 +24,7 @@ import { hasProfile, playerText, profilePath } from '../accounts/players';
 import type { Navigate, Screen } from '../screen';
 import { HANDICAPS, sideOptions } from '../rules/handicaps';
 import { gamesBanner } from '../accounts/tournamentbanner';
+import { invitationsBanner } from '../accounts/invitations';
 import { className, customTimeFields, SEEK_PRESETS, seekTime, timeControlText } from '../rules/timecontrol';
 
 interface SeekForm {
@@ -82,6 +83,9 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
   // "Your game is ready": one's online tournament games, fetched every 10 s.
   const readyBox = h('div', { class: 'ready-box' });
   const ready = gamesBanner(readyBox, 10000);
+  // "You are invited to ...": one's pending invitations to events, with Accept and Decline.
+  const invitedBox = h('div', { class: 'ready-box' });
+  const invited = invitationsBanner(invitedBox, 10000);
 
   const drawForm = () => {
     const error = h('p', { class: 'error', id: 'seek-error', role: 'alert' });
@@ -346,7 +350,10 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
     drawLive();
     statusEl.textContent = connected ? '' : t('reconnecting');
     ready.redraw();
-    root.replaceChildren(h('section', { class: 'lobby', id: 'lobby' }, readyBox, formBox, statusEl, seekBox, liveBox));
+    invited.redraw();
+    root.replaceChildren(
+      h('section', { class: 'lobby', id: 'lobby' }, readyBox, invitedBox, formBox, statusEl, seekBox, liveBox),
+    );
   };
   draw();
   const conn = connectLobby(onMessage, (ok) => {
@@ -357,6 +364,7 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
     destroy: () => {
       conn.close();
       ready.destroy();
+      invited.destroy();
     },
     rerender: draw,
   };

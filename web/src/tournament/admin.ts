@@ -17,6 +17,7 @@ import {
   removeOrganiser,
   RESULTS,
   unpairRound,
+  withdrawInvitation,
   type Board,
   type BoardResult,
   type EventPlayer,
@@ -36,6 +37,8 @@ const pairState = new Map<
   string,
   { sitOut: { player: number; points: number }[]; forced: [number, number][]; open: boolean }
 >();
+/** The last account invited per event (a 202: invited, not entered), said under the form. */
+const invitedNote = new Map<string, string>();
 /** KIF text pasted per board (`<event>/<round>/<board>`), kept while the page redraws. */
 const kifText = new Map<string, string>();
 
@@ -80,11 +83,50 @@ export function addPlayerForm(ev: EventView, act: Act): HTMLElement {
     const body = entry(addForm);
     submit.disabled = true;
     act(async () => {
-      await addPlayer(ev.id, body);
+      const added = await addPlayer(ev.id, body);
+      if (added?.invitation) invitedNote.set(ev.id, added.invitation.name);
+      else invitedNote.delete(ev.id);
       for (const k of Object.keys(addForm) as (keyof typeof addForm)[]) addForm[k] = '';
     });
   });
   return f;
+}
+
+/** The pending invitations (an account enters only by accepting), each with a withdraw button. */
+export function invitationsPanel(ev: EventView, act: Act): HTMLElement | null {
+  const invited = invitedNote.get(ev.id);
+  const note = invited
+    ? h('p', { class: 'note', id: 'invited-note', role: 'status' }, t('evInvitedNote').replace('{name}', invited))
+    : null;
+  if (ev.invitations.length === 0) return note;
+  const items = ev.invitations.map((i) => {
+    const withdraw = h('button', { type: 'button', class: 'small invitation-withdraw' }, t('evWithdrawInvitation'));
+    withdraw.addEventListener('click', () => {
+      withdraw.disabled = true;
+      act(async () => {
+        await withdrawInvitation(ev.id, i.name);
+        if (invitedNote.get(ev.id) === i.name) invitedNote.delete(ev.id);
+      });
+    });
+    const extra = [i.rank, i.club].filter((x): x is string => !!x).join(', ');
+    return h(
+      'li',
+      { class: 'pending-invitation', 'data-name': i.name },
+      h('span', { class: 'player-name' }, i.name),
+      extra ? ` (${extra})` : '',
+      ' — ',
+      h('span', { class: 'note' }, t('evInvitedBy').replace('{by}', i.by)),
+      ' ',
+      withdraw,
+    );
+  });
+  return h(
+    'div',
+    { class: 'invitations-panel', id: 'invitations-panel' },
+    note,
+    h('h3', {}, t('evInvitations')),
+    h('ul', { class: 'plain' }, items),
+  );
 }
 
 /** A player's row turned into a form (name, rating, rank, club). */

@@ -30,6 +30,7 @@ import {
   pairPanel,
   playerEditRow,
   addPlayerForm,
+  invitationsPanel,
   type Act,
 } from './admin';
 import {
@@ -294,7 +295,18 @@ function playersSection(ev: EventView, ui: { editing: number | null }, act: Act,
           : null,
       ),
       h('td', { class: 'num' }, p.rating === null || p.rating === undefined ? '' : String(p.rating)),
-      h('td', {}, rankText(p.rank)),
+      h(
+        'td',
+        {},
+        rankText(p.rank),
+        organiser && p.proposed_rank
+          ? h(
+              'span',
+              { class: 'note proposed-rank' },
+              ` ${t('evProposedRank').replace('{rank}', rankText(p.proposed_rank))}`,
+            )
+          : null,
+      ),
       h('td', { class: 'club' }, p.club ?? ''),
       h('td', { class: 'note' }, state),
       h('td', { class: 'actions' }, actions),
@@ -327,6 +339,7 @@ function playersSection(ev: EventView, ui: { editing: number | null }, act: Act,
             h('tbody', {}, rows),
           ),
         ),
+    organiser ? invitationsPanel(ev, act) : null,
     organiser ? addPlayerForm(ev, act) : null,
   );
 }

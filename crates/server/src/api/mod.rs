@@ -83,6 +83,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/session", post(account::login).delete(account::logout))
         .route("/api/me", get(account::me))
         .route("/api/me/tournament-games", get(tournaments::ready))
+        .route("/api/me/invitations", get(tournaments::my_invitations))
         .route(
             "/api/me/learn",
             get(learn::get).put(learn::put).layer(DefaultBodyLimit::max(
@@ -170,6 +171,18 @@ fn tournament_routes() -> Router<AppState> {
         .route(
             "/api/tournaments/{id}/players",
             post(tournaments::add_player),
+        )
+        .route(
+            "/api/tournaments/{id}/invitation/accept",
+            post(tournaments::accept_invitation),
+        )
+        .route(
+            "/api/tournaments/{id}/invitation/decline",
+            post(tournaments::decline_invitation),
+        )
+        .route(
+            "/api/tournaments/{id}/invitations/{name}",
+            delete(tournaments::withdraw_invitation),
         )
         .route(
             "/api/tournaments/{id}/players/{n}",

@@ -14,8 +14,9 @@ use super::download::attachment;
 use super::session::{ClientAddr, MaybeUser, User};
 use crate::error::Error;
 use crate::limits::rates::{Kind, Limiter};
+use crate::tournaments::invitations::AcceptRequest;
 use crate::tournaments::settings::SettingsRequest;
-use crate::tournaments::{EntrantRequest, RoundRequest, Tournaments};
+use crate::tournaments::{EntrantRequest, Entry, RoundRequest, Tournaments};
 use shogi_tournament::crosstable::CsvLanguage;
 
 type Created = (StatusCode, Json<Value>);
@@ -76,15 +77,57 @@ pub(super) async fn delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// `POST /api/tournaments/{id}/players`.
+/// `POST /api/tournaments/{id}/players`: `201` an entry, or `202` an
+/// invitation (an organiser naming another account).
 pub(super) async fn add_player(
     State(t): State<Tournaments>,
     User(user): User,
     Path(id): Path<String>,
     OptionalJsonBody(req): OptionalJsonBody<EntrantRequest>,
 ) -> Result<Created, Error> {
-    let n = t.add_entrant(&id, &user, &req).await?;
+    Ok(match t.add_entrant(&id, &user, &req).await? {
+        Entry::Entered(n) => (StatusCode::CREATED, Json(json!({ "player": n }))),
+        Entry::Invited(invitation) => (StatusCode::ACCEPTED, Json(invitation)),
+    })
+}
+
+/// `GET /api/me/invitations`.
+pub(super) async fn my_invitations(
+    State(t): State<Tournaments>,
+    User(user): User,
+) -> Result<Json<Value>, Error> {
+    Ok(Json(t.my_invitations(user.id).await?))
+}
+
+/// `POST /api/tournaments/{id}/invitation/accept`.
+pub(super) async fn accept_invitation(
+    State(t): State<Tournaments>,
+    User(user): User,
+    Path(id): Path<String>,
+    OptionalJsonBody(req): OptionalJsonBody<AcceptRequest>,
+) -> Result<Created, Error> {
+    let n = t.accept_invitation(&id, &user, &req).await?;
     Ok((StatusCode::CREATED, Json(json!({ "player": n }))))
+}
+
+/// `POST /api/tournaments/{id}/invitation/decline`.
+pub(super) async fn decline_invitation(
+    State(t): State<Tournaments>,
+    User(user): User,
+    Path(id): Path<String>,
+) -> Result<StatusCode, Error> {
+    t.decline_invitation(&id, &user).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `DELETE /api/tournaments/{id}/invitations/{name}`.
+pub(super) async fn withdraw_invitation(
+    State(t): State<Tournaments>,
+    User(user): User,
+    Path((id, name)): Path<(String, String)>,
+) -> Result<StatusCode, Error> {
+    t.withdraw_invitation(&id, &user, &name).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// `PUT /api/tournaments/{id}/players/{n}`.

@@ -3,7 +3,8 @@
 //! ([`games`]), imported records ([`records`]), analyses ([`analysis`]),
 //! review annotations ([`annotations`]), the archive list ([`archive`]),
 //! ratings and the players of games ([`players`]), and accounts with their
-//! sessions ([`accounts`]), club tournaments ([`tournaments`]), the learn
+//! sessions ([`accounts`]), club tournaments ([`tournaments`]) and the
+//! organisers' invitations to them ([`invitations`]), the learn
 //! pages' progress ([`learn`]), puzzle ratings and attempts ([`puzzles`]),
 //! the instances and the leases of live games ([`leases`]), the
 //! moderators' reports, log and actions ([`moderation`]), the rate
@@ -23,6 +24,7 @@ pub mod analysis;
 pub mod annotations;
 pub mod archive;
 pub mod games;
+pub mod invitations;
 pub mod learn;
 pub mod leases;
 pub mod moderation;

@@ -93,6 +93,9 @@ pub struct EntrantRow {
     pub from_round: u32,
     /// The first round the player is no longer paired in.
     pub withdrawn_from: Option<u32>,
+    /// The rank the player proposed when accepting an invitation (the
+    /// organisers decide `rank`).
+    pub proposed_rank: Option<String>,
 }
 
 /// One in-app game of a board, with what the board's result needs of it.
@@ -220,7 +223,7 @@ pub struct AuditRow {
     pub detail: String,
 }
 
-fn num(v: i64) -> u32 {
+pub(super) fn num(v: i64) -> u32 {
     u32::try_from(v).unwrap_or(0)
 }
 
@@ -490,30 +493,9 @@ impl Store {
     /// The database refused it (an account entered twice breaks a unique index).
     pub async fn insert_entrant(&self, id: &str, p: &EntrantRow) -> Result<u32, sqlx::Error> {
         let mut tx = self.pool.begin().await?;
-        let next: i64 = sqlx::query_scalar(
-            "SELECT COALESCE(MAX(number), 0) + 1 FROM tournament_players WHERE tournament = $1",
-        )
-        .bind(id)
-        .fetch_one(&mut *tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO tournament_players
-               (tournament, number, name, user_id, rating, rank, club, from_round, withdrawn_from)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        )
-        .bind(id)
-        .bind(next)
-        .bind(&p.name)
-        .bind(p.user)
-        .bind(p.rating)
-        .bind(&p.rank)
-        .bind(&p.club)
-        .bind(i64::from(p.from_round))
-        .bind(p.withdrawn_from.map(i64::from))
-        .execute(&mut *tx)
-        .await?;
+        let n = insert_entrant_on(&mut tx, id, p).await?;
         tx.commit().await?;
-        Ok(num(next))
+        Ok(n)
     }
 
     /// Rewrites an entrant's name, rating, rank, club and withdrawal.
@@ -822,13 +804,45 @@ impl Store {
     }
 }
 
-type Tx<'a> = sqlx::Transaction<'a, Any>;
+pub(super) type Tx<'a> = sqlx::Transaction<'a, Any>;
+
+/// [`Store::insert_entrant`] in a transaction of the caller's.
+pub(super) async fn insert_entrant_on(
+    tx: &mut Tx<'_>,
+    id: &str,
+    p: &EntrantRow,
+) -> Result<u32, sqlx::Error> {
+    let next: i64 = sqlx::query_scalar(
+        "SELECT COALESCE(MAX(number), 0) + 1 FROM tournament_players WHERE tournament = $1",
+    )
+    .bind(id)
+    .fetch_one(&mut **tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO tournament_players (tournament, number, name, user_id, rating, rank, club,
+             from_round, withdrawn_from, proposed_rank)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+    )
+    .bind(id)
+    .bind(next)
+    .bind(&p.name)
+    .bind(p.user)
+    .bind(p.rating)
+    .bind(&p.rank)
+    .bind(&p.club)
+    .bind(i64::from(p.from_round))
+    .bind(p.withdrawn_from.map(i64::from))
+    .bind(&p.proposed_rank)
+    .execute(&mut **tx)
+    .await?;
+    Ok(num(next))
+}
 
 /// The entrants of event `id`, by number.
 async fn entrants(tx: &mut Tx<'_>, id: &str) -> Result<Vec<EntrantRow>, sqlx::Error> {
     sqlx::query(
         "SELECT p.number, p.name, p.user_id, u.name AS account, p.rating, p.rank, p.club,
-                p.from_round, p.withdrawn_from
+                p.from_round, p.withdrawn_from, p.proposed_rank
          FROM tournament_players p LEFT JOIN users u ON u.id = p.user_id
          WHERE p.tournament = $1 ORDER BY p.number",
     )
@@ -849,6 +863,7 @@ async fn entrants(tx: &mut Tx<'_>, id: &str) -> Result<Vec<EntrantRow>, sqlx::Er
             club: r.try_get("club")?,
             from_round: num(r.try_get("from_round")?),
             withdrawn_from: opt_num(r.try_get("withdrawn_from")?),
+            proposed_rank: r.try_get("proposed_rank")?,
         })
     })
     .collect()

@@ -431,6 +431,8 @@ impl Rooms {
             id: id.to_owned(),
             ending,
             clocks,
+            // Not stored: nobody is taken for absent.
+            opened: ByColor::new(true, true),
         }))
     }
 

@@ -1,6 +1,7 @@
 //! An event as loaded: its stored rows read into typed values, and the
 //! [`shogi_tournament::Event`] the pairing and the standings read.
 
+use shogi_core::{Color, Handicap};
 use shogi_tournament::{
     Board, Bye, ByeKind, ColourChoice, Event, Format, GameResult, Grade, Player, Round, Toss,
 };
@@ -86,11 +87,34 @@ pub fn reversed(index: usize) -> bool {
 
 /// What a finished in-app game gives the board: `None` while it runs or
 /// when it was aborted; a repetition is a draw (its replay, if any, comes
-/// after it).
+/// after it). A board's first game lost on time by a player who had not
+/// made a move in it is that player's forfeit: they never came (`first` is
+/// the side that moves first, Gote in a handicap game). A replay is never
+/// a forfeit: both players came to the first game.
 #[must_use]
-pub fn game_result(g: &BoardGameRow, index: usize) -> Option<GameResult> {
+pub fn game_result(g: &BoardGameRow, index: usize, first: Color) -> Option<GameResult> {
     if !g.over || g.reason.as_deref() == Some("abort") {
         return None;
+    }
+    if index == 0 && g.reason.as_deref() == Some("timeout") {
+        let loser = match g.winner.as_deref() {
+            Some("sente") => Some(Color::Gote),
+            Some("gote") => Some(Color::Sente),
+            _ => None,
+        };
+        if let Some(loser) = loser {
+            let loser_moves = if loser == first {
+                g.moves.div_ceil(2)
+            } else {
+                g.moves / 2
+            };
+            if loser_moves == 0 {
+                return Some(match loser {
+                    Color::Sente => GameResult::SenteForfeit,
+                    Color::Gote => GameResult::GoteForfeit,
+                });
+            }
+        }
     }
     let swap = reversed(index);
     Some(match (g.winner.as_deref(), swap) {
@@ -98,6 +122,16 @@ pub fn game_result(g: &BoardGameRow, index: usize) -> Option<GameResult> {
         (Some("gote"), false) | (Some("sente"), true) => GameResult::GoteWin,
         _ => GameResult::Draw,
     })
+}
+
+/// The side that moves first on board `b`: Sente, or Gote (the giver) in
+/// a handicap game.
+#[must_use]
+pub fn first_mover(b: &BoardRow) -> Color {
+    match b.handicap.parse::<Handicap>() {
+        Ok(h) if h != Handicap::Even => Color::Gote,
+        _ => Color::Sente,
+    }
 }
 
 /// A board's result: the one entered, else its last game's.
@@ -110,7 +144,7 @@ pub fn board_result(b: &BoardRow) -> Option<GameResult> {
         return None;
     }
     let last = b.games.len().checked_sub(1)?;
-    game_result(&b.games[last], last)
+    game_result(&b.games[last], last, first_mover(b))
 }
 
 /// The rounds an event plans with `players` entered: as set, else a round
@@ -325,6 +359,37 @@ mod tests {
         // An entered result wins over the games'.
         b.result = Some("draw".into());
         assert_eq!(board_result(&b), Some(GameResult::Draw));
+    }
+
+    #[test]
+    fn a_first_game_lost_on_time_without_a_move_is_a_forfeit() {
+        let mut g = game(Some("gote"), "timeout");
+        g.moves = 0;
+        let mut b = BoardRow {
+            play: "online".into(),
+            handicap: "even".into(),
+            games: vec![g],
+            ..BoardRow::default()
+        };
+        assert_eq!(board_result(&b), Some(GameResult::SenteForfeit));
+        // Sente moved, Gote never did.
+        b.games[0].winner = Some("sente".into());
+        b.games[0].moves = 1;
+        assert_eq!(board_result(&b), Some(GameResult::GoteForfeit));
+        // Both moved: a loss on time.
+        b.games[0].moves = 2;
+        assert_eq!(board_result(&b), Some(GameResult::SenteWin));
+        // A handicap game: the giver, Gote, moves first.
+        b.handicap = "rook".into();
+        b.games[0].moves = 1;
+        assert_eq!(board_result(&b), Some(GameResult::SenteWin));
+        b.games[0].moves = 0;
+        b.games[0].winner = Some("sente".into());
+        assert_eq!(board_result(&b), Some(GameResult::GoteForfeit));
+        // A replay is never a forfeit.
+        b.handicap = "even".into();
+        b.games.insert(0, game(None, "repetition"));
+        assert_eq!(board_result(&b), Some(GameResult::GoteWin));
     }
 
     #[test]

@@ -13,6 +13,7 @@
 pub mod event;
 pub mod exports;
 pub mod handicaps;
+pub mod invitations;
 pub mod settings;
 pub mod view;
 
@@ -149,6 +150,16 @@ pub struct EntrantRequest {
     pub rank: Option<String>,
     /// A club.
     pub club: Option<String>,
+}
+
+/// What `POST /api/tournaments/{id}/players` did: entered a player (its
+/// number), or invited an account (the invitation's JSON).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entry {
+    /// A new entry's number.
+    Entered(u32),
+    /// An organiser invited another account: no entry until it accepts.
+    Invited(Value),
 }
 
 /// A sit-out in `POST /api/tournaments/{id}/rounds`.
@@ -388,21 +399,27 @@ impl Tournaments {
     /// [`Error::NoSuch`] for an unknown event.
     pub async fn get(&self, id: &str, viewer: Option<&Account>) -> Result<Value, Error> {
         let t = self.load(id).await?;
-        Ok(view::event(&t, viewer))
+        let mut v = view::event(&t, viewer);
+        if viewer.is_some_and(|a| t.is_organiser(a.id) || a.is_admin()) {
+            let pending = self.store.event_invitations(id).await?;
+            v["invitations"] = view::invitations(&pending);
+        }
+        Ok(v)
     }
 
-    /// Adds an entrant: an organiser adds anyone, an account itself to an
-    /// open event before round 1. Returns the number.
+    /// Adds an entrant: an organiser adds an over-the-board player by name
+    /// or invites another account ([`Entry::Invited`]: it enters only by
+    /// accepting), an account adds itself to an open event before round 1.
     ///
     /// # Errors
-    /// [`Error::Forbidden`], [`Error::Conflict`] (entered twice, a round
-    /// robin under way, the event full), [`Error::BadRequest`].
+    /// [`Error::Forbidden`], [`Error::Conflict`] (entered or invited twice,
+    /// a round robin under way, the event full), [`Error::BadRequest`].
     pub async fn add_entrant(
         &self,
         id: &str,
         actor: &Account,
         req: &EntrantRequest,
-    ) -> Result<u32, Error> {
+    ) -> Result<Entry, Error> {
         let _guard = self.hold(id).await?;
         let t = self.load(id).await?;
         let organiser = t.is_organiser(actor.id) || actor.is_admin();
@@ -434,9 +451,6 @@ impl Tournaments {
                 "a round robin takes no new players once paired".into(),
             ));
         }
-        if t.rows.players.len() >= MAX_PLAYERS {
-            return Err(Problem::EventFull { max: MAX_PLAYERS }.into());
-        }
         if let Some(a) = &account {
             if t.entrant_of(a.id).is_some() {
                 return Err(Problem::AlreadyEntered {
@@ -444,6 +458,14 @@ impl Tournaments {
                 }
                 .into());
             }
+            // Consent: nobody is entered by someone else.
+            if a.id != actor.id {
+                let invitation = self.invite(&t, actor, a, req).await?;
+                return Ok(Entry::Invited(invitation));
+            }
+        }
+        if t.rows.players.len() >= MAX_PLAYERS {
+            return Err(Problem::EventFull { max: MAX_PLAYERS }.into());
         }
         // An entry linked to an account carries the account's name and its
         // rating; only an organiser sets a rank (or a rating for someone
@@ -488,11 +510,12 @@ impl Tournaments {
             club,
             from_round: t.paired() + 1,
             withdrawn_from: None,
+            proposed_rank: None,
         };
         let n = self.store.insert_entrant(id, &row).await?;
         self.audit(id, Some(actor), "add_player", &format!("{n}: {}", row.name))
             .await;
-        Ok(n)
+        Ok(Entry::Entered(n))
     }
 
     /// Changes an entrant's name, rating, rank or club (organisers).
@@ -1113,11 +1136,46 @@ impl Tournaments {
     /// Database errors (the ending stays due then).
     pub async fn hear(&self, end: &GameEnd) -> Result<(), Error> {
         if end.ending == Ending::Repetition {
-            self.replay(&end.id, end.clocks).await
-        } else {
-            self.store.done(&end.id, Consequence::Tournament).await?;
-            Ok(())
+            return self.replay(&end.id, end.clocks).await;
         }
+        if let Ending::Timeout { loser } = end.ending {
+            if !end.opened[loser] && !end.opened[loser.opponent()] {
+                self.double_forfeit(&end.id).await?;
+            }
+        }
+        self.store.done(&end.id, Consequence::Tournament).await?;
+        Ok(())
+    }
+
+    /// Enters a double forfeit on the board of event game `game`, lost on
+    /// time by a player who never came, when the opponent never opened the
+    /// game either: its first game, without a move and without a result
+    /// entered meanwhile (a single forfeit otherwise: [`event::game_result`]).
+    async fn double_forfeit(&self, game: &str) -> Result<(), Error> {
+        let Some((id, round, board)) = self.store.board_of_game(game).await? else {
+            return Ok(());
+        };
+        let _guard = self.hold(&id).await?;
+        let t = self.load(&id).await?;
+        let Some(row) = t.board(round, board).filter(|row| {
+            row.result.is_none()
+                && row.games.len() == 1
+                && row.games[0].id == game
+                && row.games[0].moves == 0
+        }) else {
+            return Ok(());
+        };
+        let mut row = row.clone();
+        row.result = Some(result_name(GameResult::DoubleForfeit).to_string());
+        self.store.update_board(&id, &row).await?;
+        self.audit(
+            &id,
+            None,
+            "forfeit",
+            &format!("round {round} board {board}: neither player came to {game}"),
+        )
+        .await;
+        Ok(())
     }
 
     /// Starts the replay of event game `game`, drawn by repetition, with

@@ -6,6 +6,7 @@ use shogi_tournament::standings::standings;
 
 use super::event::{board_result, result_name, Loaded};
 use crate::accounts::Account;
+use crate::db::invitations::InvitationRow;
 use crate::db::tournaments::{BoardRow, EntrantRow, RoundRow};
 
 /// An entrant.
@@ -15,7 +16,18 @@ pub fn entrant(p: &EntrantRow) -> Value {
         "player": p.number, "name": p.name, "account": p.account, "rating": p.rating,
         "rank": p.rank, "club": p.club, "from_round": p.from_round,
         "withdrawn": p.withdrawn_from.is_some(), "withdrawn_from": p.withdrawn_from,
+        "proposed_rank": p.proposed_rank,
     })
+}
+
+/// An event's pending invitations (organisers see them).
+#[must_use]
+pub fn invitations(rows: &[InvitationRow]) -> Value {
+    Value::Array(
+        rows.iter()
+            .map(|i| json!({"name": i.name, "by": i.by, "at_ms": i.at_ms, "rank": i.rank, "club": i.club}))
+            .collect(),
+    )
 }
 
 /// A board.

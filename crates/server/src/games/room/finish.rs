@@ -51,6 +51,31 @@ impl Room {
         Ok(())
     }
 
+    /// Whether each player opened the game or has a move in it (a game
+    /// restored after a restart knows only the moves of before).
+    fn opened_or_moved(&self) -> ByColor<bool> {
+        let first = self.game.position().side_to_move();
+        // The side to move now has made as many moves as the other when
+        // the count is even; the first mover one more when it is odd.
+        let first = if self.usi_moves.len().is_multiple_of(2) {
+            first
+        } else {
+            first.opponent()
+        };
+        let moved = |c: Color| {
+            let n = self.usi_moves.len();
+            if c == first {
+                n >= 1
+            } else {
+                n >= 2
+            }
+        };
+        ByColor::new(
+            self.opened[Color::Sente] || moved(Color::Sente),
+            self.opened[Color::Gote] || moved(Color::Gote),
+        )
+    }
+
     /// What follows every ending, once it is stored: the lobby is told, the
     /// tournaments hear of it, a rated game is rated. The ending's
     /// transaction recorded the last two as due (the outbox): each marks
@@ -66,6 +91,7 @@ impl Room {
             id: self.id.clone(),
             ending,
             clocks: self.clocks,
+            opened: self.opened_or_moved(),
         });
         if !self.rated {
             return;

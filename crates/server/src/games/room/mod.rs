@@ -369,6 +369,10 @@ pub struct GameEnd {
     pub ending: Ending,
     /// Both clocks at the end, if the game had any.
     pub clocks: Option<ByColor<Clock>>,
+    /// Whether each player opened the game (a seated connection) or moved
+    /// in it while its room ran here; both `true` when not known (an
+    /// ending read back from the database).
+    pub opened: ByColor<bool>,
 }
 
 /// Where rooms report their endings; unset in rooms nobody listens to.
@@ -442,6 +446,8 @@ struct Room {
     players: ByColor<Option<SeatPlayer>>,
     rated: bool,
     connected: ByColor<u32>,
+    /// Whether each seat has had a connection since the room started.
+    opened: ByColor<bool>,
     chat: VecDeque<chat::ChatLine>,
     /// Chat messages sent in this room so far (the last one's number).
     chat_count: u32,
@@ -505,6 +511,7 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         players: init.players.seats,
         rated: init.players.rated,
         connected: ByColor::default(),
+        opened: ByColor::default(),
         chat: VecDeque::new(),
         chat_count: 0,
         chat_updates,

@@ -77,6 +77,7 @@ impl Room {
         let mut changed = false;
         for &c in sides_of(seat) {
             let before = self.connected[c] > 0;
+            self.opened[c] |= open;
             self.connected[c] = if open {
                 self.connected[c].saturating_add(1)
             } else {
