@@ -254,6 +254,58 @@ pub enum Problem {
     /// A board whose result is in already.
     #[error("the board has a result")]
     BoardHasResult,
+    /// A rank that cannot be read or is out of range (15 kyu to 8 dan).
+    #[error("{message}")]
+    BadRank {
+        /// The text as typed.
+        rank: String,
+        /// The parser's words.
+        #[serde(skip)]
+        message: String,
+    },
+    /// An uploaded record over the size limit.
+    #[error("a record has at most {max_kib} KiB")]
+    RecordTooLarge {
+        /// The limit in KiB.
+        max_kib: usize,
+    },
+    /// An uploaded record with an illegal move: its number and text.
+    #[error("move {ply} ({mv}) is illegal: {why}")]
+    IllegalRecordMove {
+        /// The move's number (1 = the first move).
+        ply: usize,
+        /// The move as written.
+        #[serde(rename = "move")]
+        mv: String,
+        /// The rule it breaks (the refused-move codes), when it is a move
+        /// the reader understood.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        rule: Option<&'static str>,
+        /// Why, in English.
+        #[serde(skip)]
+        why: String,
+    },
+    /// An uploaded record that does not start from its board's position.
+    #[error("the record does not start from the board's position ({handicap})")]
+    WrongStart {
+        /// The board's handicap (`even`, `lance`...).
+        handicap: String,
+    },
+}
+
+impl From<crate::ratings::RankError> for Problem {
+    fn from(e: crate::ratings::RankError) -> Problem {
+        Problem::BadRank {
+            rank: e.input().to_owned(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl From<crate::ratings::RankError> for Error {
+    fn from(e: crate::ratings::RankError) -> Error {
+        Error::Problem(e.into())
+    }
 }
 
 impl Problem {
@@ -267,7 +319,11 @@ impl Problem {
             | Problem::EmptyRecord
             | Problem::UnreadableRecord { .. }
             | Problem::NotLegalHere { .. }
-            | Problem::BadSfen { .. } => Kind::BadRequest,
+            | Problem::BadSfen { .. }
+            | Problem::BadRank { .. }
+            | Problem::RecordTooLarge { .. }
+            | Problem::IllegalRecordMove { .. }
+            | Problem::WrongStart { .. } => Kind::BadRequest,
             Problem::NotLoggedIn | Problem::WrongLogin | Problem::WrongPassword => {
                 Kind::Unauthorized
             }
@@ -356,6 +412,10 @@ mod tests {
                 Problem::MixedScripts { .. } => 23,
                 Problem::NameTooLike { .. } => 24,
                 Problem::SolutionAfterAttempt => 25,
+                Problem::BadRank { .. } => 26,
+                Problem::RecordTooLarge { .. } => 27,
+                Problem::IllegalRecordMove { .. } => 28,
+                Problem::WrongStart { .. } => 29,
             }
         }
         let all = vec![
@@ -404,6 +464,17 @@ mod tests {
                 name: "alice".into(),
             },
             Problem::SolutionAfterAttempt,
+            "2 дана".parse::<crate::ratings::Rank>().unwrap_err().into(),
+            Problem::RecordTooLarge { max_kib: 256 },
+            Problem::IllegalRecordMove {
+                ply: 3,
+                mv: "▲5五角".into(),
+                rule: None,
+                why: "no piece can move there".into(),
+            },
+            Problem::WrongStart {
+                handicap: "lance".into(),
+            },
         ];
         let seen: Vec<usize> = all.iter().map(index).collect();
         assert_eq!(seen, (0..all.len()).collect::<Vec<_>>());

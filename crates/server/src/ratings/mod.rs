@@ -10,4 +10,4 @@ pub mod rank;
 
 pub use class::TimeClass;
 pub use glicko2::{Glicko2, Rating, Score};
-pub use rank::Rank;
+pub use rank::{Rank, RankError};

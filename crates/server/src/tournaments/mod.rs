@@ -10,11 +10,14 @@
 //! organisers click, they do not stream; and one per event across the
 //! instances sharing a PostgreSQL database).
 
+pub mod audit;
 pub mod event;
 pub mod exports;
 pub mod handicaps;
 pub mod settings;
 pub mod view;
+
+use audit::{Action, BoardChange, Entry};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex as StdMutex, PoisonError};
@@ -256,9 +259,14 @@ impl Tournaments {
         }
     }
 
-    async fn audit(&self, id: &str, actor: Option<&Account>, action: &str, detail: &str) {
+    async fn audit(&self, id: &str, actor: Option<&Account>, action: Action) {
         let by = actor.map(|a| (a.id, a.name.as_str()));
-        if let Err(e) = self.store.audit(id, unix_ms(), by, action, detail).await {
+        let detail = action.params().to_string();
+        if let Err(e) = self
+            .store
+            .audit(id, unix_ms(), by, action.code(), &detail)
+            .await
+        {
             tracing::error!(tournament = %id, "audit log: {e}");
         }
     }
@@ -294,8 +302,14 @@ impl Tournaments {
             seed: u64::from_le_bytes(seed),
         };
         self.store.insert_tournament(&row, &settings.name).await?;
-        self.audit(&row.id, Some(actor), "create", &settings.name)
-            .await;
+        self.audit(
+            &row.id,
+            Some(actor),
+            Action::Create {
+                name: settings.name.clone(),
+            },
+        )
+        .await;
         Ok(row.id)
     }
 
@@ -324,7 +338,9 @@ impl Tournaments {
         self.store
             .update_tournament(id, &settings.name, &text)
             .await?;
-        self.audit(id, Some(actor), "settings", &text).await;
+        let settings = serde_json::from_str(&text).unwrap_or_default();
+        self.audit(id, Some(actor), Action::Settings { settings })
+            .await;
         drop(guard);
         self.get(id, Some(actor)).await
     }
@@ -459,7 +475,7 @@ impl Tournaments {
             .filter(|r| !r.trim().is_empty() && organiser)
             .map(|r| r.parse::<Rank>().map(Rank::short))
             .transpose()
-            .map_err(Error::BadRequest)?;
+            .map_err(Error::from)?;
         let mut rating = req
             .rating
             .filter(|_| organiser)
@@ -490,7 +506,8 @@ impl Tournaments {
             withdrawn_from: None,
         };
         let n = self.store.insert_entrant(id, &row).await?;
-        self.audit(id, Some(actor), "add_player", &format!("{n}: {}", row.name))
+        let name = row.name.clone();
+        self.audit(id, Some(actor), Action::AddPlayer { number: n, name })
             .await;
         Ok(n)
     }
@@ -529,7 +546,7 @@ impl Tournaments {
             row.rank = if r.trim().is_empty() {
                 None
             } else {
-                Some(r.parse::<Rank>().map_err(Error::BadRequest)?.short())
+                Some(r.parse::<Rank>()?.short())
             };
         }
         if let Some(c) = &req.club {
@@ -540,13 +557,9 @@ impl Tournaments {
             };
         }
         self.store.update_entrant(id, &row).await?;
-        self.audit(
-            id,
-            Some(actor),
-            "edit_player",
-            &format!("{number}: {}", row.name),
-        )
-        .await;
+        let name = row.name.clone();
+        self.audit(id, Some(actor), Action::EditPlayer { number, name })
+            .await;
         Ok(view::entrant(&row))
     }
 
@@ -571,13 +584,9 @@ impl Tournaments {
             };
             self.store.update_entrant(id, &withdrawn).await?;
         }
-        self.audit(
-            id,
-            Some(actor),
-            "withdraw",
-            &format!("{number}: {}", row.name),
-        )
-        .await;
+        let name = row.name.clone();
+        self.audit(id, Some(actor), Action::Withdraw { number, name })
+            .await;
         Ok(())
     }
 
@@ -594,7 +603,8 @@ impl Tournaments {
             .await?
             .ok_or(Error::NoSuch("player"))?;
         self.store.add_organiser(id, user.id).await?;
-        self.audit(id, Some(actor), "add_organiser", &user.name)
+        let name = user.name.clone();
+        self.audit(id, Some(actor), Action::AddOrganiser { name })
             .await;
         Ok(())
     }
@@ -623,7 +633,8 @@ impl Tournaments {
             return Err(Error::Conflict("the creator stays an organiser".into()));
         }
         self.store.remove_organiser(id, user).await?;
-        self.audit(id, Some(actor), "remove_organiser", &name).await;
+        self.audit(id, Some(actor), Action::RemoveOrganiser { name })
+            .await;
         Ok(())
     }
 
@@ -703,13 +714,12 @@ impl Tournaments {
         self.audit(
             id,
             Some(actor),
-            "pair_round",
-            &format!(
-                "round {round}: {} boards, byes {:?}, forced {:?}",
-                boards.len(),
-                byes.iter().map(|b| b.0).collect::<Vec<_>>(),
-                req.forced
-            ),
+            Action::PairRound {
+                round,
+                boards: boards.len(),
+                byes: byes.iter().map(|b| b.0).collect(),
+                forced: req.forced.clone(),
+            },
         )
         .await;
         let t = self.load(id).await?;
@@ -811,7 +821,7 @@ impl Tournaments {
             .collect();
         self.abort_games(&games).await?;
         self.store.delete_round(id, round).await?;
-        self.audit(id, Some(actor), "unpair_round", &format!("round {round}"))
+        self.audit(id, Some(actor), Action::UnpairRound { round })
             .await;
         Ok(())
     }
@@ -849,10 +859,9 @@ impl Tournaments {
                     ))
                 }
             };
-            details.push(format!(
-                "result {}",
-                row.result.as_deref().unwrap_or("cleared")
-            ));
+            details.push(BoardChange::Result {
+                result: row.result.clone(),
+            });
         }
         if let Some(v) = body.get("handicap") {
             let h = v
@@ -865,7 +874,9 @@ impl Tournaments {
                 })?;
             if h.name() != row.handicap {
                 self.change_handicap(&t, &mut row, h).await?;
-                details.push(format!("handicap {}", h.name()));
+                details.push(BoardChange::Handicap {
+                    handicap: h.name().to_owned(),
+                });
             }
         }
         if let Some(v) = body.get("kif") {
@@ -873,7 +884,7 @@ impl Tournaments {
                 return Err(Error::BadRequest("kif must be the record's text".into()));
             };
             row.record = Some(exports::checked_record(&t, &row, text)?);
-            details.push("record uploaded".into());
+            details.push(BoardChange::Record);
         }
         if let Some(v) = body.get("play") {
             let play = match v.as_str() {
@@ -883,15 +894,20 @@ impl Tournaments {
             };
             if play != BoardPlay::of_name(&row.play) {
                 self.switch_play(&t, &mut row, play).await?;
-                details.push(format!("play {}", play.name()));
+                details.push(BoardChange::Play {
+                    play: play.name().to_owned(),
+                });
             }
         }
         self.store.update_board(id, &row).await?;
         self.audit(
             id,
             Some(actor),
-            "board",
-            &format!("round {round} board {board}: {}", details.join(", ")),
+            Action::Board {
+                round,
+                board,
+                changes: details,
+            },
         )
         .await;
         let t = self.load(id).await?;
@@ -1017,8 +1033,11 @@ impl Tournaments {
         self.audit(
             id,
             Some(actor),
-            "report",
-            &format!("round {round} board {board}: {result}"),
+            Action::Report {
+                round,
+                board,
+                result: result.to_string(),
+            },
         )
         .await;
         let t = self.load(id).await?;
@@ -1056,7 +1075,10 @@ impl Tournaments {
         let rows = self.store.audit_log(id).await?;
         let entries: Vec<Value> = rows
             .iter()
-            .map(|r| json!({"at_ms": r.at_ms, "by": r.by, "action": r.action, "detail": r.detail}))
+            .map(|r| {
+                let e = Entry::read(&r.action, &r.detail);
+                json!({"at_ms": r.at_ms, "by": r.by, "action": e.action, "params": e.params})
+            })
             .collect();
         Ok(json!({ "entries": entries }))
     }
@@ -1169,8 +1191,12 @@ impl Tournaments {
         self.audit(
             &id,
             None,
-            "sennichite_replay",
-            &format!("round {round} board {board}: {game} drawn by repetition, replay {new}"),
+            Action::SennichiteReplay {
+                round,
+                board,
+                game: game.to_string(),
+                replay: new.to_string(),
+            },
         )
         .await;
         Ok(())
