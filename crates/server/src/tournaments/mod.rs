@@ -1195,7 +1195,7 @@ impl Tournaments {
                 round,
                 board,
                 game: game.to_string(),
-                replay: new.to_string(),
+                replay: new,
             },
         )
         .await;
