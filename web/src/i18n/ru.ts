@@ -661,7 +661,7 @@ export const ru: Dict = {
   audit_handicap: 'фора: {handicap}',
   audit_record: 'запись партии загружена',
   audit_report: 'Тур {round}, доска {board}: игрок сообщил «{result}»',
-  audit_sennichite_replay: 'Тур {round}, доска {board}: сеннитиэ, партия переигрывается',
+  audit_sennichite_replay: 'Тур {round}, доска {board}: сэннитэ, партия переигрывается',
   evGrid: 'Круговая таблица',
   evGridPrint: 'Печать круговой таблицы',
   evGridLegend:

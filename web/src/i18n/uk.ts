@@ -661,7 +661,7 @@ export const uk: Dict = {
   audit_handicap: 'фора: {handicap}',
   audit_record: 'запис партії завантажено',
   audit_report: 'Тур {round}, дошка {board}: гравець повідомив «{result}»',
-  audit_sennichite_replay: 'Тур {round}, дошка {board}: сеннітіе, партію переграють',
+  audit_sennichite_replay: 'Тур {round}, дошка {board}: сенніте, партію переграють',
   evGrid: 'Кругова таблиця',
   evGridPrint: 'Друк кругової таблиці',
   evGridLegend:
