@@ -16,6 +16,7 @@ import { chromium } from 'playwright-core';
 
 import { analysisScenarios } from './e2e-analysis';
 import { boardScenarios } from './e2e-boards';
+import { clubSheetScenarios } from './e2e-clubsheets';
 import { gameScenarios } from './e2e-game';
 import { i18nScenarios } from './e2e-i18n';
 import { ARGS, CHROMIUM, cspViolations, results, setBase, startServer } from './e2e-harness';
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     await playScenarios(browser);
     await reviewScenarios(browser);
     await tournamentScenarios(browser);
+    await clubSheetScenarios(browser);
     await puzzleTests(browser);
     await analysisScenarios(browser);
     await i18nScenarios(browser);

@@ -11,6 +11,8 @@ import type { Board, Bye, Round } from '../src/api/tournaments';
 import * as api_tournaments from '../src/api/tournaments';
 import * as i18n_i18n from '../src/i18n/i18n';
 import * as rules_timecontrol from '../src/rules/timecontrol';
+import * as tournament_audit from '../src/tournament/audit';
+import * as tournament_grid from '../src/tournament/grid';
 import * as tournament_tournaments from '../src/tournament/tournaments';
 import * as tournament_words from '../src/tournament/words';
 import { eq, finish } from './unit-harness';
@@ -23,6 +25,8 @@ const m = {
   ...api_tournaments,
   ...accounts_tournamentbanner,
   ...tournament_tournaments,
+  ...tournament_audit,
+  ...tournament_grid,
 };
 
 // A tournament in words. Cells as a crosstable prints them: the opponent's
@@ -233,5 +237,93 @@ eq(
   JSON.stringify(sw.time),
   JSON.stringify({ main_ms: 900000, byoyomi_ms: 10000, periods: 3, increment_ms: 0 }),
 );
+
+// The round robin's N×N table: rows and columns by entry number, the
+// diagonal empty, a result per meeting in round order (two in a double
+// round robin), forfeits as + and −.
+{
+  const player = (n: number, rank: string | null = null) => ({
+    player: n,
+    name: `P${n}`,
+    account: null,
+    rating: null,
+    rank,
+    club: null,
+    from_round: 1,
+    withdrawn_from: null,
+  });
+  const players = [player(3), player(1, '1d'), player(2, '5k')];
+  const paired = [
+    round(1, [board(1, 1, 2, 'sente')]),
+    round(2, [board(1, 3, 1, 'draw')]),
+    round(3, [board(1, 2, 3, 'gote_forfeit')]),
+    round(4, [board(1, 2, 1, 'sente')]),
+    round(5, [board(1, 1, 3, null)]),
+  ];
+  const standings = [
+    { rank: 1, player: 1, name: 'P1', points: 1.5, tiebreaks: { sb: 0.75 } },
+    { rank: 2, player: 2, name: 'P2', points: 2, tiebreaks: { sb: 1 } },
+  ];
+  const g = m.roundRobinGrid({ players, paired, standings } as never);
+  eq('rows by entry number', g.map((r) => r.player).join(), '1,2,3');
+  eq('the diagonal is empty', g.map((r, i) => r.cells[i]).join('|'), '||');
+  eq('1 against 2: won then lost', g[0].cells[1]?.join(' '), '1 0');
+  eq('2 against 1: the mirror', g[1].cells[0]?.join(' '), '0 1');
+  eq('1 against 3: a draw, then a game without a result', JSON.stringify(g[0].cells[2]), '["½",""]');
+  eq('a forfeit: + for who came, − for who did not', `${g[1].cells[2]?.join()} ${g[2].cells[1]?.join()}`, '+ −');
+  eq('points and place from the standings', `${g[0].points} ${g[0].place} ${g[2].place}`, '1.5 1 0');
+  eq('the rank as entered', g[1].grade, '5k');
+}
+
+// The audit log worded per action in the reader's language; an entry of
+// plain words (written before the parameters) shown as it came.
+m.setLang('ru');
+eq('ru: create', m.auditText({ action: 'create', params: { name: 'Кубок' } }), 'Турнир «Кубок» создан');
+eq(
+  'ru: a pairing with a bye',
+  m.auditText({ action: 'pair_round', params: { round: 1, boards: 6, byes: [13], forced: [] } }),
+  'Тур 1 сведён (досок: 6); без пары: 13',
+);
+eq(
+  'ru: a board result',
+  m.auditText({
+    action: 'board',
+    params: { round: 1, board: 2, changes: [{ what: 'result', result: 'sente' }, { what: 'record' }] },
+  }),
+  `Тур 1, доска 2: Результат: ${m.resultLabel('sente')}, запись партии загружена`,
+);
+eq('ru: an old entry', m.auditText({ action: 'create', params: { text: 'x' } }), 'create: x');
+for (const l of ['en', 'ru', 'uk', 'ja'] as const) {
+  m.setLang(l);
+  for (const [action, params] of [
+    ['create', { name: 'N' }],
+    ['settings', { settings: {} }],
+    ['add_player', { number: 1, name: 'N' }],
+    ['edit_player', { number: 1, name: 'N' }],
+    ['withdraw', { number: 1, name: 'N' }],
+    ['add_organiser', { name: 'N' }],
+    ['remove_organiser', { name: 'N' }],
+    ['pair_round', { round: 1, boards: 2, byes: [3], forced: [[1, 2]] }],
+    ['unpair_round', { round: 1 }],
+    [
+      'board',
+      {
+        round: 1,
+        board: 1,
+        changes: [
+          { what: 'result', result: null },
+          { what: 'handicap', handicap: 'lance' },
+          { what: 'play', play: 'otb' },
+        ],
+      },
+    ],
+    ['report', { round: 1, board: 1, result: 'gote' }],
+    ['sennichite_replay', { round: 1, board: 1, game: 'a', replay: 'b' }],
+  ] as const) {
+    const text = m.auditText({ action, params: params as Record<string, unknown> });
+    eq(`${l}: ${action} is worded`, !text.includes('{') && !text.includes('audit_') && !text.startsWith(action), true);
+  }
+}
+m.setLang('en');
 
 finish();

@@ -506,6 +506,10 @@ eq('nonsense', typed('hello'), '');
     move: '5e5d',
     rule: 'no_piece',
     detail: 'x',
+    rank: '2 дана',
+    max_kib: 256,
+    ply: 5,
+    handicap: 'lance',
   };
   for (const l of ['en', 'ru', 'uk', 'ja'] as const) {
     m.setLang(l);
@@ -520,6 +524,23 @@ eq('nonsense', typed('hello'), '');
     }
   }
   m.setLang('ru');
+  eq(
+    'Russian bad rank names the text',
+    m.problemText({ code: 'bad_rank', rank: '2 дана', error: '"2 дана" is not a rank' }),
+    '«2 дана» — не разряд: пишите от 15 кю до 1 кю или от 1 дана до 8 дана (5 кю, 1 дан).',
+  );
+  eq(
+    'Russian illegal move of an uploaded record, with its rule',
+    m
+      .problemText({ code: 'illegal_record_move', ply: 5, move: '２二角(99)', rule: 'no_piece', error: 'x' })
+      .startsWith('Ход 5 (２二角(99)) невозможен: '),
+    true,
+  );
+  eq(
+    'Russian wrong start names the handicap in Russian',
+    m.problemText({ code: 'wrong_start', handicap: 'even', error: 'x' }),
+    'Запись начинается не с позиции этой доски (Без форы).',
+  );
   eq(
     'Russian seat taken',
     m.problemText({ code: 'seat_taken', error: 'this game has no free seat' }),

@@ -272,6 +272,58 @@ pub enum Problem {
         /// The account's name.
         name: String,
     },
+    /// A rank that cannot be read or is out of range (15 kyu to 8 dan).
+    #[error("{message}")]
+    BadRank {
+        /// The text as typed.
+        rank: String,
+        /// The parser's words.
+        #[serde(skip)]
+        message: String,
+    },
+    /// An uploaded record over the size limit.
+    #[error("a record has at most {max_kib} KiB")]
+    RecordTooLarge {
+        /// The limit in KiB.
+        max_kib: usize,
+    },
+    /// An uploaded record with an illegal move: its number and text.
+    #[error("move {ply} ({mv}) is illegal: {why}")]
+    IllegalRecordMove {
+        /// The move's number (1 = the first move).
+        ply: usize,
+        /// The move as written.
+        #[serde(rename = "move")]
+        mv: String,
+        /// The rule it breaks (the refused-move codes), when it is a move
+        /// the reader understood.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        rule: Option<&'static str>,
+        /// Why, in English.
+        #[serde(skip)]
+        why: String,
+    },
+    /// An uploaded record that does not start from its board's position.
+    #[error("the record does not start from the board's position ({handicap})")]
+    WrongStart {
+        /// The board's handicap (`even`, `lance`...).
+        handicap: String,
+    },
+}
+
+impl From<crate::ratings::RankError> for Problem {
+    fn from(e: crate::ratings::RankError) -> Problem {
+        Problem::BadRank {
+            rank: e.input().to_owned(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl From<crate::ratings::RankError> for Error {
+    fn from(e: crate::ratings::RankError) -> Error {
+        Error::Problem(e.into())
+    }
 }
 
 impl Problem {
@@ -285,7 +337,11 @@ impl Problem {
             | Problem::EmptyRecord
             | Problem::UnreadableRecord { .. }
             | Problem::NotLegalHere { .. }
-            | Problem::BadSfen { .. } => Kind::BadRequest,
+            | Problem::BadSfen { .. }
+            | Problem::BadRank { .. }
+            | Problem::RecordTooLarge { .. }
+            | Problem::IllegalRecordMove { .. }
+            | Problem::WrongStart { .. } => Kind::BadRequest,
             Problem::NotLoggedIn | Problem::WrongLogin | Problem::WrongPassword => {
                 Kind::Unauthorized
             }
@@ -384,6 +440,10 @@ mod tests {
                 Problem::AdminsOnly => 28,
                 Problem::NotRated => 29,
                 Problem::AlreadyInvited { .. } => 30,
+                Problem::BadRank { .. } => 31,
+                Problem::RecordTooLarge { .. } => 32,
+                Problem::IllegalRecordMove { .. } => 33,
+                Problem::WrongStart { .. } => 34,
             }
         }
         let all = vec![
@@ -438,6 +498,17 @@ mod tests {
             Problem::NotRated,
             Problem::AlreadyInvited {
                 name: "Ivan".into(),
+            },
+            "2 дана".parse::<crate::ratings::Rank>().unwrap_err().into(),
+            Problem::RecordTooLarge { max_kib: 256 },
+            Problem::IllegalRecordMove {
+                ply: 3,
+                mv: "▲5五角".into(),
+                rule: None,
+                why: "no piece can move there".into(),
+            },
+            Problem::WrongStart {
+                handicap: "lance".into(),
             },
         ];
         let seen: Vec<usize> = all.iter().map(index).collect();

@@ -215,6 +215,36 @@ async fn check_exports(s: &TestServer, base: &str, org: &(String, String)) {
         66
     );
     assert!(entries.iter().all(|e| e["by"] == "Organiser"));
+    // Each entry is an action code and its parameters, for the client to word.
+    assert_eq!(entries[0]["action"], "create");
+    assert_eq!(
+        entries[0]["params"]["name"], "Рождественский турнир",
+        "{}",
+        entries[0]
+    );
+    let added = entries
+        .iter()
+        .find(|e| e["action"] == "add_player")
+        .unwrap();
+    assert_eq!(added["params"], json!({"number": 1, "name": "Игрок 1"}));
+    let paired = entries
+        .iter()
+        .find(|e| e["action"] == "pair_round")
+        .unwrap();
+    assert_eq!(
+        paired["params"],
+        json!({"round": 1, "boards": 6, "byes": [], "forced": []})
+    );
+    let board = entries.iter().find(|e| e["action"] == "board").unwrap();
+    assert_eq!(board["params"]["round"], 1, "{board}");
+    assert_eq!(board["params"]["board"], 1, "{board}");
+    let change = &board["params"]["changes"][0];
+    assert_eq!(change["what"], "result", "{board}");
+    assert!(
+        ["sente", "gote", "draw"].contains(&change["result"].as_str().unwrap()),
+        "{board}"
+    );
+    assert!(entries.iter().all(|e| e.get("detail").is_none()));
 }
 
 #[tokio::test]
@@ -292,6 +322,38 @@ async fn only_organisers_change_an_event_and_players_join_an_open_one() {
     .await;
     assert_eq!(status, 400);
     assert!(bad["error"].as_str().unwrap().contains("rank"), "{bad}");
+    assert_eq!(bad["code"], "bad_rank", "{bad}");
+    assert_eq!(bad["rank"], "12d", "{bad}");
+    let (status, bad) = post(
+        &s,
+        &org,
+        &format!("{base}/players"),
+        &json!({"name": "B", "rank": "2 дана"}),
+    )
+    .await;
+    assert_eq!(
+        (status, &bad["code"], &bad["rank"]),
+        (400, &json!("bad_rank"), &json!("2 дана"))
+    );
+    // Ranks are read as the reader's language writes them; kept short.
+    for (typed, short) in [
+        ("2дан", "2d"),
+        ("5 кю", "5k"),
+        ("初段", "1d"),
+        ("五級", "5k"),
+    ] {
+        let (status, v) = post(
+            &s,
+            &org,
+            &format!("{base}/players"),
+            &json!({"name": format!("R {typed}"), "rank": typed}),
+        )
+        .await;
+        assert_eq!(status, 201, "{typed}: {v}");
+        let e = event(&s, &id).await;
+        let p = e["players"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(p["rank"], short, "{typed}: {p}");
+    }
     s.shutdown().await;
 }
 
@@ -449,6 +511,31 @@ async fn an_over_the_board_record_is_checked_and_two_equal_reports_enter_a_resul
     let (status, v) = put(&s, &org, &board, &json!({"kif": bad})).await;
     assert_eq!(status, 400, "{v}");
     assert!(v["error"].as_str().unwrap().contains("move 5"), "{v}");
+    // The refusals carry the codes of an import's, for the client to word.
+    assert_eq!(v["code"], "illegal_record_move", "{v}");
+    assert_eq!(v["ply"], 5, "{v}");
+    assert_eq!(v["move"], "２二角(99)", "{v}");
+    let (status, v) = put(
+        &s,
+        &org,
+        &board,
+        &json!({"kif": "手合割：平手\n   1 ７六歩(77)\n   2 ３四XX\n"}),
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(v["code"], "unreadable_record", "{v}");
+    assert!(v["line"].as_u64().unwrap() > 0, "{v}");
+    assert!(v["reason"].is_string(), "{v}");
+    let (status, v) = put(&s, &org, &board, &json!({"kif": "  "})).await;
+    assert_eq!((status, &v["code"]), (400, &json!("empty_record")), "{v}");
+    let lance = "手合割：香落ち\n手数----指手---------消費時間--\n   1 ３四歩(33)\n";
+    let (status, v) = put(&s, &org, &board, &json!({"kif": lance})).await;
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(
+        (&v["code"], &v["handicap"]),
+        (&json!("wrong_start"), &json!("even")),
+        "{v}"
+    );
     let good = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n";
     let (status, v) = put(&s, &org, &board, &json!({"kif": good})).await;
     assert_eq!(status, 200, "{v}");
@@ -456,6 +543,13 @@ async fn an_over_the_board_record_is_checked_and_two_equal_reports_enter_a_resul
     let (status, _, kif) = s.get_text(&format!("{board}/record")).await;
     assert_eq!(status, 200);
     assert!(kif.contains("７六歩"), "{kif}");
+    // The event in `棋戦`, the round in `備考` as KIF writers put them; a
+    // KIF reader reads them back.
+    assert!(kif.contains("棋戦：OTB\n"), "{kif}");
+    assert!(kif.contains("備考：第1回戦\n"), "{kif}");
+    let rec = shogi_record::read(kif.as_bytes()).unwrap();
+    assert_eq!(rec.headers.event.as_deref(), Some("OTB"));
+    assert_eq!(rec.headers.get("備考"), Some("第1回戦"));
     // The players report; two equal reports enter the result.
     let sente_is_alice = r["pairings"][0]["sente"] == 1;
     let (sc, gc) = if sente_is_alice { (&a, &b) } else { (&b, &a) };

@@ -89,3 +89,10 @@ fn latin_and_other_scripts_pass_through() {
     assert_eq!(latin("O'Brien Иванов"), "O'Brien Ivanov");
     assert_eq!(latin(""), "");
 }
+
+#[test]
+fn a_club_name_is_spelt_as_icao_spells_it() {
+    // ICAO 9303 writes ё as e: `Сёги` is `Segi`, as in a Russian passport.
+    assert_eq!(latin("Сёги-клуб СПб"), "Segi-klub SPb");
+    assert_eq!(latin("Фёдор Достоевский"), "Fedor Dostoevskii");
+}

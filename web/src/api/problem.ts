@@ -5,6 +5,7 @@
 // English words, after a "The server refused" in the reader's language.
 
 import { t, type MsgKey } from '../i18n/i18n';
+import { HANDICAPS } from '../rules/handicaps';
 import { ruleText } from '../rules/refusal';
 
 /** The fields of an error answer: `code`, its parameters, and the English words (`error` over HTTP, `message` over the WebSocket). */
@@ -43,6 +44,8 @@ const PLAIN = [
   'admins_only',
   'not_rated',
   'bad_sfen',
+  'bad_rank',
+  'record_too_large',
   // Over the WebSocket.
   'game_over',
   'waiting_for_opponent',
@@ -148,6 +151,14 @@ export function problemText(e: ServerError, fallback = ''): string {
     const at = typeof e.line === 'number' && e.line > 0 ? fill(t('err_at_line'), e) : '';
     const token = typeof e.token === 'string' && e.token !== '' ? ` «${e.token}»` : '';
     return `${at}${reason}${token}`;
+  }
+  if (code === 'illegal_record_move') {
+    const rule = typeof e.rule === 'string' ? ruleText(e.rule) : null;
+    return fill(t('err_illegal_record_move'), e) + (rule ? `: ${rule}` : '');
+  }
+  if (code === 'wrong_start') {
+    const known = typeof e.handicap === 'string' && (HANDICAPS as readonly string[]).includes(e.handicap);
+    return fill(t('err_wrong_start'), { handicap: known ? t(`hc_${e.handicap}` as MsgKey) : e.handicap });
   }
   if (code === 'not_legal_here') {
     const rule = typeof e.rule === 'string' ? ruleText(e.rule) : null;

@@ -232,11 +232,12 @@ export interface MyEventGame {
   opponent: string;
 }
 
+/** An audit entry: who, when, an action code and its parameters (`{text}` for an old entry of plain words). */
 export interface AuditEntry {
   at_ms: number;
   by: string;
   action: string;
-  detail: unknown;
+  params: Record<string, unknown>;
 }
 
 function call<T>(method: string, path: string, body?: unknown): Promise<T> {

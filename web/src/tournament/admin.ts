@@ -25,6 +25,8 @@ import {
   type PlayerEntry,
   type Round,
 } from '../api/tournaments';
+import { rankText } from '../accounts/players';
+import { auditText } from './audit';
 import { pointsText, resultLabel, scoreText } from './words';
 
 /** Runs a change: its error is shown on the page, and the event is fetched again. */
@@ -71,7 +73,7 @@ export function addPlayerForm(ev: EventView, act: Act): HTMLElement {
       input('name', t('evPlayerName'), { maxlength: 60 }),
       input('account', t('evAccount'), { maxlength: 24, placeholder: t('optional') }),
       input('rating', t('rating'), { type: 'number', min: 0, max: 4000, step: 1, placeholder: t('optional') }),
-      input('rank', t('rank'), { maxlength: 4, placeholder: '1d, 5k' }),
+      input('rank', t('rank'), { maxlength: 12, placeholder: t('rankPlaceholder') }),
       input('club', t('evClub'), { maxlength: 60, placeholder: t('optional') }),
     ),
     ev.status !== 'registration' ? h('p', { class: 'note' }, t('evLateEntry')) : null,
@@ -134,7 +136,7 @@ export function playerEditRow(ev: EventView, p: EventPlayer, act: Act, done: () 
   const vals = {
     name: p.name,
     rating: p.rating === null ? '' : String(p.rating),
-    rank: p.rank ?? '',
+    rank: rankText(p.rank),
     club: p.club ?? '',
   };
   const input = (key: keyof typeof vals, attrs: Record<string, string | number>) => {
@@ -157,7 +159,11 @@ export function playerEditRow(ev: EventView, p: EventPlayer, act: Act, done: () 
     h('td', { class: 'num' }, String(p.player)),
     h('td', {}, input('name', { 'aria-label': t('evPlayerName'), maxlength: 60 })),
     h('td', {}, input('rating', { 'aria-label': t('rating'), type: 'number', min: 0, max: 4000, class: 'narrow' })),
-    h('td', {}, input('rank', { 'aria-label': t('rank'), maxlength: 4, class: 'narrow' })),
+    h(
+      'td',
+      {},
+      input('rank', { 'aria-label': t('rank'), maxlength: 12, placeholder: t('rankPlaceholder'), class: 'narrow' }),
+    ),
     h('td', {}, input('club', { 'aria-label': t('evClub'), maxlength: 60 })),
     h('td', {}, ''),
     h('td', { class: 'actions' }, save, cancel),
@@ -410,8 +416,6 @@ export function auditPanel(ev: EventView): HTMLElement {
     box.replaceChildren(h('p', {}, t('connecting')));
     try {
       const entries = await auditLog(ev.id);
-      const detail = (d: unknown) =>
-        d === null || d === undefined ? '' : typeof d === 'string' ? d : JSON.stringify(d);
       box.replaceChildren(
         h(
           'div',
@@ -425,7 +429,7 @@ export function auditPanel(ev: EventView): HTMLElement {
               h(
                 'tr',
                 {},
-                [t('date'), t('evBy'), t('evAction'), ''].map((c) => h('th', {}, c)),
+                [t('date'), t('evBy'), t('evAction')].map((c) => h('th', {}, c)),
               ),
             ),
             h(
@@ -437,8 +441,7 @@ export function auditPanel(ev: EventView): HTMLElement {
                   { class: 'audit-row' },
                   h('td', { class: 'nowrap' }, new Date(e.at_ms).toLocaleString(lang())),
                   h('td', {}, e.by),
-                  h('td', {}, e.action),
-                  h('td', { class: 'detail' }, detail(e.detail)),
+                  h('td', { class: 'detail', 'data-action': e.action }, auditText(e)),
                 ),
               ),
             ),

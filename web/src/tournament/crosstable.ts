@@ -10,6 +10,7 @@ import { ApiError } from '../api/api';
 import { h } from '../dom';
 import { t } from '../i18n/i18n';
 import { rankText } from '../accounts/players';
+import { roundRobinGrid } from './grid';
 import type { Screen } from '../screen';
 import { timeControlText } from '../rules/timecontrol';
 import { eventNotFound, nameOf } from './tournament';
@@ -54,8 +55,81 @@ function printHead(ev: EventView, title: string): HTMLElement {
       'nav',
       { class: 'event-links no-print' },
       h('a', { href: `/t/${ev.id}`, 'data-link': true, id: 'back-to-event' }, `← ${t('evBackToEvent')}`),
-      h('button', { type: 'button', id: 'print', onclick: () => window.print() }, t('evPrint')),
+      h('button', { type: 'button', id: 'print', onclick: () => printPart(null) }, t('evPrint')),
     ),
+  );
+}
+
+/**
+ * Prints the page, or only one part of it: `document.body`'s `data-print`
+ * names the part the print style sheet keeps (`grid`: the round-robin
+ * table on its own A4 landscape page).
+ */
+function printPart(part: 'grid' | null): void {
+  if (part) document.body.dataset.print = part;
+  else delete document.body.dataset.print;
+  window.print();
+}
+
+/** The round robin's N×N table, with its own print button. */
+function gridSection(ev: EventView): HTMLElement {
+  const rows = roundRobinGrid(ev);
+  const head = h(
+    'tr',
+    {},
+    h('th', { class: 'num' }, t('evNo')),
+    h('th', {}, t('evPlayerName')),
+    rows.map((r) => h('th', { class: 'grid-col' }, String(r.player))),
+    h('th', { class: 'num' }, t('points')),
+    ev.tiebreaks.map((k) => h('th', { class: 'num', title: tiebreakName(k) }, tiebreakShort(k))),
+    h('th', { class: 'num' }, t('evRank')),
+  );
+  const body = rows.map((r) =>
+    h(
+      'tr',
+      { class: 'grid-row', 'data-player': String(r.player) },
+      h('td', { class: 'num' }, String(r.player)),
+      h(
+        'td',
+        { class: 'player-name' },
+        r.name,
+        r.grade ? h('span', { class: 'grade' }, ` ${rankText(r.grade)}`) : null,
+      ),
+      r.cells.map((c) =>
+        c === null
+          ? h('td', { class: 'grid-cell self', 'aria-label': '×' })
+          : h('td', { class: 'grid-cell' }, c.filter(Boolean).join(' ')),
+      ),
+      h('td', { class: 'num points' }, pointsText(r.points)),
+      ev.tiebreaks.map((k) => h('td', { class: 'num' }, tiebreakValue(r.tiebreaks[k]))),
+      h('td', { class: 'num place' }, r.place ? String(r.place) : ''),
+    ),
+  );
+  return h(
+    'section',
+    { class: 'rr-grid-section', id: 'rr-grid-section' },
+    h(
+      'h2',
+      {},
+      t('evGrid'),
+      ' ',
+      h(
+        'button',
+        { type: 'button', class: 'small no-print', id: 'print-grid', onclick: () => printPart('grid') },
+        t('evGridPrint'),
+      ),
+    ),
+    h(
+      'div',
+      { class: 'table-scroll' },
+      h(
+        'table',
+        { class: `data-table rr-grid${ev.double ? ' double' : ''}`, id: 'rr-grid' },
+        h('thead', {}, head),
+        h('tbody', {}, body),
+      ),
+    ),
+    h('p', { class: 'note legend' }, t('evGridLegend')),
   );
 }
 
@@ -109,29 +183,45 @@ export async function openCrosstable(root: HTMLElement, id: string): Promise<Scr
         printHead(ev, t('evCrosstable')),
         h(
           'div',
-          { class: 'table-scroll' },
-          h('table', { class: 'data-table crosstable', id: 'crosstable' }, h('thead', {}, head), h('tbody', {}, body)),
+          { class: 'by-rounds' },
+          h(
+            'div',
+            { class: 'table-scroll' },
+            h(
+              'table',
+              { class: 'data-table crosstable', id: 'crosstable' },
+              h('thead', {}, head),
+              h('tbody', {}, body),
+            ),
+          ),
+          h(
+            'p',
+            { class: 'note legend' },
+            `☗ ${t('sente')} · ☖ ${t('gote')} · + ${t('evWin')} · - ${t('evLoss')} · = ${t('draw')} · * ${t('evForfeit')}`,
+            ev.tiebreaks.length
+              ? ` · ${ev.tiebreaks.map((k) => `${tiebreakShort(k)}: ${tiebreakName(k)}`).join(' · ')}`
+              : '',
+          ),
+          h(
+            'p',
+            { class: 'no-print' },
+            h('a', { href: exportPath.csv(ev.id), download: '' }, 'CSV'),
+            ' · ',
+            h('a', { href: exportPath.report(ev.id) }, t('evReportTxt')),
+          ),
         ),
-        h(
-          'p',
-          { class: 'note legend' },
-          `☗ ${t('sente')} · ☖ ${t('gote')} · + ${t('evWin')} · - ${t('evLoss')} · = ${t('draw')} · * ${t('evForfeit')}`,
-          ev.tiebreaks.length
-            ? ` · ${ev.tiebreaks.map((k) => `${tiebreakShort(k)}: ${tiebreakName(k)}`).join(' · ')}`
-            : '',
-        ),
-        h(
-          'p',
-          { class: 'no-print' },
-          h('a', { href: exportPath.csv(ev.id), download: '' }, 'CSV'),
-          ' · ',
-          h('a', { href: exportPath.report(ev.id) }, t('evReportTxt')),
-        ),
+        ev.format === 'round_robin' ? gridSection(ev) : null,
       ),
     );
+    if (location.hash === '#rr-grid') document.getElementById('rr-grid-section')?.scrollIntoView();
   };
   draw();
-  return { destroy() {}, rerender: draw };
+  return {
+    destroy() {
+      delete document.body.dataset.print;
+    },
+    rerender: draw,
+  };
 }
 
 /** A round's pairing sheet. */

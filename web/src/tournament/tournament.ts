@@ -226,6 +226,9 @@ function exportLinks(ev: EventView): HTMLElement {
     'nav',
     { class: 'event-links' },
     h('a', { href: `/t/${ev.id}/crosstable`, 'data-link': true, id: 'link-crosstable' }, t('evCrosstable')),
+    ev.format === 'round_robin'
+      ? h('a', { href: `/t/${ev.id}/crosstable#rr-grid`, 'data-link': true, id: 'link-grid' }, t('evGrid'))
+      : null,
     last
       ? h(
           'a',

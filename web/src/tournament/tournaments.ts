@@ -4,6 +4,7 @@
 // tie-break order, registration and handicaps). Creating goes to the event.
 
 import { me } from '../accounts/account';
+import { rankText } from '../accounts/players';
 import { h, option } from '../dom';
 import { t } from '../i18n/i18n';
 import type { Navigate, Screen } from '../screen';
@@ -68,8 +69,8 @@ function freshForm(): EventForm {
     tiebreaksTouched: false,
     open: true,
     handicap: false,
-    bar: '1d',
-    floor: '10k',
+    bar: rankText('1d'),
+    floor: rankText('10k'),
   };
 }
 
@@ -360,8 +361,8 @@ function createForm(navigate: Navigate, redraw: () => void): HTMLElement {
       ? h(
           'div',
           { class: 'seek-grid', id: 'te-mcmahon' },
-          field(t('evBar'), text('bar', 'te-bar', { maxlength: 4, placeholder: '1d' })),
-          field(t('evFloor'), text('floor', 'te-floor', { maxlength: 4, placeholder: '10k' })),
+          field(t('evBar'), text('bar', 'te-bar', { maxlength: 12, placeholder: rankText('1d') })),
+          field(t('evFloor'), text('floor', 'te-floor', { maxlength: 12, placeholder: rankText('10k') })),
         )
       : null,
     h('div', { class: 'field' }, h('span', {}, t('evTiebreaks')), tbBox),

@@ -11,4 +11,4 @@ pub mod replay;
 
 pub use class::TimeClass;
 pub use glicko2::{Glicko2, Rating, Score};
-pub use rank::Rank;
+pub use rank::{Rank, RankError};

@@ -3,14 +3,15 @@
 //! and the check of an uploaded over-the-board record.
 
 use shogi_core::Handicap;
-use shogi_record::{Format, Record};
+use shogi_record::{Format, Headers, MoveProblem, Record};
 
 use shogi_tournament::crosstable::{crosstable, to_csv, CsvLanguage, PlayerInfo, ReportHeader};
 
 use super::event::{reversed, Loaded};
 use crate::db::tournaments::BoardRow;
 use crate::db::Store;
-use crate::error::Error;
+use crate::error::{Error, Problem};
+use crate::game::ending::rule_code;
 
 /// The largest uploaded record.
 pub const MAX_RECORD_BYTES: usize = 256 * 1024;
@@ -24,37 +25,65 @@ fn name_of(t: &Loaded, n: u32) -> String {
 /// names.
 ///
 /// # Errors
-/// [`Error::BadRequest`] naming what the reader refused, the first illegal
-/// move (its number and text) or a start that is not the board's.
+/// [`Problem::RecordTooLarge`], [`Problem::EmptyRecord`],
+/// [`Problem::UnreadableRecord`] (as an import is refused),
+/// [`Problem::IllegalRecordMove`] naming the first illegal move,
+/// [`Problem::WrongStart`].
 pub fn checked_record(t: &Loaded, b: &BoardRow, text: &str) -> Result<String, Error> {
     if text.len() > MAX_RECORD_BYTES {
-        return Err(Error::BadRequest(format!(
-            "kif: at most {} KiB",
-            MAX_RECORD_BYTES / 1024
-        )));
+        return Err(Problem::RecordTooLarge {
+            max_kib: MAX_RECORD_BYTES / 1024,
+        }
+        .into());
+    }
+    if text.trim().is_empty() {
+        return Err(Problem::EmptyRecord.into());
     }
     let mut rec: Record =
-        shogi_record::read(text.as_bytes()).map_err(|e| Error::BadRequest(format!("kif: {e}")))?;
+        shogi_record::read(text.as_bytes()).map_err(|e| Problem::unreadable(&e))?;
     if let Some(bad) = &rec.illegal_move {
-        return Err(Error::BadRequest(format!(
-            "kif: move {} ({}) is illegal: {}",
-            bad.ply, bad.text, bad.problem
-        )));
+        return Err(Problem::IllegalRecordMove {
+            ply: bad.ply,
+            mv: bad.text.clone(),
+            rule: match bad.problem {
+                MoveProblem::Illegal(why) => Some(rule_code(why)),
+                _ => None,
+            },
+            why: bad.problem.to_string(),
+        }
+        .into());
     }
     let handicap = b.handicap.parse::<Handicap>().unwrap_or(Handicap::Even);
     if rec.start.to_sfen() != handicap.position().to_sfen() {
-        return Err(Error::BadRequest(format!(
-            "kif: the record does not start from the board's position ({})",
-            handicap.name()
-        )));
+        return Err(Problem::WrongStart {
+            handicap: handicap.name().to_owned(),
+        }
+        .into());
     }
     rec.headers.sente = Some(name_of(t, b.sente));
     rec.headers.gote = Some(name_of(t, b.gote));
-    rec.headers.event = Some(format!("{} — {} {}", t.settings.name, "round", b.round));
-    if !t.settings.place.is_empty() {
-        rec.headers.site = Some(t.settings.place.clone());
-    }
+    event_headers(t, b, &mut rec.headers);
     Ok(shogi_record::write(&rec, Format::Kif))
+}
+
+/// The event's headers of a board's record, as KIF writers put them: the
+/// event's name in `棋戦`, the round in `備考` (`第3回戦`, as Japanese
+/// tournament tables name rounds), the place in `場所`.
+fn event_headers(t: &Loaded, b: &BoardRow, h: &mut Headers) {
+    // Readers show `棋戦` as the event; `備考` (remarks) is where KIF
+    // writers such as Kifu for Windows put what the other keys do not hold.
+    h.event = Some(t.settings.name.clone());
+    h.other.retain(|(k, _)| k != "備考");
+    h.other.push(("備考".to_owned(), round_text(b.round)));
+    if !t.settings.place.is_empty() {
+        h.site = Some(t.settings.place.clone());
+    }
+}
+
+/// A round as Japanese tournament records name it: `第3回戦`.
+#[must_use]
+pub fn round_text(round: u32) -> String {
+    format!("第{round}回戦")
 }
 
 /// Every record of a board as (file name, KIF): the uploaded record, or
@@ -85,7 +114,7 @@ pub async fn board_kifs(
         let h = &mut review.record.headers;
         h.sente = Some(name_of(t, sente));
         h.gote = Some(name_of(t, gote));
-        h.event = Some(format!("{} — round {}", t.settings.name, b.round));
+        event_headers(t, b, h);
         let name = if i == 0 {
             format!("{base}.kif")
         } else {

@@ -9,6 +9,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::audit::Action;
 use super::event::Loaded;
 use super::settings::{FormatName, Settings};
 use super::{entrant_text, organisers_only, EntrantRequest, Tournaments, MAX_PLAYERS};
@@ -34,7 +35,7 @@ fn rank_of(r: Option<&str>) -> Result<Option<String>, Error> {
         .filter(|r| !r.is_empty())
         .map(|r| r.parse::<Rank>().map(Rank::short))
         .transpose()
-        .map_err(Error::BadRequest)
+        .map_err(Error::from)
 }
 
 /// The refusal of a new entry while a round robin is under way.
@@ -86,8 +87,14 @@ impl Tournaments {
             }
             .into());
         }
-        self.audit(t.id(), Some(actor), "invite", &invitee.name)
-            .await;
+        self.audit(
+            t.id(),
+            Some(actor),
+            Action::Invite {
+                name: invitee.name.clone(),
+            },
+        )
+        .await;
         Ok(json!({
             "invitation": {"name": invitee.name, "by": actor.name, "at_ms": at_ms,
                            "rank": rank, "club": club},
@@ -175,12 +182,12 @@ impl Tournaments {
             .accept_invitation(id, &row)
             .await?
             .ok_or(Error::NoSuch("invitation"))?;
-        let detail = match &row.proposed_rank {
-            Some(r) => format!("{n}: {} (proposes {r})", row.name),
-            None => format!("{n}: {}", row.name),
+        let action = Action::AcceptInvitation {
+            number: n,
+            name: row.name.clone(),
+            proposed_rank: row.proposed_rank.clone(),
         };
-        self.audit(id, Some(actor), "accept_invitation", &detail)
-            .await;
+        self.audit(id, Some(actor), action).await;
         Ok(n)
     }
 
@@ -194,7 +201,8 @@ impl Tournaments {
         if !self.store.delete_invitation(id, actor.id).await? {
             return Err(Error::NoSuch("invitation"));
         }
-        self.audit(id, Some(actor), "decline_invitation", &actor.name)
+        let name = actor.name.clone();
+        self.audit(id, Some(actor), Action::DeclineInvitation { name })
             .await;
         Ok(())
     }
@@ -223,7 +231,8 @@ impl Tournaments {
             .find(|i| name_key(&i.name) == key)
             .ok_or(Error::NoSuch("invitation"))?;
         self.store.delete_invitation(id, invitation.user).await?;
-        self.audit(id, Some(actor), "withdraw_invitation", &invitation.name)
+        let name = invitation.name.clone();
+        self.audit(id, Some(actor), Action::WithdrawInvitation { name })
             .await;
         Ok(())
     }

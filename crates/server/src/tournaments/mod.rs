@@ -10,12 +10,15 @@
 //! organisers click, they do not stream; and one per event across the
 //! instances sharing a PostgreSQL database).
 
+pub mod audit;
 pub mod event;
 pub mod exports;
 pub mod handicaps;
 pub mod invitations;
 pub mod settings;
 pub mod view;
+
+use audit::{Action, BoardChange};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex as StdMutex, PoisonError};
@@ -267,9 +270,14 @@ impl Tournaments {
         }
     }
 
-    async fn audit(&self, id: &str, actor: Option<&Account>, action: &str, detail: &str) {
+    async fn audit(&self, id: &str, actor: Option<&Account>, action: Action) {
         let by = actor.map(|a| (a.id, a.name.as_str()));
-        if let Err(e) = self.store.audit(id, unix_ms(), by, action, detail).await {
+        let detail = action.params().to_string();
+        if let Err(e) = self
+            .store
+            .audit(id, unix_ms(), by, action.code(), &detail)
+            .await
+        {
             tracing::error!(tournament = %id, "audit log: {e}");
         }
     }
@@ -305,8 +313,14 @@ impl Tournaments {
             seed: u64::from_le_bytes(seed),
         };
         self.store.insert_tournament(&row, &settings.name).await?;
-        self.audit(&row.id, Some(actor), "create", &settings.name)
-            .await;
+        self.audit(
+            &row.id,
+            Some(actor),
+            Action::Create {
+                name: settings.name.clone(),
+            },
+        )
+        .await;
         Ok(row.id)
     }
 
@@ -335,7 +349,9 @@ impl Tournaments {
         self.store
             .update_tournament(id, &settings.name, &text)
             .await?;
-        self.audit(id, Some(actor), "settings", &text).await;
+        let settings = serde_json::from_str(&text).unwrap_or_default();
+        self.audit(id, Some(actor), Action::Settings { settings })
+            .await;
         drop(guard);
         self.get(id, Some(actor)).await
     }
@@ -481,7 +497,7 @@ impl Tournaments {
             .filter(|r| !r.trim().is_empty() && organiser)
             .map(|r| r.parse::<Rank>().map(Rank::short))
             .transpose()
-            .map_err(Error::BadRequest)?;
+            .map_err(Error::from)?;
         let mut rating = req
             .rating
             .filter(|_| organiser)
@@ -513,7 +529,8 @@ impl Tournaments {
             proposed_rank: None,
         };
         let n = self.store.insert_entrant(id, &row).await?;
-        self.audit(id, Some(actor), "add_player", &format!("{n}: {}", row.name))
+        let name = row.name.clone();
+        self.audit(id, Some(actor), Action::AddPlayer { number: n, name })
             .await;
         Ok(Entry::Entered(n))
     }
@@ -552,7 +569,7 @@ impl Tournaments {
             row.rank = if r.trim().is_empty() {
                 None
             } else {
-                Some(r.parse::<Rank>().map_err(Error::BadRequest)?.short())
+                Some(r.parse::<Rank>()?.short())
             };
         }
         if let Some(c) = &req.club {
@@ -563,13 +580,9 @@ impl Tournaments {
             };
         }
         self.store.update_entrant(id, &row).await?;
-        self.audit(
-            id,
-            Some(actor),
-            "edit_player",
-            &format!("{number}: {}", row.name),
-        )
-        .await;
+        let name = row.name.clone();
+        self.audit(id, Some(actor), Action::EditPlayer { number, name })
+            .await;
         Ok(view::entrant(&row))
     }
 
@@ -594,13 +607,9 @@ impl Tournaments {
             };
             self.store.update_entrant(id, &withdrawn).await?;
         }
-        self.audit(
-            id,
-            Some(actor),
-            "withdraw",
-            &format!("{number}: {}", row.name),
-        )
-        .await;
+        let name = row.name.clone();
+        self.audit(id, Some(actor), Action::Withdraw { number, name })
+            .await;
         Ok(())
     }
 
@@ -617,7 +626,8 @@ impl Tournaments {
             .await?
             .ok_or(Error::NoSuch("player"))?;
         self.store.add_organiser(id, user.id).await?;
-        self.audit(id, Some(actor), "add_organiser", &user.name)
+        let name = user.name.clone();
+        self.audit(id, Some(actor), Action::AddOrganiser { name })
             .await;
         Ok(())
     }
@@ -646,7 +656,8 @@ impl Tournaments {
             return Err(Error::Conflict("the creator stays an organiser".into()));
         }
         self.store.remove_organiser(id, user).await?;
-        self.audit(id, Some(actor), "remove_organiser", &name).await;
+        self.audit(id, Some(actor), Action::RemoveOrganiser { name })
+            .await;
         Ok(())
     }
 
@@ -726,13 +737,12 @@ impl Tournaments {
         self.audit(
             id,
             Some(actor),
-            "pair_round",
-            &format!(
-                "round {round}: {} boards, byes {:?}, forced {:?}",
-                boards.len(),
-                byes.iter().map(|b| b.0).collect::<Vec<_>>(),
-                req.forced
-            ),
+            Action::PairRound {
+                round,
+                boards: boards.len(),
+                byes: byes.iter().map(|b| b.0).collect(),
+                forced: req.forced.clone(),
+            },
         )
         .await;
         let t = self.load(id).await?;
@@ -834,7 +844,7 @@ impl Tournaments {
             .collect();
         self.abort_games(&games).await?;
         self.store.delete_round(id, round).await?;
-        self.audit(id, Some(actor), "unpair_round", &format!("round {round}"))
+        self.audit(id, Some(actor), Action::UnpairRound { round })
             .await;
         Ok(())
     }
@@ -872,10 +882,9 @@ impl Tournaments {
                     ))
                 }
             };
-            details.push(format!(
-                "result {}",
-                row.result.as_deref().unwrap_or("cleared")
-            ));
+            details.push(BoardChange::Result {
+                result: row.result.clone(),
+            });
         }
         if let Some(v) = body.get("handicap") {
             let h = v
@@ -888,7 +897,9 @@ impl Tournaments {
                 })?;
             if h.name() != row.handicap {
                 self.change_handicap(&t, &mut row, h).await?;
-                details.push(format!("handicap {}", h.name()));
+                details.push(BoardChange::Handicap {
+                    handicap: h.name().to_owned(),
+                });
             }
         }
         if let Some(v) = body.get("kif") {
@@ -896,7 +907,7 @@ impl Tournaments {
                 return Err(Error::BadRequest("kif must be the record's text".into()));
             };
             row.record = Some(exports::checked_record(&t, &row, text)?);
-            details.push("record uploaded".into());
+            details.push(BoardChange::Record);
         }
         if let Some(v) = body.get("play") {
             let play = match v.as_str() {
@@ -906,15 +917,20 @@ impl Tournaments {
             };
             if play != BoardPlay::of_name(&row.play) {
                 self.switch_play(&t, &mut row, play).await?;
-                details.push(format!("play {}", play.name()));
+                details.push(BoardChange::Play {
+                    play: play.name().to_owned(),
+                });
             }
         }
         self.store.update_board(id, &row).await?;
         self.audit(
             id,
             Some(actor),
-            "board",
-            &format!("round {round} board {board}: {}", details.join(", ")),
+            Action::Board {
+                round,
+                board,
+                changes: details,
+            },
         )
         .await;
         let t = self.load(id).await?;
@@ -1040,8 +1056,11 @@ impl Tournaments {
         self.audit(
             id,
             Some(actor),
-            "report",
-            &format!("round {round} board {board}: {result}"),
+            Action::Report {
+                round,
+                board,
+                result: result.to_string(),
+            },
         )
         .await;
         let t = self.load(id).await?;
@@ -1079,7 +1098,10 @@ impl Tournaments {
         let rows = self.store.audit_log(id).await?;
         let entries: Vec<Value> = rows
             .iter()
-            .map(|r| json!({"at_ms": r.at_ms, "by": r.by, "action": r.action, "detail": r.detail}))
+            .map(|r| {
+                let e = audit::Entry::read(&r.action, &r.detail);
+                json!({"at_ms": r.at_ms, "by": r.by, "action": e.action, "params": e.params})
+            })
             .collect();
         Ok(json!({ "entries": entries }))
     }
@@ -1168,13 +1190,12 @@ impl Tournaments {
         let mut row = row.clone();
         row.result = Some(result_name(GameResult::DoubleForfeit).to_string());
         self.store.update_board(&id, &row).await?;
-        self.audit(
-            &id,
-            None,
-            "forfeit",
-            &format!("round {round} board {board}: neither player came to {game}"),
-        )
-        .await;
+        let action = Action::DoubleForfeit {
+            round,
+            board,
+            game: game.to_string(),
+        };
+        self.audit(&id, None, action).await;
         Ok(())
     }
 
@@ -1227,8 +1248,12 @@ impl Tournaments {
         self.audit(
             &id,
             None,
-            "sennichite_replay",
-            &format!("round {round} board {board}: {game} drawn by repetition, replay {new}"),
+            Action::SennichiteReplay {
+                round,
+                board,
+                game: game.to_string(),
+                replay: new,
+            },
         )
         .await;
         Ok(())

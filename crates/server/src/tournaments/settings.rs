@@ -208,8 +208,18 @@ pub struct SettingsRequest {
     pub open: Option<bool>,
     /// A handicap event.
     pub handicap: Option<bool>,
-    /// McMahon's bars.
-    pub mcmahon: Option<Bars>,
+    /// McMahon's bars, as typed (any form [`Rank`] reads).
+    pub mcmahon: Option<BarsRequest>,
+}
+
+/// McMahon's bar and floor in a request: ranks as typed (`1d`, `1 дан`,
+/// `初段`), read by [`Rank`]'s parser so that a bad one is `bad_rank`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+pub struct BarsRequest {
+    /// Everyone at or above it starts at 0.
+    pub bar: String,
+    /// Everyone at or below it starts as if at it.
+    pub floor: String,
 }
 
 /// The default tie-breaks of a format.
@@ -387,7 +397,11 @@ impl SettingsRequest {
         if let Some(h) = self.handicap {
             s.handicap = h;
         }
-        if let Some(m) = self.mcmahon {
+        if let Some(m) = &self.mcmahon {
+            let m = Bars {
+                bar: m.bar.parse()?,
+                floor: m.floor.parse()?,
+            };
             if m.floor > m.bar {
                 return Err(Error::BadRequest(
                     "mcmahon: the floor is above the bar".into(),
@@ -512,5 +526,27 @@ mod tests {
         ));
         let m = change.apply(s, false).unwrap();
         assert_eq!(m.mcmahon.unwrap().bar, Rank::Dan(1));
+    }
+
+    #[test]
+    fn mcmahon_bars_are_ranks_as_typed() {
+        let s = req(
+            serde_json::json!({"name": "x", "format": "mcmahon", "rounds": 3,
+            "mcmahon": {"bar": "2 дан", "floor": "十級"}}),
+        )
+        .create()
+        .unwrap();
+        let m = s.mcmahon.unwrap();
+        assert_eq!((m.bar, m.floor), (Rank::Dan(2), Rank::Kyu(10)));
+        let bad = req(
+            serde_json::json!({"name": "x", "format": "mcmahon", "rounds": 3,
+            "mcmahon": {"bar": "2 дана", "floor": "10k"}}),
+        )
+        .create()
+        .unwrap_err();
+        assert!(
+            matches!(&bad, Error::Problem(crate::error::Problem::BadRank { rank, .. }) if rank == "2 дана"),
+            "{bad:?}"
+        );
     }
 }
