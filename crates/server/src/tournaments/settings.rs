@@ -122,6 +122,13 @@ pub struct Settings {
     pub handicap: bool,
     /// McMahon's bars.
     pub mcmahon: Option<Bars>,
+    /// Online games let the players chat (off, as at a club).
+    #[serde(default)]
+    pub chat: bool,
+    /// Online games let the players propose takebacks (off, as at a
+    /// club; a rated game has none anyway).
+    #[serde(default)]
+    pub takebacks: bool,
 }
 
 impl Settings {
@@ -210,6 +217,10 @@ pub struct SettingsRequest {
     pub handicap: Option<bool>,
     /// McMahon's bars, as typed (any form [`Rank`] reads).
     pub mcmahon: Option<BarsRequest>,
+    /// Online games allow chat.
+    pub chat: Option<bool>,
+    /// Online games allow takebacks.
+    pub takebacks: Option<bool>,
 }
 
 /// McMahon's bar and floor in a request: ranks as typed (`1d`, `1 дан`,
@@ -307,6 +318,8 @@ impl SettingsRequest {
             open: true,
             handicap: false,
             mcmahon: None,
+            chat: false,
+            takebacks: false,
         };
         self.apply(base, false)
     }
@@ -393,6 +406,12 @@ impl SettingsRequest {
         }
         if let Some(o) = self.open {
             s.open = o;
+        }
+        if let Some(c) = self.chat {
+            s.chat = c;
+        }
+        if let Some(t) = self.takebacks {
+            s.takebacks = t;
         }
         if let Some(h) = self.handicap {
             s.handicap = h;
