@@ -417,8 +417,14 @@ async fn both_players_see_their_rating_change_when_a_rated_game_ends() {
     let seen_b = b.state_where(|s| s["status"]["over"] == true).await;
     let system = ratings::Glicko2::default();
     let new = ratings::Rating::NEW;
-    let won = system.rate(new, &[(new, ratings::Score::Win)]).rating.round() as i64;
-    let lost = system.rate(new, &[(new, ratings::Score::Loss)]).rating.round() as i64;
+    let won = system
+        .rate(new, &[(new, ratings::Score::Win)])
+        .rating
+        .round() as i64;
+    let lost = system
+        .rate(new, &[(new, ratings::Score::Loss)])
+        .rating
+        .round() as i64;
     let expected = json!({
         "sente": {"before": 1500, "after": won, "delta": won - 1500},
         "gote": {"before": 1500, "after": lost, "delta": lost - 1500},

@@ -30,7 +30,7 @@ use crate::db::tournaments::Replay;
 use crate::db::{Fence, NewGame, StoredGame};
 use crate::error::Error;
 use crate::game::clock::{Clock, TimeControl};
-use crate::game::{EventPlace, AiSeat, Mode, RulesView, Seat, Settings, SideChoice, StartChoice};
+use crate::game::{AiSeat, EventPlace, Mode, RulesView, Seat, Settings, SideChoice, StartChoice};
 use crate::games::create::{level_of, rules_of, start_of, CreateGame, Created};
 use crate::games::leases::{Acquired, Leases};
 use crate::games::players::{self, Identity, SeatPlayer};

@@ -712,7 +712,10 @@ impl Tournaments {
             if b.row.play == BoardPlay::Online.name() {
                 let handicap = b.row.handicap.parse::<Handicap>().unwrap_or(Handicap::Even);
                 let seats = Self::seats(&t, b.row.sente, b.row.gote)?;
-                match self.start_game(&t, (round, b.row.board), seats, None, handicap, None).await {
+                match self
+                    .start_game(&t, (round, b.row.board), seats, None, handicap, None)
+                    .await
+                {
                     Ok(game) => b.game = Some(game),
                     Err(e) => {
                         self.abort_new_games(&boards_games(&boards)).await;
@@ -966,7 +969,9 @@ impl Tournaments {
             let games: Vec<String> = row.games.iter().map(|g| g.id.clone()).collect();
             self.abort_games(&games).await?;
             let seats = Self::seats(t, row.sente, row.gote)?;
-            let game = self.start_game(t, (row.round, row.board), seats, None, h, None).await?;
+            let game = self
+                .start_game(t, (row.round, row.board), seats, None, h, None)
+                .await?;
             self.store
                 .clear_board_games(t.id(), row.round, row.board)
                 .await?;
@@ -1004,7 +1009,9 @@ impl Tournaments {
                 }
                 let seats = Self::seats(t, row.sente, row.gote)?;
                 let handicap = row.handicap.parse::<Handicap>().unwrap_or(Handicap::Even);
-                let game = self.start_game(t, (row.round, row.board), seats, None, handicap, None).await?;
+                let game = self
+                    .start_game(t, (row.round, row.board), seats, None, handicap, None)
+                    .await?;
                 self.store
                     .clear_board_games(t.id(), row.round, row.board)
                     .await?;
@@ -1254,7 +1261,14 @@ impl Tournaments {
             drawn: game.to_owned(),
         };
         let new = self
-            .start_game(&t, (round, board), seats, clocks, Handicap::Even, Some(replay))
+            .start_game(
+                &t,
+                (round, board),
+                seats,
+                clocks,
+                Handicap::Even,
+                Some(replay),
+            )
             .await?;
         self.audit(
             &id,
