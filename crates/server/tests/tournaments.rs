@@ -456,8 +456,8 @@ async fn an_event_game_names_its_board_and_allows_no_chat_or_takebacks_by_defaul
     let (a, b) = (account(&s, "Алиса").await, account(&s, "Bob").await);
     let (id, r) = online_round(&s, &a, &b).await;
     let e = event(&s, &id).await;
-    assert_eq!(e["settings"]["chat"], false, "{e}");
-    assert_eq!(e["settings"]["takebacks"], false, "{e}");
+    assert_eq!(e["chat"], false, "{e}");
+    assert_eq!(e["takebacks"], false, "{e}");
     let game = r["pairings"][0]["game"].as_str().unwrap().to_string();
     let state = s.state(&game).await;
     assert_eq!(

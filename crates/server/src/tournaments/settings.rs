@@ -390,19 +390,7 @@ impl SettingsRequest {
             s.impasse = i;
         }
         if let Some(t) = &self.tiebreaks {
-            let mut seen = Vec::new();
-            for k in t {
-                if Tiebreak::from_key(k).is_none() {
-                    return Err(Error::BadRequest(format!(
-                        "tiebreaks: unknown {k:?} (sb, sos, sosos, sodos, median, direct, wins, cumulative)"
-                    )));
-                }
-                if seen.contains(k) {
-                    return Err(Error::BadRequest(format!("tiebreaks: {k} twice")));
-                }
-                seen.push(k.clone());
-            }
-            s.tiebreaks = seen;
+            s.tiebreaks = tiebreak_list(t)?;
         }
         if let Some(o) = self.open {
             s.open = o;
@@ -452,6 +440,26 @@ impl SettingsRequest {
         }
         Ok(s)
     }
+}
+
+/// The tie-breaks asked, checked: known keys, each once, in order.
+///
+/// # Errors
+/// [`Error::BadRequest`] naming an unknown or repeated key.
+fn tiebreak_list(keys: &[String]) -> Result<Vec<String>, Error> {
+    let mut seen = Vec::new();
+    for k in keys {
+        if Tiebreak::from_key(k).is_none() {
+            return Err(Error::BadRequest(format!(
+                "tiebreaks: unknown {k:?} (sb, sos, sosos, sodos, median, direct, wins, cumulative)"
+            )));
+        }
+        if seen.contains(k) {
+            return Err(Error::BadRequest(format!("tiebreaks: {k} twice")));
+        }
+        seen.push(k.clone());
+    }
+    Ok(seen)
 }
 
 #[cfg(test)]
