@@ -300,11 +300,40 @@ export async function gameScenarios(browser: Browser): Promise<void> {
     await c.page.setViewportSize({ width: 360, height: 800 });
     const gameWidth = await c.page.evaluate(() => document.documentElement.scrollWidth);
     check(gameWidth <= 360, `no horizontal scroll on the game screen at 360 px: ${gameWidth}`);
+    // Both players read the end in Russian.
+    for (const p of [sente, gote]) {
+      await p.page.selectOption('#lang', 'ru');
+      await p.page.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('ходит'));
+    }
     // Gote resigns.
     gote.page.once('dialog', (d) => d.accept());
     await gote.page.click('#resign');
     s = await waitState(id, (x) => x.status.over, 'the resignation');
     check(s.status.winner === 'sente' && s.status.reason === 'resign', JSON.stringify(s.status));
+    // Both see both rating changes the moment it ends, by the names and under the status.
+    const rc = s.rating_change;
+    check(
+      !!rc && rc.sente.before === 1500 && rc.sente.delta > 0 && rc.gote.delta === -rc.sente.delta,
+      `the rating change: ${JSON.stringify(rc)}`,
+    );
+    const won = `${rc.sente.after} (+${rc.sente.delta})`;
+    const lost = `${rc.gote.after} (\u2212${-rc.gote.delta})`;
+    for (const [p, who] of [
+      [sente, 'Sente'],
+      [gote, 'Gote'],
+    ] as const) {
+      await p.page.waitForSelector('#rating-changes');
+      const line = await textOf(p.page, '#rating-changes');
+      check(line.startsWith('Рейтинг:') && line.includes(won) && line.includes(lost), `${who}'s rating line: ${line}`);
+      const names = await p.page.locator('.player .name').allInnerTexts();
+      const rows = names.join(' | ');
+      check(
+        rows.includes(`${senteName} ${won}`) && rows.includes(`${goteName} ${lost}`) && !rows.includes('1500?'),
+        `${who}'s rows by the board: ${rows}`,
+      );
+      await p.page.screenshot({ path: join(shots, `rating-change-${who.toLowerCase()}.png`) });
+      await p.page.selectOption('#lang', 'en');
+    }
     // Both profiles list the game, with ratings moved off 1500.
     for (const [p, name, won] of [
       [sente, senteName, true],

@@ -206,10 +206,13 @@ const formBase: Parameters<typeof m.createRequest>[0] = {
   tiebreaksTouched: true,
   open: true,
   handicap: false,
+  chat: false,
+  takebacks: false,
   bar: '1d',
   floor: '10k',
 };
 const req = m.createRequest(formBase);
+eq('an event allows no chat and no takebacks unless asked', `${req.chat} ${req.takebacks}`, 'false false');
 eq('double round robin: round_robin with double', `${req.format} ${req.double}`, 'round_robin true');
 eq('an empty rounds field is left to the server', 'rounds' in req, false);
 eq(

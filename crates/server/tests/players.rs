@@ -391,6 +391,55 @@ async fn a_rated_game_changes_both_ratings_and_a_handicap_game_none() {
     s.shutdown().await;
 }
 
+/// Both players see what a rated game did to their ratings the moment it
+/// ends (the Glicko-2 numbers, rounded), and so does anyone who opens the
+/// finished game later, after a restart too (read back from the history).
+#[tokio::test]
+async fn both_players_see_their_rating_change_when_a_rated_game_ends() {
+    let dir = TempDir::new("change");
+    let s = TestServer::start(&dir.db()).await;
+    let alice = account(&s, "Алиса").await;
+    let bob = account(&s, "Bob").await;
+    let classical = json!({"main_ms": 1_800_000, "byoyomi_ms": 30_000});
+    let (game, mut a, mut b) = seek_game(
+        &s,
+        json!({"time": classical, "rated": true, "side": "sente"}),
+        &alice,
+        &bob,
+    )
+    .await;
+    let first = a.state_where(|_| true).await;
+    assert_eq!(first["rating_change"], Value::Null);
+    a.play("7g7f").await;
+    b.play("3c3d").await;
+    b.send(json!({"type": "resign"})).await;
+    let seen_a = a.state_where(|s| s["status"]["over"] == true).await;
+    let seen_b = b.state_where(|s| s["status"]["over"] == true).await;
+    let system = ratings::Glicko2::default();
+    let new = ratings::Rating::NEW;
+    let won = system
+        .rate(new, &[(new, ratings::Score::Win)])
+        .rating
+        .round() as i64;
+    let lost = system
+        .rate(new, &[(new, ratings::Score::Loss)])
+        .rating
+        .round() as i64;
+    let expected = json!({
+        "sente": {"before": 1500, "after": won, "delta": won - 1500},
+        "gote": {"before": 1500, "after": lost, "delta": lost - 1500},
+    });
+    assert!(won > 1500 && lost < 1500);
+    assert_eq!(seen_a["rating_change"], expected, "{seen_a}");
+    assert_eq!(seen_b["rating_change"], expected);
+    assert_eq!(s.state(&game).await["rating_change"], expected);
+    s.shutdown().await;
+    // A restart: the finished game's room reads the change back.
+    let s = TestServer::start(&dir.db()).await;
+    assert_eq!(s.state(&game).await["rating_change"], expected);
+    s.shutdown().await;
+}
+
 /// A process that died right after storing a rated game's ending (the
 /// ending written as the committer writes it, and no room told): the next
 /// start rates the game, and the one after does not rate it again.

@@ -436,6 +436,77 @@ async fn an_online_board_takes_its_games_result_and_replays_a_sennichite() {
     s.shutdown().await;
 }
 
+/// The next error message on `ws` (states skipped).
+async fn refusal(ws: &mut common::Ws) -> Value {
+    loop {
+        let m = ws.next().await;
+        if m["type"] == "error" {
+            return m;
+        }
+    }
+}
+
+/// An event's online game names its event, round and board (the page
+/// links back), and allows neither chat nor takebacks, as at a club,
+/// unless the event's settings turn them on.
+#[tokio::test]
+async fn an_event_game_names_its_board_and_allows_no_chat_or_takebacks_by_default() {
+    let dir = TempDir::new("t-place");
+    let s = TestServer::start(&dir.db()).await;
+    let (a, b) = (account(&s, "Алиса").await, account(&s, "Bob").await);
+    let (id, r) = online_round(&s, &a, &b).await;
+    let e = event(&s, &id).await;
+    assert_eq!(e["chat"], false, "{e}");
+    assert_eq!(e["takebacks"], false, "{e}");
+    let game = r["pairings"][0]["game"].as_str().unwrap().to_string();
+    let state = s.state(&game).await;
+    assert_eq!(
+        state["event"],
+        json!({"id": id, "name": "Online", "round": 1, "board": 1,
+               "chat": false, "takebacks": false}),
+        "{state}"
+    );
+    assert_eq!(state["rated"], false);
+    let sente_is_alice = state["players"]["sente"]["name"] == "Алиса";
+    let (sc, gc) = if sente_is_alice { (&a, &b) } else { (&b, &a) };
+    let mut ws_s = s.connect_with(&game, None, Some(&sc.1)).await;
+    let mut ws_g = s.connect_with(&game, None, Some(&gc.1)).await;
+    ws_s.play("7g7f").await;
+    ws_s.send(json!({"type": "takeback"})).await;
+    assert_eq!(refusal(&mut ws_s).await["code"], "no_takebacks");
+    ws_g.send(json!({"type": "chat", "text": "удачи"})).await;
+    assert_eq!(refusal(&mut ws_g).await["code"], "no_chat");
+    // An event that allows both: its game says so and the chat arrives.
+    let org = account(&s, "Club").await;
+    let (c, d) = (account(&s, "Carol").await, account(&s, "Dan").await);
+    let body = json!({"name": "Friendly", "format": "swiss", "rounds": 1, "time": "30+30",
+                      "play": "online", "chat": true, "takebacks": true});
+    let id = create(&s, &org, &body).await;
+    let base = format!("/api/tournaments/{id}");
+    for p in [&c, &d] {
+        let (status, v) = post(&s, p, &format!("{base}/players"), &json!({})).await;
+        assert_eq!(status, 201, "{v}");
+    }
+    let (status, r) = post(&s, &org, &format!("{base}/rounds"), &json!({})).await;
+    assert_eq!(status, 201, "{r}");
+    let game = r["pairings"][0]["game"].as_str().unwrap().to_string();
+    let state = s.state(&game).await;
+    assert_eq!(state["event"]["chat"], true, "{state}");
+    assert_eq!(state["event"]["takebacks"], true, "{state}");
+    let mut ws_c = s.connect_with(&game, None, Some(&c.1)).await;
+    let mut ws_d = s.connect_with(&game, None, Some(&d.1)).await;
+    ws_c.send(json!({"type": "chat", "text": "удачи"})).await;
+    let line = loop {
+        let m = ws_d.next().await;
+        assert_ne!(m["type"], "error", "{m}");
+        if m["type"] == "chat" {
+            break m;
+        }
+    };
+    assert_eq!(line["text"], "удачи");
+    s.shutdown().await;
+}
+
 /// A process that died right after storing a sennichite on an online
 /// board (the ending written as the committer writes it, and no room
 /// told): the next start replays it, and the one after does not replay it

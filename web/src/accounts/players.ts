@@ -35,6 +35,13 @@ export function playerDetail(p: PlayerView): string {
   return [ratingText(p.rating, p.provisional), rankText(p.rank)].filter(Boolean).join(' · ');
 }
 
+/** A rating change with its sign: `+12`, `−12` (a real minus sign), `±0`. */
+export function signedDelta(delta: number): string {
+  if (delta > 0) return `+${delta}`;
+  if (delta < 0) return `\u2212${-delta}`;
+  return '±0';
+}
+
 /** A player's name as shown: the computer ("AI 3" on the wire) as "Computer, level 3" in the reader's language. */
 export function playerName(p: PlayerView): string {
   const level = p.computer ? p.name.match(/(\d+)$/)?.[1] : undefined;

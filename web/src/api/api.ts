@@ -53,11 +53,32 @@ export interface GameState extends LegalMoves {
   /** Who sits where (`null`: a free or unnamed guest seat); absent from older servers. */
   players?: { sente: PlayerView | null; gote: PlayerView | null };
   rated?: boolean;
+  /** What a rated game that ended did to both ratings (`null` otherwise). */
+  rating_change?: { sente: RatingChange; gote: RatingChange } | null;
+  /** A tournament game's event, round and board, and what the event allows. */
+  event?: EventPlace;
   /** Whether each seat has a WebSocket open now. */
   connected?: { sente: boolean; gote: boolean };
   takeback?: { proposed_by: Side | null };
   /** The computer's search while it is to move: running, or waiting for a free search thread. */
   computer?: { state: 'thinking' } | { state: 'queued'; ahead: number } | null;
+}
+
+/** One player's rating before and after a rated game, rounded; `delta` is their difference. */
+export interface RatingChange {
+  before: number;
+  after: number;
+  delta: number;
+}
+
+/** Where a tournament game is played and what its event allows. */
+export interface EventPlace {
+  id: string;
+  name: string;
+  round: number;
+  board: number;
+  chat: boolean;
+  takebacks: boolean;
 }
 
 /** A player as a game, a seek or the lobby shows them (docs/PROTOCOL.md, "Games with names"). */

@@ -16,6 +16,7 @@ export type GameDiff = Pick<
   | 'promotions'
   | 'clocks'
   | 'status'
+  | 'rating_change'
   | 'impasse'
   | 'connected'
   | 'takeback'
@@ -39,6 +40,7 @@ const REPLACED = [
   'promotions',
   'clocks',
   'status',
+  'rating_change',
   'impasse',
   'connected',
   'takeback',

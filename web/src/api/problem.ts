@@ -60,6 +60,7 @@ const PLAIN = [
   'not_stored',
   'too_late_to_abort',
   'rated_takeback',
+  'no_takebacks',
   'nothing_to_take_back',
   'takeback_already_proposed',
   'no_takeback_proposed',

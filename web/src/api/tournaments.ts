@@ -143,6 +143,10 @@ export interface TEvent {
   tiebreaks: string[];
   open: boolean;
   handicap: boolean;
+  /** Online games allow chat; absent from older servers. */
+  chat?: boolean;
+  /** Online games allow takebacks. */
+  takebacks?: boolean;
   mcmahon: { bar: string; floor: string } | null;
   status: EventStatus;
   round: number;
@@ -204,6 +208,10 @@ export interface CreateEvent {
   open: boolean;
   handicap: boolean;
   mcmahon?: { bar: string; floor: string };
+  /** Online games allow chat (default off). */
+  chat?: boolean;
+  /** Online games allow takebacks (default off). */
+  takebacks?: boolean;
 }
 
 /** A new or changed player (`POST`/`PUT .../players`). */

@@ -62,6 +62,7 @@ export class LiveGame {
     const s = this.st;
     const you = this.you;
     if (!s || s.status.over || s.rated !== false || !s.takeback || (you !== 'sente' && you !== 'gote')) return false;
+    if (s.event && !s.event.takebacks) return false;
     if (s.takeback.proposed_by !== null || !(s.seats.sente && s.seats.gote)) return false;
     return this.positions.slice(0, s.moves.length).some((p) => p.turn === you);
   }

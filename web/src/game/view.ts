@@ -5,7 +5,7 @@
 
 import { me } from '../accounts/account';
 import type { ChatMessage, Side } from '../api/api';
-import { hasProfile, playerDetail, playerName, playerText, profilePath } from '../accounts/players';
+import { hasProfile, playerDetail, playerName, playerText, profilePath, signedDelta } from '../accounts/players';
 import { lineMoveText } from '../board/movetext';
 import { opposite } from '../board/shogi';
 import { h } from '../dom';
@@ -71,6 +71,7 @@ export class GameView {
   private chatPanel(): HTMLElement | null {
     const { st: s, you } = this.host.game;
     if (s?.mode !== 'friend' || (you !== 'sente' && you !== 'gote')) return null;
+    if (s.event && !s.event.chat) return null;
     if (!this.chat) {
       this.chat = new ChatPanel(you, (text) => this.host.sendChat(text), this.host.id);
       this.chat.add(this.chatBacklog, true);
@@ -106,7 +107,12 @@ export class GameView {
           ? h('a', { href: profilePath(p.name), 'data-link': true, class: 'player-name' }, p.name)
           : h('span', { class: 'player-name' }, playerName(p)),
       );
-      if (detail) el.append(h('span', { class: 'player-detail' }, ` ${detail}`));
+      const change = s?.rating_change?.[side];
+      if (change) {
+        el.append(
+          h('span', { class: 'rating-change', 'data-side': side }, ` ${change.after} (${signedDelta(change.delta)})`),
+        );
+      } else if (detail) el.append(h('span', { class: 'player-detail' }, ` ${detail}`));
       if (you) el.append(you);
     }
     // One dot per human seat: the computer is always there.
@@ -195,7 +201,32 @@ export class GameView {
     const host = this.host;
     const { st: s, you } = host.game;
     const parts: (HTMLElement | null)[] = [];
+    if (s?.event) {
+      const ev = s.event;
+      const place = t('eventGamePlace')
+        .replace('{name}', ev.name)
+        .replace('{round}', String(ev.round))
+        .replace('{board}', String(ev.board));
+      parts.push(
+        h('p', { class: 'event-place' }, h('a', { href: `/t/${ev.id}`, 'data-link': true, id: 'event-link' }, place)),
+      );
+    }
     parts.push(h('div', { class: 'status', id: 'status' }, this.statusText()));
+    const change = s?.rating_change;
+    if (change) {
+      const one = (side: Side) => {
+        const p = s.players?.[side];
+        const who = p ? playerName(p) : t(side);
+        return `${side === 'sente' ? '☗' : '☖'} ${who}: ${change[side].after} (${signedDelta(change[side].delta)})`;
+      };
+      parts.push(
+        h(
+          'div',
+          { class: 'rating-changes', id: 'rating-changes' },
+          `${t('ratingChanges')}: ${one('sente')} · ${one('gote')}`,
+        ),
+      );
+    }
     if (s && !host.connected) parts.push(h('div', { class: 'warn' }, t('reconnecting')));
     if (s && !s.status.over && s.computer) {
       const c = s.computer;

@@ -45,6 +45,8 @@ interface EventForm {
   tiebreaksTouched: boolean;
   open: boolean;
   handicap: boolean;
+  chat: boolean;
+  takebacks: boolean;
   bar: string;
   floor: string;
 }
@@ -69,6 +71,8 @@ function freshForm(): EventForm {
     tiebreaksTouched: false,
     open: true,
     handicap: false,
+    chat: false,
+    takebacks: false,
     bar: rankText('1d'),
     floor: rankText('10k'),
   };
@@ -94,6 +98,8 @@ export function createRequest(f: EventForm): CreateEvent {
     tiebreaks: [...f.tiebreaks],
     open: f.open,
     handicap: f.handicap,
+    chat: f.chat,
+    takebacks: f.takebacks,
   };
   if (f.place.trim()) req.place = f.place.trim();
   if (f.starts) req.starts = f.starts;
@@ -217,7 +223,7 @@ function createForm(navigate: Navigate, redraw: () => void): HTMLElement {
     s.addEventListener('change', () => onChange(s.value));
     return s;
   };
-  const check = (key: 'rated' | 'open' | 'handicap', id: string, label: string) => {
+  const check = (key: 'rated' | 'open' | 'handicap' | 'chat' | 'takebacks', id: string, label: string) => {
     const c = h('input', { type: 'checkbox', id, name: id, checked: f[key] });
     c.addEventListener('change', () => (f[key] = c.checked));
     return h('label', { class: 'check' }, c, ' ', label);
@@ -372,6 +378,8 @@ function createForm(navigate: Navigate, redraw: () => void): HTMLElement {
       check('rated', 'te-rated', t('evRated')),
       check('open', 'te-open', t('evOpen')),
       check('handicap', 'te-handicap', t('evHandicap')),
+      check('chat', 'te-chat', t('evChat')),
+      check('takebacks', 'te-takebacks', t('evTakebacks')),
     ),
     submit,
     error,

@@ -18,5 +18,5 @@ pub(crate) mod text;
 pub use ending::{reason_word, rule_code};
 pub use refusal::Refusal;
 pub use results::Results;
-pub use settings::{AiSeat, IllegalPolicy, Mode, RulesView, Settings, StartChoice};
+pub use settings::{AiSeat, EventPlace, IllegalPolicy, Mode, RulesView, Settings, StartChoice};
 pub use side::{Seat, Side, SideChoice};

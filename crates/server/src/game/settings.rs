@@ -84,6 +84,44 @@ pub struct Settings {
     /// The handicap, or `custom` for a start position given as SFEN.
     #[serde(with = "as_text")]
     pub handicap: StartChoice,
+    /// The event whose board the game is played on (`None`: no event).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<EventPlace>,
+}
+
+impl Settings {
+    /// Whether the players may chat: always, but in an event that turned
+    /// chat off.
+    #[must_use]
+    pub fn chat(&self) -> bool {
+        self.event.as_ref().is_none_or(|e| e.chat)
+    }
+
+    /// Whether takebacks may be proposed (a rated game refuses them anyway):
+    /// always, but in an event that turned them off.
+    #[must_use]
+    pub fn takebacks(&self) -> bool {
+        self.event.as_ref().is_none_or(|e| e.takebacks)
+    }
+}
+
+/// A tournament game's place: the event, the round and the board, and what
+/// the event allows its games (stored with the game's settings, shown in
+/// its state as `event`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventPlace {
+    /// The event's id.
+    pub id: String,
+    /// The event's name when the game started.
+    pub name: String,
+    /// The round, from 1.
+    pub round: u32,
+    /// The board, from 1.
+    pub board: u32,
+    /// Whether the players may chat.
+    pub chat: bool,
+    /// Whether the players may propose takebacks.
+    pub takebacks: bool,
 }
 
 /// Where a game started: a handicap's position or a custom one.

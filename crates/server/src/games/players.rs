@@ -15,7 +15,7 @@ use crate::db::players::{ProfileRow, RatingRow, Settlement};
 use crate::db::{Consequence, Store};
 use crate::error::Error;
 use crate::game::Results;
-use crate::games::view::PlayerView;
+use crate::games::view::{PlayerView, RatingChangeView, RatingChangesView};
 use crate::ratings::{Glicko2, Rank, Rating, Score, TimeClass};
 
 /// A rating is provisional while its deviation is above this.
@@ -196,8 +196,8 @@ pub struct Finished<'a> {
 /// resignation or a flag before that), a seat without an account, or a
 /// game between two accounts that already played
 /// [`RATED_GAMES_PER_PAIR_A_DAY`] rated games in the 24 hours before
-/// `now_ms`; its rating is marked carried out all the same. Returns the
-/// new ratings.
+/// `now_ms`; its rating is marked carried out all the same. Returns both
+/// players' ratings before and after, if this call changed them.
 ///
 /// # Errors
 /// Database errors (nothing is changed then; the rating stays due).
@@ -205,10 +205,10 @@ pub async fn settle(
     store: &Store,
     game: Finished<'_>,
     now_ms: u64,
-) -> Result<Option<ByColor<Rating>>, Error> {
+) -> Result<Option<ByColor<RatingChange>>, Error> {
     let rated = rate(store, game, now_ms).await?;
     match rated {
-        Some((s, rating)) if store.settle(&s).await? => Ok(Some(rating)),
+        Some((s, change)) if store.settle(&s).await? => Ok(Some(change)),
         Some(_) => Ok(None),
         None => {
             store.done(game.game_id, Consequence::Rating).await?;
@@ -222,7 +222,7 @@ async fn rate<'a>(
     store: &Store,
     game: Finished<'a>,
     now_ms: u64,
-) -> Result<Option<(Settlement<'a>, ByColor<Rating>)>, Error> {
+) -> Result<Option<(Settlement<'a>, ByColor<RatingChange>)>, Error> {
     let Finished {
         game_id,
         class,
@@ -257,7 +257,84 @@ async fn rate<'a>(
         at_ms: now_ms,
         players: [(sente, s_after, s_games + 1), (gote, g_after, g_games + 1)],
     };
-    Ok(Some((settlement, ByColor::new(s_after, g_after))))
+    let change = ByColor::new(
+        RatingChange {
+            before: s_before,
+            after: s_after,
+        },
+        RatingChange {
+            before: g_before,
+            after: g_after,
+        },
+    );
+    Ok(Some((settlement, change)))
+}
+
+/// One player's rating in a rated game's class before and after the game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingChange {
+    /// Before the game.
+    pub before: Rating,
+    /// After it.
+    pub after: Rating,
+}
+
+/// Both players' rating changes as shown: rounded, the difference that of
+/// the rounded numbers (so that `1500` and `+162` make `1662`).
+#[must_use]
+#[allow(clippy::cast_possible_truncation)]
+pub fn change_view(change: ByColor<RatingChange>) -> RatingChangesView {
+    let one = |c: RatingChange| {
+        let before = c.before.rating.round() as i64;
+        let after = c.after.rating.round() as i64;
+        RatingChangeView {
+            before,
+            after,
+            delta: after - before,
+        }
+    };
+    RatingChangesView {
+        sente: one(change[Color::Sente]),
+        gote: one(change[Color::Gote]),
+    }
+}
+
+/// The rating changes stored game `game_id` made (a rated game that
+/// ended, read back from both players' rating histories: the game's point
+/// and the point before it in its class, or a new player's rating);
+/// `None` if it changed no rating.
+///
+/// # Errors
+/// Database errors.
+pub async fn stored_change(
+    store: &Store,
+    game_id: &str,
+    users: ByColor<Option<i64>>,
+) -> Result<Option<RatingChangesView>, Error> {
+    let (Some(sente), Some(gote)) = (users[Color::Sente], users[Color::Gote]) else {
+        return Ok(None);
+    };
+    let mut change = [None, None];
+    for (slot, user) in change.iter_mut().zip([sente, gote]) {
+        let history = store.rating_history(user).await?;
+        let Some(at) = history.iter().position(|h| h.game_id == game_id) else {
+            return Ok(None);
+        };
+        let point = &history[at];
+        let before = history[..at]
+            .iter()
+            .rev()
+            .find(|h| h.class == point.class)
+            .map_or(Rating::NEW, |h| Rating::new(h.rating, h.rd, 0.0));
+        *slot = Some(RatingChange {
+            before,
+            after: Rating::new(point.rating, point.rd, 0.0),
+        });
+    }
+    let [Some(s), Some(g)] = change else {
+        return Ok(None);
+    };
+    Ok(Some(change_view(ByColor::new(s, g))))
 }
 
 /// Rates every game whose rating is still due (its process died between

@@ -30,10 +30,10 @@ use crate::db::tournaments::Replay;
 use crate::db::{Fence, NewGame, StoredGame};
 use crate::error::Error;
 use crate::game::clock::{Clock, TimeControl};
-use crate::game::{AiSeat, Mode, RulesView, Seat, Settings, SideChoice, StartChoice};
+use crate::game::{AiSeat, EventPlace, Mode, RulesView, Seat, Settings, SideChoice, StartChoice};
 use crate::games::create::{level_of, rules_of, start_of, CreateGame, Created};
 use crate::games::leases::{Acquired, Leases};
-use crate::games::players::{Identity, SeatPlayer};
+use crate::games::players::{self, Identity, SeatPlayer};
 use crate::games::room::{self, GameEnd, RoomDeps, RoomHandle, RoomInit};
 use crate::lobby::Seek;
 use crate::ratings::TimeClass;
@@ -399,6 +399,19 @@ impl Rooms {
             return Ok(None);
         };
         let clocks = g.settings.time.map(|tc| stored_clocks(&g, tc));
+        let rating_change = if g.ending.is_some() && g.players.rated {
+            let user = |c: Color| g.players.seats[c].as_ref().and_then(|p| p.user);
+            let users = ByColor::new(user(Color::Sente), user(Color::Gote));
+            // Shown if it can be read; the game opens all the same.
+            players::stored_change(&self.deps.store, id, users)
+                .await
+                .unwrap_or_else(|e| {
+                    tracing::warn!(game = %id, "reading the rating change: {e}");
+                    None
+                })
+        } else {
+            None
+        };
         let init = RoomInit {
             id: id.to_string(),
             mode: g.mode,
@@ -413,6 +426,7 @@ impl Rooms {
             ending: g.ending,
             players: g.players,
             fence,
+            rating_change,
         };
         Ok(Some(room::spawn(init, self.deps.clone())))
     }
@@ -483,6 +497,7 @@ impl Rooms {
                 level,
             }),
             handicap,
+            event: None,
         };
         let id = token::new_game_id();
         let seat_token = token::new_token();
@@ -513,6 +528,7 @@ impl Rooms {
             ending: None,
             players,
             fence: None,
+            rating_change: None,
         })
         .await?;
         Ok(Created {
@@ -565,6 +581,7 @@ impl Rooms {
             time: seek.view.terms.time,
             ai: None,
             handicap: StartChoice::Handicap(seek.handicap),
+            event: None,
         };
         let id = token::new_game_id();
         let acceptor_token = token::new_token();
@@ -590,6 +607,7 @@ impl Rooms {
             ending: None,
             players: m.players,
             fence: None,
+            rating_change: None,
         })
         .await?;
         Ok(Created {
@@ -617,6 +635,9 @@ pub struct EventGame {
     pub rated: bool,
     /// A sennichite replay: its place on the board, stored with the game.
     pub replay: Option<Replay>,
+    /// The event, round and board, and whether the game allows chat and
+    /// takebacks.
+    pub event: EventPlace,
 }
 
 impl Rooms {
@@ -688,6 +709,7 @@ impl Rooms {
             time: Some(g.clocks[Color::Sente].control),
             ai: None,
             handicap: StartChoice::Handicap(g.handicap),
+            event: Some(g.event.clone()),
         };
         let id = token::new_game_id();
         let tokens = ByColor::new(Some(token::new_token()), Some(token::new_token()));
@@ -707,6 +729,7 @@ impl Rooms {
                 ending: None,
                 players,
                 fence: None,
+                rating_change: None,
             },
             g.replay.as_ref(),
         )

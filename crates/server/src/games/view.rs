@@ -18,7 +18,7 @@ use shogi_core::{Ending, Foul, ImpasseRule, Move};
 use crate::board::dests::{Dests, Drops, Promotions};
 use crate::game::ending::nifu_file;
 use crate::game::text::as_text;
-use crate::game::{reason_word, rule_code, Mode, RulesView, Seat, Side};
+use crate::game::{reason_word, rule_code, EventPlace, Mode, RulesView, Seat, Side};
 
 /// The answer to a join. The room makes it and the handler sends it as
 /// it is, so it lives here with the room's views, not in `api`'s wire.
@@ -181,6 +181,27 @@ pub struct PlayerView {
 
 impl Eq for PlayerView {}
 
+/// One player's rating change in a rated game that ended: the ratings
+/// before and after it, rounded, and the difference of the two as shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RatingChangeView {
+    /// The rating before the game.
+    pub before: i64,
+    /// The rating after it.
+    pub after: i64,
+    /// `after - before`.
+    pub delta: i64,
+}
+
+/// Both players' rating changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RatingChangesView {
+    /// Sente's.
+    pub sente: RatingChangeView,
+    /// Gote's.
+    pub gote: RatingChangeView,
+}
+
 /// Who plays each side (`None`: an unnamed guest or a free seat).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlayersView {
@@ -247,6 +268,12 @@ pub struct GameView {
     pub players: PlayersView,
     /// Whether the game is rated.
     pub rated: bool,
+    /// The rating changes of a rated game that ended and changed ratings.
+    pub rating_change: Option<RatingChangesView>,
+    /// The event, round and board of a tournament game, and whether it
+    /// allows chat and takebacks (absent for other games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<EventPlace>,
     /// Which players are connected.
     pub connected: ConnectedView,
     /// A standing takeback proposal.
@@ -262,7 +289,7 @@ pub enum Change {
     /// A move was played: the last of the view's moves.
     Move,
     /// Only what a `diff` carries changed (an ending without a move, the
-    /// clocks, a proposal, who is connected, the computer's search); the
+    /// rating change, the clocks, a proposal, who is connected, the computer's search); the
     /// moves, seats, players and rules are as they were.
     Diff,
     /// Anything else (a seat taken, a takeback): only a full `state` says it.
@@ -396,6 +423,7 @@ impl StateText {
                 promotions: &v.promotions,
                 clocks: v.clocks.as_ref(),
                 status: &v.status,
+                rating_change: v.rating_change.as_ref(),
                 impasse: &v.impasse,
                 connected: &v.connected,
                 takeback: &v.takeback,
@@ -427,7 +455,7 @@ struct StateMessage<'a> {
 
 /// The fields of a `state` that a `diff` replaces (docs/PROTOCOL.md,
 /// "Diffs"); a diff also carries `type`, `ply` and `move`.
-pub const DIFF_FIELDS: [&str; 13] = [
+pub const DIFF_FIELDS: [&str; 14] = [
     "sfen",
     "last_move",
     "side_to_move",
@@ -437,6 +465,7 @@ pub const DIFF_FIELDS: [&str; 13] = [
     "promotions",
     "clocks",
     "status",
+    "rating_change",
     "impasse",
     "connected",
     "takeback",
@@ -462,6 +491,7 @@ struct DiffView<'a> {
     promotions: &'a Promotions,
     clocks: Option<&'a ClocksView>,
     status: &'a StatusView,
+    rating_change: Option<&'a RatingChangesView>,
     impasse: &'a ImpasseView,
     connected: &'a ConnectedView,
     takeback: &'a TakebackView,

@@ -41,6 +41,7 @@ use crate::db::tournaments::{BoardRow, EntrantRow, EventLock, EventRow, NewBoard
 use crate::db::{Consequence, Store};
 use crate::error::{Error, Problem};
 use crate::game::clock::Clock;
+use crate::game::EventPlace;
 use crate::games::players::Identity;
 use crate::games::room::GameEnd;
 use crate::games::rooms::{EventGame, Rooms};
@@ -711,7 +712,10 @@ impl Tournaments {
             if b.row.play == BoardPlay::Online.name() {
                 let handicap = b.row.handicap.parse::<Handicap>().unwrap_or(Handicap::Even);
                 let seats = Self::seats(&t, b.row.sente, b.row.gote)?;
-                match self.start_game(&t, seats, None, handicap, None).await {
+                match self
+                    .start_game(&t, (round, b.row.board), seats, None, handicap, None)
+                    .await
+                {
                     Ok(game) => b.game = Some(game),
                     Err(e) => {
                         self.abort_new_games(&boards_games(&boards)).await;
@@ -768,9 +772,11 @@ impl Tournaments {
         Ok(ByColor::new(seat(sente)?, seat(gote)?))
     }
 
+    /// Starts the online game of board `place` (round, board) of event `t`.
     async fn start_game(
         &self,
         t: &Loaded,
+        (round, board): (u32, u32),
         seats: ByColor<Identity>,
         clocks: Option<ByColor<Clock>>,
         handicap: Handicap,
@@ -785,6 +791,14 @@ impl Tournaments {
                 handicap,
                 rated: t.settings.rated,
                 replay,
+                event: EventPlace {
+                    id: t.id().to_owned(),
+                    name: t.settings.name.clone(),
+                    round,
+                    board,
+                    chat: t.settings.chat,
+                    takebacks: t.settings.takebacks,
+                },
             })
             .await
     }
@@ -955,7 +969,9 @@ impl Tournaments {
             let games: Vec<String> = row.games.iter().map(|g| g.id.clone()).collect();
             self.abort_games(&games).await?;
             let seats = Self::seats(t, row.sente, row.gote)?;
-            let game = self.start_game(t, seats, None, h, None).await?;
+            let game = self
+                .start_game(t, (row.round, row.board), seats, None, h, None)
+                .await?;
             self.store
                 .clear_board_games(t.id(), row.round, row.board)
                 .await?;
@@ -993,7 +1009,9 @@ impl Tournaments {
                 }
                 let seats = Self::seats(t, row.sente, row.gote)?;
                 let handicap = row.handicap.parse::<Handicap>().unwrap_or(Handicap::Even);
-                let game = self.start_game(t, seats, None, handicap, None).await?;
+                let game = self
+                    .start_game(t, (row.round, row.board), seats, None, handicap, None)
+                    .await?;
                 self.store
                     .clear_board_games(t.id(), row.round, row.board)
                     .await?;
@@ -1243,7 +1261,14 @@ impl Tournaments {
             drawn: game.to_owned(),
         };
         let new = self
-            .start_game(&t, seats, clocks, Handicap::Even, Some(replay))
+            .start_game(
+                &t,
+                (round, board),
+                seats,
+                clocks,
+                Handicap::Even,
+                Some(replay),
+            )
             .await?;
         self.audit(
             &id,

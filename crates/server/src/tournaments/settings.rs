@@ -122,6 +122,13 @@ pub struct Settings {
     pub handicap: bool,
     /// McMahon's bars.
     pub mcmahon: Option<Bars>,
+    /// Online games let the players chat (off, as at a club).
+    #[serde(default)]
+    pub chat: bool,
+    /// Online games let the players propose takebacks (off, as at a
+    /// club; a rated game has none anyway).
+    #[serde(default)]
+    pub takebacks: bool,
 }
 
 impl Settings {
@@ -210,6 +217,10 @@ pub struct SettingsRequest {
     pub handicap: Option<bool>,
     /// McMahon's bars, as typed (any form [`Rank`] reads).
     pub mcmahon: Option<BarsRequest>,
+    /// Online games allow chat.
+    pub chat: Option<bool>,
+    /// Online games allow takebacks.
+    pub takebacks: Option<bool>,
 }
 
 /// McMahon's bar and floor in a request: ranks as typed (`1d`, `1 дан`,
@@ -307,6 +318,8 @@ impl SettingsRequest {
             open: true,
             handicap: false,
             mcmahon: None,
+            chat: false,
+            takebacks: false,
         };
         self.apply(base, false)
     }
@@ -377,22 +390,16 @@ impl SettingsRequest {
             s.impasse = i;
         }
         if let Some(t) = &self.tiebreaks {
-            let mut seen = Vec::new();
-            for k in t {
-                if Tiebreak::from_key(k).is_none() {
-                    return Err(Error::BadRequest(format!(
-                        "tiebreaks: unknown {k:?} (sb, sos, sosos, sodos, median, direct, wins, cumulative)"
-                    )));
-                }
-                if seen.contains(k) {
-                    return Err(Error::BadRequest(format!("tiebreaks: {k} twice")));
-                }
-                seen.push(k.clone());
-            }
-            s.tiebreaks = seen;
+            s.tiebreaks = tiebreak_list(t)?;
         }
         if let Some(o) = self.open {
             s.open = o;
+        }
+        if let Some(c) = self.chat {
+            s.chat = c;
+        }
+        if let Some(t) = self.takebacks {
+            s.takebacks = t;
         }
         if let Some(h) = self.handicap {
             s.handicap = h;
@@ -433,6 +440,26 @@ impl SettingsRequest {
         }
         Ok(s)
     }
+}
+
+/// The tie-breaks asked, checked: known keys, each once, in order.
+///
+/// # Errors
+/// [`Error::BadRequest`] naming an unknown or repeated key.
+fn tiebreak_list(keys: &[String]) -> Result<Vec<String>, Error> {
+    let mut seen = Vec::new();
+    for k in keys {
+        if Tiebreak::from_key(k).is_none() {
+            return Err(Error::BadRequest(format!(
+                "tiebreaks: unknown {k:?} (sb, sos, sosos, sodos, median, direct, wins, cumulative)"
+            )));
+        }
+        if seen.contains(k) {
+            return Err(Error::BadRequest(format!("tiebreaks: {k} twice")));
+        }
+        seen.push(k.clone());
+    }
+    Ok(seen)
 }
 
 #[cfg(test)]

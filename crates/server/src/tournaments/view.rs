@@ -105,6 +105,7 @@ pub fn event(t: &Loaded, viewer: Option<&Account>) -> Value {
         "format": s.format, "planned_rounds": t.planned(), "double": s.double, "time": s.time,
         "rated": s.rated, "play": s.play, "impasse": s.impasse.to_string(),
         "tiebreaks": s.tiebreaks, "open": s.open, "handicap": s.handicap,
+        "chat": s.chat, "takebacks": s.takebacks,
         "mcmahon": s.mcmahon.map(|m| json!({"bar": m.bar.short(), "floor": m.floor.short()})),
         "status": t.status(), "round": t.paired(),
         "created_at_ms": t.rows.event.created_at_ms,

@@ -45,6 +45,9 @@ impl Room {
     /// A chat message from `seat` to both players.
     pub(super) fn chat(&mut self, seat: Seat, text: &str) -> Result<(), RoomError> {
         let (from, text) = chat_line(seat, text)?;
+        if !self.settings.chat() {
+            return Err(RoomError::NoChat);
+        }
         let now = self.deps.time.now_ms();
         if !self.chat_allowance[from].allow(now) {
             return Err(RoomError::ChatTooFast);

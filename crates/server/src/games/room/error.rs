@@ -101,6 +101,9 @@ pub enum RoomError {
     /// A takeback in a rated game.
     #[error("there are no takebacks in rated games")]
     RatedTakeback,
+    /// A takeback in an event's game that allows none.
+    #[error("this event's games have no takebacks")]
+    NoTakebacks,
     /// A takeback with no move of the proposer's to take back.
     #[error("there is no move of yours to take back")]
     NothingToTakeBack,
@@ -110,8 +113,9 @@ pub enum RoomError {
     /// An answer to no takeback proposal.
     #[error("no takeback has been proposed")]
     NoTakebackProposed,
-    /// Chat from a seat that is not one player's.
-    #[error("chat is between the two players")]
+    /// Chat from a seat that is not one player's, or in an event's game
+    /// that allows none.
+    #[error("chat is between the two players, in games that allow it")]
     NoChat,
     /// An empty or too long chat message.
     #[error("a chat message has 1 to {MAX_CHAT_CHARS} characters")]
@@ -160,6 +164,7 @@ impl RoomError {
             RoomError::MoveNotStored | RoomError::EndingNotStored => "not_stored",
             RoomError::TooLateToAbort => "too_late_to_abort",
             RoomError::RatedTakeback => "rated_takeback",
+            RoomError::NoTakebacks => "no_takebacks",
             RoomError::NothingToTakeBack => "nothing_to_take_back",
             RoomError::TakebackAlreadyProposed => "takeback_already_proposed",
             RoomError::NoTakebackProposed => "no_takeback_proposed",
@@ -221,6 +226,7 @@ mod tests {
             RoomError::EndingNotStored,
             RoomError::TooLateToAbort,
             RoomError::RatedTakeback,
+            RoomError::NoTakebacks,
             RoomError::NothingToTakeBack,
             RoomError::TakebackAlreadyProposed,
             RoomError::NoTakebackProposed,

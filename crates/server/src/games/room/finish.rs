@@ -77,7 +77,8 @@ impl Room {
     }
 
     /// What follows every ending, once it is stored: the lobby is told, the
-    /// tournaments hear of it, a rated game is rated. The ending's
+    /// tournaments hear of it, a rated game is rated (and the rating
+    /// changes kept for the state that tells the ending). The ending's
     /// transaction recorded the last two as due (the outbox): each marks
     /// itself carried out, and a start after a crash carries out what is
     /// left.
@@ -109,8 +110,12 @@ impl Room {
             ending,
             plies: self.usi_moves.len(),
         };
-        if let Err(e) = players::settle(&self.deps.store, game, unix_ms()).await {
-            tracing::error!(game = %self.id, "rating the game (due at the next start): {e}");
+        match players::settle(&self.deps.store, game, unix_ms()).await {
+            // Published with the ending, which follows.
+            Ok(change) => self.rating_change = change.map(players::change_view),
+            Err(e) => {
+                tracing::error!(game = %self.id, "rating the game (due at the next start): {e}");
+            }
         }
     }
 }

@@ -43,7 +43,7 @@ use crate::games::committer::Committer;
 use crate::games::connections::Connections;
 use crate::games::opponent::Opponent;
 use crate::games::players::{Identity, SeatPlayer};
-use crate::games::view::{ComputerView, GameView, Joined, StateText};
+use crate::games::view::{ComputerView, GameView, Joined, RatingChangesView, StateText};
 use crate::limits::bucket::TokenBucket;
 use crate::lobby::Lobby;
 use crate::search_pool::SearchPool;
@@ -335,6 +335,9 @@ pub struct RoomInit {
     /// With several instances: the lease this instance holds the game by,
     /// which fences every write of the room.
     pub fence: Option<Fence>,
+    /// The rating changes of a rated game that ended (read back from the
+    /// ratings' history when a finished game's room opens).
+    pub rating_change: Option<RatingChangesView>,
 }
 
 /// What every room shares.
@@ -445,6 +448,8 @@ struct Room {
     thinking: bool,
     players: ByColor<Option<SeatPlayer>>,
     rated: bool,
+    /// What the game's ending did to the players' ratings.
+    rating_change: Option<RatingChangesView>,
     connected: ByColor<u32>,
     /// Whether each seat has had a connection since the room started.
     opened: ByColor<bool>,
@@ -510,6 +515,7 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         thinking: false,
         players: init.players.seats,
         rated: init.players.rated,
+        rating_change: init.rating_change,
         connected: ByColor::default(),
         opened: ByColor::default(),
         chat: VecDeque::new(),

@@ -37,6 +37,9 @@ impl Room {
         if self.rated {
             return Err(RoomError::RatedTakeback);
         }
+        if !self.settings.takebacks() {
+            return Err(RoomError::NoTakebacks);
+        }
         if seat == Seat::Both {
             // Two people at one device: the last move goes back at once.
             if self.usi_moves.is_empty() {

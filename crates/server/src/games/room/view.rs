@@ -72,6 +72,8 @@ impl Room {
                 gote: self.player_view(Color::Gote),
             },
             rated: self.rated,
+            rating_change: self.rating_change,
+            event: self.settings.event.clone(),
             connected: ConnectedView {
                 sente: self.connected[Color::Sente] > 0
                     || self.computer_side() == Some(Color::Sente),
