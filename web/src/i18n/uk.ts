@@ -171,7 +171,6 @@ export const uk: Dict = {
   analysed: 'Проаналізовано',
   bestMove: 'Найкращий хід',
   winRateSente: 'Шанси сенте на перемогу',
-  centipawns: 'cp',
   evaluation: 'Оцінка',
   inaccuracy: 'Неточність',
   mistake: 'Помилка',
