@@ -93,8 +93,8 @@ export async function reviewScenarios(browser: Browser): Promise<void> {
     );
     const pointTitle = await textOf(page, '#eval-graph circle[data-ply="3"] title');
     check(
-      /^3: \d+% \(([+-]?\d+ cp|Mate -?\d+)\)$/.test(pointTitle),
-      `a point's title gives the win rate and the centipawns: ${pointTitle}`,
+      /^3: \d+% \(([+-]?\d+\.\d\d|[☗☖] #\d+)\)$/.test(pointTitle),
+      `a point's title gives the win rate and the evaluation in pawns, as the analysis board: ${pointTitle}`,
     );
     await page.waitForSelector('.board svg.sg-shapes line, .board svg.sg-shapes path', {
       state: 'attached',

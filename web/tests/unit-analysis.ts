@@ -8,9 +8,10 @@
 import './globals';
 import * as records_usen from '../src/records/usen';
 import * as analysis_enginelines from '../src/analysis/enginelines';
+import * as engine_score from '../src/engine/score';
 
 /** Every module under test, as one namespace. */
-const m = { ...records_usen, ...analysis_enginelines };
+const m = { ...records_usen, ...analysis_enginelines, ...engine_score };
 
 let passed = 0;
 let failed = 0;
@@ -80,11 +81,16 @@ eq('moves not in threes', m.readUsen('~0.7ku2.'), null);
 eq('a variation past the end', m.readUsen('~0.7ku.~1.2ee.'), null);
 eq('no sections', m.readUsen('lnsgkgsnl'), null);
 
-// Scores from Sente's side.
-eq('a score', m.scoreText({ score_cp: 45, mate: null, pv: [] }), '+0.45');
-eq('a negative score', m.scoreText({ score_cp: -120, mate: null, pv: [] }), '-1.20');
-eq('Sente mates', m.scoreText({ score_cp: 10000, mate: 3, pv: [] }), '☗ #3');
-eq('Gote mates', m.scoreText({ score_cp: -10000, mate: -1, pv: [] }), '☖ #1');
+// Scores from Sente's side, in pawns with two decimals everywhere (the review and the analysis board).
+eq('a score', m.lineScoreText({ score_cp: 45, mate: null, pv: [] }), '+0.45');
+eq('a negative score', m.lineScoreText({ score_cp: -120, mate: null, pv: [] }), '-1.20');
+eq('Sente mates', m.lineScoreText({ score_cp: 10000, mate: 3, pv: [] }), '☗ #3');
+eq('Gote mates', m.lineScoreText({ score_cp: -10000, mate: -1, pv: [] }), '☖ #1');
+eq("the issue's +119 cp reads as pawns", m.scoreText(119), '+1.19');
+eq('a level position', m.scoreText(0), '0.00');
+eq('a small minus keeps its sign', m.scoreText(-4), '-0.04');
+eq('the review and the board agree', m.scoreText(67, null), m.lineScoreText({ score_cp: 67, mate: null, pv: [] }));
+eq('mated now, Gote to move', m.scoreText(10000, 0), '☗ #0');
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -320,9 +320,14 @@ eq('an empty history draws no points', lay.points.length + lay.xTicks.length, 0)
 
 // The evaluation graph's win rate: 1 / (1 + exp(-cp / 600)), mates at the ends.
 eq('an even position is 50 %', m.winRate(0), 0.5);
-eq('+600 cp is about 73 %', Math.round(m.winRate(600) * 100), 73);
-eq('-600 cp is about 27 %', Math.round(m.winRate(-600) * 100), 27);
-eq('+1200 cp is about 88 %', Math.round(m.winRate(1200) * 100), 88);
+eq('+1200 cp is about 73 %', Math.round(m.winRate(1200) * 100), 73);
+eq('-1200 cp is about 27 %', Math.round(m.winRate(-1200) * 100), 27);
+eq('+600 cp is about 62 %', Math.round(m.winRate(600) * 100), 62);
+{
+  const marks = readFileSync(resolve(here, '../../crates/server/src/review/marks.rs'), 'utf8');
+  const server = Number(marks.match(/pub const WIN_RATE_SCALE: f64 = ([\d.]+);/)?.[1]);
+  eq('the graph has the scale the server marks moves by', m.WIN_RATE_SCALE, server);
+}
 eq('a mate for Sente is 100 %, for Gote 0 %', `${m.winRate(10000, 5)} ${m.winRate(-10000, -4)}`, '1 0');
 eq('the win rate grows with the score', m.winRate(100) < m.winRate(101) && m.winRate(-3000) > 0, true);
 
@@ -399,6 +404,9 @@ eq('case does not matter', typed('p-7F'), '7g7f');
 eq('a gold move both golds make is ambiguous', typed('G-5h'), '4i5h 6i5h');
 eq('the Japanese side marker picks one', typed('５八金右'), '4i5h');
 eq('Western with the origin picks one', typed('G4i-5h'), '4i5h');
+eq('the Russian gold is Зл', typed('Зл4i-5h'), '4i5h');
+eq('the old Russian gold З is still read', typed('З4i-5h'), '4i5h');
+eq('З alone names no other piece', typed('З7g-7f'), '');
 eq('no such move', typed('K-5e'), '');
 eq('nonsense', typed('hello'), '');
 // A promotion left open asks; a compulsory one need not be typed.

@@ -11,6 +11,7 @@ import { h, option } from '../dom';
 import { t } from '../i18n/i18n';
 import { moveShape } from '../board/ground';
 import { lineMoveText } from '../board/movetext';
+import { scoreText } from '../engine/score';
 import type { Notation } from '../board/notation';
 import { replay, type Color } from '../board/shogi';
 
@@ -45,11 +46,9 @@ export interface EngineHost {
   playLine(moves: string[]): void;
 }
 
-/** The score of a line in words, from Sente's side: `+0.45`, `☗ mate 3`. */
-export function scoreText(l: EngineLine): string {
-  if (l.mate !== null) return `${l.mate > 0 ? '☗' : '☖'} #${Math.abs(l.mate)}`;
-  const p = (l.score_cp / 100).toFixed(2);
-  return l.score_cp > 0 ? `+${p}` : p;
+/** The score of a line in words, from Sente's side: `+0.45`, `☗ #3` (`engine/score.ts`). */
+export function lineScoreText(l: EngineLine): string {
+  return scoreText(l.score_cp, l.mate);
 }
 
 export class EngineLines {
@@ -198,7 +197,7 @@ export class EngineLines {
           h(
             'div',
             { class: 'engine-line', 'data-line': String(i) },
-            h('span', { class: 'engine-score' }, scoreText(l)),
+            h('span', { class: 'engine-score' }, lineScoreText(l)),
             ...moves,
             infos.length > SHOWN_MOVES ? '…' : '',
           ),

@@ -81,8 +81,11 @@ export function moveTexts(info: MoveInfo, prevTo: Key | undefined): string[] {
     texts.add(w);
     texts.add(digitRanks(w));
   }
-  texts.add(russian(info, false));
-  texts.add(russian(info, true));
+  for (const r of [russian(info, false), russian(info, true)]) {
+    texts.add(r);
+    // The gold was `З` before it became `Зл` (docs/NOTATION.md); the old letter is still read.
+    texts.add(r.replace(/^(\+?)Зл/, '$1З'));
+  }
   for (const j of [japanese(info, prevTo), japanese(info, undefined), japanese(plain, undefined)]) {
     texts.add(j);
     // 打 is written only where a board piece could also go there; accepted either way.

@@ -176,7 +176,6 @@ export const en = {
   analysed: 'Analysed',
   bestMove: 'Best move',
   winRateSente: 'Win rate for Sente',
-  centipawns: 'cp',
   evaluation: 'Evaluation',
   inaccuracy: 'Inaccuracy',
   mistake: 'Mistake',

@@ -176,7 +176,6 @@ export const ja: Dict = {
   analysed: '解析済み',
   bestMove: '最善手',
   winRateSente: '先手の勝率',
-  centipawns: '点',
   evaluation: '評価値',
   inaccuracy: '疑問手',
   mistake: '悪手',

@@ -176,7 +176,6 @@ export const ru: Dict = {
   analysed: 'Проанализировано',
   bestMove: 'Лучший ход',
   winRateSente: 'Шансы сенте на победу',
-  centipawns: 'cp',
   evaluation: 'Оценка',
   inaccuracy: 'Неточность',
   mistake: 'Ошибка',

@@ -176,7 +176,6 @@ export const uk: Dict = {
   analysed: 'Проаналізовано',
   bestMove: 'Найкращий хід',
   winRateSente: 'Шанси сенте на перемогу',
-  centipawns: 'cp',
   evaluation: 'Оцінка',
   inaccuracy: 'Неточність',
   mistake: 'Помилка',

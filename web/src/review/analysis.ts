@@ -7,6 +7,7 @@ import { h } from '../dom';
 import { t } from '../i18n/i18n';
 import { WIN_RATE_GRID, winRate } from './winrate';
 import { lineMoveText, usiMoveText } from '../board/movetext';
+import { scoreText } from '../engine/score';
 import type { MoveInfo, Position } from '../board/shogi';
 
 /** The engine's verdict on one position of the main line. */
@@ -244,8 +245,7 @@ export class GameAnalysis {
   }
 }
 
-/** An evaluation in words: `+120 cp` from Sente's side, or "Mate 5". */
+/** An evaluation in words, as everywhere (`engine/score.ts`): `+1.19` from Sente's side, `☗ #5`. */
 function evalText(e: Eval): string {
-  if (e.mate !== null) return `${t('mateFound')} ${e.mate}`;
-  return `${e.score_cp > 0 ? '+' : ''}${e.score_cp} ${t('centipawns')}`;
+  return scoreText(e.score_cp, e.mate);
 }

@@ -3,10 +3,13 @@
 /**
  * The centipawns that make a win rate of 1/(1+e⁻¹) ≈ 73 %: the evaluation
  * graph draws Sente's win rate as `1 / (1 + exp(-cp / WIN_RATE_SCALE))`
- * (documented in web/README.md). 600 is the scale Japanese engine GUIs
- * commonly use (about 500-800); +600 cp reads as 73 %, +1200 as 88 %.
+ * (documented in web/README.md). It is the server's `WIN_RATE_SCALE`
+ * (crates/server/src/review/marks.rs), by which it marks the moves that
+ * lowered their player's chance, so a marked drop is the drop the graph
+ * shows: this engine's own scale, fitted to its games (docs/ANALYSIS.md).
+ * +1200 cp reads as 73 %, +600 as 62 %.
  */
-export const WIN_RATE_SCALE = 600;
+export const WIN_RATE_SCALE = 1200;
 
 /** Sente's win rate (0..1) for an evaluation: 1 or 0 for a mate (positive `score_cp`: Sente mates). */
 export function winRate(scoreCp: number, mate: number | null = null): number {

@@ -15,10 +15,8 @@
 //!
 //! Scores are from Sente's point of view, in centipawns; a mate is
 //! `score_cp = ±10000` with `mate` the number of plies to it (positive when
-//! Sente mates). A move is flagged by how much the evaluation dropped from
-//! the mover's point of view between the position before it and the one
-//! after it (both capped at ±3000): 100 cp an inaccuracy, 300 a mistake,
-//! 800 a blunder, when the engine preferred another move (`better`).
+//! Sente mates). Which moves are marked is [`super::marks`]' business: by
+//! how much each lowered its player's winning chance.
 
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::Mutex;
@@ -35,7 +33,7 @@ pub use super::eval::Eval;
 use crate::activity::ActivityGate;
 use crate::db::Store;
 use crate::error::{Error, Problem};
-use crate::review::records;
+use crate::review::{marks, records};
 use crate::search_pool::SearchPool;
 use crate::time::unix_ms;
 
@@ -47,8 +45,6 @@ const TT_MB: usize = 16;
 pub const QUEUE_LEN: usize = 16;
 /// The `score_cp` of a mate.
 pub const MATE_CP: i32 = 10_000;
-/// Evaluations are capped at this for the mistake classification.
-const CAP_CP: i32 = 3000;
 
 struct Job {
     id: String,
@@ -122,13 +118,27 @@ fn eval_of(pos: &Position, ply: usize, tt: &TranspositionTable, gate: &ActivityG
     // wait does not count against its time.
     let gate = gate.clone();
     let control = SearchControl::new(false).with_pause(move || !gate.is_quiet());
+    evaluate(pos, ply, &SearchLimit::MoveTime(MOVE_TIME_MS), tt, &control)
+}
+
+/// The evaluation of `pos`, the position after `ply` moves, by a search
+/// within `limit` (the worker's is [`MOVE_TIME_MS`]; a fixed depth makes it
+/// repeatable, as the tests want).
+#[must_use]
+pub fn evaluate(
+    pos: &Position,
+    ply: usize,
+    limit: &SearchLimit,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+) -> Eval {
     let r = search(
         pos,
         &[],
-        &SearchLimit::MoveTime(MOVE_TIME_MS),
+        limit,
         &SearchOptions::default(),
         tt,
-        &control,
+        control,
         &mut |_: &str| {},
     );
     let (score_cp, mate) = sente_view(r.score, pos.side_to_move(), r.best_move.is_none());
@@ -239,34 +249,6 @@ pub async fn reset_unfinished(store: &Store) -> Result<(), Error> {
     Ok(store.reset_unfinished_analyses().await?)
 }
 
-/// The flagged moves: `(ply, kind, better move)`.
-#[must_use]
-pub fn mistakes(start: &Position, moves: &[Move], evals: &[Eval]) -> Vec<Value> {
-    let mut out = Vec::new();
-    let mut mover = start.side_to_move();
-    for (i, mv) in moves.iter().enumerate() {
-        let (Some(before), Some(after)) = (evals.get(i), evals.get(i + 1)) else {
-            break;
-        };
-        let sign = if mover == Color::Sente { 1 } else { -1 };
-        let view = |e: &Eval| (e.score_cp * sign).clamp(-CAP_CP, CAP_CP);
-        let drop = view(before) - view(after);
-        let played = mv.to_string();
-        let better = before.best_move.as_ref().filter(|b| **b != played);
-        let kind = match drop {
-            d if d >= 800 => Some("blunder"),
-            d if d >= 300 => Some("mistake"),
-            d if d >= 100 => Some("inaccuracy"),
-            _ => None,
-        };
-        if let (Some(kind), Some(better)) = (kind, better) {
-            out.push(json!({"ply": i + 1, "kind": kind, "better": better, "drop_cp": drop}));
-        }
-        mover = mover.opponent();
-    }
-    out
-}
-
 fn legal_line(start: &Position, moves: &[Move]) -> Vec<Move> {
     let mut pos = start.clone();
     let mut out = Vec::new();
@@ -293,7 +275,7 @@ pub async fn view(store: &Store, analyzer: &Analyzer, id: &str) -> Result<Value,
             "evals": [], "mistakes": [],
         }));
     };
-    let mistakes = mistakes(&rec.start, &moves, &row.evals);
+    let mistakes = marks::mistakes(&rec.start, &moves, &row.evals);
     let waiting = row.status != AnalysisStatus::Done && analyzer.waiting_for_live_play();
     Ok(json!({
         "status": row.status,
@@ -327,49 +309,4 @@ pub async fn start(store: &Store, analyzer: &Analyzer, id: &str) -> Result<(bool
         return Err(e);
     }
     Ok((true, view(store, analyzer, id).await?))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn eval(ply: usize, score_cp: i32, best: &str) -> Eval {
-        Eval {
-            ply,
-            score_cp,
-            mate: None,
-            best_move: Some(best.to_string()),
-        }
-    }
-
-    #[test]
-    fn drops_from_the_movers_view_are_classified() {
-        let start = Position::startpos();
-        let moves: Vec<Move> = ["7g7f", "3c3d", "8h2b+"]
-            .iter()
-            .map(|m| m.parse().unwrap())
-            .collect();
-        let evals = [
-            eval(0, 50, "2g2f"),  // Sente plays 7g7f: 50 -> 40, fine
-            eval(1, 40, "8c8d"),  // Gote plays 3c3d: -40 -> -390 for Gote, a mistake
-            eval(2, 390, "2g2f"), // Sente plays 8h2b+: 390 -> -600, a blunder
-            eval(3, -600, "3a2b"),
-        ];
-        let found = mistakes(&start, &moves, &evals);
-        assert_eq!(found.len(), 2, "{found:?}");
-        assert_eq!(found[0]["ply"], 2);
-        assert_eq!(found[0]["kind"], "mistake");
-        assert_eq!(found[0]["better"], "8c8d");
-        assert_eq!(found[1]["ply"], 3);
-        assert_eq!(found[1]["kind"], "blunder");
-        assert_eq!(found[1]["better"], "2g2f");
-    }
-
-    #[test]
-    fn the_engines_own_move_is_never_flagged() {
-        let start = Position::startpos();
-        let moves: Vec<Move> = vec!["7g7f".parse().unwrap()];
-        let evals = [eval(0, 0, "7g7f"), eval(1, -900, "3c3d")];
-        assert!(mistakes(&start, &moves, &evals).is_empty());
-    }
 }
