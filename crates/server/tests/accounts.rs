@@ -70,7 +70,10 @@ async fn registering_logs_in_with_an_http_only_session_cookie() {
     let ts = TestServer::start(&tmp.db()).await;
     let (status, head, body) = register(&ts, "Алиса", PASSWORD).await;
     assert_eq!(status, 201, "{body}");
-    assert_eq!(body, json!({"name": "Алиса", "admin": false, "role": "player"}));
+    assert_eq!(
+        body,
+        json!({"name": "Алиса", "admin": false, "role": "player"})
+    );
     let set = header(&head, "set-cookie").unwrap();
     let cookie = cookie_of(&head);
     let id = cookie.strip_prefix("shogi_session=").unwrap();
@@ -152,7 +155,10 @@ async fn a_wrong_password_and_an_unknown_name_answer_alike() {
     let (status, head, body) = login(&ts, "CAROL", PASSWORD).await;
     assert_eq!(
         (status, body),
-        (200, json!({"name": "carol", "admin": false, "role": "player"}))
+        (
+            200,
+            json!({"name": "carol", "admin": false, "role": "player"})
+        )
     );
     assert_eq!(me(&ts, &cookie_of(&head)).await.0, 200);
     ts.shutdown().await;
