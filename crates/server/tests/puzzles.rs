@@ -10,8 +10,10 @@ use std::time::Duration;
 
 use common::{header, TempDir, TestServer};
 use serde_json::{json, Value};
+use shogi_server::accounts::name_key;
+use shogi_server::db::Store;
 use shogi_server::limits::rates::{Rate, RateLimits};
-use shogi_server::puzzles::{Kind, PuzzleSet};
+use shogi_server::puzzles::{served_token, Kind, PuzzleSet};
 use shogi_server::ratings::{Glicko2, Rating, Score};
 
 const PASSWORD: &str = "correct horse";
@@ -56,13 +58,40 @@ async fn register(ts: &TestServer, name: &str) -> String {
     format!("Cookie: {}", set.split(';').next().unwrap())
 }
 
+/// The token `GET /api/puzzles/next` would give account `name` with puzzle
+/// `id`, made from the secret the server keeps in `tmp`'s database (made
+/// here first if the server has not made it yet: the first stored wins).
+async fn served(tmp: &TempDir, name: &str, id: &str) -> String {
+    let store = Store::open(&tmp.db()).await.unwrap();
+    let key = store
+        .secret("puzzle_serve", "made-by-the-test")
+        .await
+        .unwrap();
+    let user = store.user_by_key(&name_key(name)).await.unwrap().unwrap();
+    store.close().await;
+    served_token(&key, user.id, id)
+}
+
 async fn attempt(
     ts: &TestServer,
     id: &str,
     moves: &[String],
     cookie: Option<&str>,
 ) -> (u16, Value) {
-    let body = json!({ "moves": moves });
+    attempt_served(ts, id, moves, cookie, None).await
+}
+
+async fn attempt_served(
+    ts: &TestServer,
+    id: &str,
+    moves: &[String],
+    cookie: Option<&str>,
+    served: Option<&str>,
+) -> (u16, Value) {
+    let body = match served {
+        Some(t) => json!({ "moves": moves, "served": t }),
+        None => json!({ "moves": moves }),
+    };
     let headers: Vec<&str> = cookie.into_iter().collect();
     let path = format!("/api/puzzles/{id}/attempt");
     let (status, _, v) = ts.request_with("POST", &path, &headers, Some(&body)).await;
@@ -71,13 +100,22 @@ async fn attempt(
 
 /// Plays the stored solution through, taking the server's replies; the answers.
 async fn play_through(ts: &TestServer, id: &str, cookie: Option<&str>) -> Vec<Value> {
+    play_through_served(ts, id, cookie, None).await
+}
+
+async fn play_through_served(
+    ts: &TestServer,
+    id: &str,
+    cookie: Option<&str>,
+    served: Option<&str>,
+) -> Vec<Value> {
     let sol = solution(id);
     let mut moves: Vec<String> = Vec::new();
     let mut answers = Vec::new();
     let mut i = 0;
     while i < sol.len() {
         moves.push(sol[i].clone());
-        let (status, a) = attempt(ts, id, &moves, cookie).await;
+        let (status, a) = attempt_served(ts, id, &moves, cookie, served).await;
         assert_eq!(status, 200, "{a}");
         answers.push(a.clone());
         if a["result"] != "continue" {
@@ -316,7 +354,13 @@ async fn an_accounts_first_attempt_changes_both_ratings_as_glicko2_says() {
     let cookie = register(&ts, "solver").await;
     let id = mate3();
     let p = set().get(&id).unwrap().clone();
-    let answers = play_through(&ts, &id, Some(&cookie)).await;
+    // Not served to this account (another's token, or none): solved, not rated.
+    let other = register(&ts, "other").await;
+    let token = served(&tmp, "solver", &id).await;
+    let theirs = play_through_served(&ts, &id, Some(&other), Some(&token)).await;
+    assert_eq!(theirs.last().unwrap()["result"], "solved");
+    assert!(theirs.last().unwrap().get("rated").is_none());
+    let answers = play_through_served(&ts, &id, Some(&cookie), Some(&token)).await;
     let last = answers.last().unwrap();
     assert_eq!(last["result"], "solved");
     // Independent truth: the paper's Glicko-2 from the ratings before (a new
@@ -388,7 +432,15 @@ async fn a_wrong_first_attempt_lowers_the_rating_and_a_guest_gets_its_change_uns
         .map(ToString::to_string)
         .find(|m| *m != solution(&id)[0])
         .unwrap();
-    let (_, a) = attempt(&ts, &id, std::slice::from_ref(&other), Some(&cookie)).await;
+    let token = served(&tmp, "loser", &id).await;
+    let (_, a) = attempt_served(
+        &ts,
+        &id,
+        std::slice::from_ref(&other),
+        Some(&cookie),
+        Some(&token),
+    )
+    .await;
     assert_eq!(a["result"], "wrong");
     let after = a["rated"]["player"]["after"]["rating"].as_f64().unwrap();
     assert!(after < 1500.0, "{a}");
@@ -566,7 +618,10 @@ async fn a_get_changes_nothing_and_an_account_sees_the_solution_after_giving_up(
     assert_eq!(mine().await["attempted"], 0);
     // Giving up is a POST: a failed first attempt, then the solution.
     let give_up = format!("/api/puzzles/{id}/give-up");
-    let (status, _, p) = ts.request_with("POST", &give_up, &[&cookie], None).await;
+    let body = json!({"served": served(&tmp, "peeker", &id).await});
+    let (status, _, p) = ts
+        .request_with("POST", &give_up, &[&cookie], Some(&body))
+        .await;
     assert_eq!(status, 200);
     assert_eq!(p["solution"], guest["solution"]);
     let me = mine().await;
@@ -580,5 +635,50 @@ async fn a_get_changes_nothing_and_an_account_sees_the_solution_after_giving_up(
     // Solving it afterwards counts it solved but rates nothing.
     let answers = play_through(&ts, &id, Some(&cookie)).await;
     assert!(answers.last().unwrap().get("rated").is_none());
+    ts.shutdown().await;
+}
+
+#[tokio::test]
+async fn only_a_puzzle_the_server_served_moves_an_accounts_rating() {
+    let tmp = TempDir::new("puzzles-served");
+    let ts = TestServer::start(&tmp.db()).await;
+    let cookie = register(&ts, "served").await;
+    // Asked for by id (a link, a puzzle read elsewhere): solved, never rated.
+    let id = mate3();
+    let answers = play_through(&ts, &id, Some(&cookie)).await;
+    assert_eq!(answers.last().unwrap()["result"], "solved");
+    assert!(answers.last().unwrap().get("rated").is_none());
+    let (_, _, me) = ts
+        .request_with("GET", "/api/me/puzzles", &[&cookie], None)
+        .await;
+    assert_eq!(me["attempted"], 1);
+    assert!(
+        (me["rating"]["rating"].as_f64().unwrap() - 1500.0).abs() < 0.01,
+        "{me}"
+    );
+    // Served by `next` (a GET that stores nothing): its token rates the first attempt.
+    let (_, _, next) = ts
+        .request_with("GET", "/api/puzzles/next", &[&cookie], None)
+        .await;
+    let next_id = next["id"].as_str().unwrap().to_string();
+    let token = next["served"].as_str().unwrap().to_string();
+    assert_eq!(token, served(&tmp, "served", &next_id).await);
+    let answers = play_through_served(&ts, &next_id, Some(&cookie), Some(&token)).await;
+    assert!(
+        answers.last().unwrap().get("rated").is_some(),
+        "{answers:?}"
+    );
+    // A guest gets no token.
+    let (_, guest) = ts.request("GET", "/api/puzzles/next", None).await;
+    assert!(guest.get("served").is_none());
+    // The daily puzzle is served to everyone who asks for it.
+    let (_, _, daily) = ts
+        .request_with("GET", "/api/puzzles/daily", &[&cookie], None)
+        .await;
+    let daily_id = daily["id"].as_str().unwrap();
+    assert_eq!(
+        daily["served"].as_str().unwrap(),
+        served(&tmp, "served", daily_id).await
+    );
     ts.shutdown().await;
 }

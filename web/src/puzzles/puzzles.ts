@@ -134,7 +134,12 @@ class PuzzlePage implements Screen {
 
   private async load(get: () => Promise<PuzzleView>): Promise<void> {
     try {
-      this.puzzle = await get();
+      const p = await get();
+      // The served token survives a reload of /puzzles/<id> (the tab's storage).
+      const key = `shogi.served.${p.id}`;
+      if (p.served) sessionStorage.setItem(key, p.served);
+      else p.served = sessionStorage.getItem(key) ?? undefined;
+      this.puzzle = p;
       this.error = '';
     } catch (e) {
       this.puzzle = null;
@@ -187,8 +192,9 @@ class PuzzlePage implements Screen {
     this.status = 'waiting';
     this.syncBoard();
     this.render();
-    const body: { moves: string[]; rating?: PuzzleRating } = { moves };
+    const body: { moves: string[]; rating?: PuzzleRating; served?: string } = { moves };
     if (!me() && this.firstTry && this.streak === null) body.rating = guestRating();
+    if (me() && p.served) body.served = p.served;
     let a: AttemptAnswer;
     try {
       a = await request<AttemptAnswer>('POST', `/api/puzzles/${p.id}/attempt`, JSON.stringify(body), true);
@@ -281,7 +287,8 @@ class PuzzlePage implements Screen {
     const p = this.puzzle;
     if (!p) return;
     try {
-      const full = await request<PuzzleView>('POST', `/api/puzzles/${p.id}/give-up`);
+      const body = me() && p.served ? JSON.stringify({ served: p.served }) : undefined;
+      const full = await request<PuzzleView>('POST', `/api/puzzles/${p.id}/give-up`, body, body !== undefined);
       p.solution = full.solution ?? [];
       // An account that gives up before finishing has failed the puzzle: its rating changed.
       if (me() && this.status !== 'solved' && this.status !== 'wrong') this.loadMine();

@@ -17,6 +17,8 @@ export interface PuzzleView {
   legal: LegalMoves;
   solution?: string[];
   date?: string;
+  /** For an account, the token that says the server served this puzzle (sent back, its first attempt is rated). */
+  served?: string;
 }
 
 /** A Glicko-2 rating as the server sends it. */

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use shogi_core::Move;
 
-use super::body::JsonBody;
+use super::body::{JsonBody, OptionalJsonBody};
 use super::session::{ClientAddr, MaybeUser, User};
 use crate::board::legal::LegalMoves;
 use crate::error::{Error, Problem};
@@ -128,13 +128,31 @@ pub(super) async fn next(
         .next(filter, target, &exclude, user)
         .await?
         .ok_or(Error::NoSuch("puzzle"))?;
-    Ok(Json(Value::Object(puzzle_json(p, rating, false))))
+    let mut out = puzzle_json(p, rating, false);
+    served(&puzzles, user, p, &mut out).await?;
+    Ok(Json(Value::Object(out)))
+}
+
+/// Adds the token that says `p` was served to account `user` (nothing for
+/// a guest): the account's first attempt at it is rated when it sends the
+/// token back. Nothing is stored.
+async fn served(
+    puzzles: &Puzzles,
+    user: Option<i64>,
+    p: &Puzzle,
+    out: &mut Map<String, Value>,
+) -> Result<(), Error> {
+    if let Some(u) = user {
+        out.insert("served".into(), json!(puzzles.served_token(u, p).await?));
+    }
+    Ok(())
 }
 
 /// `GET /api/puzzles/daily`.
 pub(super) async fn daily(
     State(puzzles): State<Puzzles>,
     State(time): State<TimeSource>,
+    MaybeUser(user): MaybeUser,
 ) -> Result<Json<Value>, Error> {
     let (p, date) = puzzles
         .daily(time.now_ms())
@@ -142,6 +160,7 @@ pub(super) async fn daily(
     let rating = puzzles.rating(p).await?;
     let mut out = puzzle_json(p, rating, false);
     out.insert("date".into(), json!(date));
+    served(&puzzles, user.map(|u| u.id), p, &mut out).await?;
     Ok(Json(Value::Object(out)))
 }
 
@@ -188,13 +207,27 @@ pub(super) async fn give_up(
     State(time): State<TimeSource>,
     MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
+    OptionalJsonBody(req): OptionalJsonBody<GiveUpRequest>,
 ) -> Result<Json<Value>, Error> {
     let p = puzzle(&puzzles, &id)?;
     if let Some(account) = user {
-        puzzles.finish(account.id, p, false, time.now_ms()).await?;
+        let served = puzzles
+            .was_served(account.id, p, req.served.as_deref())
+            .await?;
+        puzzles
+            .finish(account.id, p, false, served, time.now_ms())
+            .await?;
     }
     let rating = puzzles.rating(p).await?;
     Ok(Json(Value::Object(puzzle_json(p, rating, true))))
+}
+
+/// `POST /api/puzzles/{id}/give-up` body (optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct GiveUpRequest {
+    /// The token `next` or `daily` gave with the puzzle.
+    served: Option<String>,
 }
 
 /// A guest's rating, sent with an attempt to learn its change.
@@ -228,6 +261,9 @@ pub(super) struct AttemptRequest {
     moves: Vec<String>,
     /// A guest's rating: a finished attempt answers with its change.
     rating: Option<GuestRating>,
+    /// The token `next` or `daily` gave with the puzzle: an account's
+    /// first attempt is rated only with it.
+    served: Option<String>,
 }
 
 /// The most moves an attempt may send.
@@ -283,7 +319,13 @@ pub(super) async fn attempt(
     };
     let solved = verdict == Verdict::Solved;
     if let Some(account) = user {
-        if let Some(rated) = puzzles.finish(account.id, p, solved, time.now_ms()).await? {
+        let served = puzzles
+            .was_served(account.id, p, req.served.as_deref())
+            .await?;
+        if let Some(rated) = puzzles
+            .finish(account.id, p, solved, served, time.now_ms())
+            .await?
+        {
             out["rated"] = json!({
                 "player": {"before": rating_json(rated.player.0), "after": rating_json(rated.player.1)},
                 "puzzle": {"before": rating_json(rated.puzzle.0), "after": rating_json(rated.puzzle.1)},

@@ -8,7 +8,8 @@
 //! pages' progress ([`learn`]), puzzle ratings and attempts ([`puzzles`]),
 //! the instances and the leases of live games ([`leases`]), the
 //! moderators' reports, log and actions ([`moderation`]), the rate
-//! limits several instances share ([`rate_hits`]), and the consequences of
+//! limits several instances share ([`rate_hits`]), the secrets they share
+//! ([`secrets`]), and the consequences of
 //! endings still due ([`outbox`]).
 //! Every statement binds its values; no SQL is built from text. Rows come
 //! back typed: moves as [`shogi_core::Move`], endings as
@@ -33,6 +34,7 @@ pub mod players;
 pub mod puzzles;
 pub mod rate_hits;
 pub mod records;
+pub mod secrets;
 pub mod tournaments;
 
 mod store;

@@ -19,6 +19,9 @@ pub struct PuzzleAttempt<'a> {
     pub initial: Rating,
     /// Whether the attempt solved it.
     pub solved: bool,
+    /// Whether the server served the puzzle to the account (only then does
+    /// its first attempt change ratings).
+    pub served: bool,
     /// When it was finished.
     pub at_ms: u64,
 }
@@ -114,7 +117,8 @@ impl Store {
     }
 
     /// Records a finished attempt. The first of `a.user` at the puzzle is
-    /// rated: `rate(player, puzzle)` gives both new ratings from the stored
+    /// rated if the puzzle was served to it (`a.served`; else it is only
+    /// recorded): `rate(player, puzzle)` gives both new ratings from the stored
     /// ones (the player's: [`Rating::NEW`] when missing; the puzzle's:
     /// `a.initial`), read and written in one transaction. A later attempt
     /// only marks the puzzle solved when it is. Returns the rated change.
@@ -149,6 +153,10 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             }
+            tx.commit().await?;
+            return Ok(None);
+        }
+        if !a.served {
             tx.commit().await?;
             return Ok(None);
         }

@@ -33,6 +33,7 @@ use crate::db::Store;
 use crate::error::Error;
 use crate::ratings::{Glicko2, Rating, Score};
 use crate::search_pool::SearchPool;
+use crate::token;
 
 /// The most puzzle searches at once (the others wait for one to end).
 pub const MAX_PUZZLE_SEARCHES: usize = 2;
@@ -73,6 +74,8 @@ pub struct Puzzles {
 struct Inner {
     set: Arc<PuzzleSet>,
     store: Store,
+    /// The key of the served tokens, read from the store when first needed.
+    serve_key: tokio::sync::OnceCell<String>,
     pool: SearchPool,
     searches: Arc<Semaphore>,
     verdicts: Mutex<HashMap<String, Verdict>>,
@@ -87,6 +90,7 @@ impl Puzzles {
             inner: Arc::new(Inner {
                 set,
                 store,
+                serve_key: tokio::sync::OnceCell::new(),
                 pool,
                 searches: Arc::new(Semaphore::new(MAX_PUZZLE_SEARCHES)),
                 verdicts: Mutex::default(),
@@ -275,9 +279,48 @@ impl Puzzles {
         Ok(self.inner.store.attempted_puzzle(user, &p.id).await?)
     }
 
+    async fn serve_key(&self) -> Result<&str, Error> {
+        let key = self
+            .inner
+            .serve_key
+            .get_or_try_init(|| async {
+                let fresh = format!("{}{}", token::new_token(), token::new_token());
+                self.inner.store.secret("puzzle_serve", &fresh).await
+            })
+            .await?;
+        Ok(key.as_str())
+    }
+
+    /// The token that says puzzle `p` was served to account `user` (by
+    /// `GET /api/puzzles/next` or `/daily`): nothing is stored when a
+    /// puzzle is served, the token is its proof, keyed by a secret the
+    /// server's instances share.
+    ///
+    /// # Errors
+    /// The database failed (reading or making the secret).
+    pub async fn served_token(&self, user: i64, p: &Puzzle) -> Result<String, Error> {
+        Ok(served_token(self.serve_key().await?, user, &p.id))
+    }
+
+    /// Whether `token` proves that `p` was served to `user`.
+    ///
+    /// # Errors
+    /// The database failed (reading the secret).
+    pub async fn was_served(
+        &self,
+        user: i64,
+        p: &Puzzle,
+        token: Option<&str>,
+    ) -> Result<bool, Error> {
+        let Some(token) = token else {
+            return Ok(false);
+        };
+        Ok(token::same(&self.served_token(user, p).await?, token))
+    }
+
     /// Records the end of an account's attempt (`solved` or wrong); the
-    /// first at a puzzle changes both ratings (Glicko-2, one game) and is
-    /// returned.
+    /// first at a puzzle changes both ratings (Glicko-2, one game) when
+    /// the puzzle was `served` to the account, and is returned.
     ///
     /// # Errors
     /// The database failed.
@@ -286,6 +329,7 @@ impl Puzzles {
         user: i64,
         p: &Puzzle,
         solved: bool,
+        served: bool,
         at_ms: u64,
     ) -> Result<Option<RatedAttempt>, Error> {
         let attempt = PuzzleAttempt {
@@ -293,6 +337,7 @@ impl Puzzles {
             puzzle_id: &p.id,
             initial: initial(p),
             solved,
+            served,
             at_ms,
         };
         Ok(self
@@ -324,6 +369,27 @@ impl Puzzles {
             .raise_puzzle_streak(user, streak.min(solved), at_ms)
             .await?)
     }
+}
+
+/// The served token of puzzle `id` for account `user` under `key`: 32 hex
+/// digits of SHA-256 over the key, the account and the puzzle.
+///
+/// ```
+/// use shogi_server::puzzles::served_token;
+/// let t = served_token("k", 7, "m1-0001");
+/// assert_eq!(t.len(), 32);
+/// assert_ne!(t, served_token("k", 8, "m1-0001"));
+/// assert_ne!(t, served_token("other", 7, "m1-0001"));
+/// ```
+#[must_use]
+pub fn served_token(key: &str, user: i64, id: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::new()
+        .chain_update(key.as_bytes())
+        .chain_update(format!("\n{user}\n{id}\n").as_bytes())
+        .chain_update(key.as_bytes())
+        .finalize();
+    digest.iter().take(16).map(|b| format!("{b:02x}")).collect()
 }
 
 /// A puzzle's rating before any attempt: the file's, RD [`PUZZLE_DEVIATION`].
