@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use super::audit::Action;
 use super::event::Loaded;
 use super::settings::{FormatName, Settings};
-use super::{entrant_text, organisers_only, EntrantRequest, Tournaments, MAX_PLAYERS};
+use super::{entrant_text, EntrantRequest, Tournaments, MAX_PLAYERS};
 use crate::accounts::{name_key, Account};
 use crate::db::invitations::NewInvitation;
 use crate::db::tournaments::EntrantRow;
@@ -218,10 +218,7 @@ impl Tournaments {
         name: &str,
     ) -> Result<(), Error> {
         let _guard = self.hold(id).await?;
-        let t = self.load(id).await?;
-        if !(t.is_organiser(actor.id) || actor.is_admin()) {
-            return Err(organisers_only());
-        }
+        self.load_as_organiser(id, actor).await?;
         let key = name_key(name);
         let invitation = self
             .store
