@@ -136,37 +136,41 @@ async fn a_twelve_player_round_robin_is_paired_by_berger_and_ranked_as_computed_
     let e = event(&s, &id).await;
     assert_eq!(e["status"], "finished");
     assert_eq!(e["planned_rounds"], 11);
-    assert_eq!(e["tiebreaks"], json!(["sb", "direct", "wins"]));
+    assert_eq!(e["tiebreaks"], json!(["direct", "wins", "sb"]));
     let (_, list) = s.request("GET", "/api/tournaments", None).await;
     assert_eq!(list["events"][0]["id"], id.as_str(), "{list}");
     assert_eq!(list["events"][0]["status"], "finished", "{list}");
     assert_eq!(list["events"][0]["players"], 12);
     assert_eq!(list["events"][0]["round"], 11);
-    // By hand: points 2:10½, 1:9½, 3:9, 4:8 ... 10:2, then 12 and 11 on 1
-    // point, 12 ahead on Sonneborn-Berger (it beat 1, 9½) against 11's 1.
-    let expected: [(u64, f64, f64, f64); 12] = [
-        (2, 10.5, 50.75, 10.0),
-        (1, 9.5, 50.25, 9.0),
-        (3, 9.0, 37.0, 9.0),
-        (4, 8.0, 29.0, 8.0),
-        (5, 7.0, 22.0, 7.0),
-        (6, 6.0, 16.0, 6.0),
-        (7, 5.0, 11.0, 5.0),
-        (8, 4.0, 7.0, 4.0),
-        (9, 3.0, 4.0, 3.0),
-        (10, 2.0, 2.0, 2.0),
-        (12, 1.0, 9.5, 1.0),
-        (11, 1.0, 1.0, 1.0),
+    // By hand: points 2:10½, 1:9½, 3:9, 4:8 ... 10:2, then 11 and 12 on 1
+    // point. The default order (direct, wins, SB; FIDE's for round robins)
+    // puts 11 first: it beat 12 (direct 1 against 0), though 12 has the
+    // better Sonneborn-Berger (it beat 1, 9½) against 11's 1.
+    let expected: [(u64, f64, f64, f64, f64); 12] = [
+        (2, 10.5, 50.75, 10.0, 0.0),
+        (1, 9.5, 50.25, 9.0, 0.0),
+        (3, 9.0, 37.0, 9.0, 0.0),
+        (4, 8.0, 29.0, 8.0, 0.0),
+        (5, 7.0, 22.0, 7.0, 0.0),
+        (6, 6.0, 16.0, 6.0, 0.0),
+        (7, 5.0, 11.0, 5.0, 0.0),
+        (8, 4.0, 7.0, 4.0, 0.0),
+        (9, 3.0, 4.0, 3.0, 0.0),
+        (10, 2.0, 2.0, 2.0, 0.0),
+        (11, 1.0, 1.0, 1.0, 1.0),
+        (12, 1.0, 9.5, 1.0, 0.0),
     ];
     let standings = e["standings"].as_array().unwrap();
     assert_eq!(standings.len(), 12);
-    for (i, (row, (player, points, sb, wins))) in standings.iter().zip(expected).enumerate() {
+    for (i, (row, (player, points, sb, wins, direct))) in standings.iter().zip(expected).enumerate()
+    {
         assert_eq!(row["rank"], i as u64 + 1, "{row}");
         assert_eq!(row["player"], player, "{row}");
         assert_eq!(row["name"], format!("Игрок {player}"));
         assert_eq!(row["points"].as_f64(), Some(points), "{row}");
         assert_eq!(row["tiebreaks"]["sb"].as_f64(), Some(sb), "{row}");
         assert_eq!(row["tiebreaks"]["wins"].as_f64(), Some(wins), "{row}");
+        assert_eq!(row["tiebreaks"]["direct"].as_f64(), Some(direct), "{row}");
     }
 
     check_exports(&s, &base, &org).await;

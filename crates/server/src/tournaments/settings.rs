@@ -237,7 +237,7 @@ pub struct BarsRequest {
 #[must_use]
 pub fn default_tiebreaks(format: FormatName) -> Vec<String> {
     let keys: &[&str] = match format {
-        FormatName::RoundRobin => &["sb", "direct", "wins"],
+        FormatName::RoundRobin => &["direct", "wins", "sb"],
         FormatName::Swiss | FormatName::Mcmahon => &["sos", "sosos", "direct"],
     };
     keys.iter().map(|k| (*k).to_string()).collect()
@@ -493,7 +493,7 @@ mod tests {
             .unwrap();
         assert_eq!(s.time, default_time());
         assert_eq!(s.impasse, ImpasseRule::Csa27);
-        assert_eq!(s.tiebreaks, ["sb", "direct", "wins"]);
+        assert_eq!(s.tiebreaks, ["direct", "wins", "sb"]);
         assert_eq!(s.rounds, None);
     }
 
