@@ -93,6 +93,28 @@ export async function tournamentScenarios(browser: Browser): Promise<void> {
       check((await textOf(org.page, '#event-facts')).includes('30 min + 30 s'), 'the header shows the time control');
     });
 
+    await step('the organiser allows chat in the event settings, before round 1', async () => {
+      await org.page.click('#settings-panel > summary');
+      await org.page.waitForSelector('#settings-panel #te-chat');
+      check(
+        (await org.page.inputValue('#settings-panel #te-name')).startsWith('Кубок клуба'),
+        'the settings form shows the event',
+      );
+      check(!(await org.page.isDisabled('#settings-panel #te-format')), 'the format can change before round 1');
+      check(!(await org.page.isChecked('#settings-panel #te-chat')), 'chat is off as created');
+      await org.page.check('#settings-panel #te-chat');
+      await org.page.screenshot({ path: join(shots, 'tournament-settings.png'), fullPage: true });
+      await org.page.click('#settings-panel #te-submit');
+      await waitEvent(
+        org.page,
+        () => document.querySelector('#settings-panel #te-chat') === null,
+        0,
+        'the form closes',
+      );
+      const ev = await eventJson();
+      check(ev.chat === true && ev.takebacks === false, `chat on, takebacks off: ${ev.chat} ${ev.takebacks}`);
+    });
+
     // Four players register in their own browsers and join by the Join button.
     const accountNames = [`Алёна_${stamp}`, `Борис_${stamp}`, `Carl_${stamp}`, `Dana_${stamp}`];
     const accounts = new Map();

@@ -14,6 +14,7 @@ import * as rules_timecontrol from '../src/rules/timecontrol';
 import * as tournament_audit from '../src/tournament/audit';
 import * as tournament_grid from '../src/tournament/grid';
 import * as tournament_tournaments from '../src/tournament/tournaments';
+import * as tournament_eventform from '../src/tournament/eventform';
 import * as tournament_words from '../src/tournament/words';
 import { eq, finish } from './unit-harness';
 
@@ -25,6 +26,7 @@ const m = {
   ...api_tournaments,
   ...accounts_tournamentbanner,
   ...tournament_tournaments,
+  ...tournament_eventform,
   ...tournament_audit,
   ...tournament_grid,
 };
@@ -183,7 +185,11 @@ eq(
 );
 eq('the planned number', view.planned, 5);
 eq('no rounds yet', m.eventView({ planned_rounds: 7 }).paired.length, 0);
-eq('a round robin defaults to SB, direct encounter, wins', m.defaultTiebreaks('round_robin').join(), 'sb,direct,wins');
+eq(
+  'a round robin defaults to direct encounter, wins, SB (FIDE)',
+  m.defaultTiebreaks('round_robin').join(),
+  'direct,wins,sb',
+);
 eq('a Swiss defaults to SOS, SOSOS, direct encounter', m.defaultTiebreaks('swiss').join(), 'sos,sosos,direct');
 // The create request.
 const tc30 = { main_ms: 1800000, byoyomi_ms: 30000, periods: 1, increment_ms: 0 };
@@ -240,6 +246,70 @@ eq(
   JSON.stringify(sw.time),
   JSON.stringify({ main_ms: 900000, byoyomi_ms: 10000, periods: 3, increment_ms: 0 }),
 );
+// The edit form starts from the event's settings and asks for them unchanged.
+{
+  const ev = m.eventView({
+    id: 'e1',
+    name: 'Кубок',
+    place: 'СПб',
+    starts: '2026-12-25',
+    ends: null,
+    format: 'round_robin',
+    double: true,
+    time: { main_ms: 600000, byoyomi_ms: 10000, periods: 2, increment_ms: 0 },
+    rated: true,
+    play: 'online',
+    impasse: '24',
+    tiebreaks: ['direct', 'sb'],
+    open: false,
+    handicap: true,
+    chat: true,
+    takebacks: false,
+    mcmahon: null,
+  });
+  const f = m.formFromEvent(ev);
+  const again = m.createRequest(f);
+  eq('edit: the format menu shows a double round robin', f.format, 'double_round_robin');
+  eq(
+    'edit: a clock that is no preset is a custom one',
+    `${f.time} ${JSON.stringify(again.time)}`,
+    `custom ${JSON.stringify(ev.time)}`,
+  );
+  eq(
+    'edit: the settings come back unchanged',
+    JSON.stringify([
+      again.name,
+      again.place,
+      again.starts,
+      again.format,
+      again.double,
+      again.rated,
+      again.play,
+      again.impasse,
+      again.tiebreaks,
+      again.open,
+      again.handicap,
+      again.chat,
+      again.takebacks,
+    ]),
+    JSON.stringify([
+      'Кубок',
+      'СПб',
+      '2026-12-25',
+      'round_robin',
+      true,
+      true,
+      'online',
+      '24',
+      ['direct', 'sb'],
+      false,
+      true,
+      true,
+      false,
+    ]),
+  );
+  eq('edit: the 30+30 preset is found again', m.formFromEvent({ ...ev, time: tc30 }).time, '30+30');
+}
 
 // The round robin's N×N table: rows and columns by entry number, the
 // diagonal empty, a result per meeting in round order (two in a double

@@ -29,7 +29,7 @@ export const WARNING_RULES = [
 
 /** The default tie-breaks of a format (as the server chooses them when none are given). */
 export function defaultTiebreaks(format: Format): TiebreakKey[] {
-  return format === 'round_robin' ? ['sb', 'direct', 'wins'] : ['sos', 'sosos', 'direct'];
+  return format === 'round_robin' ? ['direct', 'wins', 'sb'] : ['sos', 'sosos', 'direct'];
 }
 
 /** One event of the list (`GET /api/tournaments`). */
@@ -261,6 +261,11 @@ export async function listEvents(mine: boolean): Promise<EventSummary[]> {
 
 export function createEvent(req: CreateEvent): Promise<{ id: string }> {
   return call('POST', '/api/tournaments', req);
+}
+
+/** Changes an event's settings (organisers; `PUT /api/tournaments/{id}`). */
+export function updateEvent(id: string, req: CreateEvent): Promise<unknown> {
+  return call('PUT', base(id), req);
 }
 
 export async function getEvent(id: string): Promise<EventView> {

@@ -18,6 +18,7 @@ import {
   exportPath,
   getEvent,
   reportResult,
+  updateEvent,
   withdrawPlayer,
   type Board,
   type EventView,
@@ -33,6 +34,7 @@ import {
   invitationsPanel,
   type Act,
 } from './admin';
+import { type EventForm, eventForm, formFromEvent } from './eventform';
 import {
   byeText,
   coloursText,
@@ -90,7 +92,11 @@ export async function openTournament(root: HTMLElement, id: string, navigate: Na
   let destroyed = false;
   let held = false;
   const errorEl = h('p', { class: 'error', id: 'event-error', role: 'alert' });
-  const ui = { editing: null as number | null };
+  const ui = {
+    editing: null as number | null,
+    /** The settings form while the organiser has it open (kept across refreshes). */
+    settings: null as EventForm | null,
+  };
 
   /** Whether the organiser is typing in the page: then a timed refresh waits. */
   const typing = () => {
@@ -120,6 +126,37 @@ export async function openTournament(root: HTMLElement, id: string, navigate: Na
       errorEl.textContent = e instanceof Error ? e.message : String(e);
     }
     await refresh(true);
+  };
+
+  /** The organisers' settings form, open while they change it. */
+  const settingsPanel = () => {
+    const f = ui.settings;
+    const panel = h(
+      'details',
+      { class: 'settings-panel', id: 'settings-panel', open: f !== null },
+      h('summary', {}, t('evSettings')),
+      f
+        ? eventForm(
+            f,
+            { kind: 'edit', started: ev.paired.length > 0 },
+            async (req) => {
+              await updateEvent(ev.id, req);
+              ui.settings = null;
+              await refresh(true);
+            },
+            draw,
+          )
+        : null,
+    );
+    panel.addEventListener('toggle', () => {
+      if (panel.open && !ui.settings) {
+        ui.settings = formFromEvent(ev);
+        draw();
+      } else if (!panel.open && ui.settings) {
+        ui.settings = null;
+      }
+    });
+    return panel;
   };
 
   const draw = () => {
@@ -158,6 +195,7 @@ export async function openTournament(root: HTMLElement, id: string, navigate: Na
         errorEl,
         h('div', { class: 'tabs', role: 'tablist' }, tabs),
         h('div', { class: 'tab-body', id: `tab-body-${tab}` }, body),
+        organiser ? settingsPanel() : null,
         organiser ? organisersPanel(ev, act) : null,
         organiser ? auditPanel(ev) : null,
       ),
