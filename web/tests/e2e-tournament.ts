@@ -150,7 +150,8 @@ export async function tournamentScenarios(browser: Browser): Promise<void> {
               (await textOf(p.page, '#invitations .invitation-text')).includes(`Кубок клуба ${stamp}`),
               'the invitation names the event',
             );
-            await p.page.fill('#invitations .invitation-rank', '2k');
+            // Typed key by key, as a person does: the field must take a rank in words.
+            await p.page.locator('#invitations .invitation-rank').pressSequentially('2 kyu');
             await p.page.screenshot({ path: join(shots, 'tournament-invitation.png'), fullPage: true });
             await accept.click();
             await p.page.locator('#invitations').waitFor({ state: 'detached', timeout: 15000 });
@@ -160,6 +161,7 @@ export async function tournamentScenarios(browser: Browser): Promise<void> {
               entry && entry.rank === null,
               `${name} entered without a rank of their own: ${JSON.stringify(entry)}`,
             );
+            check(entry.proposed_rank === '2k', `the proposed rank typed as "2 kyu": ${entry.proposed_rank}`);
           }
           await p.page.goto(`${BASE}/t/${id}`);
           await p.page.click('#tab-players');

@@ -3,11 +3,11 @@
 // Accept (and an optional proposed rank) and Decline, shown on the start
 // screen. An account enters an event only by joining or by accepting here.
 
-import { me } from './account';
 import { h } from '../dom';
 import { t } from '../i18n/i18n';
 import { acceptInvitation, declineInvitation, myInvitations, type MyInvitation } from '../api/tournaments';
 import { timeControlText } from '../rules/timecontrol';
+import { type Polled, polled } from './polled';
 
 /** The line of one invitation: "You are invited to Кубок by Алиса". */
 export function invitationText(i: MyInvitation): string {
@@ -15,9 +15,7 @@ export function invitationText(i: MyInvitation): string {
 }
 
 /** Fills `box` with the invitations (empty when none or nobody is logged in); `everyMs` > 0 keeps it fresh. */
-export function invitationsBanner(box: HTMLElement, everyMs: number): { destroy(): void; redraw(): void } {
-  let invitations: MyInvitation[] = [];
-  let stopped = false;
+export function invitationsBanner(box: HTMLElement, everyMs: number): Polled {
   let error = '';
   /** Proposed ranks typed, per event, kept while the banner redraws. */
   const ranks = new Map<string, string>();
@@ -28,13 +26,13 @@ export function invitationsBanner(box: HTMLElement, everyMs: number): { destroy(
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }
-    await load();
+    await banner.reload();
   };
   const item = (i: MyInvitation) => {
     const rank = h('input', {
       class: 'invitation-rank',
-      maxlength: 4,
-      placeholder: '1d, 5k',
+      maxlength: 12,
+      placeholder: t('rankPlaceholder'),
       'aria-label': t('invRank'),
       value: ranks.get(i.tournament) ?? '',
     });
@@ -68,7 +66,7 @@ export function invitationsBanner(box: HTMLElement, everyMs: number): { destroy(
       decline,
     );
   };
-  const draw = () => {
+  const draw = (invitations: MyInvitation[]) => {
     if (invitations.length === 0 && !error) {
       box.replaceChildren();
       box.hidden = true;
@@ -85,34 +83,8 @@ export function invitationsBanner(box: HTMLElement, everyMs: number): { destroy(
       ),
     );
   };
-  const load = async () => {
-    if (stopped) return;
-    if (!me()) {
-      invitations = [];
-      draw();
-      return;
-    }
-    try {
-      invitations = await myInvitations();
-    } catch {
-      invitations = [];
-    }
-    if (!stopped) draw();
-  };
   box.hidden = true;
-  load();
-  const timer =
-    everyMs > 0
-      ? window.setInterval(() => {
-          // Not while the player types a rank.
-          if (document.visibilityState === 'visible' && !box.contains(document.activeElement)) load();
-        }, everyMs)
-      : undefined;
-  return {
-    destroy() {
-      stopped = true;
-      window.clearInterval(timer);
-    },
-    redraw: draw,
-  };
+  // Not while the player types a rank.
+  const banner = polled(myInvitations, draw, everyMs, () => !box.contains(document.activeElement));
+  return banner;
 }

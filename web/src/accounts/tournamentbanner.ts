@@ -2,10 +2,10 @@
 // finished (`GET /api/me/tournament-games`), each a link to the game, shown
 // on the start screen (fetched again every 10 s) and on one's own profile.
 
-import { me } from './account';
 import { h } from '../dom';
 import { t } from '../i18n/i18n';
 import { myEventGames, type MyEventGame } from '../api/tournaments';
+import { type Polled, polled } from './polled';
 
 /** One line of the banner: "Рождественский турнир, round 2, board 1: you play ☖ Gote against Борис". */
 export function readyGameText(g: MyEventGame): string {
@@ -19,10 +19,8 @@ export function readyGameText(g: MyEventGame): string {
 }
 
 /** Fills `box` with the banner (empty when there is no game or nobody is logged in); `every_ms` > 0 keeps it fresh. */
-export function gamesBanner(box: HTMLElement, everyMs: number): { destroy(): void; redraw(): void } {
-  let games: MyEventGame[] = [];
-  let stopped = false;
-  const draw = () => {
+export function gamesBanner(box: HTMLElement, everyMs: number): Polled {
+  const draw = (games: MyEventGame[]) => {
     if (games.length === 0) {
       box.replaceChildren();
       box.hidden = true;
@@ -50,33 +48,6 @@ export function gamesBanner(box: HTMLElement, everyMs: number): { destroy(): voi
       ),
     );
   };
-  const load = async () => {
-    if (stopped) return;
-    if (!me()) {
-      games = [];
-      draw();
-      return;
-    }
-    try {
-      games = await myEventGames();
-    } catch {
-      games = [];
-    }
-    if (!stopped) draw();
-  };
   box.hidden = true;
-  load();
-  const timer =
-    everyMs > 0
-      ? window.setInterval(() => {
-          if (document.visibilityState === 'visible') load();
-        }, everyMs)
-      : undefined;
-  return {
-    destroy() {
-      stopped = true;
-      window.clearInterval(timer);
-    },
-    redraw: draw,
-  };
+  return polled(myEventGames, draw, everyMs);
 }
