@@ -161,6 +161,8 @@ export async function moderationScenarios(browser: Browser): Promise<void> {
       log.includes('отключил(а) учётную запись') && log.includes(nameM) && log.includes('оскорбления в чате'),
       `the log: ${log}`,
     );
+    // The role given from the command line, in Russian words (the log keeps the role's key).
+    check(log.includes(`${nameM}: модератор`), `the role change in Russian: ${log}`);
     await m.page.screenshot({ path: join(shots, 'moderation-log.png'), fullPage: true });
     check((await classicalRating(a.page, nameA)) === null, "Anna's rating is back to none (1500?)");
     check((await classicalRating(m.page, nameB)) === null, "Boris's rating is back to none (1500?)");

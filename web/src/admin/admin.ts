@@ -238,6 +238,13 @@ export function openAdmin(root: HTMLElement): Screen {
       return;
     }
     const action = (a: string) => ((ACTIONS as readonly string[]).includes(a) ? t(`admAction_${a}` as MsgKey) : a);
+    // A role change's target is "name: role" (the role's key): the role in the reader's words.
+    const target = (l: LogRow) => {
+      const i = l.target.lastIndexOf(': ');
+      const role = l.target.slice(i + 2);
+      if (l.action !== 'role' || i < 0 || !(ROLES as readonly string[]).includes(role)) return l.target;
+      return `${l.target.slice(0, i)}: ${t(`admRole_${role}` as MsgKey)}`;
+    };
     logBox.replaceChildren(
       h(
         'table',
@@ -261,7 +268,7 @@ export function openAdmin(root: HTMLElement): Screen {
               h('td', {}, when(l.at_ms)),
               h('td', {}, l.moderator),
               h('td', {}, action(l.action)),
-              h('td', {}, l.target),
+              h('td', {}, target(l)),
               h('td', {}, l.reason),
             ),
           ),
