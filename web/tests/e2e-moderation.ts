@@ -123,6 +123,9 @@ export async function moderationScenarios(browser: Browser): Promise<void> {
 
     // Boris's game socket closed: his page no longer seats him (no resign button).
     await b.page.waitForSelector('#resign', { state: 'detached', timeout: 10000 });
+    // His account bar no longer names him: the page learnt that his session ended.
+    await b.page.waitForSelector('#account-name', { state: 'detached', timeout: 10000 });
+    check(await b.page.isVisible('#login-open'), 'the account bar offers to log in');
     await b.page.screenshot({ path: join(shots, 'moderation-player-after.png') });
     // His challenge left Anna's lobby.
     await lobbyA.waitForSelector(`.seek-row[data-id="${seek}"]`, { state: 'detached', timeout: 10000 });

@@ -57,6 +57,20 @@ export async function loadMe(): Promise<Me | null> {
   return current;
 }
 
+/**
+ * Asks again who this browser is, when something suggests the session may
+ * have ended (a moderator disabled the account, say): only a definite `401`
+ * logs the page out; a network failure keeps the account as it was.
+ */
+export async function recheckMe(): Promise<void> {
+  if (!current) return;
+  try {
+    set(await call<Me>('GET', '/api/me'));
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) set(null);
+  }
+}
+
 /** Registers an account and logs in as it. */
 export async function register(name: string, password: string): Promise<Me> {
   const m = await call<Me>('POST', '/api/account', { name, password });

@@ -4,7 +4,7 @@
 // clocks (clocks.ts), keyboard play (typing.ts), the preferences (prefs.ts)
 // and the drawing around the board (view.ts).
 
-import { guestNameToSend, me } from '../accounts/account';
+import { guestNameToSend, me, recheckMe } from '../accounts/account';
 import { guestNameField } from '../accounts/accountbar';
 import { ApiError, type GameState, getGame, joinGame, savedToken, saveToken } from '../api/api';
 import { h } from '../dom';
@@ -82,6 +82,8 @@ class Game implements Screen {
   private socket: GameSocket | null = null;
   message = '';
   connected = false;
+  /** The socket closed since it last opened: on reopening, the session is checked again. */
+  private dropped = false;
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
 
   constructor(
@@ -116,6 +118,12 @@ class Game implements Screen {
         if (why && refusal?.square) this.board.showBubble(refusal.square, why);
       },
       onStatus: (ok) => {
+        // Back after a drop: the session may have ended meanwhile (a disabled account), so ask again.
+        if (!ok) this.dropped = true;
+        else if (this.dropped) {
+          this.dropped = false;
+          recheckMe();
+        }
         this.connected = ok;
         if (!ok) this.clocks.connectionLost();
         this.view.renderSide();
