@@ -473,7 +473,7 @@ impl Position {
     /// assert_eq!(pos.hash(), key);
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn hash_after(&self, m: Move) -> u64 {
         let us = self.side;
