@@ -5,7 +5,7 @@
 
 import { me } from '../accounts/account';
 import { rankText } from '../accounts/players';
-import { h, option } from '../dom';
+import { h, option, scrollBox } from '../dom';
 import { t } from '../i18n/i18n';
 import type { Navigate, Screen } from '../screen';
 import { customTimeFields, SEEK_PRESETS, seekTime, timeControlText } from '../rules/timecontrol';
@@ -173,9 +173,7 @@ function eventTable(events: EventSummary[]): HTMLElement {
       h('td', { class: 'num' }, e.rounds ? `${e.round}/${e.rounds}` : String(e.round)),
     ),
   );
-  return h(
-    'div',
-    { class: 'table-scroll' },
+  return scrollBox(
     h(
       'table',
       { class: 'data-table', id: 'event-list' },
