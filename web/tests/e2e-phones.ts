@@ -6,7 +6,8 @@
 // inside a box that shows its visible "scroll" cue (and then keeps the names
 // and the points in sight); no cell's text is cut. On the start page the open
 // challenges and the games in progress come before the forms. A full-page
-// screenshot per page and language: test-results/phone-<lang>-<page>.png.
+// screenshot per page and language, test-results/phone-<lang>-<page>.png, and
+// its first screen, phone-<lang>-<page>-top.png.
 
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -66,11 +67,18 @@ async function phoneProblems(page: Page): Promise<string[]> {
             if (!inside(c)) out.push(`${name}: the cell ${label(c)} is hidden or off the screen`);
           }
         }
-        // No text cut inside a cell (a cell scrolling or clipping its text).
+        // No text cut inside a cell (a cell scrolling or clipping its text), nor
+        // squeezed into a strip a letter or two wide (words broken at every letter).
         for (const c of cells) {
           const el = c as HTMLElement;
-          if (shown(el) && el.scrollWidth > el.clientWidth + 1) {
+          if (!shown(el)) continue;
+          if (el.scrollWidth > el.clientWidth + 1) {
             out.push(`${name}: the text of ${label(c)} is cut (${el.scrollWidth} > ${el.clientWidth})`);
+          }
+          const longest = Math.max(0, ...(el.textContent ?? '').split(/\s+/).map((w) => w.length));
+          const em = Number.parseFloat(getComputedStyle(el).fontSize);
+          if (longest >= 4 && el.clientWidth > 0 && el.clientWidth < 2.2 * em) {
+            out.push(`${name}: ${label(c)} is squeezed to ${el.clientWidth} px`);
           }
         }
       }
@@ -184,6 +192,7 @@ export async function phoneScenarios(browser: Browser): Promise<void> {
         await page.waitForLoadState('networkidle');
         await page.waitForTimeout(150);
         await page.screenshot({ path: join(shots, `phone-${lang}-${name}.png`), fullPage: true });
+        await page.screenshot({ path: join(shots, `phone-${lang}-${name}-top.png`) });
         for (const p of await phoneProblems(page)) problems.push(`${lang} ${name}: ${p}`);
       };
       await visit('start', '/', '#seek-list .seek-row', async () => {
@@ -221,11 +230,18 @@ export async function phoneScenarios(browser: Browser): Promise<void> {
       await visit('profile', `/@/${encodeURIComponent(viewerName)}`, '#profile');
       await visit('tournaments', '/t', '#event-list');
       await visit('event-standings', `/t/${id}`, '#standings .standing-row');
-      await visit('event-rounds', null, '#event-rounds .board-row', () => page.click('#tab-rounds'));
-      await visit('event-players', null, '#players-table .player-row', () => page.click('#tab-players'));
-      await visit('crosstable', `/t/${id}/crosstable`, '#crosstable .cross-row');
+      await page.click('#tab-rounds');
+      await visit('event-rounds', null, '#event-rounds .board-row');
+      await page.click('#tab-players');
+      await visit('event-players', null, '#players-table .player-row');
+      await visit('crosstable', `/t/${id}/crosstable`, '#crosstable .cross-row', async () => {
+        await page.locator('#rr-grid-section').screenshot({ path: join(shots, `phone-${lang}-crosstable-grid.png`) });
+      });
       await visit('pairing-sheet', `/t/${id}/rounds/11/sheet`, '#pairing-sheet .sheet-row');
-      await visit('admin', '/admin', '#admin');
+      await page.goto(`${BASE}/admin`);
+      await page.fill('#adm-q', 'Констант');
+      await page.click('#adm-find-go');
+      await visit('admin', null, '#adm-accounts table tr[data-name]');
       // The pairings as a player who does not organise: the result shown as text beside both names.
       if (lang === 'ru') {
         await context.clearCookies();
@@ -239,7 +255,7 @@ export async function phoneScenarios(browser: Browser): Promise<void> {
       }
       await context.close();
     }
-    check(problems.length === 0, `at 390×844:\n  ${problems.join('\n  ')}`);
+    check(problems.length === 0, `at 390×844:\n  ${[...new Set(problems)].join('\n  ')}`);
     check((await textOf(seeker.page, '#seek-list')).length > 0, 'the challenge stayed open');
     for (const p of [viewer, rival, seeker]) await p.context.close();
   });
