@@ -111,6 +111,20 @@ export async function phoneScenarios(browser: Browser): Promise<void> {
     await viewer.page.click(`.seek-row[data-id="${first}"] .seek-accept`);
     await viewer.page.waitForURL(/\/g\/[0-9a-f]{16}$/, { timeout: 10000 });
     const game = gameId(viewer.page);
+    // A finished game for the profile: the seeker's challenge accepted, then resigned.
+    await seeker.page.goto(`${BASE}/`);
+    await seeker.page.waitForSelector('#seek-form');
+    await seeker.page.click('#seek-submit');
+    await seeker.page.waitForSelector('.seek-row .seek-cancel');
+    const second = await seeker.page.getAttribute('.seek-row:has(.seek-cancel)', 'data-id');
+    const other = await viewer.context.newPage();
+    await other.goto(`${BASE}/`);
+    await other.click(`.seek-row[data-id="${second}"] .seek-accept`);
+    await other.waitForURL(/\/g\/[0-9a-f]{16}$/, { timeout: 10000 });
+    other.once('dialog', (d) => d.accept());
+    await other.click('#resign');
+    await other.waitForSelector('#status');
+    await other.close();
     // An open challenge, left open on the seeker's start page.
     await seeker.page.goto(`${BASE}/`);
     await seeker.page.waitForSelector('#seek-form');
