@@ -41,6 +41,13 @@ async function phoneProblems(page: Page): Promise<string[]> {
       return r.width > 0 && r.left >= -0.5 && r.right <= W + 0.5;
     };
     const label = (el: Element) => `"${(el.textContent ?? '').trim().slice(0, 40)}"`;
+    // Text ending in "…" because its box is too narrow.
+    for (const el of document.querySelectorAll<HTMLElement>('body *')) {
+      const style = getComputedStyle(el);
+      if (style.textOverflow === 'ellipsis' && shown(el) && el.scrollWidth > el.clientWidth + 1) {
+        out.push(`the text of ${label(el)} is cut with "…"`);
+      }
+    }
     for (const table of document.querySelectorAll('table')) {
       if (!shown(table) || table.getBoundingClientRect().width === 0) continue;
       const name = table.id ? `#${table.id}` : `table.${table.className.split(' ').join('.')}`;
