@@ -1,4 +1,6 @@
-// A tiny helper for building DOM trees.
+// A tiny helper for building DOM trees, and the box of a wide table.
+
+import { t } from './i18n/i18n';
 
 type Attrs = Record<string, string | number | boolean | undefined | null | EventListener>;
 type Child = Node | string | null | undefined | false;
@@ -27,4 +29,27 @@ export function option(value: string, label: string, selected: string): HTMLOpti
   const o = h('option', { value }, label);
   o.selected = value === selected;
   return o;
+}
+
+/**
+ * The box of a table that may be wider than the screen (a phone): the table
+ * scrolls sideways inside it, and while it is wider than the box the box is
+ * marked `overflows`, which shows the cue above it ("the table scrolls
+ * sideways →") and a shadow at the edge with more to see.
+ */
+export function scrollBox(table: HTMLElement): HTMLElement {
+  const scroller = h('div', { class: 'table-scroll' }, table);
+  const box = h(
+    'div',
+    { class: 'table-box' },
+    h('p', { class: 'scroll-cue note', 'aria-hidden': 'true' }, t('tableScrolls')),
+    scroller,
+  );
+  const measure = () => box.classList.toggle('overflows', scroller.scrollWidth > scroller.clientWidth + 1);
+  if (typeof ResizeObserver === 'function') {
+    const watch = new ResizeObserver(measure);
+    watch.observe(scroller);
+    watch.observe(table);
+  }
+  return box;
 }

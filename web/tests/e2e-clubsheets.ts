@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 
-import { BASE, api, check, type Json, newPage, shots, test, textOf } from './e2e-harness';
+import { BASE, api, check, newPage, playRoundsByApi, shots, test, textOf } from './e2e-harness';
 
 export async function clubSheetScenarios(browser: Browser): Promise<void> {
   await test('club sheets: a Russian round robin with ranks, the N×N table printed on one A4 landscape page, the CSV', async () => {
@@ -115,32 +115,7 @@ export async function clubSheetScenarios(browser: Browser): Promise<void> {
     await step('rounds 2 to 11 paired and entered as the organiser', async () => {
       // The rest of the table by the API with the organiser's session (the
       // menus were shown above): the lower number wins, board 1 is drawn.
-      for (let n = 2; n <= 11; n++) {
-        const r = await page.evaluate(async (eid) => {
-          const res = await fetch(`/api/tournaments/${eid}/rounds`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: '{}',
-          });
-          return res.json();
-        }, id);
-        check(r.pairings?.length === 6, `round ${n} paired: ${JSON.stringify(r)}`);
-        for (const b of r.pairings as Json[]) {
-          const result = b.board === 1 ? 'draw' : b.sente < b.gote ? 'sente' : 'gote';
-          const status = await page.evaluate(
-            async ([eid, round, board, res]) =>
-              (
-                await fetch(`/api/tournaments/${eid}/rounds/${round}/boards/${board}`, {
-                  method: 'PUT',
-                  headers: { 'content-type': 'application/json' },
-                  body: JSON.stringify({ result: res }),
-                })
-              ).status,
-            [id, n, b.board, result] as const,
-          );
-          check(status === 200, `round ${n} board ${b.board}: ${status}`);
-        }
-      }
+      await playRoundsByApi(page, id, 2, 11);
       check((await eventJson()).status === 'finished', 'every round played');
     });
 

@@ -273,3 +273,49 @@ export async function createFromStartScreen(page: Page, choices: Record<string, 
 export async function textOf(page: Page, selector: string, options?: { timeout?: number }): Promise<string> {
   return (await page.textContent(selector, options)) ?? '';
 }
+
+/** Registers account `name` from the start page's dialog (the password is the tests' own). */
+export async function register(page: Page, name: string, password = 'correct horse battery'): Promise<void> {
+  await page.goto(`${BASE}/`);
+  await page.click('#register-open');
+  await page.fill('#login-name', name);
+  await page.fill('#login-password', password);
+  await page.click('#login-submit');
+  await page.waitForFunction((n) => document.querySelector('#account-name')?.textContent === n, name, {
+    timeout: 10000,
+  });
+}
+
+/**
+ * Pairs rounds `from` to `to` of event `id` and enters every result by the
+ * API with the organiser's session of `page`: the lower number wins, board 1
+ * is drawn.
+ */
+export async function playRoundsByApi(page: Page, id: string, from: number, to: number): Promise<void> {
+  for (let n = from; n <= to; n++) {
+    const r = await page.evaluate(async (eid) => {
+      const res = await fetch(`/api/tournaments/${eid}/rounds`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      return res.json();
+    }, id);
+    check(Array.isArray(r.pairings), `round ${n} paired: ${JSON.stringify(r)}`);
+    for (const b of r.pairings as Json[]) {
+      const result = b.board === 1 ? 'draw' : b.sente < b.gote ? 'sente' : 'gote';
+      const status = await page.evaluate(
+        async ([eid, round, board, res]) =>
+          (
+            await fetch(`/api/tournaments/${eid}/rounds/${round}/boards/${board}`, {
+              method: 'PUT',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ result: res }),
+            })
+          ).status,
+        [id, n, b.board, result] as const,
+      );
+      check(status === 200, `round ${n} board ${b.board}: ${status}`);
+    }
+  }
+}

@@ -22,6 +22,7 @@ import { i18nScenarios } from './e2e-i18n';
 import { ARGS, CHROMIUM, cspViolations, results, setBase, startServer } from './e2e-harness';
 import { learnTests } from './e2e-learn';
 import { moderationScenarios } from './e2e-moderation';
+import { phoneScenarios } from './e2e-phones';
 import { playScenarios } from './e2e-play';
 import { puzzleTests } from './e2e-puzzles';
 import { reviewScenarios } from './e2e-review';
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     await analysisScenarios(browser);
     await i18nScenarios(browser);
     await moderationScenarios(browser);
+    await phoneScenarios(browser);
   } finally {
     await browser.close();
     await server.stop();

@@ -8,7 +8,7 @@
 import { me, moderates } from '../accounts/account';
 import { profilePath } from '../accounts/players';
 import { ApiError, request } from '../api/api';
-import { h } from '../dom';
+import { h, scrollBox } from '../dom';
 import { lang, type MsgKey, t } from '../i18n/i18n';
 import type { Screen } from '../screen';
 
@@ -160,15 +160,17 @@ export function openAdmin(root: HTMLElement): Screen {
       );
     });
     accountsBox.replaceChildren(
-      h(
-        'table',
-        { class: 'adm-table' },
+      scrollBox(
         h(
-          'thead',
-          {},
-          h('tr', {}, ...[t('admName'), t('admRole'), t('admState'), t('admCreated'), ''].map((c) => h('th', {}, c))),
+          'table',
+          { class: 'adm-table' },
+          h(
+            'thead',
+            {},
+            h('tr', {}, ...[t('admName'), t('admRole'), t('admState'), t('admCreated'), ''].map((c) => h('th', {}, c))),
+          ),
+          h('tbody', {}, ...rows),
         ),
-        h('tbody', {}, ...rows),
       ),
     );
   };
@@ -246,30 +248,32 @@ export function openAdmin(root: HTMLElement): Screen {
       return `${l.target.slice(0, i)}: ${t(`admRole_${role}` as MsgKey)}`;
     };
     logBox.replaceChildren(
-      h(
-        'table',
-        { class: 'adm-table' },
+      scrollBox(
         h(
-          'thead',
-          {},
+          'table',
+          { class: 'adm-table' },
           h(
-            'tr',
+            'thead',
             {},
-            ...[t('admWhen'), t('admWho'), t('admWhat'), t('admTarget'), t('admReason')].map((c) => h('th', {}, c)),
-          ),
-        ),
-        h(
-          'tbody',
-          {},
-          ...data.log.map((l) =>
             h(
               'tr',
               {},
-              h('td', {}, when(l.at_ms)),
-              h('td', {}, l.moderator),
-              h('td', {}, action(l.action)),
-              h('td', {}, target(l)),
-              h('td', {}, l.reason),
+              ...[t('admWhen'), t('admWho'), t('admWhat'), t('admTarget'), t('admReason')].map((c) => h('th', {}, c)),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            ...data.log.map((l) =>
+              h(
+                'tr',
+                {},
+                h('td', {}, when(l.at_ms)),
+                h('td', {}, l.moderator),
+                h('td', {}, action(l.action)),
+                h('td', {}, target(l)),
+                h('td', {}, l.reason),
+              ),
             ),
           ),
         ),

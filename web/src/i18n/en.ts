@@ -334,6 +334,7 @@ export const en = {
   evStatus_finished: 'Finished',
   evOrganisers: 'Organisers',
   evCrosstable: 'Crosstable',
+  tableScrolls: 'The table scrolls sideways →',
   evPairingSheet: 'Pairing sheet',
   evReportTxt: 'Rating report (text)',
   evGamesZip: 'All games (ZIP of KIF)',

@@ -333,6 +333,7 @@ export const ja: Dict = {
   evStatus_finished: '終了',
   evOrganisers: '主催者',
   evCrosstable: '対戦表',
+  tableScrolls: '表は横にスクロールできます →',
   evPairingSheet: '組み合わせ表',
   evReportTxt: 'レーティング報告（テキスト）',
   evGamesZip: '全対局（KIFのZIP）',

@@ -333,6 +333,7 @@ export const ru: Dict = {
   evStatus_finished: 'Завершён',
   evOrganisers: 'Организаторы',
   evCrosstable: 'Турнирная таблица',
+  tableScrolls: 'Таблица прокручивается вбок →',
   evPairingSheet: 'Лист жеребьёвки',
   evReportTxt: 'Отчёт для рейтинга (текст)',
   evGamesZip: 'Все партии (ZIP с KIF)',

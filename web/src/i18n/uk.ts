@@ -333,6 +333,7 @@ export const uk: Dict = {
   evStatus_finished: 'Завершено',
   evOrganisers: 'Організатори',
   evCrosstable: 'Турнірна таблиця',
+  tableScrolls: 'Таблиця прокручується вбік →',
   evPairingSheet: 'Лист жеребкування',
   evReportTxt: 'Звіт для рейтингу (текст)',
   evGamesZip: 'Усі партії (ZIP з KIF)',

@@ -2,11 +2,13 @@
 // or one addressed to a player), the open seeks with "Accept" (or "Cancel"
 // for one's own), and the games in progress to watch. Kept live by the
 // lobby's WebSocket; when this browser's seek is accepted it opens the game.
+// One's own games lead the games in progress. On a phone the lists come
+// before the forms (styles/players.css).
 
 import { guestNameToSend, me } from '../accounts/account';
 import { guestNameField } from '../accounts/accountbar';
-import { saveToken, type PlayerView } from '../api/api';
-import { h, option } from '../dom';
+import { savedToken, saveToken, type PlayerView } from '../api/api';
+import { h, option, scrollBox } from '../dom';
 import { t, type MsgKey } from '../i18n/i18n';
 import {
   acceptSeek,
@@ -250,9 +252,7 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
         ? h('p', {}, t('connecting'))
         : seeks.length === 0
           ? h('p', { class: 'note', id: 'no-seeks' }, t('noSeeks'))
-          : h(
-              'div',
-              { class: 'table-scroll' },
+          : scrollBox(
               h(
                 'table',
                 { class: 'lobby-table', id: 'seek-list' },
@@ -273,10 +273,14 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
   };
 
   const drawLive = () => {
-    const items = live.map((g) =>
+    // One's own games first (this browser holds a seat, or the account plays), marked.
+    const m = me();
+    const plays = (p: PlayerView | null) => !!m && !!p && !p.guest && p.name.toLowerCase() === m.name.toLowerCase();
+    const own = (g: LiveGame) => savedToken(g.id) !== null || plays(g.players.sente) || plays(g.players.gote);
+    const items = [...live.filter(own), ...live.filter((g) => !own(g))].map((g) =>
       h(
         'li',
-        { class: 'live-row', 'data-id': g.id },
+        { class: `live-row${own(g) ? ' own' : ''}`, 'data-id': g.id },
         h(
           'a',
           { href: `/g/${g.id}`, 'data-link': true, class: 'live-link' },

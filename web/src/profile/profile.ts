@@ -7,7 +7,7 @@ import { changePassword, deleteAccount, me } from '../accounts/account';
 import { ApiError, request } from '../api/api';
 import { gameTable, type ArchiveEntry } from '../records/gametable';
 import { ratingChart, type RatingPoint } from './ratingchart';
-import { h } from '../dom';
+import { h, scrollBox } from '../dom';
 import { lang, t } from '../i18n/i18n';
 import { renderNotFound } from '../screen';
 import { rankText, ratingText } from '../accounts/players';
@@ -135,9 +135,7 @@ export async function openProfile(root: HTMLElement, name: string, navigate: Nav
         h('h2', {}, t('ratings')),
         ratingRows.length === 0
           ? h('p', { class: 'note', id: 'no-ratings' }, t('noRatings'))
-          : h(
-              'div',
-              { class: 'table-scroll' },
+          : scrollBox(
               h(
                 'table',
                 { class: 'ratings-table', id: 'ratings' },

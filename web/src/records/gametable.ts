@@ -1,7 +1,7 @@
 // A table of finished or imported games (the archive's, a player's on the
 // profile), each row opening the review board.
 
-import { h } from '../dom';
+import { h, scrollBox } from '../dom';
 import { t, type MsgKey } from '../i18n/i18n';
 import { timeControlText } from '../rules/timecontrol';
 import { dayText } from './dates';
@@ -43,9 +43,7 @@ export function gameTable(entries: ArchiveEntry[]): HTMLElement {
       h('td', {}, h('a', { href: `/review/${e.id}`, 'data-link': true }, t('open'))),
     ),
   );
-  return h(
-    'div',
-    { class: 'table-scroll' },
+  return scrollBox(
     h(
       'table',
       { class: 'archive-table' },

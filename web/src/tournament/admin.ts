@@ -4,7 +4,7 @@
 // the next round (players sitting out with 0, ½ or 1 point, pairs forced
 // together) or unpairing the last, the co-organisers, and the audit log.
 
-import { h, option } from '../dom';
+import { h, option, scrollBox } from '../dom';
 import { lang, t, type MsgKey } from '../i18n/i18n';
 import { HANDICAPS } from '../rules/handicaps';
 import {
@@ -417,9 +417,7 @@ export function auditPanel(ev: EventView): HTMLElement {
     try {
       const entries = await auditLog(ev.id);
       box.replaceChildren(
-        h(
-          'div',
-          { class: 'table-scroll' },
+        scrollBox(
           h(
             'table',
             { class: 'data-table audit-table' },

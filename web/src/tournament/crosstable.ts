@@ -7,7 +7,7 @@
 // app's header and the page's links.
 
 import { ApiError } from '../api/api';
-import { h } from '../dom';
+import { h, scrollBox } from '../dom';
 import { t } from '../i18n/i18n';
 import { rankText } from '../accounts/players';
 import { roundRobinGrid } from './grid';
@@ -78,9 +78,9 @@ function gridSection(ev: EventView): HTMLElement {
     'tr',
     {},
     h('th', { class: 'num' }, t('evNo')),
-    h('th', {}, t('evPlayerName')),
+    h('th', { class: 'player-name' }, t('evPlayerName')),
     rows.map((r) => h('th', { class: 'grid-col' }, String(r.player))),
-    h('th', { class: 'num' }, t('points')),
+    h('th', { class: 'num points' }, t('points')),
     ev.tiebreaks.map((k) => h('th', { class: 'num', title: tiebreakName(k) }, tiebreakShort(k))),
     h('th', { class: 'num' }, t('evRank')),
   );
@@ -119,9 +119,7 @@ function gridSection(ev: EventView): HTMLElement {
         t('evGridPrint'),
       ),
     ),
-    h(
-      'div',
-      { class: 'table-scroll' },
+    scrollBox(
       h(
         'table',
         { class: `data-table rr-grid${ev.double ? ' double' : ''}`, id: 'rr-grid' },
@@ -146,11 +144,11 @@ export async function openCrosstable(root: HTMLElement, id: string): Promise<Scr
       {},
       h('th', {}, t('evRank')),
       h('th', {}, t('evNo')),
-      h('th', {}, t('evPlayerName')),
+      h('th', { class: 'player-name' }, t('evPlayerName')),
       h('th', {}, `${t('rating')} / ${t('rank')}`),
       h('th', {}, t('evClub')),
       rounds.map((n) => h('th', { class: 'round-col' }, String(n))),
-      h('th', {}, t('points')),
+      h('th', { class: 'points' }, t('points')),
       ev.tiebreaks.map((k) => h('th', { title: tiebreakName(k) }, tiebreakShort(k))),
     );
     const body = rows.map((r) =>
@@ -184,9 +182,7 @@ export async function openCrosstable(root: HTMLElement, id: string): Promise<Scr
         h(
           'div',
           { class: 'by-rounds' },
-          h(
-            'div',
-            { class: 'table-scroll' },
+          scrollBox(
             h(
               'table',
               { class: 'data-table crosstable', id: 'crosstable' },
@@ -270,9 +266,7 @@ export async function openPairingSheet(root: HTMLElement, id: string, round: num
         'section',
         { class: 'printable sheet-page', id: 'sheet-page' },
         printHead(ev, t('evRoundN').replace('{n}', String(round))),
-        h(
-          'div',
-          { class: 'table-scroll' },
+        scrollBox(
           h(
             'table',
             { class: 'data-table pairing-sheet', id: 'pairing-sheet' },

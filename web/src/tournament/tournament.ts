@@ -8,7 +8,7 @@
 
 import { me } from '../accounts/account';
 import { ApiError } from '../api/api';
-import { h, option } from '../dom';
+import { h, option, scrollBox } from '../dom';
 import { t, type MsgKey } from '../i18n/i18n';
 import { profilePath, rankText } from '../accounts/players';
 import type { Navigate, Screen } from '../screen';
@@ -362,9 +362,7 @@ function playersSection(ev: EventView, ui: { editing: number | null }, act: Act,
       : null,
     ev.players.length === 0
       ? h('p', { class: 'note', id: 'no-players' }, t('evNoPlayers'))
-      : h(
-          'div',
-          { class: 'table-scroll' },
+      : scrollBox(
           h(
             'table',
             { class: 'data-table', id: 'players-table' },
@@ -511,9 +509,7 @@ function roundsSection(ev: EventView, act: Act): HTMLElement {
           ),
         ),
         warnings.length ? h('ul', { class: 'warnings warn' }, warnings) : null,
-        h(
-          'div',
-          { class: 'table-scroll' },
+        scrollBox(
           h(
             'table',
             { class: 'data-table boards-table' },
@@ -563,9 +559,7 @@ function standingsSection(ev: EventView): HTMLElement {
   return h(
     'section',
     { class: 'event-standings', id: 'event-standings' },
-    h(
-      'div',
-      { class: 'table-scroll' },
+    scrollBox(
       h(
         'table',
         { class: 'data-table', id: 'standings' },

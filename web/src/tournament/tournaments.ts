@@ -3,7 +3,7 @@
 // the event.
 
 import { me } from '../accounts/account';
-import { h } from '../dom';
+import { h, scrollBox } from '../dom';
 import { t } from '../i18n/i18n';
 import type { Navigate, Screen } from '../screen';
 import { createEvent, listEvents, type EventSummary } from '../api/tournaments';
@@ -80,9 +80,7 @@ function eventTable(events: EventSummary[]): HTMLElement {
       h('td', { class: 'num' }, e.rounds ? `${e.round}/${e.rounds}` : String(e.round)),
     ),
   );
-  return h(
-    'div',
-    { class: 'table-scroll' },
+  return scrollBox(
     h(
       'table',
       { class: 'data-table', id: 'event-list' },
