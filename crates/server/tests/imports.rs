@@ -6,7 +6,7 @@ mod common;
 use common::{account, local, send_text, TempDir, TestServer};
 use serde_json::{json, Value};
 
-const KIF: &str = "先手：Алиса\n後手：Борис\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 まで3手で中断\n";
+const KIF: &str = "先手：Алиса\n後手：Борис\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n";
 /// The same moves and players as [`KIF`] in CSA, the names in another case.
 const CSA: &str = "N+алиса\nN-БОРИС\nPI\n+\n+7776FU\n-3334FU\n+2726FU\n";
 /// The same moves as [`KIF`] between other players.
