@@ -82,7 +82,11 @@ async fn every_shared_record_imports_and_reads_back() {
             "{file}: imported moves"
         );
         let id = imported["id"].as_str().unwrap().to_string();
-        assert_eq!(ids.insert(id.clone()), stored, "{file}: a new id only when stored");
+        assert_eq!(
+            ids.insert(id.clone()),
+            stored,
+            "{file}: a new id only when stored"
+        );
         let (status, back) = ts
             .request("GET", &format!("/api/games/{id}/record?format=json"), None)
             .await;

@@ -278,3 +278,38 @@ async fn a_bad_visibility_is_refused_and_nothing_is_stored() {
     assert!(archive_ids(&ts, "").await.is_empty());
     ts.shutdown().await;
 }
+
+#[tokio::test]
+async fn deleting_an_account_deletes_its_private_records_only() {
+    let tmp = TempDir::new("imports-delete-account");
+    let ts = TestServer::start(&tmp.db()).await;
+    let (alice, _) = account(&ts, "alice").await;
+    let path = "/api/import?save=1&visibility=private";
+    let (status, private) = post(&ts, path, KIF, Some(&alice)).await;
+    assert_eq!(status, 201, "{private}");
+    let path = "/api/import?save=1&visibility=unlisted";
+    let (status, unlisted) = post(&ts, path, OTHER_PLAYERS, Some(&alice)).await;
+    assert_eq!(status, 201, "{unlisted}");
+
+    let body = json!({"password": common::PASSWORD});
+    let (status, _) = ask(&ts, "DELETE", "/api/account", Some(&alice), Some(&body)).await;
+    assert_eq!(status, 204);
+    let read = |id: &Value| format!("/api/games/{}/record", id.as_str().unwrap());
+    assert_eq!(
+        ask(&ts, "GET", &read(&private["id"]), None, None).await.0,
+        404
+    );
+    assert_eq!(
+        ask(&ts, "GET", &read(&unlisted["id"]), None, None).await.0,
+        200
+    );
+    let pool = tmp.pool().await;
+    let left: Vec<(String, Option<i64>)> =
+        sqlx::query_as("SELECT id, owner_user FROM records ORDER BY id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    let unlisted_id = unlisted["id"].as_str().unwrap().to_string();
+    assert_eq!(left, vec![(unlisted_id, None)]);
+    ts.shutdown().await;
+}
