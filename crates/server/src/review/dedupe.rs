@@ -66,11 +66,10 @@ pub async fn fill_games(store: &Store) -> Result<usize, Error> {
             return Ok(done);
         }
         for id in &ids {
-            let key = match super::records::game_key(store, id).await? {
-                Some(key) => key,
-                // Gone since: nothing to key (an empty key never matches one computed).
-                None => String::new(),
-            };
+            // A game gone since gets an empty key, which never matches one computed.
+            let key = super::records::game_key(store, id)
+                .await?
+                .unwrap_or_default();
             store.set_game_key(id, &key).await?;
             done += 1;
         }
