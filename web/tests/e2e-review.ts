@@ -41,6 +41,9 @@ export async function reviewScenarios(browser: Browser): Promise<void> {
     });
     await shootNarrow(page, 'import-error', 'the import page');
     await page.setInputFiles('#import-file', { name: 'game.kif', mimeType: 'text/plain', buffer: Buffer.from(kif) });
+    // The file is previewed first, then saved.
+    await page.waitForSelector('#import-preview #import-moves .move[data-ply="6"]');
+    await page.click('#import-save');
     await page.waitForURL(/\/review\/[0-9a-f]{16}$/, { timeout: 10000 });
     const id = new URL(page.url()).pathname.split('/')[2];
     await page.waitForSelector('#moves .move[data-ply="6"]');
@@ -187,6 +190,8 @@ export async function reviewScenarios(browser: Browser): Promise<void> {
     await page.waitForSelector('#import-text');
     await page.fill('#import-text', kif);
     await page.click('#import-submit');
+    await page.waitForSelector('#import-save');
+    await page.click('#import-save');
     await page.waitForURL(/\/review\/[0-9a-f]{16}$/, { timeout: 10000 });
     const id = new URL(page.url()).pathname.split('/')[2];
     await page.waitForSelector('#moves .variation .move');

@@ -19,6 +19,7 @@ import { boardScenarios } from './e2e-boards';
 import { clubSheetScenarios } from './e2e-clubsheets';
 import { gameScenarios } from './e2e-game';
 import { i18nScenarios } from './e2e-i18n';
+import { importScenarios } from './e2e-import';
 import { ARGS, CHROMIUM, cspViolations, results, setBase, startServer } from './e2e-harness';
 import { learnTests } from './e2e-learn';
 import { moderationScenarios } from './e2e-moderation';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
     await gameScenarios(browser);
     await playScenarios(browser);
     await reviewScenarios(browser);
+    await importScenarios(browser);
     await tournamentScenarios(browser);
     await clubSheetScenarios(browser);
     await puzzleTests(browser);

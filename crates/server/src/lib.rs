@@ -210,6 +210,8 @@ impl Server {
         let store = db::Store::open(&config.db).await?;
         review::analysis::reset_unfinished(&store).await?;
         store.fill_search_names().await?;
+        review::dedupe::fill_records(&store).await?;
+        review::dedupe::fill_games(&store).await?;
         let leases = match &config.advertise {
             Some(address) => Some(
                 Leases::register(

@@ -20,6 +20,7 @@ import {
   type TimeControl,
 } from '../api/api';
 import { isoDayText } from '../records/dates';
+import { takeNote } from '../records/opennote';
 import { clockRulesFields, clockRulesRequest, DEFAULT_CLOCK_RULES, type ClockRules } from '../rules/gameoptions';
 import { h, option } from '../dom';
 import { resultText } from '../records/ending';
@@ -128,6 +129,9 @@ class Review implements Screen {
   ) {
     this.analysis = new GameAnalysis(id, this);
     this.mate = new MateSearch(this);
+    // A note the screen that opened this record left (the import page: "already in the archive").
+    const left = takeNote(id);
+    if (left) this.note = { text: left, error: false };
     this.tree = fromJson(rec.nodes);
     this.startComments = [...rec.start_comments];
     const main = replay(rec.start_sfen, rec.moves);

@@ -7,6 +7,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde_json::Value;
 
+use super::session::MaybeUser;
 use crate::db::Store;
 use crate::error::Error;
 use crate::review::analysis::{self, Analyzer};
@@ -15,18 +16,22 @@ use crate::review::analysis::{self, Analyzer};
 pub(super) async fn get(
     State(store): State<Store>,
     State(analyzer): State<Arc<Analyzer>>,
+    MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, Error> {
-    Ok(Json(analysis::view(&store, &analyzer, &id).await?))
+    let reader = user.map(|u| u.id);
+    Ok(Json(analysis::view(&store, &analyzer, &id, reader).await?))
 }
 
 /// `POST /api/games/{id}/analysis`: queues an analysis (once per game).
 pub(super) async fn start(
     State(store): State<Store>,
     State(analyzer): State<Arc<Analyzer>>,
+    MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<Value>), Error> {
-    let (queued, view) = analysis::start(&store, &analyzer, &id).await?;
+    let reader = user.map(|u| u.id);
+    let (queued, view) = analysis::start(&store, &analyzer, &id, reader).await?;
     let status = if queued {
         StatusCode::ACCEPTED
     } else {

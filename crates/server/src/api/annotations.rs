@@ -5,6 +5,7 @@ use axum::Json;
 use serde_json::Value;
 
 use super::body::JsonBody;
+use super::session::MaybeUser;
 use crate::db::Store;
 use crate::error::Error;
 use crate::review::annotated::AnnotationsRequest;
@@ -14,9 +15,10 @@ use crate::review::records;
 /// answers the record JSON with them.
 pub(super) async fn put(
     State(store): State<Store>,
+    MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<AnnotationsRequest>,
 ) -> Result<Json<Value>, Error> {
-    let review = records::annotate(&store, &id, req).await?;
+    let review = records::annotate(&store, &id, user.map(|u| u.id), req).await?;
     Ok(Json(records::record_json(&review)))
 }

@@ -14,7 +14,8 @@ use shogi_record::diagram::{Coords, Options, PieceStyle};
 use shogi_record::Format;
 
 use super::body::JsonBody;
-use super::session::ClientAddr;
+use super::session::{ClientAddr, MaybeUser};
+use crate::db::records::Visibility;
 use crate::db::Store;
 use crate::error::Error;
 use crate::limits::rates::{Kind, Limiter};
@@ -36,10 +37,11 @@ pub(super) struct RecordQuery {
 /// `GET /api/games/{id}/record?format=`.
 pub(super) async fn record(
     State(store): State<Store>,
+    MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     Query(q): Query<RecordQuery>,
 ) -> Result<Response, Error> {
-    let review = records::load(&store, &id).await?;
+    let review = records::load(&store, &id, user.map(|u| u.id)).await?;
     let name = q.format.as_deref().unwrap_or("kif");
     let (format, ext, mime) = match name {
         "json" => return Ok(Json(records::record_json(&review)).into_response()),
@@ -115,10 +117,11 @@ impl DiagramQuery {
 async fn diagram(
     store: &Store,
     id: &str,
+    reader: Option<i64>,
     q: &DiagramQuery,
 ) -> Result<(shogi_core::Position, Options), Error> {
     let choice = q.choice()?;
-    let review = records::load(store, id).await?;
+    let review = records::load(store, id, reader).await?;
     let (pos, last) = records::position_at(&review.record, &choice)?;
     Ok((pos, q.options(last)))
 }
@@ -128,11 +131,12 @@ pub(super) async fn diagram_svg(
     State(store): State<Store>,
     State(limiter): State<Limiter>,
     addr: ClientAddr,
+    MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     Query(q): Query<DiagramQuery>,
 ) -> Result<Response, Error> {
     limiter.check(Kind::Diagrams, &addr.key()).await?;
-    let (pos, opts) = diagram(&store, &id, &q).await?;
+    let (pos, opts) = diagram(&store, &id, user.map(|u| u.id), &q).await?;
     let svg = shogi_record::diagram::svg(&pos, &opts);
     Ok((
         [(
@@ -150,6 +154,7 @@ pub(super) async fn diagram_png(
     State(store): State<Store>,
     State(limiter): State<Limiter>,
     addr: ClientAddr,
+    MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     Query(q): Query<DiagramQuery>,
 ) -> Result<Response, Error> {
@@ -158,7 +163,7 @@ pub(super) async fn diagram_png(
         return Err(bad(format!("width must be 100..={}", picture::MAX_WIDTH)));
     }
     limiter.check(Kind::Diagrams, &addr.key()).await?;
-    let (pos, opts) = diagram(&store, &id, &q).await?;
+    let (pos, opts) = diagram(&store, &id, user.map(|u| u.id), &q).await?;
     super::download::png(pos, opts, width).await
 }
 
@@ -167,32 +172,68 @@ pub(super) async fn diagram_png(
 pub(super) struct ImportQuery {
     /// `1` (or `true`): store the record in the archive.
     save: Option<String>,
+    /// `public` (default), `unlisted` or `private`.
+    visibility: Option<String>,
 }
 
-/// `POST /api/import[?save=1]`: the body is the record file.
+/// `POST /api/import[?save=1][&visibility=]`: the body is the record file.
+/// Answers the record JSON with `existing` (the id of the same record
+/// already in the archive, or `null`); saving answers `201` with the new
+/// record's `id`, `token` and `visibility`, or `200` with the existing
+/// record's and `"duplicate": true` (its `token` only for its owner account).
 pub(super) async fn import(
     State(store): State<Store>,
     State(limiter): State<Limiter>,
     addr: ClientAddr,
+    MaybeUser(user): MaybeUser,
     Query(q): Query<ImportQuery>,
     body: Bytes,
 ) -> Result<(StatusCode, Json<Value>), Error> {
+    let visibility = match q.visibility.as_deref() {
+        None | Some("") => Visibility::Public,
+        Some(word) => word.parse().map_err(|e| bad(format!("{e}")))?,
+    };
     let key = addr.key();
     let bytes = u64::try_from(body.len()).unwrap_or(u64::MAX);
     limiter
         .check_all(&[(Kind::Imports, &key, 1), (Kind::ImportBytes, &key, bytes)])
         .await?;
     let save = matches!(q.save.as_deref(), Some("1" | "true"));
-    let imported = records::import(&store, &body, save).await?;
-    let mut out = imported.json;
-    let Some((id, owner)) = imported.saved else {
-        return Ok((StatusCode::OK, Json(out)));
+    let importer = user.map(|u| u.id);
+    let opts = records::ImportOptions {
+        save,
+        visibility,
+        importer,
     };
-    if let Some(obj) = out.as_object_mut() {
+    let imported = records::import(&store, &body, opts).await?;
+    let mut out = imported.json;
+    let Some(obj) = out.as_object_mut() else {
+        return Err(Error::Internal("the record JSON is not an object".into()));
+    };
+    obj.insert(
+        "existing".into(),
+        imported
+            .existing
+            .as_ref()
+            .map_or(Value::Null, |d| Value::String(d.id.clone())),
+    );
+    if let Some((id, owner)) = imported.saved {
         obj.insert("id".into(), Value::String(id));
         obj.insert("token".into(), Value::String(owner));
+        obj.insert("visibility".into(), visibility.name().into());
+        obj.insert("duplicate".into(), Value::Bool(false));
+        return Ok((StatusCode::CREATED, Json(out)));
     }
-    Ok((StatusCode::CREATED, Json(out)))
+    if let (true, Some(dup)) = (save, imported.existing) {
+        let mine = dup.owner_user.is_some() && dup.owner_user == importer;
+        obj.insert("id".into(), Value::String(dup.id));
+        if let (true, Some(token)) = (mine, dup.owner_token) {
+            obj.insert("token".into(), Value::String(token));
+        }
+        obj.insert("visibility".into(), dup.visibility.name().into());
+        obj.insert("duplicate".into(), Value::Bool(true));
+    }
+    Ok((StatusCode::OK, Json(out)))
 }
 
 /// `POST /api/mate` body.

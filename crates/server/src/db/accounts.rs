@@ -249,18 +249,28 @@ impl Store {
     }
 
     /// In one transaction: names the seats of `user_id` in its games
-    /// `deleted` (unbinding them from the account), and deletes the
-    /// account, its sessions, ratings and rating history.
+    /// `deleted` (unbinding them from the account; their dedupe keys are
+    /// computed again), deletes its private imported records (with their
+    /// annotations and analyses) and unbinds its other records, and deletes
+    /// the account, its sessions, ratings and rating history.
     ///
     /// # Errors
     /// The database refused it (and nothing changed).
     pub async fn delete_user(&self, user_id: i64) -> Result<(), sqlx::Error> {
         let mut tx = self.pool.begin().await?;
         for statement in [
-            "UPDATE games SET sente_name = 'deleted', sente_lc = 'deleted', sente_user = NULL
+            "UPDATE games SET sente_name = 'deleted', sente_lc = 'deleted', sente_user = NULL,
+                dedupe_key = NULL
              WHERE sente_user = $1",
-            "UPDATE games SET gote_name = 'deleted', gote_lc = 'deleted', gote_user = NULL
+            "UPDATE games SET gote_name = 'deleted', gote_lc = 'deleted', gote_user = NULL,
+                dedupe_key = NULL
              WHERE gote_user = $1",
+            "DELETE FROM annotations WHERE id IN
+                (SELECT id FROM records WHERE owner_user = $1 AND visibility = 'private')",
+            "DELETE FROM analyses WHERE id IN
+                (SELECT id FROM records WHERE owner_user = $1 AND visibility = 'private')",
+            "DELETE FROM records WHERE owner_user = $1 AND visibility = 'private'",
+            "UPDATE records SET owner_user = NULL WHERE owner_user = $1",
             "DELETE FROM sessions WHERE user_id = $1",
             "DELETE FROM tournament_creations WHERE user_id = $1",
             "DELETE FROM rating_history WHERE user_id = $1",

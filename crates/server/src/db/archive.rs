@@ -5,7 +5,8 @@
 //! columns the list shows. A game's player names come from its settings (the
 //! computer's seat is `AI <level>`); a record's from its headers, with a
 //! Unicode lower-case copy for the case-insensitive player filter (`SQLite`'s
-//! `lower()` folds ASCII only).
+//! `lower()` folds ASCII only). Only public records are listed (unlisted and
+//! private ones are read by id alone).
 
 use serde::Serialize;
 use sqlx::any::AnyRow;
@@ -103,7 +104,7 @@ const ENTRIES: &str = "
     UNION ALL
     SELECT id, 'import', created_at, sente, gote, sente_lc, gote_lc, NULL, NULL, time_json,
         handicap, winner, reason, plies, coalesce(played_at, created_at)
-    FROM records";
+    FROM records WHERE visibility = 'public'";
 
 /// The filter over [`ENTRIES`]: `$1` a lower-case part of a name or NULL,
 /// `$2` `sente`, `gote`, `draw` or NULL, `$5` an account id or NULL; `$FIND(a, b)`

@@ -504,7 +504,7 @@ pub async fn games_zip(store: &Store, name_key: &str) -> Result<(String, Vec<u8>
         .compression_method(zip::CompressionMethod::Deflated);
     let internal = |e: &dyn std::fmt::Display| Error::Internal(format!("zip: {e}"));
     for id in ids.iter().take(MAX_ZIP_GAMES) {
-        let review = crate::review::records::load(store, id).await?;
+        let review = crate::review::records::load(store, id, None).await?;
         let date = review
             .record
             .headers

@@ -262,12 +262,19 @@ fn legal_line(start: &Position, moves: &[Move]) -> Vec<Move> {
     out
 }
 
-/// The analysis of `id` as the JSON of `GET /api/games/{id}/analysis`.
+/// The analysis of `id` as the JSON of `GET /api/games/{id}/analysis`, as
+/// `reader` (an account id, `None` for a guest) may read it.
 ///
 /// # Errors
-/// [`Error::NotFound`] for an unknown id; database errors.
-pub async fn view(store: &Store, analyzer: &Analyzer, id: &str) -> Result<Value, Error> {
-    let rec = records::load(store, id).await?.record;
+/// [`Error::NotFound`] for an unknown id or a record `reader` may not read;
+/// database errors.
+pub async fn view(
+    store: &Store,
+    analyzer: &Analyzer,
+    id: &str,
+    reader: Option<i64>,
+) -> Result<Value, Error> {
+    let rec = records::load(store, id, reader).await?.record;
     let moves = legal_line(&rec.start, &rec.main_line());
     let Some(row) = store.analysis(id).await? else {
         return Ok(json!({
@@ -291,13 +298,18 @@ pub async fn view(store: &Store, analyzer: &Analyzer, id: &str) -> Result<Value,
 /// grown since); says whether it was queued now, and the analysis as it stands.
 ///
 /// # Errors
-/// [`Error::NotFound`] for an unknown id; [`Error::Unavailable`] when the
-/// queue is full; database errors.
-pub async fn start(store: &Store, analyzer: &Analyzer, id: &str) -> Result<(bool, Value), Error> {
-    let rec = records::load(store, id).await?.record;
+/// [`Error::NotFound`] for an unknown id or a record `reader` may not read;
+/// [`Error::Unavailable`] when the queue is full; database errors.
+pub async fn start(
+    store: &Store,
+    analyzer: &Analyzer,
+    id: &str,
+    reader: Option<i64>,
+) -> Result<(bool, Value), Error> {
+    let rec = records::load(store, id, reader).await?.record;
     let moves = legal_line(&rec.start, &rec.main_line());
     if !store.queue_analysis(id, moves.len(), unix_ms()).await? {
-        return Ok((false, view(store, analyzer, id).await?));
+        return Ok((false, view(store, analyzer, id, reader).await?));
     }
     let job = Job {
         id: id.to_string(),
@@ -308,5 +320,5 @@ pub async fn start(store: &Store, analyzer: &Analyzer, id: &str) -> Result<(bool
         store.forget_analysis(id).await?;
         return Err(e);
     }
-    Ok((true, view(store, analyzer, id).await?))
+    Ok((true, view(store, analyzer, id, reader).await?))
 }

@@ -5,12 +5,14 @@
 //! analysis of every position ([`analysis`], its values in [`eval`], the
 //! moves it marks in [`marks`]), the review board's mate search
 //! ([`mate`]), board pictures ([`picture`]) and the archive that lists the
-//! records ([`archive`]).
+//! records ([`archive`]), and the key that finds a record already there
+//! ([`dedupe`]).
 
 pub mod analysis;
 pub mod annotated;
 pub mod annotations;
 pub mod archive;
+pub mod dedupe;
 pub mod eval;
 pub mod marks;
 pub mod mate;

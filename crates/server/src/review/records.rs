@@ -13,7 +13,7 @@ use shogi_core::{Color, Ending, Foul, Handicap, IllegalMove, Move, Position};
 use shogi_record::{Node, Record};
 
 use crate::db::players::SeatPlayer;
-use crate::db::records::NewRecord;
+use crate::db::records::{Duplicate, NewRecord, Visibility};
 use crate::db::{Store, StoredGame};
 use crate::error::{Error, Problem};
 use crate::game::clock::TimeControl;
@@ -341,12 +341,14 @@ fn game_record(g: &StoredGame) -> Record {
 }
 
 /// The record of a game or an imported record, with its saved annotations
-/// (comments and variations) if any.
+/// (comments and variations) if any, as `reader` (an account id, `None` for
+/// a guest) may read it.
 ///
 /// # Errors
-/// [`Error::NotFound`] when `id` is neither; database errors.
-pub async fn load(store: &Store, id: &str) -> Result<Review, Error> {
-    let base = unannotated(store, id).await?;
+/// [`Error::NotFound`] when `id` is neither, or is a private record of
+/// another account (so that its existence does not leak); database errors.
+pub async fn load(store: &Store, id: &str, reader: Option<i64>) -> Result<Review, Error> {
+    let base = unannotated(store, id, reader).await?;
     let Some(ann) = store.annotations(id).await? else {
         return Ok(base);
     };
@@ -360,11 +362,13 @@ pub async fn load(store: &Store, id: &str) -> Result<Review, Error> {
     }
 }
 
-/// The record of a game or an imported record as stored, without annotations.
+/// The record of a game or an imported record as stored, without
+/// annotations, if `reader` may read it.
 ///
 /// # Errors
-/// [`Error::NotFound`] when `id` is neither; database errors.
-async fn unannotated(store: &Store, id: &str) -> Result<Review, Error> {
+/// [`Error::NotFound`] when `id` is neither or `reader` may not read it;
+/// database errors.
+async fn unannotated(store: &Store, id: &str, reader: Option<i64>) -> Result<Review, Error> {
     if !token::is_game_id(id) {
         return Err(Error::NotFound);
     }
@@ -376,14 +380,29 @@ async fn unannotated(store: &Store, id: &str) -> Result<Review, Error> {
             main_line: MainLine::Fixed,
         });
     }
-    let bytes = store.record_source(id).await?.ok_or(Error::NotFound)?;
-    let record = parsed(id, bytes)?;
+    let stored = store.record_source(id).await?.ok_or(Error::NotFound)?;
+    if !stored.visibility.readable_by(stored.owner_user, reader) {
+        return Err(Error::NotFound);
+    }
+    let record = parsed(id, stored.source)?;
     Ok(Review {
         record,
         ending: None,
         played_at_ms: None,
         main_line: MainLine::Free,
     })
+}
+
+/// The dedupe key of game `id` ([`super::dedupe`]), `None` if there is no
+/// such game.
+///
+/// # Errors
+/// Database errors.
+pub async fn game_key(store: &Store, id: &str) -> Result<Option<String>, Error> {
+    Ok(store
+        .load(id)
+        .await?
+        .map(|g| super::dedupe::key(&game_record(&g))))
 }
 
 /// How many parsed imported records are kept ([`parsed`]).
@@ -456,13 +475,33 @@ pub struct Imported {
     pub json: Value,
     /// The id and owner token, if saved.
     pub saved: Option<(String, String)>,
+    /// The same record already in the archive that the importer may read
+    /// (then nothing was saved).
+    pub existing: Option<Duplicate>,
 }
 
-/// Reads an uploaded record; with `save`, stores it in the archive.
+/// What an import asks for.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ImportOptions {
+    /// Store the record (unless the same one is there already).
+    pub save: bool,
+    /// Who may read it once stored.
+    pub visibility: Visibility,
+    /// The importer's account, if logged in.
+    pub importer: Option<i64>,
+}
+
+/// Reads an uploaded record, and looks for the same record in the archive
+/// (the same dedupe key, one the importer may read); with `save`, stores it
+/// unless it is there already.
 ///
 /// # Errors
-/// [`Error::BadRequest`] with the reader's message; database errors.
-pub async fn import(store: &Store, bytes: &[u8], save: bool) -> Result<Imported, Error> {
+/// [`Error::BadRequest`] with the reader's message; `not_logged_in` for a
+/// private record without an account; database errors.
+pub async fn import(store: &Store, bytes: &[u8], opts: ImportOptions) -> Result<Imported, Error> {
+    if opts.save && opts.visibility == Visibility::Private && opts.importer.is_none() {
+        return Err(Problem::NotLoggedIn.into());
+    }
     if bytes.is_empty() {
         return Err(Problem::EmptyRecord.into());
     }
@@ -474,10 +513,17 @@ pub async fn import(store: &Store, bytes: &[u8], save: bool) -> Result<Imported,
         main_line: MainLine::Free,
     };
     let json = record_json(&review);
-    if !save {
-        return Ok(Imported { json, saved: None });
-    }
     let rec = &review.record;
+    let key = super::dedupe::key(rec);
+    super::dedupe::fill_games(store).await?;
+    let existing = store.find_duplicate(&key, opts.importer).await?;
+    if !opts.save || existing.is_some() {
+        return Ok(Imported {
+            json,
+            saved: None,
+            existing,
+        });
+    }
     let id = token::new_game_id();
     let owner = token::new_token();
     let (winner, reason) = record_summary(rec);
@@ -496,11 +542,15 @@ pub async fn import(store: &Store, bytes: &[u8], save: bool) -> Result<Imported,
         plies: rec.moves.len(),
         played_at_ms: played_at_ms(rec),
         owner_token: &owner,
+        visibility: opts.visibility,
+        owner_user: opts.importer,
+        dedupe_key: &key,
     };
     store.insert_record(&new).await?;
     Ok(Imported {
         json,
         saved: Some((id, owner)),
+        existing: None,
     })
 }
 
@@ -513,14 +563,16 @@ pub async fn import(store: &Store, bytes: &[u8], save: bool) -> Result<Imported,
 pub async fn annotate(
     store: &Store,
     id: &str,
+    reader: Option<i64>,
     req: super::annotated::AnnotationsRequest,
 ) -> Result<Review, Error> {
     if !token::is_game_id(id) {
         return Err(Error::NotFound);
     }
+    // A private record of another account is not there for this reader, token or not.
+    let before = load(store, id, reader).await?;
     annotations::authorize(store, id, &req.token).await?;
-    let before = load(store, id).await?;
-    let base = unannotated(store, id).await?;
+    let base = unannotated(store, id, reader).await?;
     let ann = annotations::Annotations {
         start_comments: req.start_comments,
         nodes: req.nodes,

@@ -105,7 +105,7 @@ pub async fn board_kifs(
         if g.reason.as_deref() == Some("abort") {
             continue;
         }
-        let mut review = crate::review::records::load(store, &g.id).await?;
+        let mut review = crate::review::records::load(store, &g.id, None).await?;
         let (sente, gote) = if reversed(i) {
             (b.gote, b.sente)
         } else {

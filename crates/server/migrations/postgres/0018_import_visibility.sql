@@ -1,0 +1,9 @@
+-- Visibility, owner account and dedupe key of imported records; dedupe key
+-- of finished games. (PostgreSQL twin of ../0018_import_visibility.sql,
+-- which explains the columns.)
+ALTER TABLE records ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public';
+ALTER TABLE records ADD COLUMN owner_user BIGINT;
+ALTER TABLE records ADD COLUMN dedupe_key TEXT;
+CREATE INDEX records_by_dedupe_key ON records (dedupe_key);
+ALTER TABLE games ADD COLUMN dedupe_key TEXT;
+CREATE INDEX games_by_dedupe_key ON games (dedupe_key);
