@@ -74,6 +74,7 @@ impl Room {
             return Err(RoomError::MoveNotStored);
         }
         self.usi_moves.push(m);
+        self.last_move_ms = Some(used);
         self.clocks = clocks;
         self.turn_start_ms = now;
         self.turn_base_ms = 0;
