@@ -150,6 +150,10 @@ async fn two_programs_play_to_a_resignation_stored_like_every_game() {
     let s = start(&tmp).await;
     let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
     play(&mut sente, &mut gote, &["+7776FU", "-3334FU"]).await;
+    // Listed among the lobby's live games while it is played.
+    let (_, lobby) = s.request("GET", "/api/lobby", None).await;
+    let live = lobby["live"].as_array().unwrap();
+    assert!(live.iter().any(|g| g["id"] == id.as_str()), "{lobby}");
     // Thinking time is charged in whole seconds.
     s.advance(3_400);
     sente.send("+2726FU,'* 35 -8384FU").await;
@@ -168,7 +172,12 @@ async fn two_programs_play_to_a_resignation_stored_like_every_game() {
     let state = s.state(&id).await;
     assert_eq!(state["status"]["reason"], "resign");
     assert_eq!(state["status"]["winner"], "sente");
-    assert_eq!(state["players"]["sente"]["name"], "alpha");
+    let mut names = [
+        state["players"]["sente"]["name"].as_str().unwrap(),
+        state["players"]["gote"]["name"].as_str().unwrap(),
+    ];
+    names.sort_unstable();
+    assert_eq!(names, ["alpha", "beta"]);
     assert_eq!(state["rated"], false);
     let (status, _, csa) = s
         .get_text(&format!("/api/games/{id}/record?format=csa"))
@@ -360,6 +369,11 @@ async fn keep_alive_garbage_and_long_lines_neither_crash_nor_stall() {
     c.expect("LOGIN:alpha OK").await;
     c.send("").await;
     c.expect("").await;
+    c.send("%%WHO").await;
+    c.expect("##[WHO] alpha").await;
+    c.expect("##[WHO] +OK").await;
+    c.send("%%MONITOR2ON x").await;
+    assert!(c.line().await.starts_with("##[ERROR] "));
     s.server.shutdown().await;
 }
 
@@ -386,5 +400,63 @@ async fn wrong_logins_are_incorrect_and_a_second_login_is_refused() {
     second.send(&format!("LOGIN alpha test-60-0,{token}")).await;
     second.expect("LOGIN:incorrect").await;
     assert!(second.closed().await);
+    s.server.shutdown().await;
+}
+
+/// Whether python-shogi (`pip install python-shogi`) can be imported.
+fn python_shogi() -> bool {
+    std::process::Command::new("python3")
+        .args(["-c", "import shogi.CSA"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[tokio::test]
+async fn python_shogi_plays_against_us_when_installed() {
+    if !python_shogi() {
+        eprintln!("python-shogi is not installed: skipped (pip install python-shogi)");
+        return;
+    }
+    let tmp = TempDir::new("csa-python");
+    let s = start(&tmp).await;
+    let ta = program(&s, "alpha").await;
+    let tb = program(&s, "pyshogi").await;
+    let mut a = login(&s, "alpha", &ta, "interop-600-10-B").await;
+    let addr = s.server.csa_addr().unwrap();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/csa_python_client.py"
+    );
+    let password = format!("interop-600-10-W,{tb}");
+    let python = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("python3")
+            .args([
+                script,
+                &addr.ip().to_string(),
+                &addr.port().to_string(),
+                "pyshogi",
+                &password,
+            ])
+            .output()
+            .unwrap()
+    });
+    let summary = a.summary().await;
+    assert_eq!(field(&summary, "Name-"), "pyshogi");
+    let id = field(&summary, "Game_ID").to_owned();
+    a.send("AGREE").await;
+    a.expect(&format!("START:{id}")).await;
+    a.send("+7776FU").await;
+    a.expect("+7776FU,T0").await;
+    a.expect("-3334FU,T0").await;
+    a.expect("%TORYO,T0").await;
+    a.expect("#RESIGN").await;
+    a.expect("#WIN").await;
+    let out = python.await.unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("python-shogi: resigned after 2 moves"));
     s.server.shutdown().await;
 }

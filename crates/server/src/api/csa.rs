@@ -47,6 +47,8 @@ pub const MAX_CONNECTIONS: usize = 512;
 pub const MAX_WAITING: usize = 256;
 /// The move limit of programs' games (floodgate's).
 pub const MAX_MOVES: u32 = 256;
+/// Events a connection's inbox holds (a table sends at most two).
+const INBOX: usize = 8;
 /// Lines read ahead of the connection's task.
 const LINES_AHEAD: usize = 8;
 
@@ -82,8 +84,8 @@ type Seeker = (mpsc::Sender<Event>, Program, GameName);
 #[derive(Debug)]
 struct Hub {
     next_id: AtomicU64,
-    /// Logged-in accounts (id) → their connection.
-    online: Mutex<HashMap<i64, ConnId>>,
+    /// Logged-in accounts (id) → their connection and name.
+    online: Mutex<HashMap<i64, (ConnId, String)>>,
     waiting: Mutex<Waiting<ConnId>>,
     /// The waiting connections' inboxes and logins.
     seekers: Mutex<HashMap<ConnId, Seeker>>,
@@ -233,7 +235,7 @@ struct Connection {
 
 impl Connection {
     fn new(hub: &Arc<Hub>, state: &AppState, peer: SocketAddr) -> Connection {
-        let (inbox_tx, inbox) = mpsc::channel(4);
+        let (inbox_tx, inbox) = mpsc::channel(INBOX);
         Connection {
             id: hub.next_id.fetch_add(1, Ordering::Relaxed),
             hub: Arc::clone(hub),
@@ -300,7 +302,7 @@ impl Connection {
         }
         if let Some(p) = &self.program {
             let mut online = lock(&self.hub.online);
-            if online.get(&p.id) == Some(&self.id) {
+            if online.get(&p.id).is_some_and(|(conn, _)| *conn == self.id) {
                 online.remove(&p.id);
             }
         }
@@ -345,7 +347,7 @@ impl Connection {
             Command::Chudan => {
                 tracing::debug!(peer = %self.peer, "CSA: %CHUDAN is not supported");
             }
-            Command::Extension { word, .. } => Connection::extension(&word, out),
+            Command::Extension { word, .. } => self.extension(&word, out),
         }
         Next::Go
     }
@@ -389,7 +391,7 @@ impl Connection {
                 drop(online);
                 return incorrect(out);
             }
-            online.insert(program.id, self.id);
+            online.insert(program.id, (self.id, program.name.clone()));
         }
         out.push(format!("LOGIN:{id} OK"));
         self.program = Some(program.clone());
@@ -438,10 +440,14 @@ impl Connection {
                     inboxes,
                     agreed: tokio::sync::Mutex::new(Some(ByColor::default())),
                 });
-                let _ = table.inboxes[me.opponent()]
+                out.push(summary(&table, me));
+                let told = table.inboxes[me.opponent()]
                     .send(Event::Paired(Arc::clone(&table), me.opponent()))
                     .await;
-                out.push(summary(&table, me));
+                // The other program left meanwhile: the game cannot start.
+                if told.is_err() {
+                    reject(&table, me.opponent()).await;
+                }
                 self.phase = Phase::Offered(table, me);
             }
         }
@@ -541,10 +547,23 @@ impl Connection {
         }
     }
 
-    /// The x1 extension: only `%%VERSION` so far; anything else is
-    /// answered as unknown.
-    fn extension(word: &str, out: &mut Vec<String>) {
+    /// The x1 extension: `%%VERSION`, `%%WHO` (the programs logged in)
+    /// and `%%HELP` so far; anything else is answered as unknown.
+    fn extension(&self, word: &str, out: &mut Vec<String>) {
         match word {
+            "WHO" => {
+                let mut names: Vec<String> = lock(&self.hub.online)
+                    .values()
+                    .map(|(_, name)| name.clone())
+                    .collect();
+                names.sort_unstable();
+                out.extend(names.into_iter().map(|n| format!("##[WHO] {n}")));
+                out.push("##[WHO] +OK".into());
+            }
+            "HELP" => {
+                out.push("##[HELP] %%VERSION %%WHO %%HELP; see docs/CSA.md".into());
+                out.push("##[HELP] +OK".into());
+            }
             "VERSION" => {
                 out.push(format!(
                     "##[VERSION] shogi-server (Rust) {}",

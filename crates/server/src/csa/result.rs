@@ -12,10 +12,11 @@
 
 use shogi_core::{Color, Ending, Foul};
 
-/// The reason line of `ending`.
+/// The reason line of `ending` (`None`: the protocol has no word for it,
+/// and only the outcome is told).
 #[must_use]
-pub fn reason(ending: Ending) -> &'static str {
-    match ending {
+pub fn reason(ending: Ending) -> Option<&'static str> {
+    Some(match ending {
         Ending::Resignation { .. } => "#RESIGN",
         Ending::Timeout { .. } => "#TIME_UP",
         Ending::Foul {
@@ -28,11 +29,14 @@ pub fn reason(ending: Ending) -> &'static str {
         Ending::Impasse { .. } => "#JISHOGI",
         Ending::MaxMoves => "#MAX_MOVES",
         Ending::Abort => "#CHUDAN",
-        // Not words of the protocol: the server's rules ended the game.
-        Ending::Checkmate { .. } | Ending::NoLegalMoves { .. } => "#CHECKMATE",
-        Ending::Try { .. } => "#TRY",
-        Ending::DrawAgreement => "#DRAW_AGREEMENT",
-    }
+        // The protocol leaves mate to the players (the mated one
+        // resigns); the room's rules end the game at once, and clients
+        // read the outcome alone.
+        Ending::Checkmate { .. }
+        | Ending::NoLegalMoves { .. }
+        | Ending::Try { .. }
+        | Ending::DrawAgreement => return None,
+    })
 }
 
 /// The outcome line of `ending` for the player of `me`: `#WIN`, `#LOSE`,
@@ -54,7 +58,7 @@ pub fn outcome(ending: Ending, me: Color) -> Option<&'static str> {
 /// The lines that tell the player of `me` how the game ended.
 #[must_use]
 pub fn lines(ending: Ending, me: Color) -> Vec<&'static str> {
-    let mut out = vec![reason(ending)];
+    let mut out: Vec<&'static str> = reason(ending).into_iter().collect();
     out.extend(outcome(ending, me));
     out
 }
@@ -92,5 +96,6 @@ mod tests {
         );
         assert_eq!(lines(Ending::MaxMoves, s), ["#MAX_MOVES", "#CENSORED"]);
         assert_eq!(lines(Ending::Abort, s), ["#CHUDAN"]);
+        assert_eq!(lines(Ending::Checkmate { loser: g }, s), ["#WIN"]);
     }
 }
