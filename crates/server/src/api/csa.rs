@@ -525,13 +525,21 @@ impl Connection {
         };
         let seat = Seat::from(play.me);
         match mv.to_move(&play.pos) {
-            Ok(m) => match play.room.act(seat, Action::Move { mv: m }).await {
-                Ok(()) | Err(RoomError::NotYourTurn | RoomError::Over(_) | RoomError::Gone) => {}
-                // A move the room refuses outright (no piece of the mover's there).
-                Err(_) => {
+            Ok(m) => {
+                let played = play.room.act(seat, Action::Move { mv: m }).await;
+                // A move no one could make on a real board (no piece of the
+                // mover's there, a piece not in hand) loses like any illegal
+                // one. Not its turn, the game over, or the database failed:
+                // the program is not punished; the game goes on as it was.
+                if let Err(
+                    RoomError::NoPieceOfYours { .. }
+                    | RoomError::NotInHand { .. }
+                    | RoomError::Illegal(_),
+                ) = played
+                {
                     let _ = play.room.forfeit(seat).await;
                 }
-            },
+            }
             Err(_) if play.pos.side_to_move() == play.me => {
                 let _ = play.room.forfeit(seat).await;
             }
