@@ -179,6 +179,8 @@ async fn two_programs_play_to_a_resignation_stored_like_every_game() {
     names.sort_unstable();
     assert_eq!(names, ["alpha", "beta"]);
     assert_eq!(state["rated"], false);
+    // Whole seconds: 3.4 s cost Sente 3 s.
+    assert_eq!(state["clocks"]["sente"]["main_ms"], 597_000);
     let (status, _, csa) = s
         .get_text(&format!("/api/games/{id}/record?format=csa"))
         .await;

@@ -498,6 +498,7 @@ impl Rooms {
             }),
             handicap,
             event: None,
+            whole_seconds: false,
         };
         let id = token::new_game_id();
         let seat_token = token::new_token();
@@ -582,6 +583,7 @@ impl Rooms {
             ai: None,
             handicap: StartChoice::Handicap(seek.handicap),
             event: None,
+            whole_seconds: false,
         };
         let id = token::new_game_id();
         let acceptor_token = token::new_token();
@@ -710,6 +712,7 @@ impl Rooms {
             ai: None,
             handicap: StartChoice::Handicap(g.handicap),
             event: Some(g.event.clone()),
+            whole_seconds: false,
         };
         let id = token::new_game_id();
         let tokens = ByColor::new(Some(token::new_token()), Some(token::new_token()));
@@ -834,6 +837,7 @@ impl Rooms {
             ai: None,
             handicap: StartChoice::Handicap(g.handicap),
             event: None,
+            whole_seconds: true,
         };
         let tokens = ByColor::new(Some(token::new_token()), Some(token::new_token()));
         self.open_new(RoomInit {
