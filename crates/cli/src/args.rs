@@ -442,6 +442,15 @@ pub struct ServeArgs {
     /// consequences. Hidden from --help.
     #[arg(long, value_name = "N", hide = true)]
     pub crash_after_ending: Option<u32>,
+    /// Also listen for the CSA server protocol 1.2.1 on this port (4081 is
+    /// the protocol's): programs logged in as program accounts (`shogi user
+    /// add NAME --bot`) are paired by game name and play in the same rooms
+    /// as everyone. Off unless given. See docs/CSA.md.
+    #[arg(long, value_name = "PORT")]
+    pub csa_port: Option<u16>,
+    /// The address the CSA protocol listens on (default: --bind's).
+    #[arg(long, value_name = "ADDR", requires = "csa_port")]
+    pub csa_bind: Option<std::net::IpAddr>,
 }
 
 /// `--trusted-proxy`: a CIDR range, or one address (a /32 or /128).
@@ -471,12 +480,16 @@ fn parse_advertise(text: &str) -> Result<String, String> {
 /// arguments.
 #[derive(Subcommand, Debug)]
 pub enum UserCommand {
-    /// Create an account: `shogi user add NAME [--admin | --moderator] [--db FILE] < password`.
+    /// Create an account: `shogi user add NAME [--admin | --moderator] [--db FILE] < password`,
+    /// or a program's: `shogi user add NAME --bot` (prints its CSA token).
     Add(UserAddArgs),
     /// Set an account's role: `shogi user role NAME player|moderator|admin [--db FILE]`.
     Role(UserRoleArgs),
     /// Set an account's password and end its sessions: `shogi user passwd NAME [--db FILE] < password`.
     Passwd(UserArgs),
+    /// Issue a program account a new CSA token, printed once (the old one
+    /// stops working): `shogi user csa-token NAME [--db FILE]`.
+    CsaToken(UserArgs),
 }
 
 /// An account in a database.
@@ -501,6 +514,11 @@ pub struct UserAddArgs {
     /// Make the account a moderator (the /admin page).
     #[arg(long)]
     pub moderator: bool,
+    /// Make it a program's account for the CSA server protocol: no password
+    /// is read (the web password is random); its CSA token is printed once
+    /// (docs/CSA.md).
+    #[arg(long, conflicts_with_all = ["admin", "moderator"])]
+    pub bot: bool,
 }
 
 impl UserAddArgs {
@@ -544,6 +562,8 @@ impl Default for ServeArgs {
             advertise: None,
             trusted_proxies: Vec::new(),
             crash_after_ending: None,
+            csa_port: None,
+            csa_bind: None,
         }
     }
 }

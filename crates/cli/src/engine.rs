@@ -332,6 +332,9 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         config.advertise.clone_from(&a.advertise);
         config.trusted_proxies.clone_from(&a.trusted_proxies);
         config.crash_after_ending = a.crash_after_ending;
+        config.csa_bind = a
+            .csa_port
+            .map(|port| SocketAddr::new(a.csa_bind.unwrap_or(a.bind), port));
         let server = shogi_server::Server::start(config).await.map_err(|e| {
             CliError(format!(
                 "cannot serve on http://{addr}/ with database {}: {e}",
@@ -343,6 +346,9 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
             server.local_addr(),
             a.db
         );
+        if let Some(csa) = server.csa_addr() {
+            eprintln!("shogi: CSA server protocol on {csa}");
+        }
         server.run_until(shogi_server::stop_signal()).await;
         Ok(())
     })

@@ -1,4 +1,5 @@
-//! `shogi user add`, `shogi user passwd` and `shogi user role`: thin calls
+//! `shogi user add`, `shogi user passwd`, `shogi user role` and
+//! `shogi user csa-token`: thin calls
 //! into `shogi_server::accounts::admin`, the password (where there is one)
 //! read from standard input.
 
@@ -16,6 +17,26 @@ pub fn run(c: &UserCommand) -> Result<(), CliError> {
         .build()
         .map_err(|e| CliError(format!("cannot start the runtime: {e}")))?;
     match c {
+        UserCommand::Add(a) if a.bot => {
+            let db = &a.user.db;
+            let (account, token) = runtime
+                .block_on(admin::add_program(db, &a.user.name))
+                .map_err(|e| CliError(format!("cannot add {}: {e}", a.user.name)))?;
+            out!("program {} added to {}", account.name, db);
+            out!(
+                "CSA token (shown once; LOGIN {} <gamename>,<token>): {token}",
+                account.name
+            );
+        }
+        UserCommand::CsaToken(a) => {
+            let token = runtime
+                .block_on(admin::csa_token(&a.db, &a.name))
+                .map_err(|e| CliError(format!("cannot issue a CSA token to {}: {e}", a.name)))?;
+            out!(
+                "CSA token of {} (shown once; the old one no longer works): {token}",
+                a.name
+            );
+        }
         UserCommand::Add(a) => {
             let password = read_password()?;
             let db = &a.user.db;

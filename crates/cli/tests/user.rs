@@ -138,3 +138,62 @@ fn user_add_and_passwd_take_the_password_from_stdin() {
         );
     }
 }
+
+/// Whether `token` is program `name`'s CSA token, asked through the library.
+fn program_login(db: &Path, name: &str, token: &str) -> bool {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let store = Store::open(&shogi_server::Location::from(db))
+            .await
+            .unwrap();
+        let found = Accounts::new(store.clone())
+            .program_login(name, token)
+            .await
+            .unwrap();
+        store.close().await;
+        found.is_some_and(|p| p.name == name)
+    })
+}
+
+/// The token at the end of the line of `out` that mentions "token".
+fn token_in(out: &Output) -> String {
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.contains("token"))
+        .expect("a token line");
+    line.rsplit(' ').next().unwrap().to_owned()
+}
+
+#[test]
+fn user_add_bot_prints_a_csa_token_and_csa_token_replaces_it() {
+    let dir = Dir(std::env::temp_dir().join(format!("shogi-bot-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let db = dir.0.join("u.db");
+    let db_arg = db.to_str().unwrap();
+    // No password is read for a program.
+    let added = shogi(&["user", "add", "mybot", "--bot", "--db", db_arg], "");
+    assert!(added.status.success(), "{}", stderr(&added));
+    let first = token_in(&added);
+    assert!(program_login(&db, "mybot", &first));
+    assert!(!program_login(&db, "mybot", "not-the-token"));
+    let again = shogi(&["user", "csa-token", "mybot", "--db", db_arg], "");
+    assert!(again.status.success(), "{}", stderr(&again));
+    let second = token_in(&again);
+    assert_ne!(first, second);
+    assert!(program_login(&db, "mybot", &second));
+    assert!(
+        !program_login(&db, "mybot", &first),
+        "the old token stops working"
+    );
+    // A person's account is not a program until given a token.
+    let person = shogi(
+        &["user", "add", "alice", "--db", db_arg],
+        "a long password\n",
+    );
+    assert!(person.status.success(), "{}", stderr(&person));
+    assert!(!program_login(&db, "alice", &second));
+}

@@ -132,6 +132,131 @@ fn square(d: &[u8]) -> Option<Square> {
     }
 }
 
+/// One CSA move as written (`+7776FU`, `-0034KA`, `+2423TO`): the mover's
+/// sign, the origin (`00` for a drop), the destination and the piece's name
+/// after the move. Syntax only: [`CsaMove::to_move`] resolves it against a
+/// position, [`CsaMove::of`] writes a move of a position.
+///
+/// ```
+/// use shogi_record::csa::CsaMove;
+/// let pos = shogi_core::Position::startpos();
+/// let written = CsaMove::parse("+7776FU").unwrap();
+/// let mv = written.to_move(&pos)?;
+/// assert_eq!(mv.to_string(), "7g7f");
+/// assert_eq!(CsaMove::of(&pos, mv).to_string(), "+7776FU");
+/// # Ok::<_, shogi_record::MoveProblem>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CsaMove {
+    /// The mover (`+` Sente, `-` Gote).
+    pub color: Color,
+    /// The origin (`None`: a drop, written `00`).
+    pub from: Option<Square>,
+    /// The destination.
+    pub to: Square,
+    /// The piece's kind after the move (promoted for a promotion).
+    pub kind: PieceKind,
+}
+
+impl CsaMove {
+    /// Reads exactly seven characters such as `+7776FU` (`None`: anything else).
+    #[must_use]
+    pub fn parse(text: &str) -> Option<CsaMove> {
+        let b = text.as_bytes();
+        if b.len() != 7 {
+            return None;
+        }
+        let color = match b[0] {
+            b'+' => Color::Sente,
+            b'-' => Color::Gote,
+            _ => return None,
+        };
+        let to = square(&b[3..5])?;
+        let kind = std::str::from_utf8(&b[5..7]).ok().and_then(piece_kind)?;
+        let from = if &b[1..3] == b"00" {
+            None
+        } else {
+            Some(square(&b[1..3])?)
+        };
+        Some(CsaMove {
+            color,
+            from,
+            to,
+            kind,
+        })
+    }
+
+    /// The move this text means in `pos`. Legality is not judged here
+    /// (`Position::check_move` does that).
+    ///
+    /// # Errors
+    /// [`MoveProblem::NoMatch`] when the sign is not the side to move's, a
+    /// drop names a promoted piece, or the origin holds another piece;
+    /// [`MoveProblem::Illegal`] when the origin is empty.
+    pub fn to_move(&self, pos: &Position) -> Result<Move, MoveProblem> {
+        if self.color != pos.side_to_move() {
+            return Err(MoveProblem::NoMatch);
+        }
+        let to = self.to;
+        match self.from {
+            None => match self.kind.hand_kind().filter(|_| !self.kind.is_promoted()) {
+                Some(k) => Ok(Move::Drop { kind: k, to }),
+                None => Err(MoveProblem::NoMatch),
+            },
+            Some(from) => match pos.piece_at(from) {
+                Some(p) if p.kind == self.kind => Ok(Move::Board {
+                    from,
+                    to,
+                    promote: false,
+                }),
+                Some(p) if p.kind.promote() == Some(self.kind) => Ok(Move::Board {
+                    from,
+                    to,
+                    promote: true,
+                }),
+                Some(_) => Err(MoveProblem::NoMatch),
+                None => Err(MoveProblem::Illegal(shogi_core::IllegalMove::NoPiece(from))),
+            },
+        }
+    }
+
+    /// How `mv` is written in `pos` (the side to move is the mover; an
+    /// empty origin is written as a pawn's move).
+    #[must_use]
+    pub fn of(pos: &Position, mv: Move) -> CsaMove {
+        let (from, kind) = match mv {
+            Move::Drop { kind, .. } => (None, kind.piece_kind()),
+            Move::Board { from, promote, .. } => {
+                let k = pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
+                let k = if promote { k.promote().unwrap_or(k) } else { k };
+                (Some(from), k)
+            }
+        };
+        CsaMove {
+            color: pos.side_to_move(),
+            from,
+            to: mv.to(),
+            kind,
+        }
+    }
+}
+
+impl std::fmt::Display for CsaMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sign = if self.color == Color::Sente { '+' } else { '-' };
+        let (ff, fr) = self
+            .from
+            .map_or((0, 0), |s| (s.file().number(), s.rank().number()));
+        write!(
+            f,
+            "{sign}{ff}{fr}{}{}{}",
+            self.to.file().number(),
+            self.to.rank().number(),
+            self.kind.csa()
+        )
+    }
+}
+
 struct Reader<'a> {
     b: Builder,
     setup: Option<Setup>,
@@ -261,54 +386,11 @@ impl Reader<'_> {
 
     fn mv(&mut self, stmt: &str) -> Result<(), ReadError> {
         self.start()?;
-        let b = stmt.as_bytes();
-        let bad = || self.err(stmt, ReadErrorKind::BadMove);
-        if b.len() != 7 {
-            return Err(bad());
-        }
-        let color = if b[0] == b'+' {
-            Color::Sente
-        } else {
-            Color::Gote
-        };
-        let to = square(&b[3..5]).ok_or_else(bad)?;
-        let kind = std::str::from_utf8(&b[5..7])
-            .ok()
-            .and_then(piece_kind)
-            .ok_or_else(bad)?;
-        let from = if &b[1..3] == b"00" {
-            None
-        } else {
-            Some(square(&b[1..3]).ok_or_else(bad)?)
-        };
+        let written = CsaMove::parse(stmt).ok_or_else(|| self.err(stmt, ReadErrorKind::BadMove))?;
         if self.b.is_dead() {
             return Ok(());
         }
-        let pos = self.b.position();
-        let resolved = if color == pos.side_to_move() {
-            match from {
-                None => match kind.hand_kind().filter(|_| !kind.is_promoted()) {
-                    Some(k) => Ok(Move::Drop { kind: k, to }),
-                    None => Err(MoveProblem::NoMatch),
-                },
-                Some(from) => match pos.piece_at(from) {
-                    Some(p) if p.kind == kind => Ok(Move::Board {
-                        from,
-                        to,
-                        promote: false,
-                    }),
-                    Some(p) if p.kind.promote() == Some(kind) => Ok(Move::Board {
-                        from,
-                        to,
-                        promote: true,
-                    }),
-                    Some(_) => Err(MoveProblem::NoMatch),
-                    None => Err(MoveProblem::Illegal(shogi_core::IllegalMove::NoPiece(from))),
-                },
-            }
-        } else {
-            Err(MoveProblem::NoMatch)
-        };
+        let resolved = written.to_move(self.b.position());
         self.b.push(resolved, stmt);
         Ok(())
     }
@@ -580,30 +662,7 @@ pub fn write(rec: &Record) -> String {
         if pos.check_move(node.mv).is_err() {
             break;
         }
-        let sign = if pos.side_to_move() == Color::Sente {
-            '+'
-        } else {
-            '-'
-        };
-        let (from, kind) = match node.mv {
-            Move::Drop { kind, .. } => ("00".to_string(), kind.piece_kind()),
-            Move::Board { from, promote, .. } => {
-                let k = pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
-                let k = if promote { k.promote().unwrap_or(k) } else { k };
-                (
-                    format!("{}{}", from.file().number(), from.rank().number()),
-                    k,
-                )
-            }
-        };
-        let to = node.mv.to();
-        let _ = write!(
-            out,
-            "{sign}{from}{}{}{}",
-            to.file().number(),
-            to.rank().number(),
-            kind.csa()
-        );
+        let _ = write!(out, "{}", CsaMove::of(&pos, node.mv));
         if let Some(t) = node.time {
             let _ = write!(out, ",T{t}");
         }

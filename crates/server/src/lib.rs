@@ -33,6 +33,7 @@ pub mod accounts;
 pub mod activity;
 mod api;
 pub mod board;
+pub mod csa;
 pub mod db;
 mod error;
 pub mod game;
@@ -131,6 +132,9 @@ pub struct Config {
     /// For the crash tests only: abort the process right after the `n`th
     /// ending is stored, before its consequences (`None`: never).
     pub crash_after_ending: Option<u32>,
+    /// Where to listen for the CSA server protocol (`--csa-port`,
+    /// `--csa-bind`; docs/CSA.md); `None`: not at all.
+    pub csa_bind: Option<SocketAddr>,
 }
 
 impl Config {
@@ -157,6 +161,7 @@ impl Config {
             advertise: None,
             trusted_proxies: Vec::new(),
             crash_after_ending: None,
+            csa_bind: None,
         }
     }
 
@@ -196,6 +201,8 @@ pub struct Server {
     /// With several instances: the tasks renewing this instance's leases
     /// and taking over a dead instance's games.
     lease_tasks: Vec<JoinHandle<()>>,
+    /// The CSA protocol's address and accept loop, if it listens.
+    csa: Option<(SocketAddr, oneshot::Sender<()>, JoinHandle<()>)>,
 }
 
 impl Server {
@@ -258,6 +265,19 @@ impl Server {
                 let _ = stopped.await;
             },
         ));
+        let csa = match config.csa_bind {
+            Some(bind) => {
+                let listener = tokio::net::TcpListener::bind(bind).await?;
+                let csa_addr = listener.local_addr()?;
+                tracing::info!("CSA server protocol on {csa_addr}");
+                let (stop, stopped) = oneshot::channel::<()>();
+                let task = tokio::spawn(api::csa::serve(listener, state.clone(), async {
+                    let _ = stopped.await;
+                }));
+                Some((csa_addr, stop, task))
+            }
+            None => None,
+        };
         let sweeper = state.rooms().spawn_sweeper(config.sweep_every);
         let lobby_refresher = state.lobby().spawn_refresher();
         let replays = state.tournaments().spawn_replays();
@@ -285,6 +305,7 @@ impl Server {
             lobby_refresher,
             replays,
             lease_tasks,
+            csa,
         })
     }
 
@@ -292,6 +313,12 @@ impl Server {
     #[must_use]
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The address the CSA server protocol listens on, if it does.
+    #[must_use]
+    pub fn csa_addr(&self) -> Option<SocketAddr> {
+        self.csa.as_ref().map(|(addr, _, _)| *addr)
     }
 
     /// The shared state (for tests and tools).
@@ -310,6 +337,10 @@ impl Server {
         }
         for task in &self.lease_tasks {
             task.abort();
+        }
+        if let Some((_, stop, task)) = self.csa {
+            let _ = stop.send(());
+            let _ = tokio::time::timeout(SHUTDOWN_GRACE, task).await;
         }
         self.state.rooms().shutdown().await;
         let _ = self.stop.send(());

@@ -35,6 +35,7 @@
 
 mod credentials;
 mod hasher;
+pub mod programs;
 pub mod role;
 
 use std::sync::Arc;
@@ -453,6 +454,39 @@ pub mod admin {
         let password = Password::new(password)?;
         let accounts = open(db).await?;
         let result = accounts.create(&name, password, role).await;
+        accounts.store().close().await;
+        result
+    }
+
+    /// Creates the program account `name` (`shogi user add NAME --bot`):
+    /// its web password is random and never shown; returns the account and
+    /// its CSA token, shown once.
+    ///
+    /// # Errors
+    /// As [`add_user`].
+    pub async fn add_program(db: &Location, name: &str) -> Result<(Account, String), Error> {
+        let name = Name::parse(name)?;
+        let password = Password::new(&crate::token::new_token())?;
+        let accounts = open(db).await?;
+        let result = async {
+            let account = accounts.create(&name, password, Role::Player).await?;
+            let token = accounts.issue_csa_token(&account.name).await?;
+            Ok((account, token))
+        }
+        .await;
+        accounts.store().close().await;
+        result
+    }
+
+    /// Issues account `name` a new CSA token, marking it as a program
+    /// (`shogi user csa-token NAME`); the old token stops working.
+    ///
+    /// # Errors
+    /// An unknown account ([`Error::NoSuch`]), or the database cannot be
+    /// opened.
+    pub async fn csa_token(db: &Location, name: &str) -> Result<String, Error> {
+        let accounts = open(db).await?;
+        let result = accounts.issue_csa_token(name).await;
         accounts.store().close().await;
         result
     }

@@ -10,6 +10,7 @@ mod annotations;
 mod archive;
 mod board;
 mod body;
+pub(crate) mod csa;
 mod download;
 pub(crate) mod forward;
 mod games;

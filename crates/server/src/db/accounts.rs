@@ -298,3 +298,57 @@ async fn insert_session(conn: &mut sqlx::AnyConnection, s: &NewSession) -> Resul
     .await?;
     Ok(())
 }
+
+/// A program's account as its CSA login needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramRow {
+    /// The row id.
+    pub id: i64,
+    /// The name as registered.
+    pub name: String,
+    /// Whether the account is marked as a program.
+    pub bot: bool,
+    /// The SHA-256 of its CSA token, if one was issued.
+    pub csa_token_hash: Option<String>,
+    /// Whether a moderator disabled it.
+    pub disabled: bool,
+}
+
+impl Store {
+    /// The program account whose name has the case-folded key `key`.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn program_by_key(&self, key: &str) -> Result<Option<ProgramRow>, sqlx::Error> {
+        let row = sqlx::query(
+            "SELECT id, name, bot, csa_token_hash, disabled_at FROM users WHERE name_key = $1",
+        )
+        .bind(key)
+        .fetch_optional(&self.reader)
+        .await?;
+        row.map(|row| {
+            Ok(ProgramRow {
+                id: row.try_get("id")?,
+                name: row.try_get("name")?,
+                bot: row.try_get::<i64, _>("bot")? != 0,
+                csa_token_hash: row.try_get("csa_token_hash")?,
+                disabled: row.try_get::<Option<i64>, _>("disabled_at")?.is_some(),
+            })
+        })
+        .transpose()
+    }
+
+    /// Marks account `user_id` as a program with a new CSA token's hash
+    /// (the old token stops working); whether the account exists.
+    ///
+    /// # Errors
+    /// The database refused it.
+    pub async fn set_csa_token(&self, user_id: i64, token_hash: &str) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query("UPDATE users SET bot = 1, csa_token_hash = $1 WHERE id = $2")
+            .bind(token_hash)
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+}

@@ -39,7 +39,7 @@ pub mod tournaments;
 
 mod store;
 
-pub use accounts::{NameKeys, NewSession, UserRow};
+pub use accounts::{NameKeys, NewSession, ProgramRow, UserRow};
 pub use games::{GameWrite, MoveRecord, NewGame, StoredGame};
 pub use leases::Fence;
 pub use outbox::Consequence;

@@ -87,6 +87,10 @@ pub struct Settings {
     /// The event whose board the game is played on (`None`: no event).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<EventPlace>,
+    /// Moves are charged in whole seconds, the fraction free: the CSA
+    /// protocol's accounting, as shogi-server does it (programs' games).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub whole_seconds: bool,
 }
 
 impl Settings {

@@ -498,6 +498,7 @@ impl Rooms {
             }),
             handicap,
             event: None,
+            whole_seconds: false,
         };
         let id = token::new_game_id();
         let seat_token = token::new_token();
@@ -582,6 +583,7 @@ impl Rooms {
             ai: None,
             handicap: StartChoice::Handicap(seek.handicap),
             event: None,
+            whole_seconds: false,
         };
         let id = token::new_game_id();
         let acceptor_token = token::new_token();
@@ -710,6 +712,7 @@ impl Rooms {
             ai: None,
             handicap: StartChoice::Handicap(g.handicap),
             event: Some(g.event.clone()),
+            whole_seconds: false,
         };
         let id = token::new_game_id();
         let tokens = ByColor::new(Some(token::new_token()), Some(token::new_token()));
@@ -781,5 +784,79 @@ impl Rooms {
             Ok(()) => Ok(true),
             Err(e) => Err(Error::Conflict(e.to_string())),
         }
+    }
+}
+
+/// A game between two programs paired over the CSA server protocol
+/// (`api::csa`): two accounts, the game name's clock and start, the CSA
+/// rules (27-point declarations, an illegal move loses, a move limit).
+#[derive(Clone, Debug)]
+pub struct ProgramGame {
+    /// The id, chosen when the programs were paired (their
+    /// `Game_Summary` names it before the game is stored).
+    pub id: String,
+    /// Who sits on each side.
+    pub seats: ByColor<Identity>,
+    /// The clock.
+    pub time: TimeControl,
+    /// The start.
+    pub handicap: Handicap,
+    /// The move limit.
+    pub max_moves: u32,
+}
+
+impl Rooms {
+    /// Stores the game of two programs that agreed to it and starts its
+    /// room, the clock running from now; its seats' tokens are never given
+    /// out (the CSA edge acts for the seats). Programs' games are unrated
+    /// (they will have a rating pool of their own).
+    ///
+    /// # Errors
+    /// [`Error::BadRequest`] for an id that is not a game id or a bad
+    /// clock; database errors.
+    pub async fn create_program_game(&self, g: &ProgramGame) -> Result<RoomHandle, Error> {
+        if !token::is_game_id(&g.id) {
+            return Err(bad("not a game id"));
+        }
+        g.time.validate().map_err(bad)?;
+        let class = Some(TimeClass::of_control(&g.time));
+        let players = GamePlayers {
+            seats: ByColor::new(
+                SeatPlayer::of(&self.deps.store, &g.seats[Color::Sente], class).await?,
+                SeatPlayer::of(&self.deps.store, &g.seats[Color::Gote], class).await?,
+            ),
+            rated: false,
+        };
+        let settings = Settings {
+            rules: RulesView {
+                impasse: ImpasseRule::Csa27,
+                illegal: crate::game::IllegalPolicy::Lose,
+                max_moves: Some(g.max_moves),
+            },
+            time: Some(g.time),
+            ai: None,
+            handicap: StartChoice::Handicap(g.handicap),
+            event: None,
+            whole_seconds: true,
+        };
+        let tokens = ByColor::new(Some(token::new_token()), Some(token::new_token()));
+        self.open_new(RoomInit {
+            id: g.id.clone(),
+            mode: Mode::Friend,
+            settings,
+            start: g.handicap.position(),
+            moves: Vec::new(),
+            tokens,
+            invite: None,
+            clocks: Some(ByColor::new(Clock::new(g.time), Clock::new(g.time))),
+            clock_started: true,
+            turn_used_ms: 0,
+            ending: None,
+            players,
+            fence: None,
+            rating_change: None,
+        })
+        .await?;
+        self.room(&g.id).await
     }
 }

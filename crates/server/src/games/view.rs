@@ -280,6 +280,14 @@ pub struct GameView {
     pub takeback: TakebackView,
     /// The computer's search while it is to move: thinking, or waiting for a search thread.
     pub computer: Option<ComputerView>,
+    /// How the game ended, as the rules say it (the JSON says it as
+    /// `status`; the CSA edge translates it to its own words).
+    #[serde(skip)]
+    pub ending: Option<Ending>,
+    /// The time the last move took, in milliseconds, if it was played
+    /// while this room ran (the CSA edge's `,T<seconds>`).
+    #[serde(skip)]
+    pub last_move_ms: Option<u64>,
 }
 
 /// What a change did to a game, which decides whether a `diff` can carry it

@@ -2,10 +2,11 @@
 //! first (with the record that its consequences are due), then the lobby
 //! is told, the tournaments hear of it and a rated game is rated.
 
-use shogi_core::{ByColor, Color, Ending};
+use shogi_core::{ByColor, Color, Ending, Foul};
 
 use super::{GameEnd, Room, RoomError};
 use crate::db::GameWrite;
+use crate::game::{reason_word, Seat};
 use crate::games::players;
 use crate::time::unix_ms;
 
@@ -29,6 +30,29 @@ impl Room {
             return Err(RoomError::TooLateToAbort);
         }
         self.end(Ending::Abort).await
+    }
+
+    /// A foul by `seat`, which must be to move: a move it sent that cannot
+    /// be read in the position. It loses.
+    pub(super) async fn forfeit(&mut self, seat: Seat) -> Result<(), RoomError> {
+        if let Some(ending) = self.ending {
+            return Err(RoomError::Over(reason_word(ending)));
+        }
+        if self.flag_if_out_of_time(self.deps.time.now_ms()).await {
+            return Err(RoomError::Over("timeout"));
+        }
+        if !self.seats_full() {
+            return Err(RoomError::WaitingForOpponent);
+        }
+        let to_move = self.game.position().side_to_move();
+        if !super::seats::sides_of(seat).contains(&to_move) {
+            return Err(RoomError::NotYourTurn);
+        }
+        self.end(Ending::Foul {
+            loser: to_move,
+            foul: Foul::UnreadableMove,
+        })
+        .await
     }
 
     /// Ends the game for a reason no move caused; stored first.

@@ -133,6 +133,10 @@ enum Command {
         action: Action,
         reply: oneshot::Sender<Result<(), RoomError>>,
     },
+    Forfeit {
+        seat: Seat,
+        reply: oneshot::Sender<Result<(), RoomError>>,
+    },
     Authorize {
         token: String,
         reply: oneshot::Sender<Option<Seat>>,
@@ -211,6 +215,18 @@ impl RoomHandle {
         })
         .await
         .unwrap_or(Err(RoomError::Gone))
+    }
+
+    /// `seat`, to move, loses by a foul no move on the board can show: a
+    /// move it sent that cannot be read in the position (the CSA edge's
+    /// `#ILLEGAL_MOVE` for a program's unreadable move).
+    ///
+    /// # Errors
+    /// Why it was refused (the game is over, not `seat`'s turn).
+    pub async fn forfeit(&self, seat: Seat) -> Result<(), RoomError> {
+        self.ask(|reply| Command::Forfeit { seat, reply })
+            .await
+            .unwrap_or(Err(RoomError::Gone))
     }
 
     /// The seat `token` holds in this game, if any.
@@ -443,6 +459,8 @@ struct Room {
     /// Time used on the current turn before `turn_start_ms` (a restored turn).
     turn_base_ms: u64,
     ending: Option<Ending>,
+    /// The time the last move took, if it was played while the room ran.
+    last_move_ms: Option<u64>,
     count_proposed_by: Option<Color>,
     takeback_by: Option<Color>,
     thinking: bool,
@@ -510,6 +528,7 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         turn_start_ms: deps.time.now_ms(),
         turn_base_ms: init.turn_used_ms,
         ending: init.ending,
+        last_move_ms: None,
         count_proposed_by: None,
         takeback_by: None,
         thinking: false,
@@ -577,6 +596,10 @@ impl Room {
                 reply,
             } => {
                 let r = self.act(seat, action).await;
+                let _ = reply.send(r);
+            }
+            Command::Forfeit { seat, reply } => {
+                let r = self.forfeit(seat).await;
                 let _ = reply.send(r);
             }
             Command::Authorize { token, reply } => {

@@ -38,6 +38,13 @@ impl Room {
         }
         on_the_board(self.game.position(), m)?;
         let used = self.turn_used(now);
+        // Whole seconds: the fraction is free (the clock, whole seconds
+        // too, then flags exactly when the used time reaches it).
+        let used = if self.settings.whole_seconds {
+            used - used % 1000
+        } else {
+            used
+        };
         let mut clocks = self.clocks;
         // The flag was checked before; a move at the very limit still loses in `charge`.
         let in_time = match (clocks.as_mut(), self.clock_started) {
@@ -74,6 +81,7 @@ impl Room {
             return Err(RoomError::MoveNotStored);
         }
         self.usi_moves.push(m);
+        self.last_move_ms = Some(used);
         self.clocks = clocks;
         self.turn_start_ms = now;
         self.turn_base_ms = 0;

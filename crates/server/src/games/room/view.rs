@@ -83,6 +83,8 @@ impl Room {
                 proposed_by: self.takeback_by.map(Side::from),
             },
             computer: self.computer.filter(|_| self.ending.is_none()),
+            ending: self.ending,
+            last_move_ms: self.last_move_ms,
         }
     }
 

@@ -1,0 +1,718 @@
+//! The CSA server protocol edge (`shogi serve --csa-port 4081`): programs
+//! connect over TCP, log in as program accounts, are paired by game name
+//! and play in the same rooms as everyone's games (docs/CSA.md).
+//!
+//! One task per connection reads lines (at most
+//! [`MAX_LINE`](crate::csa::command::MAX_LINE) bytes each, from a reader
+//! task of its own) and writes its answers straight to the socket, each
+//! write bounded by [`WRITE_TIMEOUT`]. The protocol's words are
+//! `crate::csa`'s; this file only moves them between the socket, the
+//! pairing [`Hub`] and the rooms: a move is a room [`Action`], and the
+//! room's updates become the echoed moves and the result lines.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::FromRef;
+use shogi_core::{ByColor, Color, Ending, Foul, Position};
+use shogi_record::csa::CsaMove;
+use tokio::io::{AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{broadcast, mpsc, Semaphore};
+use tokio::task::JoinSet;
+
+use crate::accounts::programs::Program;
+use crate::csa::command::MAX_LINE;
+use crate::csa::{result, Command, GameName, Login, Preference, Summary, Waiting};
+use crate::game::Seat;
+use crate::games::players::Identity;
+use crate::games::room::{Action, RoomError, RoomHandle};
+use crate::games::rooms::{ProgramGame, Rooms};
+use crate::games::view::StateText;
+use crate::limits::rates::{address_key, Kind};
+use crate::state::AppState;
+use crate::time::TimeSource;
+use crate::token;
+
+/// How long a write to a client may take before the connection is closed.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a new connection has to log in.
+pub const LOGIN_TIMEOUT: Duration = Duration::from_secs(60);
+/// The most connections served at once.
+pub const MAX_CONNECTIONS: usize = 512;
+/// The most programs waiting for an opponent.
+pub const MAX_WAITING: usize = 256;
+/// The move limit of programs' games (floodgate's).
+pub const MAX_MOVES: u32 = 256;
+/// Events a connection's inbox holds (a table sends at most two).
+const INBOX: usize = 8;
+/// Lines read ahead of the connection's task.
+const LINES_AHEAD: usize = 8;
+
+/// A connection's number (the pairing's key).
+type ConnId = u64;
+
+/// What the hub tells a connection.
+#[derive(Debug)]
+enum Event {
+    /// Paired: the table both sit at, and this connection's colour.
+    Paired(Arc<Table>, Color),
+    /// Both agreed: the game's room.
+    Start(RoomHandle),
+    /// Someone rejected (their name), or the game could not start.
+    Rejected(String),
+}
+
+/// Two paired programs between the summary and the start.
+#[derive(Debug)]
+struct Table {
+    id: String,
+    game: GameName,
+    programs: ByColor<Program>,
+    inboxes: ByColor<mpsc::Sender<Event>>,
+    /// Who agreed; `None` once the table is closed (started or rejected).
+    agreed: tokio::sync::Mutex<Option<ByColor<bool>>>,
+}
+
+/// A waiting program: its inbox, its account and the game it asked for.
+type Seeker = (mpsc::Sender<Event>, Program, GameName);
+
+/// The programs logged in and waiting: shared by every connection.
+#[derive(Debug)]
+struct Hub {
+    next_id: AtomicU64,
+    /// Logged-in accounts (id) → their connection and name.
+    online: Mutex<HashMap<i64, (ConnId, String)>>,
+    waiting: Mutex<Waiting<ConnId>>,
+    /// The waiting connections' inboxes and logins.
+    seekers: Mutex<HashMap<ConnId, Seeker>>,
+}
+
+impl Hub {
+    fn new() -> Hub {
+        Hub {
+            next_id: AtomicU64::new(1),
+            online: Mutex::default(),
+            waiting: Mutex::new(Waiting::new(MAX_WAITING)),
+            seekers: Mutex::default(),
+        }
+    }
+}
+
+/// Locks a mutex, taking over a poisoned one (its data stays consistent:
+/// every critical section here is a few map operations).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Serves the CSA protocol on `listener` until `stop` completes; the
+/// connections end with it.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    stop: impl std::future::Future<Output = ()>,
+) {
+    let hub = Arc::new(Hub::new());
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let mut connections = JoinSet::new();
+    tokio::pin!(stop);
+    loop {
+        tokio::select! {
+            () = &mut stop => break,
+            Some(_) = connections.join_next() => {}
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+                        tracing::warn!(%peer, "CSA: too many connections");
+                        continue;
+                    };
+                    let conn = Connection::new(&hub, &state, peer);
+                    connections.spawn(async move {
+                        conn.run(stream).await;
+                        drop(slot);
+                    });
+                }
+                Err(e) => {
+                    tracing::warn!("CSA accept: {e}");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+            },
+        }
+    }
+    connections.shutdown().await;
+}
+
+/// A line read, or why none could be.
+enum Incoming {
+    Line(String),
+    TooLong,
+}
+
+/// Reads lines of at most [`MAX_LINE`] bytes into `lines` until the peer
+/// closes; a longer line is skipped to its end and reported once.
+async fn read_lines(mut reader: impl tokio::io::AsyncRead + Unpin, lines: mpsc::Sender<Incoming>) {
+    let mut buf = vec![0u8; 4096];
+    let mut line: Vec<u8> = Vec::with_capacity(256);
+    let mut skipping = false;
+    loop {
+        let n = match reader.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        for &b in &buf[..n] {
+            if b == b'\n' {
+                let out = if skipping {
+                    Incoming::TooLong
+                } else {
+                    Incoming::Line(String::from_utf8_lossy(&line).into_owned())
+                };
+                skipping = false;
+                line.clear();
+                if lines.send(out).await.is_err() {
+                    return;
+                }
+            } else if !skipping {
+                if line.len() >= MAX_LINE {
+                    skipping = true;
+                    line.clear();
+                } else {
+                    line.push(b);
+                }
+            }
+        }
+    }
+}
+
+/// A game in play on this connection.
+struct Play {
+    room: RoomHandle,
+    id: String,
+    me: Color,
+    updates: broadcast::Receiver<Arc<StateText>>,
+    /// The position after the moves told so far.
+    pos: Position,
+    /// How many moves were told.
+    told: usize,
+    /// When the turn in progress started (the server's clock), for `%TORYO,T`.
+    turn_started_ms: u64,
+}
+
+/// Where a connection is.
+enum Phase {
+    /// Not logged in.
+    Login,
+    /// Logged in, not waiting (after a game, a rejection).
+    Idle,
+    /// Waiting for an opponent.
+    Waiting,
+    /// Paired: the summary was sent, the answer is awaited.
+    Offered(Arc<Table>, Color),
+    /// Playing.
+    Playing(Box<Play>),
+}
+
+/// What the loop does after a step.
+enum Next {
+    Go,
+    Close,
+}
+
+struct Connection {
+    id: ConnId,
+    hub: Arc<Hub>,
+    state: AppState,
+    rooms: Rooms,
+    time: TimeSource,
+    peer: SocketAddr,
+    program: Option<Program>,
+    phase: Phase,
+    inbox_tx: mpsc::Sender<Event>,
+    inbox: mpsc::Receiver<Event>,
+}
+
+impl Connection {
+    fn new(hub: &Arc<Hub>, state: &AppState, peer: SocketAddr) -> Connection {
+        let (inbox_tx, inbox) = mpsc::channel(INBOX);
+        Connection {
+            id: hub.next_id.fetch_add(1, Ordering::Relaxed),
+            hub: Arc::clone(hub),
+            state: state.clone(),
+            rooms: Rooms::from_ref(state),
+            time: TimeSource::from_ref(state),
+            peer,
+            program: None,
+            phase: Phase::Login,
+            inbox_tx,
+            inbox,
+        }
+    }
+
+    async fn run(mut self, stream: TcpStream) {
+        let _ = stream.set_nodelay(true);
+        let (reader, writer) = stream.into_split();
+        let mut out = BufWriter::new(writer);
+        let (lines_tx, mut lines) = mpsc::channel(LINES_AHEAD);
+        let reader = tokio::spawn(read_lines(reader, lines_tx));
+        let login_deadline = tokio::time::sleep(LOGIN_TIMEOUT);
+        tokio::pin!(login_deadline);
+        let mut texts: Vec<String> = Vec::new();
+        loop {
+            let playing = matches!(self.phase, Phase::Playing(_));
+            let logging_in = matches!(self.phase, Phase::Login);
+            let next = tokio::select! {
+                line = lines.recv() => match line {
+                    Some(Incoming::Line(l)) => self.line(&l, &mut texts).await,
+                    Some(Incoming::TooLong) => {
+                        tracing::debug!(peer = %self.peer, "CSA: a line over {MAX_LINE} bytes skipped");
+                        Next::Go
+                    }
+                    None => Next::Close,
+                },
+                Some(event) = self.inbox.recv() => self.event(event, &mut texts).await,
+                update = recv_update(&mut self.phase), if playing => {
+                    self.update(update, &mut texts).await;
+                    Next::Go
+                }
+                () = &mut login_deadline, if logging_in => Next::Close,
+            };
+            if !texts.is_empty() && write_all(&mut out, &texts).await.is_err() {
+                break;
+            }
+            texts.clear();
+            if matches!(next, Next::Close) {
+                break;
+            }
+        }
+        reader.abort();
+        self.leave().await;
+    }
+
+    /// Everything this connection held, given back: its place in the
+    /// queue, an offered game (rejected), its seat's presence.
+    async fn leave(&mut self) {
+        lock(&self.hub.waiting).withdraw(&self.id);
+        lock(&self.hub.seekers).remove(&self.id);
+        match std::mem::replace(&mut self.phase, Phase::Idle) {
+            Phase::Offered(table, me) => reject(&table, me).await,
+            Phase::Playing(play) => play.room.leave(Seat::from(play.me)).await,
+            _ => {}
+        }
+        if let Some(p) = &self.program {
+            let mut online = lock(&self.hub.online);
+            if online.get(&p.id).is_some_and(|(conn, _)| *conn == self.id) {
+                online.remove(&p.id);
+            }
+        }
+    }
+
+    async fn line(&mut self, line: &str, out: &mut Vec<String>) -> Next {
+        let command = match Command::parse(line) {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::debug!(peer = %self.peer, "CSA: {e}");
+                // A move that cannot even be read loses on the mover's turn.
+                if line.starts_with(['+', '-']) {
+                    if let Phase::Playing(play) = &self.phase {
+                        let _ = play.room.forfeit(Seat::from(play.me)).await;
+                    }
+                }
+                return Next::Go;
+            }
+        };
+        match command {
+            Command::KeepAlive => out.push(String::new()),
+            Command::Login { id, password, .. } => return self.login(&id, &password, out).await,
+            Command::Logout => {
+                if !matches!(self.phase, Phase::Playing(_)) {
+                    out.push("LOGOUT:completed".into());
+                    return Next::Close;
+                }
+            }
+            Command::Agree(_) => {
+                if let Phase::Offered(table, me) = &self.phase {
+                    agree(table, *me, &self.rooms).await;
+                }
+            }
+            Command::Reject(_) => {
+                if let Phase::Offered(table, me) = &self.phase {
+                    reject(table, *me).await;
+                }
+            }
+            Command::Move { mv, comment: _ } => self.play(mv).await,
+            Command::Resign => self.act(Action::Resign).await,
+            Command::Declare => self.act(Action::Declare).await,
+            Command::Chudan => {
+                tracing::debug!(peer = %self.peer, "CSA: %CHUDAN is not supported");
+            }
+            Command::Extension { word, .. } => self.extension(&word, out),
+        }
+        Next::Go
+    }
+
+    async fn login(&mut self, id: &str, password: &str, out: &mut Vec<String>) -> Next {
+        if !matches!(self.phase, Phase::Login) {
+            return Next::Go;
+        }
+        let incorrect = |out: &mut Vec<String>| {
+            out.push("LOGIN:incorrect".into());
+            Next::Close
+        };
+        let address = address_key(self.peer.ip());
+        if self
+            .state
+            .limiter()
+            .check(Kind::LoginAddress, &address)
+            .await
+            .is_err()
+        {
+            return incorrect(out);
+        }
+        let Ok(login) = Login::parse(password) else {
+            return incorrect(out);
+        };
+        let Some(token) = login.token.as_deref() else {
+            return incorrect(out);
+        };
+        let program = match self.state.accounts().program_login(id, token).await {
+            Ok(Some(p)) => p,
+            Ok(None) => return incorrect(out),
+            Err(e) => {
+                tracing::error!("CSA login: {e}");
+                return incorrect(out);
+            }
+        };
+        // A second login of an id already connected is refused.
+        {
+            let mut online = lock(&self.hub.online);
+            if online.contains_key(&program.id) {
+                drop(online);
+                return incorrect(out);
+            }
+            online.insert(program.id, (self.id, program.name.clone()));
+        }
+        out.push(format!("LOGIN:{id} OK"));
+        self.program = Some(program.clone());
+        self.seek(program, login.game, login.preference, out).await;
+        Next::Go
+    }
+
+    /// Joins the queue for `game`, or sits at a table at once.
+    async fn seek(
+        &mut self,
+        program: Program,
+        game: GameName,
+        preference: Preference,
+        out: &mut Vec<String>,
+    ) {
+        let pairing = lock(&self.hub.waiting).offer(self.id, &game.text, preference, token::coin());
+        match pairing {
+            Err(_) => {
+                tracing::warn!("CSA: the queue is full");
+                self.phase = Phase::Idle;
+            }
+            Ok(None) => {
+                lock(&self.hub.seekers).insert(self.id, (self.inbox_tx.clone(), program, game));
+                self.phase = Phase::Waiting;
+            }
+            Ok(Some(p)) => {
+                let other = if p.sente == self.id { p.gote } else { p.sente };
+                let Some((other_inbox, other_program, _)) = lock(&self.hub.seekers).remove(&other)
+                else {
+                    self.phase = Phase::Idle;
+                    return;
+                };
+                let me = if p.sente == self.id {
+                    Color::Sente
+                } else {
+                    Color::Gote
+                };
+                let mut programs = ByColor::new(program.clone(), program);
+                programs[me.opponent()] = other_program;
+                let mut inboxes = ByColor::new(self.inbox_tx.clone(), self.inbox_tx.clone());
+                inboxes[me.opponent()] = other_inbox;
+                let table = Arc::new(Table {
+                    id: token::new_game_id(),
+                    game,
+                    programs,
+                    inboxes,
+                    agreed: tokio::sync::Mutex::new(Some(ByColor::default())),
+                });
+                out.push(summary(&table, me));
+                let told = table.inboxes[me.opponent()]
+                    .send(Event::Paired(Arc::clone(&table), me.opponent()))
+                    .await;
+                // The other program left meanwhile: the game cannot start.
+                if told.is_err() {
+                    reject(&table, me.opponent()).await;
+                }
+                self.phase = Phase::Offered(table, me);
+            }
+        }
+    }
+
+    async fn event(&mut self, event: Event, out: &mut Vec<String>) -> Next {
+        match event {
+            Event::Paired(table, me) => {
+                if matches!(self.phase, Phase::Waiting) {
+                    out.push(summary(&table, me));
+                    self.phase = Phase::Offered(table, me);
+                } else {
+                    reject(&table, me).await;
+                }
+            }
+            Event::Start(room) => {
+                let Phase::Offered(table, me) = std::mem::replace(&mut self.phase, Phase::Idle)
+                else {
+                    return Next::Go;
+                };
+                let Some(sub) = room.subscribe(Some(Seat::from(me))).await else {
+                    return Next::Go;
+                };
+                out.push(format!("START:{}", table.id));
+                let mut play = Box::new(Play {
+                    room,
+                    id: table.id.clone(),
+                    me,
+                    updates: sub.updates,
+                    pos: table.game.handicap.position(),
+                    told: 0,
+                    turn_started_ms: self.time.now_ms(),
+                });
+                let over = tell(&mut play, &sub.now, self.time.now_ms(), out);
+                self.phase = if over {
+                    Phase::Idle
+                } else {
+                    Phase::Playing(play)
+                };
+            }
+            Event::Rejected(by) => {
+                if let Phase::Offered(table, _) = &self.phase {
+                    out.push(format!("REJECT:{} by {by}", table.id));
+                    self.phase = Phase::Idle;
+                }
+            }
+        }
+        Next::Go
+    }
+
+    async fn update(&mut self, update: Option<Arc<StateText>>, out: &mut Vec<String>) {
+        let Phase::Playing(play) = &mut self.phase else {
+            return;
+        };
+        let state = match update {
+            Some(s) => s,
+            // Fell behind, or the room stopped: the state now says all.
+            None => match play.room.snapshot().await {
+                Some(view) => Arc::new(StateText::new((*view).clone())),
+                None => {
+                    self.phase = Phase::Idle;
+                    return;
+                }
+            },
+        };
+        if tell(play, &state, self.time.now_ms(), out) {
+            play.room.leave(Seat::from(play.me)).await;
+            self.phase = Phase::Idle;
+        }
+    }
+
+    async fn play(&mut self, mv: CsaMove) {
+        let Phase::Playing(play) = &self.phase else {
+            return;
+        };
+        let seat = Seat::from(play.me);
+        match mv.to_move(&play.pos) {
+            Ok(m) => {
+                let played = play.room.act(seat, Action::Move { mv: m }).await;
+                // A move no one could make on a real board (no piece of the
+                // mover's there, a piece not in hand) loses like any illegal
+                // one. Not its turn, the game over, or the database failed:
+                // the program is not punished; the game goes on as it was.
+                if let Err(
+                    RoomError::NoPieceOfYours { .. }
+                    | RoomError::NotInHand { .. }
+                    | RoomError::Illegal(_),
+                ) = played
+                {
+                    let _ = play.room.forfeit(seat).await;
+                }
+            }
+            Err(_) if play.pos.side_to_move() == play.me => {
+                let _ = play.room.forfeit(seat).await;
+            }
+            Err(_) => {}
+        }
+    }
+
+    async fn act(&mut self, action: Action) {
+        if let Phase::Playing(play) = &self.phase {
+            if let Err(e) = play.room.act(Seat::from(play.me), action).await {
+                tracing::debug!(game = %play.id, "CSA {action:?}: {e}");
+            }
+        }
+    }
+
+    /// The x1 extension: `%%VERSION`, `%%WHO` (the programs logged in)
+    /// and `%%HELP` so far; anything else is answered as unknown.
+    fn extension(&self, word: &str, out: &mut Vec<String>) {
+        match word {
+            "WHO" => {
+                let mut names: Vec<String> = lock(&self.hub.online)
+                    .values()
+                    .map(|(_, name)| name.clone())
+                    .collect();
+                names.sort_unstable();
+                out.extend(names.into_iter().map(|n| format!("##[WHO] {n}")));
+                out.push("##[WHO] +OK".into());
+            }
+            "HELP" => {
+                out.push("##[HELP] %%VERSION %%WHO %%HELP; see docs/CSA.md".into());
+                out.push("##[HELP] +OK".into());
+            }
+            "VERSION" => {
+                out.push(format!(
+                    "##[VERSION] shogi-server (Rust) {}",
+                    env!("CARGO_PKG_VERSION")
+                ));
+                out.push("##[VERSION] +OK".into());
+            }
+            _ => out.push(format!("##[ERROR] unknown command %%{word}")),
+        }
+    }
+}
+
+/// The next update of the game in play (`None`: fell behind or the room
+/// stopped).
+async fn recv_update(phase: &mut Phase) -> Option<Arc<StateText>> {
+    let Phase::Playing(play) = phase else {
+        return std::future::pending().await;
+    };
+    play.updates.recv().await.ok()
+}
+
+/// Writes `texts`, each followed by a line feed (a text of several lines
+/// already has its own), within [`WRITE_TIMEOUT`].
+async fn write_all(out: &mut (impl AsyncWrite + Unpin), texts: &[String]) -> std::io::Result<()> {
+    let write = async {
+        for t in texts {
+            out.write_all(t.as_bytes()).await?;
+            if !t.ends_with('\n') || t.is_empty() {
+                out.write_all(b"\n").await?;
+            }
+        }
+        out.flush().await
+    };
+    tokio::time::timeout(WRITE_TIMEOUT, write)
+        .await
+        .unwrap_or_else(|_| Err(std::io::ErrorKind::TimedOut.into()))
+}
+
+fn summary(table: &Table, me: Color) -> String {
+    Summary {
+        game_id: table.id.clone(),
+        sente: table.programs[Color::Sente].name.clone(),
+        gote: table.programs[Color::Gote].name.clone(),
+        game: &table.game,
+        max_moves: MAX_MOVES,
+    }
+    .text(me)
+}
+
+/// `me` agrees; when both have, the game is stored and both start.
+async fn agree(table: &Arc<Table>, me: Color, rooms: &Rooms) {
+    let mut agreed = table.agreed.lock().await;
+    let Some(a) = agreed.as_mut() else {
+        return;
+    };
+    a[me] = true;
+    if !(a[Color::Sente] && a[Color::Gote]) {
+        return;
+    }
+    *agreed = None;
+    let identity = |c: Color| Identity::Account {
+        id: table.programs[c].id,
+        name: table.programs[c].name.clone(),
+    };
+    let game = ProgramGame {
+        id: table.id.clone(),
+        seats: ByColor::new(identity(Color::Sente), identity(Color::Gote)),
+        time: table.game.time_control(),
+        handicap: table.game.handicap,
+        max_moves: MAX_MOVES,
+    };
+    match rooms.create_program_game(&game).await {
+        Ok(room) => {
+            for c in [Color::Sente, Color::Gote] {
+                let _ = table.inboxes[c].send(Event::Start(room.clone())).await;
+            }
+        }
+        Err(e) => {
+            tracing::error!(game = %table.id, "CSA: storing the game: {e}");
+            for c in [Color::Sente, Color::Gote] {
+                let _ = table.inboxes[c]
+                    .send(Event::Rejected("server".into()))
+                    .await;
+            }
+        }
+    }
+}
+
+/// `me` rejects (or left): both are told, the table closes.
+async fn reject(table: &Arc<Table>, me: Color) {
+    let mut agreed = table.agreed.lock().await;
+    if agreed.take().is_none() {
+        return;
+    }
+    drop(agreed);
+    let by = table.programs[me].name.clone();
+    for c in [Color::Sente, Color::Gote] {
+        let _ = table.inboxes[c].send(Event::Rejected(by.clone())).await;
+    }
+}
+
+/// Tells the moves of `state` not told yet and, once, its ending; whether
+/// the game is over.
+fn tell(play: &mut Play, state: &StateText, now_ms: u64, out: &mut Vec<String>) -> bool {
+    let view = &state.view;
+    // An illegal move that lost is not echoed: `#ILLEGAL_MOVE` says it.
+    let shown = match view.ending {
+        Some(Ending::Foul {
+            foul: Foul::Move { .. },
+            ..
+        }) => view.moves.len().saturating_sub(1),
+        _ => view.moves.len(),
+    };
+    while play.told < shown {
+        let m = view.moves[play.told];
+        let last = play.told + 1 == view.moves.len();
+        let secs = if last {
+            view.last_move_ms.unwrap_or(0) / 1000
+        } else {
+            0
+        };
+        out.push(format!("{},T{secs}", CsaMove::of(&play.pos, m)));
+        play.pos.make_move(m);
+        play.told += 1;
+        play.turn_started_ms = now_ms;
+    }
+    let Some(ending) = view.ending else {
+        return false;
+    };
+    match ending {
+        Ending::Resignation { .. } => {
+            let secs = now_ms.saturating_sub(play.turn_started_ms) / 1000;
+            out.push(format!("%TORYO,T{secs}"));
+        }
+        Ending::Impasse { .. }
+        | Ending::Foul {
+            foul: Foul::FalseDeclaration,
+            ..
+        } => out.push("%KACHI".into()),
+        _ => {}
+    }
+    out.extend(result::lines(ending, play.me).into_iter().map(String::from));
+    true
+}

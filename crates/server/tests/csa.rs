@@ -1,0 +1,464 @@
+//! The CSA server protocol through real TCP sockets: two programs log in,
+//! are paired, agree and play to each ending; the games are stored like
+//! everyone's. The server's clock is the manual one, so time-ups happen
+//! when a test moves it, never by waiting.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{account, TempDir, TestServer};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::TcpStream;
+
+/// How long a test waits for an expected line.
+const WAIT: Duration = Duration::from_secs(30);
+
+async fn start(tmp: &TempDir) -> TestServer {
+    TestServer::start_with(&tmp.db(), |c| {
+        c.csa_bind = Some("127.0.0.1:0".parse().unwrap());
+    })
+    .await
+}
+
+/// A program account and its CSA token.
+async fn program(s: &TestServer, name: &str) -> String {
+    account(s, name).await;
+    s.server
+        .state()
+        .accounts()
+        .issue_csa_token(name)
+        .await
+        .unwrap()
+}
+
+/// A CSA client on a socket.
+struct Client {
+    lines: tokio::io::Lines<BufReader<OwnedReadHalf>>,
+    out: OwnedWriteHalf,
+}
+
+impl Client {
+    async fn connect(s: &TestServer) -> Client {
+        let stream = TcpStream::connect(s.server.csa_addr().unwrap())
+            .await
+            .unwrap();
+        let (r, w) = stream.into_split();
+        Client {
+            lines: BufReader::new(r).lines(),
+            out: w,
+        }
+    }
+
+    async fn send(&mut self, line: &str) {
+        self.out.write_all(line.as_bytes()).await.unwrap();
+        self.out.write_all(b"\n").await.unwrap();
+    }
+
+    /// The next line (panics at the end of the stream or after [`WAIT`]).
+    async fn line(&mut self) -> String {
+        tokio::time::timeout(WAIT, self.lines.next_line())
+            .await
+            .expect("a line in time")
+            .unwrap()
+            .expect("the connection open")
+    }
+
+    async fn expect(&mut self, want: &str) {
+        assert_eq!(self.line().await, want);
+    }
+
+    /// Whether the server closed the connection (within [`WAIT`]).
+    async fn closed(&mut self) -> bool {
+        matches!(
+            tokio::time::timeout(WAIT, self.lines.next_line()).await,
+            Ok(Ok(None) | Err(_))
+        )
+    }
+
+    /// The lines of the `Game_Summary` block, its first line included.
+    async fn summary(&mut self) -> Vec<String> {
+        let mut out = vec![self.line().await];
+        assert_eq!(out[0], "BEGIN Game_Summary");
+        loop {
+            let l = self.line().await;
+            let end = l == "END Game_Summary";
+            out.push(l);
+            if end {
+                return out;
+            }
+        }
+    }
+}
+
+fn field<'a>(summary: &'a [String], key: &str) -> &'a str {
+    summary
+        .iter()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
+        .unwrap_or_else(|| panic!("{key} in {summary:?}"))
+}
+
+/// Logs in `name` with `token` for `game`.
+async fn login(s: &TestServer, name: &str, token: &str, game: &str) -> Client {
+    let mut c = Client::connect(s).await;
+    c.send(&format!("LOGIN {name} {game},{token}")).await;
+    c.expect(&format!("LOGIN:{name} OK")).await;
+    c
+}
+
+/// Two programs paired and started on `game`: (Sente's client, Gote's, the game id).
+async fn started(s: &TestServer, game: &str) -> (Client, Client, String) {
+    let ta = program(s, "alpha").await;
+    let tb = program(s, "beta").await;
+    let mut a = login(s, "alpha", &ta, game).await;
+    let mut b = login(s, "beta", &tb, game).await;
+    let sa = a.summary().await;
+    let sb = b.summary().await;
+    let id = field(&sa, "Game_ID").to_owned();
+    assert_eq!(field(&sb, "Game_ID"), id);
+    assert_ne!(field(&sa, "Your_Turn"), field(&sb, "Your_Turn"));
+    a.send("AGREE").await;
+    b.send(&format!("AGREE {id}")).await;
+    a.expect(&format!("START:{id}")).await;
+    b.expect(&format!("START:{id}")).await;
+    if field(&sa, "Your_Turn") == "+" {
+        (a, b, id)
+    } else {
+        (b, a, id)
+    }
+}
+
+/// Plays `moves` alternately starting with `first`, each echoed to both.
+async fn play(first: &mut Client, second: &mut Client, moves: &[&str]) {
+    for (i, mv) in moves.iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 {
+            (&mut *first, &mut *second)
+        } else {
+            (&mut *second, &mut *first)
+        };
+        mover.send(mv).await;
+        let echo = format!("{mv},T0");
+        mover.expect(&echo).await;
+        other.expect(&echo).await;
+    }
+}
+
+#[tokio::test]
+async fn two_programs_play_to_a_resignation_stored_like_every_game() {
+    let tmp = TempDir::new("csa-resign");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    play(&mut sente, &mut gote, &["+7776FU", "-3334FU"]).await;
+    // Listed among the lobby's live games while it is played.
+    let (_, lobby) = s.request("GET", "/api/lobby", None).await;
+    let live = lobby["live"].as_array().unwrap();
+    assert!(live.iter().any(|g| g["id"] == id.as_str()), "{lobby}");
+    // Thinking time is charged in whole seconds.
+    s.advance(3_400);
+    sente.send("+2726FU,'* 35 -8384FU").await;
+    sente.expect("+2726FU,T3").await;
+    gote.expect("+2726FU,T3").await;
+    gote.send("%TORYO").await;
+    for (c, outcome) in [(&mut gote, "#LOSE"), (&mut sente, "#WIN")] {
+        c.expect("%TORYO,T0").await;
+        c.expect("#RESIGN").await;
+        c.expect(outcome).await;
+    }
+    // After the game the programs may log out.
+    sente.send("LOGOUT").await;
+    sente.expect("LOGOUT:completed").await;
+    assert!(sente.closed().await);
+    let state = s.state(&id).await;
+    assert_eq!(state["status"]["reason"], "resign");
+    assert_eq!(state["status"]["winner"], "sente");
+    let mut names = [
+        state["players"]["sente"]["name"].as_str().unwrap(),
+        state["players"]["gote"]["name"].as_str().unwrap(),
+    ];
+    names.sort_unstable();
+    assert_eq!(names, ["alpha", "beta"]);
+    assert_eq!(state["rated"], false);
+    // Whole seconds: 3.4 s cost Sente 3 s.
+    assert_eq!(state["clocks"]["sente"]["main_ms"], 597_000);
+    let (status, _, csa) = s
+        .get_text(&format!("/api/games/{id}/record?format=csa"))
+        .await;
+    assert_eq!(status, 200);
+    assert!(csa.contains("+7776FU"), "{csa}");
+    assert!(csa.contains("%TORYO"), "{csa}");
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_summary_tells_the_clock_and_the_even_start() {
+    let tmp = TempDir::new("csa-summary");
+    let s = start(&tmp).await;
+    let ta = program(&s, "alpha").await;
+    let tb = program(&s, "beta").await;
+    let mut a = login(&s, "alpha", &ta, "floodgate-600-10F").await;
+    let mut b = login(&s, "beta", &tb, "floodgate-600-10F").await;
+    let sa = a.summary().await;
+    b.summary().await;
+    assert_eq!(field(&sa, "Protocol_Version"), "1.2");
+    assert_eq!(field(&sa, "To_Move"), "+");
+    assert_eq!(field(&sa, "Total_Time"), "600");
+    assert_eq!(field(&sa, "Byoyomi"), "0");
+    assert_eq!(field(&sa, "Increment"), "10");
+    assert_eq!(field(&sa, "Time_Unit"), "1sec");
+    assert!(sa.contains(&"P1-KY-KE-GI-KI-OU-KI-GI-KE-KY".to_string()));
+    assert!(sa.contains(&"P9+KY+KE+GI+KI+OU+KI+GI+KE+KY".to_string()));
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_rejection_is_told_to_both() {
+    let tmp = TempDir::new("csa-reject");
+    let s = start(&tmp).await;
+    let ta = program(&s, "alpha").await;
+    let tb = program(&s, "beta").await;
+    let mut a = login(&s, "alpha", &ta, "test-60-0").await;
+    let mut b = login(&s, "beta", &tb, "test-60-0").await;
+    let id = field(&a.summary().await, "Game_ID").to_owned();
+    b.summary().await;
+    a.send("AGREE").await;
+    b.send("REJECT").await;
+    a.expect(&format!("REJECT:{id} by beta")).await;
+    b.expect(&format!("REJECT:{id} by beta")).await;
+    let (status, _) = s.request("GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, 404, "a rejected game is never stored");
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_illegal_move_loses_and_is_not_echoed() {
+    let tmp = TempDir::new("csa-illegal");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, _) = started(&s, "test-600-10").await;
+    // The rook cannot jump over its own pawn.
+    sente.send("+2824HI").await;
+    for (c, outcome) in [(&mut sente, "#LOSE"), (&mut gote, "#WIN")] {
+        c.expect("#ILLEGAL_MOVE").await;
+        c.expect(outcome).await;
+    }
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_move_from_an_empty_square_or_of_the_wrong_sign_loses() {
+    let tmp = TempDir::new("csa-unreadable");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, _) = started(&s, "test-600-10").await;
+    sente.send("+5554FU").await;
+    for (c, outcome) in [(&mut sente, "#LOSE"), (&mut gote, "#WIN")] {
+        c.expect("#ILLEGAL_MOVE").await;
+        c.expect(outcome).await;
+    }
+    let tmp2 = TempDir::new("csa-sign");
+    let s2 = start(&tmp2).await;
+    let (mut sente, mut gote, _) = started(&s2, "test-600-10").await;
+    sente.send("-3334FU").await;
+    sente.expect("#ILLEGAL_MOVE").await;
+    sente.expect("#LOSE").await;
+    gote.expect("#ILLEGAL_MOVE").await;
+    gote.expect("#WIN").await;
+    s.server.shutdown().await;
+    s2.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_flag_falls_on_the_servers_clock() {
+    let tmp = TempDir::new("csa-timeup");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, _) = started(&s, "test-60-10").await;
+    play(&mut sente, &mut gote, &["+7776FU"]).await;
+    s.advance(70_001);
+    for (c, outcome) in [(&mut gote, "#LOSE"), (&mut sente, "#WIN")] {
+        c.expect("#TIME_UP").await;
+        c.expect(outcome).await;
+    }
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_program_that_disconnects_mid_game_loses_on_time() {
+    let tmp = TempDir::new("csa-disconnect");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-60-0").await;
+    play(&mut sente, &mut gote, &["+7776FU", "-3334FU"]).await;
+    drop(sente);
+    s.advance(60_001);
+    gote.expect("#TIME_UP").await;
+    gote.expect("#WIN").await;
+    assert_eq!(s.state(&id).await["status"]["reason"], "timeout");
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn fourfold_repetition_is_sennichite_a_draw() {
+    let tmp = TempDir::new("csa-sennichite");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, _) = started(&s, "test-600-10").await;
+    let cycle = ["+5948OU", "-5142OU", "+4859OU", "-4251OU"];
+    let moves: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
+    play(&mut sente, &mut gote, &moves).await;
+    for c in [&mut sente, &mut gote] {
+        c.expect("#SENNICHITE").await;
+        c.expect("#DRAW").await;
+    }
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_false_declaration_loses() {
+    let tmp = TempDir::new("csa-kachi");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, _) = started(&s, "test-600-10").await;
+    sente.send("%KACHI").await;
+    for (c, outcome) in [(&mut sente, "#LOSE"), (&mut gote, "#WIN")] {
+        c.expect("%KACHI").await;
+        c.expect("#ILLEGAL_MOVE").await;
+        c.expect(outcome).await;
+    }
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_handicap_game_with_colour_preferences() {
+    let tmp = TempDir::new("csa-handicap");
+    let s = start(&tmp).await;
+    let ta = program(&s, "alpha").await;
+    let tb = program(&s, "beta").await;
+    // alpha asks for Gote (the handicap giver, who moves first).
+    let mut a = login(&s, "alpha", &ta, "hcbishop_t-300-10-W").await;
+    let mut b = login(&s, "beta", &tb, "hcbishop_t-300-10-B").await;
+    let sa = a.summary().await;
+    let sb = b.summary().await;
+    assert_eq!(field(&sa, "Your_Turn"), "-");
+    assert_eq!(field(&sb, "Your_Turn"), "+");
+    assert_eq!(field(&sa, "To_Move"), "-");
+    assert_eq!(field(&sa, "Name-"), "alpha");
+    assert!(sa.contains(&"P2 * -HI *  *  *  *  *  *  * ".to_string()));
+    let id = field(&sa, "Game_ID").to_owned();
+    a.send("AGREE").await;
+    b.send("AGREE").await;
+    a.expect(&format!("START:{id}")).await;
+    b.expect(&format!("START:{id}")).await;
+    play(&mut a, &mut b, &["-3334FU", "+7776FU"]).await;
+    assert_eq!(s.state(&id).await["rules"]["impasse"], "27");
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn keep_alive_garbage_and_long_lines_neither_crash_nor_stall() {
+    let tmp = TempDir::new("csa-garbage");
+    let s = start(&tmp).await;
+    let token = program(&s, "alpha").await;
+    let mut c = Client::connect(&s).await;
+    c.send("").await;
+    c.expect("").await;
+    c.send("HELLO WORLD").await;
+    c.send("+7776FU").await;
+    c.send("\u{00e9}\u{0001}\t%%%").await;
+    c.send(&"x".repeat(100_000)).await;
+    c.out.write_all(&[0xff, 0xfe, b'\n']).await.unwrap();
+    c.send("").await;
+    c.expect("").await;
+    c.send("%%VERSION").await;
+    assert!(c.line().await.starts_with("##[VERSION] "));
+    c.expect("##[VERSION] +OK").await;
+    c.send(&format!("LOGIN alpha test-60-0,{token}")).await;
+    c.expect("LOGIN:alpha OK").await;
+    c.send("").await;
+    c.expect("").await;
+    c.send("%%WHO").await;
+    c.expect("##[WHO] alpha").await;
+    c.expect("##[WHO] +OK").await;
+    c.send("%%MONITOR2ON x").await;
+    assert!(c.line().await.starts_with("##[ERROR] "));
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn wrong_logins_are_incorrect_and_a_second_login_is_refused() {
+    let tmp = TempDir::new("csa-login");
+    let s = start(&tmp).await;
+    let token = program(&s, "alpha").await;
+    account(&s, "person").await;
+    for line in [
+        "LOGIN alpha test-60-0,wrong".to_string(),
+        "LOGIN alpha test-60-0".to_string(),
+        format!("LOGIN alpha floodgate-99999999999999-10,{token}"),
+        format!("LOGIN person test-60-0,{token}"),
+        format!("LOGIN nobody test-60-0,{token}"),
+    ] {
+        let mut c = Client::connect(&s).await;
+        c.send(&line).await;
+        c.expect("LOGIN:incorrect").await;
+        assert!(c.closed().await, "{line}");
+    }
+    let _first = login(&s, "alpha", &token, "test-60-0").await;
+    let mut second = Client::connect(&s).await;
+    second.send(&format!("LOGIN alpha test-60-0,{token}")).await;
+    second.expect("LOGIN:incorrect").await;
+    assert!(second.closed().await);
+    s.server.shutdown().await;
+}
+
+/// Whether python-shogi (`pip install python-shogi`) can be imported.
+fn python_shogi() -> bool {
+    std::process::Command::new("python3")
+        .args(["-c", "import shogi.CSA"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[tokio::test]
+async fn python_shogi_plays_against_us_when_installed() {
+    if !python_shogi() {
+        eprintln!("python-shogi is not installed: skipped (pip install python-shogi)");
+        return;
+    }
+    let tmp = TempDir::new("csa-python");
+    let s = start(&tmp).await;
+    let ta = program(&s, "alpha").await;
+    let tb = program(&s, "pyshogi").await;
+    let mut a = login(&s, "alpha", &ta, "interop-600-10-B").await;
+    let addr = s.server.csa_addr().unwrap();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/csa_python_client.py"
+    );
+    let password = format!("interop-600-10-W,{tb}");
+    let python = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("python3")
+            .args([
+                script,
+                &addr.ip().to_string(),
+                &addr.port().to_string(),
+                "pyshogi",
+                &password,
+            ])
+            .output()
+            .unwrap()
+    });
+    let summary = a.summary().await;
+    assert_eq!(field(&summary, "Name-"), "pyshogi");
+    let id = field(&summary, "Game_ID").to_owned();
+    a.send("AGREE").await;
+    a.expect(&format!("START:{id}")).await;
+    a.send("+7776FU").await;
+    a.expect("+7776FU,T0").await;
+    a.expect("-3334FU,T0").await;
+    a.expect("%TORYO,T0").await;
+    a.expect("#RESIGN").await;
+    a.expect("#WIN").await;
+    let out = python.await.unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("python-shogi: resigned after 2 moves"));
+    s.server.shutdown().await;
+}
