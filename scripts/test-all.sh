@@ -15,7 +15,7 @@ cargo fmt --all -- --check
 echo "== cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets -- -D warnings
 
-echo "== other programs that read our records (crates/record/tests/other_tools.rs)"
+echo "== other programs: readers of our records (crates/record/tests/other_tools.rs), a CSA client (crates/server/tests/csa.rs)"
 # cshogi (PyPI) and tsshogi (npm) read back what our KIF/KI2/CSA/JKF writers produce.
 # A tool is skipped (with a message) only when pip or npm itself is missing.
 required_tools=""
@@ -23,7 +23,11 @@ if command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&
   if ! python3 -c 'import cshogi' >/dev/null 2>&1; then
     python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore 'cshogi==1.1.0'
   fi
-  required_tools="cshogi"
+  # python-shogi's CSA client plays a game on our CSA server (crates/server/tests/csa.rs).
+  if ! python3 -c 'import shogi.CSA' >/dev/null 2>&1; then
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore 'python-shogi==1.1.1'
+  fi
+  required_tools="cshogi,python-shogi"
 else
   echo "SKIP: pip is not available, so cshogi cannot be installed: its acceptance check is skipped"
 fi

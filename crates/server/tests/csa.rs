@@ -416,6 +416,14 @@ fn python_shogi() -> bool {
 #[tokio::test]
 async fn python_shogi_plays_against_us_when_installed() {
     if !python_shogi() {
+        // scripts/test-all.sh installs it and names it in SHOGI_OTHER_TOOLS:
+        // then a missing python-shogi fails instead of skipping.
+        let required = std::env::var("SHOGI_OTHER_TOOLS")
+            .is_ok_and(|v| v.split(',').any(|t| t.trim() == "python-shogi"));
+        assert!(
+            !required,
+            "python-shogi must run (SHOGI_OTHER_TOOLS names it) but cannot be imported"
+        );
         eprintln!("python-shogi is not installed: skipped (pip install python-shogi)");
         return;
     }
