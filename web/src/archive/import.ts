@@ -14,12 +14,10 @@ import { boardColumn } from '../board/playboard';
 import { boardSfen, handsSfen, replay, type MoveInfo, type Position } from '../board/shogi';
 import { h } from '../dom';
 import { t } from '../i18n/i18n';
-import { isoDayText } from '../records/dates';
-import { resultText } from '../records/ending';
+import { factsText, playersText } from '../records/summary';
 import { moveListBox, moveListItems, scrollIntoList } from '../records/movelist';
 import { leaveNote } from '../records/opennote';
 import { fromJson, type TreeNode } from '../records/tree';
-import { timeControlText } from '../rules/timecontrol';
 import type { Navigate, Screen } from '../screen';
 
 /** Who may see a saved record (docs/PROTOCOL.md, `POST /api/import`). */
@@ -122,23 +120,8 @@ export function renderImport(root: HTMLElement, navigate: Navigate): Screen {
   /** The preview: players and date, a small board with step buttons, the moves, the reader's problems. */
   const previewBox = (p: Preview): HTMLElement => {
     const rec = p.rec;
-    const players = h(
-      'p',
-      { class: 'import-players', id: 'import-players' },
-      `☗ ${rec.headers.sente ?? t('sente')} — ☖ ${rec.headers.gote ?? t('gote')}`,
-    );
-    const info = h(
-      'p',
-      { class: 'import-info', id: 'import-info' },
-      [
-        rec.headers.event,
-        isoDayText(rec.headers.date) ?? rec.headers.start_time,
-        rec.headers.time ? timeControlText(rec.headers.time) : null,
-        resultText(rec.ending.winner, rec.ending.reason),
-      ]
-        .filter(Boolean)
-        .join(' · '),
-    );
+    const players = h('p', { class: 'import-players', id: 'import-players' }, playersText(rec));
+    const info = h('p', { class: 'import-info', id: 'import-info' }, factsText(rec));
     const problems: HTMLElement[] = [];
     if (rec.illegal_move) {
       const words = t('importStopsAt')

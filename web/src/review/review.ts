@@ -19,11 +19,10 @@ import {
   type LegalMoves,
   type TimeControl,
 } from '../api/api';
-import { isoDayText } from '../records/dates';
 import { takeNote } from '../records/opennote';
 import { clockRulesFields, clockRulesRequest, DEFAULT_CLOCK_RULES, type ClockRules } from '../rules/gameoptions';
 import { h, option } from '../dom';
-import { resultText } from '../records/ending';
+import { factsText, playersText } from '../records/summary';
 import { groundDests, lastDests, moveShape } from '../board/ground';
 import { t } from '../i18n/i18n';
 import { MateSearch } from '../engine/mate';
@@ -31,7 +30,6 @@ import { renderNotFound } from '../screen';
 import { boardColumn, playBoard } from '../board/playboard';
 import { moveListBox, moveListItems, scrollIntoList } from '../records/movelist';
 import type { Navigate, Screen } from '../screen';
-import { timeControlText } from '../rules/timecontrol';
 import { boardSfen, handsSfen, replay, toSfen, type MoveInfo, type Position } from '../board/shogi';
 import {
   fromJson,
@@ -441,23 +439,8 @@ class Review implements Screen {
   render(): void {
     this.syncBoard();
     const rec = this.rec;
-    const title = h(
-      'h1',
-      { class: 'review-title' },
-      `☗ ${rec.headers.sente ?? t('sente')} — ☖ ${rec.headers.gote ?? t('gote')}`,
-    );
-    const info = h(
-      'p',
-      { class: 'review-result', id: 'review-result' },
-      [
-        rec.headers.event,
-        isoDayText(rec.headers.date) ?? rec.headers.start_time,
-        rec.headers.time ? timeControlText(rec.headers.time) : null,
-        resultText(rec.ending.winner, rec.ending.reason),
-      ]
-        .filter(Boolean)
-        .join(' · '),
-    );
+    const title = h('h1', { class: 'review-title' }, playersText(rec));
+    const info = h('p', { class: 'review-result', id: 'review-result' }, factsText(rec));
     const btn = (id: string, label: string, fn: () => void, title?: string) => {
       const b = h('button', { type: 'button', id, title }, label);
       b.addEventListener('click', fn);

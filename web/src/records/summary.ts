@@ -1,0 +1,38 @@
+// A record's heading in words, as the review page and the import preview
+// show it: the two players, then the event, the day, the clock and the result.
+
+import type { TimeControl } from '../api/api';
+import { t } from '../i18n/i18n';
+import { timeControlText } from '../rules/timecontrol';
+import { isoDayText } from './dates';
+import { resultText } from './ending';
+
+/** What the heading reads of a record (the record JSON of docs/PROTOCOL.md). */
+export interface RecordHead {
+  ending: { reason: string | null; winner: 'sente' | 'gote' | null };
+  headers: {
+    sente: string | null;
+    gote: string | null;
+    event: string | null;
+    start_time: string | null;
+    date?: string | null;
+    time?: TimeControl | null;
+  };
+}
+
+/** "☗ Alice — ☖ Bob" (a missing name is the side's name). */
+export function playersText(rec: RecordHead): string {
+  return `☗ ${rec.headers.sente ?? t('sente')} — ☖ ${rec.headers.gote ?? t('gote')}`;
+}
+
+/** "Event · 25 Dec 2026 · 30 min + 30 s · Sente wins (resignation)", the parts it has. */
+export function factsText(rec: RecordHead): string {
+  return [
+    rec.headers.event,
+    isoDayText(rec.headers.date) ?? rec.headers.start_time,
+    rec.headers.time ? timeControlText(rec.headers.time) : null,
+    resultText(rec.ending.winner, rec.ending.reason),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
