@@ -171,6 +171,9 @@ pub struct PlayerView {
     /// The computer's seat.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub computer: bool,
+    /// A program's account (it plays over CSA); sent only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
     /// The rating (rounded), for accounts in games with a clock.
     pub rating: Option<i64>,
     /// Whether the rating is still provisional.
