@@ -162,6 +162,9 @@ pub struct SeatsView {
 }
 
 /// A player as shown beside the board, in the lobby and in lists.
+// The wire has one flag per kind of seat (`guest`, `computer`, `bot`) and
+// `provisional`; old clients read them as they are.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayerView {
     /// The name.
