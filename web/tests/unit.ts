@@ -283,15 +283,24 @@ eq(
   m.playerText({ name: 'AI 3', guest: false, computer: true, rating: null, provisional: false, rank: null }),
   'Computer, level 3',
 );
+const program: PlayerView = { ...alice, bot: true };
+eq('a program gets the badge word', m.botMark(program.bot), 'program');
+eq('a person gets none', m.botMark((alice as PlayerView).bot), '');
+eq('nor does a missing flag', m.botMark(null), '');
+eq('the program is still shown by name and rating', m.playerText(program), 'Алиса 1500? · 2 kyu');
 eq('a guest has no profile', m.hasProfile({ name: 'Гость', guest: true } as PlayerView), false);
 eq('an account has one', m.profilePath('Алиса'), '/@/%D0%90%D0%BB%D0%B8%D1%81%D0%B0');
 m.setLang('ja');
 eq('Japanese 1 dan is shodan', m.rankText('1d'), '初段');
 eq('Japanese 3 dan', m.rankText('3d'), '三段');
 eq('Japanese kyu', m.rankText('5k'), '5級');
+eq('Japanese program badge', m.botMark(true), 'ソフト');
 eq('Japanese guest', m.playerDetail({ name: 'x', guest: true } as PlayerView), '（ゲスト）');
 m.setLang('ru');
 eq('Russian rank', m.rankText('4k'), '4 кю');
+eq('Russian program badge', m.botMark(true), 'программа');
+m.setLang('uk');
+eq('Ukrainian program badge', m.botMark(true), 'програма');
 m.setLang('en');
 
 // The rating chart's scaling.

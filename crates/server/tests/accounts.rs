@@ -72,7 +72,7 @@ async fn registering_logs_in_with_an_http_only_session_cookie() {
     assert_eq!(status, 201, "{body}");
     assert_eq!(
         body,
-        json!({"name": "Алиса", "admin": false, "role": "player"})
+        json!({"name": "Алиса", "admin": false, "role": "player", "bot": false})
     );
     let set = header(&head, "set-cookie").unwrap();
     let cookie = cookie_of(&head);
@@ -157,7 +157,7 @@ async fn a_wrong_password_and_an_unknown_name_answer_alike() {
         (status, body),
         (
             200,
-            json!({"name": "carol", "admin": false, "role": "player"})
+            json!({"name": "carol", "admin": false, "role": "player", "bot": false})
         )
     );
     assert_eq!(me(&ts, &cookie_of(&head)).await.0, 200);

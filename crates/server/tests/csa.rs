@@ -191,6 +191,48 @@ async fn two_programs_play_to_a_resignation_stored_like_every_game() {
 }
 
 #[tokio::test]
+async fn a_programs_seat_profile_and_archive_row_say_bot_and_a_persons_do_not() {
+    let tmp = TempDir::new("csa-bot");
+    let s = start(&tmp).await;
+    let (cookie, _) = account(&s, "carol").await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    play(&mut sente, &mut gote, &["+7776FU", "-3334FU"]).await;
+    // The lobby's live list and the game's state mark both seats.
+    let (_, lobby) = s.request("GET", "/api/lobby", None).await;
+    let live = lobby["live"].as_array().unwrap();
+    let row = live.iter().find(|g| g["id"] == id.as_str()).unwrap();
+    assert_eq!(row["players"]["sente"]["bot"], true, "{row}");
+    assert_eq!(row["players"]["gote"]["bot"], true, "{row}");
+    let state = s.state(&id).await;
+    assert_eq!(state["players"]["sente"]["bot"], true, "{state}");
+    assert_eq!(state["players"]["gote"]["bot"], true, "{state}");
+    gote.send("%TORYO").await;
+    for c in [&mut gote, &mut sente] {
+        c.expect("%TORYO,T0").await;
+    }
+    // Profiles say it always; a person's says false.
+    let (_, alpha) = s.request("GET", "/api/players/alpha", None).await;
+    assert_eq!(alpha["bot"], true, "{alpha}");
+    let (_, carol) = s.request("GET", "/api/players/carol", None).await;
+    assert_eq!(carol["bot"], false, "{carol}");
+    let (_, _, me) = s.request_with("GET", "/api/me", &[&cookie], None).await;
+    assert_eq!(me["bot"], false, "{me}");
+    let (_, archive) = s.request("GET", "/api/archive", None).await;
+    let entry = archive["entries"]
+        .as_array()
+        .and_then(|e| e.iter().find(|e| e["id"] == id.as_str()))
+        .unwrap_or_else(|| panic!("{archive}"));
+    assert_eq!(entry["sente_bot"], true, "{entry}");
+    assert_eq!(entry["gote_bot"], true, "{entry}");
+    s.server.shutdown().await;
+    // Read back from the database, the seats are still the programs'.
+    let s = start(&tmp).await;
+    let state = s.state(&id).await;
+    assert_eq!(state["players"]["sente"]["bot"], true, "{state}");
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
 async fn the_summary_tells_the_clock_and_the_even_start() {
     let tmp = TempDir::new("csa-summary");
     let s = start(&tmp).await;

@@ -39,6 +39,8 @@ async fn guest_names_are_shown_and_written_in_every_record_format() {
     let state = s.state(&id).await;
     assert_eq!(state["players"]["sente"]["name"], "Алиса");
     assert_eq!(state["players"]["sente"]["guest"], true);
+    // Only a program's seat says `bot`.
+    assert!(state["players"]["sente"].get("bot").is_none(), "{state}");
     assert_eq!(state["players"]["gote"]["name"], "Богдан");
     assert_eq!(state["rated"], false);
     a.play("7g7f").await;

@@ -1,9 +1,11 @@
 // How a player is shown: name, rating (with `?` while provisional), amateur
 // rank in the reader's language, "(guest)" for guests; the computer by its
 // level in the reader's language ("Компьютер, уровень 3" for the server's
-// "AI 3").
+// "AI 3"); a program's account (it plays over CSA) with a small badge
+// beside its name.
 
 import type { PlayerView } from '../api/api';
+import { h } from '../dom';
 import { t } from '../i18n/i18n';
 
 /** A rating as shown: `1623`, or `1500?` while provisional; empty without one. */
@@ -52,6 +54,20 @@ export function playerName(p: PlayerView): string {
 export function playerText(p: PlayerView): string {
   const d = playerDetail(p);
   return d ? `${playerName(p)} ${d}` : playerName(p);
+}
+
+/**
+ * The word of the badge beside a program's name ("program", "программа"),
+ * given the `bot` flag the server sends; empty for everyone else.
+ */
+export function botMark(bot: boolean | null | undefined): string {
+  return bot === true ? t('botMark') : '';
+}
+
+/** The badge shown beside a program's name wherever it is shown (given its `bot` flag), or `null` for everyone else. */
+export function botBadge(bot: boolean | null | undefined): HTMLElement | null {
+  const word = botMark(bot);
+  return word ? h('span', { class: 'bot-badge', title: t('botTitle') }, word) : null;
 }
 
 /** The address of an account's profile page (`/@/Алиса`). */

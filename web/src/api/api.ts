@@ -91,6 +91,8 @@ export interface PlayerView {
   /** `1d`, `3k` (or `1 dan`, `3 kyu`); `null` without a rating. */
   rank: string | null;
   computer?: boolean;
+  /** A program's account (it plays over CSA); absent for everyone else. */
+  bot?: boolean;
 }
 
 export interface TimeControl {

@@ -5,7 +5,15 @@
 
 import { me } from '../accounts/account';
 import type { ChatMessage, Side } from '../api/api';
-import { hasProfile, playerDetail, playerName, playerText, profilePath, signedDelta } from '../accounts/players';
+import {
+  botBadge,
+  hasProfile,
+  playerDetail,
+  playerName,
+  playerText,
+  profilePath,
+  signedDelta,
+} from '../accounts/players';
 import { lineMoveText } from '../board/movetext';
 import { opposite } from '../board/shogi';
 import { h } from '../dom';
@@ -106,6 +114,7 @@ export class GameView {
         hasProfile(p)
           ? h('a', { href: profilePath(p.name), 'data-link': true, class: 'player-name' }, p.name)
           : h('span', { class: 'player-name' }, playerName(p)),
+        botBadge(p.bot) ?? '',
       );
       const change = s?.rating_change?.[side];
       if (change) {

@@ -228,6 +228,8 @@ export const en = {
   optional: 'optional',
   yourName: 'Your name',
   guestMark: '(guest)',
+  botMark: 'program',
+  botTitle: 'A computer program playing through the CSA protocol',
   rankDan: '{n} dan',
   danNumerals: '1 2 3 4 5 6 7 8',
   rankKyu: '{n} kyu',

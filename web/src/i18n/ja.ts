@@ -228,6 +228,8 @@ export const ja: Dict = {
   optional: '任意',
   yourName: 'あなたの名前',
   guestMark: '（ゲスト）',
+  botMark: 'ソフト',
+  botTitle: 'CSAプロトコルで対局するコンピュータソフト',
   rankDan: '{n}段',
   danNumerals: '初 二 三 四 五 六 七 八',
   rankKyu: '{n}級',

@@ -228,6 +228,8 @@ export const ru: Dict = {
   optional: 'необязательно',
   yourName: 'Ваше имя',
   guestMark: '(гость)',
+  botMark: 'программа',
+  botTitle: 'Компьютерная программа, играет по протоколу CSA',
   rankDan: '{n} дан',
   danNumerals: '1 2 3 4 5 6 7 8',
   rankKyu: '{n} кю',

@@ -228,6 +228,8 @@ export const uk: Dict = {
   optional: 'необов’язково',
   yourName: 'Ваше ім’я',
   guestMark: '(гість)',
+  botMark: 'програма',
+  botTitle: 'Комп’ютерна програма, грає за протоколом CSA',
   rankDan: '{n} дан',
   danNumerals: '1 2 3 4 5 6 7 8',
   rankKyu: '{n} кю',

@@ -22,7 +22,7 @@ import {
   type LobbyMessage,
   type Seek,
 } from '../api/lobby';
-import { hasProfile, playerText, profilePath } from '../accounts/players';
+import { botBadge, hasProfile, playerText, profilePath } from '../accounts/players';
 import type { Navigate, Screen } from '../screen';
 import { HANDICAPS, sideOptions } from '../rules/handicaps';
 import { gamesBanner } from '../accounts/tournamentbanner';
@@ -64,7 +64,7 @@ function playerCell(p: PlayerView | null, cls: string): HTMLElement {
   if (!p) return h('span', { class: cls }, '—');
   const name = hasProfile(p) ? h('a', { href: profilePath(p.name), 'data-link': true }, p.name) : h('span', {}, p.name);
   const rest = playerText(p).slice(p.name.length);
-  return h('span', { class: cls }, name, rest);
+  return h('span', { class: cls }, name, botBadge(p.bot), rest);
 }
 
 function sideText(side: string): string {

@@ -10,7 +10,7 @@ import { ratingChart, type RatingPoint } from './ratingchart';
 import { h, scrollBox } from '../dom';
 import { lang, t } from '../i18n/i18n';
 import { renderNotFound } from '../screen';
-import { rankText, ratingText } from '../accounts/players';
+import { botBadge, rankText, ratingText } from '../accounts/players';
 import type { Navigate, Screen } from '../screen';
 import { CLASSES, className } from '../rules/timecontrol';
 import { gamesBanner } from '../accounts/tournamentbanner';
@@ -30,6 +30,8 @@ export interface Profile {
   name: string;
   created_at_ms: number;
   guest: boolean;
+  /** A program's account (it plays over CSA). */
+  bot?: boolean;
   rank: string | null;
   ratings: Partial<Record<string, ClassRating>>;
   results: { wins: number; losses: number; draws: number };
@@ -123,6 +125,7 @@ export async function openProfile(root: HTMLElement, name: string, navigate: Nav
           'h1',
           { class: 'profile-name' },
           p.name,
+          botBadge(p.bot),
           p.rank ? h('span', { class: 'rank' }, ` ${rankText(p.rank)}`) : null,
         ),
         h('p', { class: 'note' }, `${t('memberSince')} ${date(p.created_at_ms)}`),

@@ -1,6 +1,7 @@
 // A table of finished or imported games (the archive's, a player's on the
 // profile), each row opening the review board.
 
+import { botBadge } from '../accounts/players';
 import { h, scrollBox } from '../dom';
 import { t, type MsgKey } from '../i18n/i18n';
 import { timeControlText } from '../rules/timecontrol';
@@ -16,6 +17,10 @@ export interface ArchiveEntry {
   played_at_ms: number;
   sente: string | null;
   gote: string | null;
+  /** Sente is a program's account (absent otherwise). */
+  sente_bot?: boolean;
+  /** Gote is a program's account (absent otherwise). */
+  gote_bot?: boolean;
   time: { main_ms: number; byoyomi_ms: number; periods: number; increment_ms: number } | null;
   handicap: string;
   winner: 'sente' | 'gote' | null;
@@ -33,7 +38,10 @@ export function gameTable(entries: ArchiveEntry[]): HTMLElement {
       h(
         'td',
         {},
-        `☗ ${e.sente ?? t('sente')} — ☖ ${e.gote ?? t('gote')}`,
+        `☗ ${e.sente ?? t('sente')}`,
+        botBadge(e.sente_bot),
+        ` — ☖ ${e.gote ?? t('gote')}`,
+        botBadge(e.gote_bot),
         e.kind === 'import' ? h('span', { class: 'tag' }, ` ${t('imported')}`) : null,
       ),
       h('td', {}, timeControlText(e.time)),

@@ -70,6 +70,8 @@ pub struct Account {
     pub name: String,
     /// What it may do beyond playing.
     pub role: Role,
+    /// Whether it is a program's account (`shogi user add NAME --bot`).
+    pub bot: bool,
 }
 
 impl Account {
@@ -86,6 +88,7 @@ impl From<&UserRow> for Account {
             id: row.id,
             name: row.name.clone(),
             role: row.role,
+            bot: row.bot,
         }
     }
 }
@@ -275,6 +278,7 @@ impl Accounts {
             id,
             name: name.as_str().to_string(),
             role,
+            bot: false,
         })
     }
 
@@ -469,8 +473,9 @@ pub mod admin {
         let password = Password::new(&crate::token::new_token())?;
         let accounts = open(db).await?;
         let result = async {
-            let account = accounts.create(&name, password, Role::Player).await?;
+            let mut account = accounts.create(&name, password, Role::Player).await?;
             let token = accounts.issue_csa_token(&account.name).await?;
+            account.bot = true;
             Ok((account, token))
         }
         .await;

@@ -43,12 +43,15 @@ pub(super) struct Me {
     admin: bool,
     /// `player`, `moderator` or `admin`.
     role: &'static str,
+    /// Whether it is a program's account.
+    bot: bool,
 }
 
 impl From<Account> for Me {
     fn from(a: Account) -> Me {
         Me {
             admin: a.is_admin(),
+            bot: a.bot,
             role: a.role.name(),
             name: a.name,
         }

@@ -112,6 +112,7 @@ async fn shown_as(
             name: String::new(),
             guest: true,
             computer: false,
+            bot: false,
             rating: None,
             provisional: false,
             rank: None,

@@ -20,6 +20,8 @@ pub struct UserRow {
     pub role: Role,
     /// Whether a moderator disabled it (it cannot log in).
     pub disabled: bool,
+    /// Whether it is a program's account (`users.bot`).
+    pub bot: bool,
 }
 
 /// A new account's name and the two keys it is found and compared by.
@@ -57,6 +59,7 @@ fn user_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
             .parse()
             .map_err(|e: UnknownRole| sqlx::Error::Decode(e.into()))?,
         disabled: row.try_get::<Option<i64>, _>("disabled_at")?.is_some(),
+        bot: row.try_get::<i64, _>("bot")? != 0,
     })
 }
 
@@ -67,7 +70,7 @@ impl Store {
     /// The database refused the query.
     pub async fn user_by_key(&self, key: &str) -> Result<Option<UserRow>, sqlx::Error> {
         sqlx::query(
-            "SELECT id, name, password_hash, role, disabled_at FROM users WHERE name_key = $1",
+            "SELECT id, name, password_hash, role, disabled_at, bot FROM users WHERE name_key = $1",
         )
         .bind(key)
         .fetch_optional(&self.reader)
@@ -122,13 +125,15 @@ impl Store {
     /// # Errors
     /// The database refused the query.
     pub async fn user_by_id(&self, id: i64) -> Result<Option<UserRow>, sqlx::Error> {
-        sqlx::query("SELECT id, name, password_hash, role, disabled_at FROM users WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.reader)
-            .await?
-            .as_ref()
-            .map(user_row)
-            .transpose()
+        sqlx::query(
+            "SELECT id, name, password_hash, role, disabled_at, bot FROM users WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.reader)
+        .await?
+        .as_ref()
+        .map(user_row)
+        .transpose()
     }
 
     /// Stores a new account; its id, or `None` when the key is taken.
@@ -179,7 +184,7 @@ impl Store {
         now_ms: u64,
     ) -> Result<Option<UserRow>, sqlx::Error> {
         sqlx::query(
-            "SELECT users.id, users.name, users.password_hash, users.role, users.disabled_at
+            "SELECT users.id, users.name, users.password_hash, users.role, users.disabled_at, users.bot
              FROM sessions JOIN users ON users.id = sessions.user_id
              WHERE sessions.id = $1 AND sessions.expires_at > $2 AND users.disabled_at IS NULL",
         )

@@ -66,6 +66,12 @@ pub struct ArchiveEntry {
     pub sente: Option<String>,
     /// Gote's name, if known.
     pub gote: Option<String>,
+    /// Sente is a program's account (sent only when true).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sente_bot: bool,
+    /// Gote is a program's account (sent only when true).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub gote_bot: bool,
     /// The time control, if any.
     pub time: Option<TimeControl>,
     /// The handicap's name or `custom`.
@@ -156,6 +162,8 @@ fn entry(r: &AnyRow) -> Result<ArchiveEntry, sqlx::Error> {
         played_at_ms: r.try_get("played_at")?,
         sente: r.try_get("sente")?,
         gote: r.try_get("gote")?,
+        sente_bot: r.try_get::<Option<i64>, _>("sente_bot")?.unwrap_or(0) != 0,
+        gote_bot: r.try_get::<Option<i64>, _>("gote_bot")?.unwrap_or(0) != 0,
         time: time.and_then(|t| serde_json::from_str(&t).ok()),
         handicap: r.try_get("handicap")?,
         winner: winner.and_then(|w| w.parse().ok()),
@@ -194,7 +202,11 @@ impl Store {
             .await?
             .try_get("n")?;
         let rows = sqlx::query(&format!(
-            "SELECT * FROM {from} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4"
+            // Whether a player is a program's is the account's, read with it.
+            "SELECT entries.*,
+                (SELECT u.bot FROM users u WHERE u.id = entries.sente_user) AS sente_bot,
+                (SELECT u.bot FROM users u WHERE u.id = entries.gote_user) AS gote_bot
+             FROM {from} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4"
         ))
         .bind(filter.player.as_deref())
         .bind(result)

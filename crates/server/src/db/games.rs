@@ -631,10 +631,16 @@ impl Store {
         // one read transaction, so that the game row and its moves are of the
         // same moment (every move is committed before it is shown).
         let mut tx = self.reader.begin().await?;
-        let Some(r) = sqlx::query("SELECT * FROM games WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await?
+        let Some(r) = sqlx::query(
+            // Whether a seat is a program's is the account's, read with it.
+            "SELECT g.*, su.bot AS sente_bot, gu.bot AS gote_bot FROM games g
+             LEFT JOIN users su ON su.id = g.sente_user
+             LEFT JOIN users gu ON gu.id = g.gote_user
+             WHERE g.id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?
         else {
             return Ok(None);
         };

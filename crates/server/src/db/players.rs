@@ -40,6 +40,8 @@ pub struct ProfileRow {
     pub name: String,
     /// When it was made.
     pub created_at_ms: u64,
+    /// Whether it is a program's account.
+    pub bot: bool,
 }
 
 /// One point of a rating history.
@@ -68,6 +70,9 @@ pub struct SeatPlayer {
     pub name: String,
     /// Whether the seat is a guest's.
     pub guest: bool,
+    /// Whether the account is a program's (read from `users.bot`, not
+    /// stored with the game).
+    pub bot: bool,
     /// The account's rating in the game's time class when the game started
     /// (its volatility is not stored: read back, it is the starting 0.06).
     pub rating: Option<Rating>,
@@ -108,6 +113,10 @@ impl GamePlayers {
                 user: r.try_get(col("user").as_str())?,
                 name,
                 guest: flag(r, &col("guest"))?,
+                bot: r
+                    .try_get::<Option<i64>, _>(col("bot").as_str())?
+                    .unwrap_or(0)
+                    != 0,
                 rating: rating.map(|x| {
                     Rating::new(
                         x,
@@ -151,6 +160,19 @@ impl Store {
         .fetch_one(&self.pool)
         .await?;
         Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+
+    /// Whether account `user` is a program's (`users.bot`); `false` for an
+    /// unknown account.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn is_program(&self, user: i64) -> Result<bool, sqlx::Error> {
+        let bot: Option<i64> = sqlx::query_scalar("SELECT bot FROM users WHERE id = $1")
+            .bind(user)
+            .fetch_optional(&self.reader)
+            .await?;
+        Ok(bot.unwrap_or(0) != 0)
     }
 
     /// The rating of `user` in `class`, if they have played a rated game in it.
@@ -232,7 +254,7 @@ impl Store {
     /// # Errors
     /// The database refused the query.
     pub async fn profile_user(&self, name_key: &str) -> Result<Option<ProfileRow>, sqlx::Error> {
-        let row = sqlx::query("SELECT id, name, created_at FROM users WHERE name_key = $1")
+        let row = sqlx::query("SELECT id, name, created_at, bot FROM users WHERE name_key = $1")
             .bind(name_key)
             .fetch_optional(&self.reader)
             .await?;
@@ -241,6 +263,7 @@ impl Store {
                 user: r.try_get("id")?,
                 name: r.try_get("name")?,
                 created_at_ms: to_u64(r.try_get("created_at")?),
+                bot: r.try_get::<i64, _>("bot")? != 0,
             })
         })
         .transpose()

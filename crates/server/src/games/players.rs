@@ -98,6 +98,7 @@ impl SeatPlayer {
                     user: Some(*id),
                     name: name.clone(),
                     guest: false,
+                    bot: store.is_program(*id).await?,
                     rating,
                 })
             }
@@ -106,6 +107,7 @@ impl SeatPlayer {
                 user: None,
                 name: name.clone(),
                 guest: true,
+                bot: false,
                 rating: None,
             }),
         })
@@ -136,6 +138,7 @@ pub fn view(p: &SeatPlayer) -> PlayerView {
         name: p.name.clone(),
         guest: p.guest,
         computer: false,
+        bot: p.bot,
         rating,
         provisional,
         rank,
@@ -149,6 +152,7 @@ pub fn computer_view(level: u8) -> PlayerView {
         name: format!("AI {level}"),
         guest: false,
         computer: true,
+        bot: false,
         rating: None,
         provisional: false,
         rank: None,
@@ -414,6 +418,8 @@ pub struct Profile {
     pub created_at_ms: u64,
     /// Always `false` (profiles are of accounts).
     pub guest: bool,
+    /// Whether it is a program's account (it plays over CSA).
+    pub bot: bool,
     /// The rank in the class with the most games.
     pub rank: Option<String>,
     /// The ratings per class with at least one rated game.
@@ -435,6 +441,7 @@ pub async fn profile(store: &Store, name_key: &str) -> Result<Profile, Error> {
         user,
         name,
         created_at_ms,
+        bot,
     } = store
         .profile_user(name_key)
         .await?
@@ -476,6 +483,7 @@ pub async fn profile(store: &Store, name_key: &str) -> Result<Profile, Error> {
         name,
         created_at_ms,
         guest: false,
+        bot,
         rank: best.map(|(_, rank)| rank),
         ratings,
         results: store.results(user).await?,
@@ -546,6 +554,7 @@ mod tests {
             user: Some(1),
             name: "Алиса".into(),
             guest: false,
+            bot: false,
             rating: Some(Rating::NEW),
         });
         assert_eq!(v.rating, Some(1500));
@@ -555,6 +564,7 @@ mod tests {
             user: Some(1),
             name: "x".into(),
             guest: false,
+            bot: false,
             rating: Some(Rating::new(1700.0, 60.0, 0.06)),
         });
         assert!(!settled.provisional);

@@ -162,6 +162,9 @@ pub struct SeatsView {
 }
 
 /// A player as shown beside the board, in the lobby and in lists.
+// The wire has one flag per kind of seat (`guest`, `computer`, `bot`) and
+// `provisional`; old clients read them as they are.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayerView {
     /// The name.
@@ -171,6 +174,9 @@ pub struct PlayerView {
     /// The computer's seat.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub computer: bool,
+    /// A program's account (it plays over CSA); sent only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
     /// The rating (rounded), for accounts in games with a clock.
     pub rating: Option<i64>,
     /// Whether the rating is still provisional.
