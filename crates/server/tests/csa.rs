@@ -470,3 +470,49 @@ async fn python_shogi_plays_against_us_when_installed() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("python-shogi: resigned after 2 moves"));
     s.server.shutdown().await;
 }
+
+#[tokio::test]
+async fn evaluation_comments_are_kept_in_the_stored_record() {
+    let tmp = TempDir::new("csa-comments");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    sente.send("+7776FU,'* 35 -3334FU +2726FU").await;
+    sente.expect("+7776FU,T0").await;
+    gote.expect("+7776FU,T0").await;
+    // Not an evaluation (no `*`): accepted, not kept.
+    gote.send("-3334FU,'just words").await;
+    gote.expect("-3334FU,T0").await;
+    sente.expect("-3334FU,T0").await;
+    sente.send("+2726FU,'*-120").await;
+    sente.expect("+2726FU,T0").await;
+    gote.expect("+2726FU,T0").await;
+    gote.send("%TORYO").await;
+    for c in [&mut gote, &mut sente] {
+        c.expect("%TORYO,T0").await;
+        c.expect("#RESIGN").await;
+        c.line().await;
+    }
+    let (status, _, csa) = s
+        .get_text(&format!("/api/games/{id}/record?format=csa"))
+        .await;
+    assert_eq!(status, 200);
+    let lines: Vec<&str> = csa.lines().collect();
+    let after = |mv: &str| {
+        let i = lines
+            .iter()
+            .position(|l| l.starts_with(mv))
+            .unwrap_or_else(|| panic!("{mv} in {csa}"));
+        lines.get(i + 1).copied().unwrap_or("")
+    };
+    assert_eq!(after("+7776FU"), "'* 35 -3334FU +2726FU", "{csa}");
+    assert!(after("-3334FU").starts_with('+'), "{csa}");
+    assert_eq!(after("+2726FU"), "'*-120", "{csa}");
+    assert!(!csa.contains("just words"), "{csa}");
+    // The other formats show it as a comment too.
+    let (status, _, kif) = s
+        .get_text(&format!("/api/games/{id}/record?format=kif"))
+        .await;
+    assert_eq!(status, 200);
+    assert!(kif.contains("35 -3334FU +2726FU"), "{kif}");
+    s.server.shutdown().await;
+}

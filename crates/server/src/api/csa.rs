@@ -25,7 +25,7 @@ use tokio::sync::{broadcast, mpsc, Semaphore};
 use tokio::task::JoinSet;
 
 use crate::accounts::programs::Program;
-use crate::csa::command::MAX_LINE;
+use crate::csa::command::{self, MAX_LINE};
 use crate::csa::{result, Command, GameName, Login, Preference, Summary, Waiting};
 use crate::game::Seat;
 use crate::games::players::Identity;
@@ -341,7 +341,10 @@ impl Connection {
                     reject(table, *me).await;
                 }
             }
-            Command::Move { mv, comment: _ } => self.play(mv).await,
+            Command::Move { mv, comment } => {
+                let comment = comment.as_deref().and_then(command::kept_comment);
+                self.play(mv, comment).await;
+            }
             Command::Resign => self.act(Action::Resign).await,
             Command::Declare => self.act(Action::Declare).await,
             Command::Chudan => {
@@ -519,14 +522,14 @@ impl Connection {
         }
     }
 
-    async fn play(&mut self, mv: CsaMove) {
+    async fn play(&mut self, mv: CsaMove, comment: Option<String>) {
         let Phase::Playing(play) = &self.phase else {
             return;
         };
         let seat = Seat::from(play.me);
         match mv.to_move(&play.pos) {
             Ok(m) => {
-                let played = play.room.act(seat, Action::Move { mv: m }).await;
+                let played = play.room.play_commented(seat, m, comment).await;
                 // A move no one could make on a real board (no piece of the
                 // mover's there, a piece not in hand) loses like any illegal
                 // one. Not its turn, the game over, or the database failed:
