@@ -277,6 +277,13 @@ async fn the_flag_falls_on_the_servers_clock() {
         c.expect("#TIME_UP").await;
         c.expect(outcome).await;
     }
+    // The loser stopped answering: its socket is closed after the result.
+    assert!(gote.closed().await);
+    // The winner stays logged in.
+    sente.send("").await;
+    sente.expect("").await;
+    sente.send("LOGOUT").await;
+    sente.expect("LOGOUT:completed").await;
     s.server.shutdown().await;
 }
 

@@ -273,8 +273,7 @@ impl Connection {
                 },
                 Some(event) = self.inbox.recv() => self.event(event, &mut texts).await,
                 update = recv_update(&mut self.phase), if playing => {
-                    self.update(update, &mut texts).await;
-                    Next::Go
+                    self.update(update, &mut texts).await
                 }
                 () = &mut login_deadline, if logging_in => Next::Close,
             };
@@ -485,11 +484,12 @@ impl Connection {
                     turn_started_ms: self.time.now_ms(),
                 });
                 let over = tell(&mut play, &sub.now, self.time.now_ms(), out);
-                self.phase = if over {
-                    Phase::Idle
-                } else {
-                    Phase::Playing(play)
-                };
+                if over {
+                    self.phase = Phase::Idle;
+                    play.room.leave(Seat::from(me)).await;
+                    return after_game(&sub.now, me);
+                }
+                self.phase = Phase::Playing(play);
             }
             Event::Rejected(by) => {
                 if let Phase::Offered(table, _) = &self.phase {
@@ -501,9 +501,11 @@ impl Connection {
         Next::Go
     }
 
-    async fn update(&mut self, update: Option<Arc<StateText>>, out: &mut Vec<String>) {
+    /// Tells the game's new moves and ending; closes the connection of a
+    /// program that lost on time once it has been told.
+    async fn update(&mut self, update: Option<Arc<StateText>>, out: &mut Vec<String>) -> Next {
         let Phase::Playing(play) = &mut self.phase else {
-            return;
+            return Next::Go;
         };
         let state = match update {
             Some(s) => s,
@@ -512,14 +514,17 @@ impl Connection {
                 Some(view) => Arc::new(StateText::new((*view).clone())),
                 None => {
                     self.phase = Phase::Idle;
-                    return;
+                    return Next::Go;
                 }
             },
         };
-        if tell(play, &state, self.time.now_ms(), out) {
-            play.room.leave(Seat::from(play.me)).await;
-            self.phase = Phase::Idle;
+        if !tell(play, &state, self.time.now_ms(), out) {
+            return Next::Go;
         }
+        let me = play.me;
+        play.room.leave(Seat::from(me)).await;
+        self.phase = Phase::Idle;
+        after_game(&state, me)
     }
 
     async fn play(&mut self, mv: CsaMove, comment: Option<String>) {
@@ -584,6 +589,17 @@ impl Connection {
             }
             _ => out.push(format!("##[ERROR] unknown command %%{word}")),
         }
+    }
+}
+
+/// What follows a game's end for the player of `me`: a program that lost
+/// on time has stopped answering, as far as the server can tell, and its
+/// connection is closed once the result lines are written (as
+/// shogi-server does); any other ending leaves it logged in.
+fn after_game(state: &StateText, me: Color) -> Next {
+    match state.view.ending {
+        Some(Ending::Timeout { loser }) if loser == me => Next::Close,
+        _ => Next::Go,
     }
 }
 
