@@ -523,3 +523,35 @@ async fn evaluation_comments_are_kept_in_the_stored_record() {
     assert!(kif.contains("35 -3334FU +2726FU"), "{kif}");
     s.server.shutdown().await;
 }
+
+#[tokio::test]
+async fn chudan_stops_the_game_without_a_result() {
+    let tmp = TempDir::new("csa-chudan");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    play(&mut sente, &mut gote, &["+7776FU", "-3334FU"]).await;
+    // Either player may ask, on either turn: here the one not to move.
+    gote.send("%CHUDAN").await;
+    for c in [&mut sente, &mut gote] {
+        c.expect("#CHUDAN").await;
+    }
+    // No outcome line follows; both stay logged in.
+    for c in [&mut sente, &mut gote] {
+        c.send("").await;
+        c.expect("").await;
+    }
+    let state = s.state(&id).await;
+    assert_eq!(state["status"]["reason"], "abort", "{state}");
+    assert!(state["status"]["winner"].is_null(), "{state}");
+    assert_eq!(state["rated"], false);
+    // A move after it is refused silently: the game is over.
+    sente.send("+2726FU").await;
+    sente.send("").await;
+    sente.expect("").await;
+    let (status, _, csa) = s
+        .get_text(&format!("/api/games/{id}/record?format=csa"))
+        .await;
+    assert_eq!(status, 200);
+    assert!(csa.contains("%CHUDAN"), "{csa}");
+    s.server.shutdown().await;
+}

@@ -347,7 +347,11 @@ impl Connection {
             Command::Resign => self.act(Action::Resign).await,
             Command::Declare => self.act(Action::Declare).await,
             Command::Chudan => {
-                tracing::debug!(peer = %self.peer, "CSA: %CHUDAN is not supported");
+                if let Phase::Playing(play) = &self.phase {
+                    if let Err(e) = play.room.suspend().await {
+                        tracing::debug!(game = %play.id, "CSA %CHUDAN: {e}");
+                    }
+                }
             }
             Command::Extension { word, .. } => self.extension(&word, out),
         }

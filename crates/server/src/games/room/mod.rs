@@ -139,6 +139,9 @@ enum Command {
         seat: Seat,
         reply: oneshot::Sender<Result<(), RoomError>>,
     },
+    Suspend {
+        reply: oneshot::Sender<Result<(), RoomError>>,
+    },
     Authorize {
         token: String,
         reply: oneshot::Sender<Option<Seat>>,
@@ -249,6 +252,18 @@ impl RoomHandle {
     /// Why it was refused (the game is over, not `seat`'s turn).
     pub async fn forfeit(&self, seat: Seat) -> Result<(), RoomError> {
         self.ask(|reply| Command::Forfeit { seat, reply })
+            .await
+            .unwrap_or(Err(RoomError::Gone))
+    }
+
+    /// Stops the game without a result, at any move, for one of its
+    /// players (a CSA program's `%CHUDAN`; the caller checks who asks):
+    /// stored as aborted, unrated.
+    ///
+    /// # Errors
+    /// Why it was refused (the game is over or not yet under way).
+    pub async fn suspend(&self) -> Result<(), RoomError> {
+        self.ask(|reply| Command::Suspend { reply })
             .await
             .unwrap_or(Err(RoomError::Gone))
     }
@@ -625,6 +640,10 @@ impl Room {
             }
             Command::Forfeit { seat, reply } => {
                 let r = self.forfeit(seat).await;
+                let _ = reply.send(r);
+            }
+            Command::Suspend { reply } => {
+                let r = self.suspend().await;
                 let _ = reply.send(r);
             }
             Command::Authorize { token, reply } => {
