@@ -555,3 +555,71 @@ async fn chudan_stops_the_game_without_a_result() {
     assert!(csa.contains("%CHUDAN"), "{csa}");
     s.server.shutdown().await;
 }
+
+/// `plies` moves from the even start in CSA words, none of which checks,
+/// mates or repeats a position (so only the move limit can end them): at
+/// each turn the first legal move that leads somewhere new.
+fn quiet_walk(plies: usize) -> Vec<String> {
+    use shogi_core::Position;
+    use shogi_record::csa::CsaMove;
+    let mut pos = Position::startpos();
+    let mut seen = std::collections::HashSet::from([pos.hash()]);
+    let mut out = Vec::with_capacity(plies);
+    for _ in 0..plies {
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|&m| {
+                let mut next = pos.clone();
+                next.make_move(m);
+                !seen.contains(&next.hash()) && !next.in_check() && !next.legal_moves().is_empty()
+            })
+            .expect("a quiet move");
+        out.push(CsaMove::of(&pos, m).to_string());
+        pos.make_move(m);
+        seen.insert(pos.hash());
+    }
+    out
+}
+
+#[tokio::test]
+async fn the_move_limit_is_max_moves_censored() {
+    let tmp = TempDir::new("csa-max-moves");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    let walk = quiet_walk(256);
+    let moves: Vec<&str> = walk.iter().map(String::as_str).collect();
+    play(&mut sente, &mut gote, &moves).await;
+    for c in [&mut sente, &mut gote] {
+        c.expect("#MAX_MOVES").await;
+        c.expect("#CENSORED").await;
+    }
+    let state = s.state(&id).await;
+    assert_eq!(state["status"]["reason"], "max_moves", "{state}");
+    assert!(state["status"]["winner"].is_null(), "{state}");
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn perpetual_check_is_oute_sennichite_lost_by_the_checker() {
+    let tmp = TempDir::new("csa-oute-sennichite");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    // Sente's bishop takes 3c promoting, checking the king on 5a through
+    // 4b; then the horse checks from 4c and 3c in turn while the king
+    // steps between 5b and 5a. The position after ply 5 comes back at
+    // plies 9, 13 and 17: the fourth time, every Sente move a check.
+    let mut moves = vec!["+7776FU", "-1314FU", "+8833UM", "-5152OU"];
+    let cycle = ["+3343UM", "-5251OU", "+4333UM", "-5152OU"];
+    moves.extend(cycle.iter().cycle().take(12));
+    play(&mut sente, &mut gote, &moves).await;
+    sente.send("+3343UM").await;
+    for (c, outcome) in [(&mut sente, "#LOSE"), (&mut gote, "#WIN")] {
+        c.expect("+3343UM,T0").await;
+        c.expect("#OUTE_SENNICHITE").await;
+        c.expect(outcome).await;
+    }
+    let state = s.state(&id).await;
+    assert_eq!(state["status"]["winner"], "gote", "{state}");
+    s.server.shutdown().await;
+}
