@@ -623,3 +623,93 @@ async fn perpetual_check_is_oute_sennichite_lost_by_the_checker() {
     assert_eq!(state["status"]["winner"], "gote", "{state}");
     s.server.shutdown().await;
 }
+
+#[tokio::test]
+async fn list_show_and_help_tell_the_games_in_progress() {
+    let tmp = TempDir::new("csa-list");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    play(&mut sente, &mut gote, &["+7776FU", "-3334FU"]).await;
+    // Not before a login.
+    let mut guest = Client::connect(&s).await;
+    guest.send("%%LIST").await;
+    assert!(guest.line().await.starts_with("##[ERROR] "));
+    let token = program(&s, "gamma").await;
+    let mut watcher = login(&s, "gamma", &token, "other-60-0").await;
+    watcher.send("%%LIST").await;
+    let line = watcher.line().await;
+    let words: Vec<&str> = line.split(' ').collect();
+    assert_eq!(words[0], "##[LIST]", "{line}");
+    assert_eq!(words[1], id, "{line}");
+    let mut names = [words[2], words[3]];
+    names.sort_unstable();
+    assert_eq!(names, ["alpha", "beta"], "{line}");
+    assert_eq!(&words[4..], ["test-600-10", "2"], "{line}");
+    watcher.expect("##[LIST] +OK").await;
+
+    watcher.send(&format!("%%SHOW {id}")).await;
+    let mut shown = Vec::new();
+    loop {
+        let l = watcher.line().await;
+        assert!(l.starts_with("##[SHOW] "), "{l}");
+        if l == "##[SHOW] +OK" {
+            break;
+        }
+        shown.push(l);
+    }
+    assert_eq!(shown[0], format!("##[SHOW] Game_ID:{id}"));
+    assert!(
+        shown.contains(&"##[SHOW] Game_Name:test-600-10".to_string()),
+        "{shown:?}"
+    );
+    assert!(
+        shown.contains(&"##[SHOW] P7+FU+FU * +FU+FU+FU+FU+FU+FU".to_string()),
+        "{shown:?}"
+    );
+    assert!(
+        shown.contains(&"##[SHOW] P6 *  * +FU *  *  *  *  *  * ".to_string()),
+        "{shown:?}"
+    );
+    let tail: Vec<&str> = shown
+        .iter()
+        .rev()
+        .take(4)
+        .rev()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        tail,
+        [
+            "##[SHOW] +",
+            "##[SHOW] Moves:2",
+            "##[SHOW] +7776FU",
+            "##[SHOW] -3334FU"
+        ]
+    );
+    watcher.send("%%SHOW nosuchgame").await;
+    assert!(watcher.line().await.starts_with("##[ERROR] "));
+
+    watcher.send("%%HELP").await;
+    let mut help = Vec::new();
+    loop {
+        let l = watcher.line().await;
+        if l == "##[HELP] +OK" {
+            break;
+        }
+        help.push(l);
+    }
+    for word in ["%%LIST", "%%SHOW", "%%WHO", "%%VERSION"] {
+        assert!(help.iter().any(|l| l.contains(word)), "{word} in {help:?}");
+    }
+
+    // Once over, the game is no longer listed.
+    gote.send("%TORYO").await;
+    for c in [&mut gote, &mut sente] {
+        c.expect("%TORYO,T0").await;
+        c.expect("#RESIGN").await;
+        c.line().await;
+    }
+    watcher.send("%%LIST").await;
+    watcher.expect("##[LIST] +OK").await;
+    s.server.shutdown().await;
+}

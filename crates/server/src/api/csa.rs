@@ -10,7 +10,7 @@
 //! pairing [`Hub`] and the rooms: a move is a room [`Action`], and the
 //! room's updates become the echoed moves and the result lines.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -80,6 +80,16 @@ struct Table {
 /// A waiting program: its inbox, its account and the game it asked for.
 type Seeker = (mpsc::Sender<Event>, Program, GameName);
 
+/// A game in progress, for `%%LIST` and `%%SHOW`.
+#[derive(Clone, Debug)]
+struct Live {
+    room: RoomHandle,
+    names: ByColor<String>,
+    /// The game name the programs were paired by.
+    game: String,
+    start: Position,
+}
+
 /// The programs logged in and waiting: shared by every connection.
 #[derive(Debug)]
 struct Hub {
@@ -89,6 +99,10 @@ struct Hub {
     waiting: Mutex<Waiting<ConnId>>,
     /// The waiting connections' inboxes and logins.
     seekers: Mutex<HashMap<ConnId, Seeker>>,
+    /// The games in progress by id (at most one per two connections);
+    /// a game is dropped when a player learns it ended, or when a listing
+    /// finds it over.
+    games: Mutex<BTreeMap<String, Live>>,
 }
 
 impl Hub {
@@ -98,6 +112,7 @@ impl Hub {
             online: Mutex::default(),
             waiting: Mutex::new(Waiting::new(MAX_WAITING)),
             seekers: Mutex::default(),
+            games: Mutex::default(),
         }
     }
 }
@@ -332,7 +347,7 @@ impl Connection {
             }
             Command::Agree(_) => {
                 if let Phase::Offered(table, me) = &self.phase {
-                    agree(table, *me, &self.rooms).await;
+                    agree(table, *me, &self.rooms, &self.hub).await;
                 }
             }
             Command::Reject(_) => {
@@ -353,7 +368,7 @@ impl Connection {
                     }
                 }
             }
-            Command::Extension { word, .. } => self.extension(&word, out),
+            Command::Extension { word, args } => self.extension(&word, &args, out).await,
         }
         Next::Go
     }
@@ -490,6 +505,7 @@ impl Connection {
                 let over = tell(&mut play, &sub.now, self.time.now_ms(), out);
                 if over {
                     self.phase = Phase::Idle;
+                    lock(&self.hub.games).remove(&play.id);
                     play.room.leave(Seat::from(me)).await;
                     return after_game(&sub.now, me);
                 }
@@ -526,6 +542,7 @@ impl Connection {
             return Next::Go;
         }
         let me = play.me;
+        lock(&self.hub.games).remove(&play.id);
         play.room.leave(Seat::from(me)).await;
         self.phase = Phase::Idle;
         after_game(&state, me)
@@ -567,9 +584,15 @@ impl Connection {
         }
     }
 
-    /// The x1 extension: `%%VERSION`, `%%WHO` (the programs logged in)
-    /// and `%%HELP` so far; anything else is answered as unknown.
-    fn extension(&self, word: &str, out: &mut Vec<String>) {
+    /// The x1 extension: `%%VERSION`, `%%WHO` (the programs logged in),
+    /// `%%LIST` (the games in progress), `%%SHOW <game id>` (one's state)
+    /// and `%%HELP`; anything else is answered as unknown.
+    /// Who is online and what they play is told to programs logged in only.
+    async fn extension(&self, word: &str, args: &str, out: &mut Vec<String>) {
+        if matches!(self.phase, Phase::Login) && matches!(word, "WHO" | "LIST" | "SHOW") {
+            out.push(format!("##[ERROR] %%{word} needs a LOGIN first"));
+            return;
+        }
         match word {
             "WHO" => {
                 let mut names: Vec<String> = lock(&self.hub.online)
@@ -580,8 +603,29 @@ impl Connection {
                 out.extend(names.into_iter().map(|n| format!("##[WHO] {n}")));
                 out.push("##[WHO] +OK".into());
             }
+            "LIST" => {
+                for (id, live, view) in self.live_games().await {
+                    out.push(format!(
+                        "##[LIST] {id} {} {} {} {}",
+                        live.names[Color::Sente],
+                        live.names[Color::Gote],
+                        live.game,
+                        view.moves.len()
+                    ));
+                }
+                out.push("##[LIST] +OK".into());
+            }
+            "SHOW" => self.show(args.trim(), out).await,
             "HELP" => {
-                out.push("##[HELP] %%VERSION %%WHO %%HELP; see docs/CSA.md".into());
+                for line in [
+                    "%%VERSION           the server's name and version",
+                    "%%WHO               the programs logged in",
+                    "%%LIST              the games in progress: id, Sente, Gote, game name, moves",
+                    "%%SHOW <game id>    a game in progress: players, position, moves",
+                    "%%HELP              this list; see docs/CSA.md",
+                ] {
+                    out.push(format!("##[HELP] {line}"));
+                }
                 out.push("##[HELP] +OK".into());
             }
             "VERSION" => {
@@ -605,6 +649,67 @@ fn after_game(state: &StateText, me: Color) -> Next {
         Some(Ending::Timeout { loser }) if loser == me => Next::Close,
         _ => Next::Go,
     }
+}
+
+impl Connection {
+    /// The games in progress, in id order, with their state now; games
+    /// found over (or whose room stopped) are dropped from the list.
+    async fn live_games(&self) -> Vec<(String, Live, Arc<crate::games::view::GameView>)> {
+        let games: Vec<(String, Live)> = lock(&self.hub.games)
+            .iter()
+            .map(|(id, live)| (id.clone(), live.clone()))
+            .collect();
+        let mut out = Vec::with_capacity(games.len());
+        for (id, live) in games {
+            match live.room.snapshot().await {
+                Some(view) if view.ending.is_none() => out.push((id, live, view)),
+                _ => {
+                    lock(&self.hub.games).remove(&id);
+                }
+            }
+        }
+        out
+    }
+
+    /// `%%SHOW <game id>`: a game in progress as `##[SHOW]` lines: its
+    /// players and game name, the position now and the moves played.
+    async fn show(&self, id: &str, out: &mut Vec<String>) {
+        let live = lock(&self.hub.games).get(id).cloned();
+        let view = match &live {
+            Some(live) => live.room.snapshot().await,
+            None => None,
+        };
+        let (Some(live), Some(view)) = (live, view) else {
+            out.push(format!("##[ERROR] no game in progress {}", head(id)));
+            return;
+        };
+        if view.ending.is_some() {
+            lock(&self.hub.games).remove(id);
+            out.push(format!("##[ERROR] no game in progress {}", head(id)));
+            return;
+        }
+        out.push(format!("##[SHOW] Game_ID:{id}"));
+        out.push(format!("##[SHOW] Name+:{}", live.names[Color::Sente]));
+        out.push(format!("##[SHOW] Name-:{}", live.names[Color::Gote]));
+        out.push(format!("##[SHOW] Game_Name:{}", live.game));
+        let mut pos = live.start;
+        let mut moves = Vec::with_capacity(view.moves.len());
+        for &m in &view.moves {
+            moves.push(format!("##[SHOW] {}", CsaMove::of(&pos, m)));
+            pos.make_move(m);
+        }
+        let mut board = String::new();
+        crate::csa::summary::position_lines(&mut board, &pos);
+        out.extend(board.lines().map(|l| format!("##[SHOW] {l}")));
+        out.push(format!("##[SHOW] Moves:{}", moves.len()));
+        out.extend(moves);
+        out.push("##[SHOW] +OK".into());
+    }
+}
+
+/// At most the first 64 characters of a client's word, for an answer.
+fn head(text: &str) -> String {
+    text.chars().take(64).collect()
 }
 
 /// The next update of the game in play (`None`: fell behind or the room
@@ -645,7 +750,7 @@ fn summary(table: &Table, me: Color) -> String {
 }
 
 /// `me` agrees; when both have, the game is stored and both start.
-async fn agree(table: &Arc<Table>, me: Color, rooms: &Rooms) {
+async fn agree(table: &Arc<Table>, me: Color, rooms: &Rooms, hub: &Hub) {
     let mut agreed = table.agreed.lock().await;
     let Some(a) = agreed.as_mut() else {
         return;
@@ -668,6 +773,18 @@ async fn agree(table: &Arc<Table>, me: Color, rooms: &Rooms) {
     };
     match rooms.create_program_game(&game).await {
         Ok(room) => {
+            lock(&hub.games).insert(
+                table.id.clone(),
+                Live {
+                    room: room.clone(),
+                    names: ByColor::new(
+                        table.programs[Color::Sente].name.clone(),
+                        table.programs[Color::Gote].name.clone(),
+                    ),
+                    game: table.game.text.clone(),
+                    start: table.game.handicap.position(),
+                },
+            );
             for c in [Color::Sente, Color::Gote] {
                 let _ = table.inboxes[c].send(Event::Start(room.clone())).await;
             }
