@@ -713,3 +713,43 @@ async fn list_show_and_help_tell_the_games_in_progress() {
     watcher.expect("##[LIST] +OK").await;
     s.server.shutdown().await;
 }
+
+#[tokio::test]
+async fn monitor2_streams_a_games_moves_to_a_watcher() {
+    let tmp = TempDir::new("csa-monitor");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    play(&mut sente, &mut gote, &["+7776FU"]).await;
+    let token = program(&s, "gamma").await;
+    let mut watcher = login(&s, "gamma", &token, "other-60-0").await;
+    watcher.send(&format!("%%MONITOR2ON {id}")).await;
+    let tag = format!("##[MONITOR2][{id}]");
+    let mut first = Vec::new();
+    loop {
+        let l = watcher.line().await;
+        assert!(l.starts_with(&tag), "{l}");
+        let done = l.ends_with("+7776FU,T0");
+        first.push(l);
+        if done {
+            break;
+        }
+    }
+    assert!(
+        first.contains(&format!("{tag} P1-KY-KE-GI-KI-OU-KI-GI-KE-KY")),
+        "{first:?}"
+    );
+    s.advance(2_500);
+    gote.send("-3334FU").await;
+    gote.expect("-3334FU,T2").await;
+    sente.expect("-3334FU,T2").await;
+    watcher.expect(&format!("{tag} -3334FU,T2")).await;
+    sente.send("%TORYO").await;
+    watcher.expect(&format!("{tag} #RESIGN")).await;
+    watcher.expect(&format!("{tag} +OK")).await;
+    // Off: nothing more is sent, and the connection answers as before.
+    watcher.send("%%MONITOR2OFF").await;
+    watcher.expect("##[MONITOR2] +OK").await;
+    watcher.send(&format!("%%MONITOR2ON {id}")).await;
+    assert!(watcher.line().await.starts_with("##[ERROR] "));
+    s.server.shutdown().await;
+}

@@ -215,6 +215,53 @@ struct Play {
     turn_started_ms: u64,
 }
 
+/// A game a connection watches (`%%MONITOR2ON`), at most one at a time.
+struct Monitor {
+    id: String,
+    updates: broadcast::Receiver<Arc<StateText>>,
+    /// The position after the moves told so far.
+    pos: Position,
+    /// How many moves were told.
+    told: usize,
+}
+
+impl Monitor {
+    /// The moves of `state` not told yet as `##[MONITOR2][<id>]` lines,
+    /// and once over its reason line; whether the game is over.
+    fn tell(&mut self, state: &StateText, out: &mut Vec<String>) -> bool {
+        let view = &state.view;
+        let shown = match view.ending {
+            Some(Ending::Foul {
+                foul: Foul::Move { .. },
+                ..
+            }) => view.moves.len().saturating_sub(1),
+            _ => view.moves.len(),
+        };
+        while self.told < shown {
+            let m = view.moves[self.told];
+            let secs = if self.told + 1 == view.moves.len() {
+                view.last_move_ms.unwrap_or(0) / 1000
+            } else {
+                0
+            };
+            out.push(format!(
+                "##[MONITOR2][{}] {},T{secs}",
+                self.id,
+                CsaMove::of(&self.pos, m)
+            ));
+            self.pos.make_move(m);
+            self.told += 1;
+        }
+        let Some(ending) = view.ending else {
+            return false;
+        };
+        let reason = result::reason(ending).unwrap_or("#END");
+        out.push(format!("##[MONITOR2][{}] {reason}", self.id));
+        out.push(format!("##[MONITOR2][{}] +OK", self.id));
+        true
+    }
+}
+
 /// Where a connection is.
 enum Phase {
     /// Not logged in.
@@ -246,6 +293,7 @@ struct Connection {
     phase: Phase,
     inbox_tx: mpsc::Sender<Event>,
     inbox: mpsc::Receiver<Event>,
+    monitor: Option<Monitor>,
 }
 
 impl Connection {
@@ -262,6 +310,7 @@ impl Connection {
             phase: Phase::Login,
             inbox_tx,
             inbox,
+            monitor: None,
         }
     }
 
@@ -277,6 +326,7 @@ impl Connection {
         loop {
             let playing = matches!(self.phase, Phase::Playing(_));
             let logging_in = matches!(self.phase, Phase::Login);
+            let monitoring = self.monitor.is_some();
             let next = tokio::select! {
                 line = lines.recv() => match line {
                     Some(Incoming::Line(l)) => self.line(&l, &mut texts).await,
@@ -289,6 +339,10 @@ impl Connection {
                 Some(event) = self.inbox.recv() => self.event(event, &mut texts).await,
                 update = recv_update(&mut self.phase), if playing => {
                     self.update(update, &mut texts).await
+                }
+                watched = recv_monitor(&mut self.monitor), if monitoring => {
+                    self.watched(watched, &mut texts);
+                    Next::Go
                 }
                 () = &mut login_deadline, if logging_in => Next::Close,
             };
@@ -588,8 +642,10 @@ impl Connection {
     /// `%%LIST` (the games in progress), `%%SHOW <game id>` (one's state)
     /// and `%%HELP`; anything else is answered as unknown.
     /// Who is online and what they play is told to programs logged in only.
-    async fn extension(&self, word: &str, args: &str, out: &mut Vec<String>) {
-        if matches!(self.phase, Phase::Login) && matches!(word, "WHO" | "LIST" | "SHOW") {
+    async fn extension(&mut self, word: &str, args: &str, out: &mut Vec<String>) {
+        if matches!(self.phase, Phase::Login)
+            && matches!(word, "WHO" | "LIST" | "SHOW" | "MONITOR2ON" | "MONITOR2OFF")
+        {
             out.push(format!("##[ERROR] %%{word} needs a LOGIN first"));
             return;
         }
@@ -616,12 +672,22 @@ impl Connection {
                 out.push("##[LIST] +OK".into());
             }
             "SHOW" => self.show(args.trim(), out).await,
+            "MONITOR2ON" => self.monitor_on(args.trim(), out).await,
+            "MONITOR2OFF" => {
+                if let Some(m) = self.monitor.take() {
+                    out.push(format!("##[MONITOR2][{}] +OK", m.id));
+                } else {
+                    out.push("##[MONITOR2] +OK".into());
+                }
+            }
             "HELP" => {
                 for line in [
                     "%%VERSION           the server's name and version",
                     "%%WHO               the programs logged in",
                     "%%LIST              the games in progress: id, Sente, Gote, game name, moves",
                     "%%SHOW <game id>    a game in progress: players, position, moves",
+                    "%%MONITOR2ON <id>   the position, then each move as it is played",
+                    "%%MONITOR2OFF       stop watching",
                     "%%HELP              this list; see docs/CSA.md",
                 ] {
                     out.push(format!("##[HELP] {line}"));
@@ -704,6 +770,72 @@ impl Connection {
         out.push(format!("##[SHOW] Moves:{}", moves.len()));
         out.extend(moves);
         out.push("##[SHOW] +OK".into());
+    }
+}
+
+impl Connection {
+    /// `%%MONITOR2ON <game id>`: the game's position and moves now (as
+    /// `%%SHOW` does, in `##[MONITOR2][<id>]` lines), then each move as it
+    /// is played and the ending. Watching another game stops the first.
+    async fn monitor_on(&mut self, id: &str, out: &mut Vec<String>) {
+        let live = lock(&self.hub.games).get(id).cloned();
+        let sub = match &live {
+            Some(live) => live.room.subscribe(None).await,
+            None => None,
+        };
+        let (Some(live), Some(sub)) = (live, sub) else {
+            out.push(format!("##[ERROR] no game in progress {}", head(id)));
+            return;
+        };
+        let tag = format!("##[MONITOR2][{id}]");
+        out.push(format!("{tag} Name+:{}", live.names[Color::Sente]));
+        out.push(format!("{tag} Name-:{}", live.names[Color::Gote]));
+        let mut board = String::new();
+        crate::csa::summary::position_lines(&mut board, &live.start);
+        out.extend(board.lines().map(|l| format!("{tag} {l}")));
+        let mut monitor = Monitor {
+            id: id.to_owned(),
+            updates: sub.updates,
+            pos: live.start,
+            told: 0,
+        };
+        self.monitor = if monitor.tell(&sub.now, out) {
+            None
+        } else {
+            Some(monitor)
+        };
+    }
+
+    /// A watched game's update, told; the watch ends with the game.
+    fn watched(&mut self, update: Option<Arc<StateText>>, out: &mut Vec<String>) {
+        let Some(monitor) = self.monitor.as_mut() else {
+            return;
+        };
+        let over = match update {
+            Some(state) => monitor.tell(&state, out),
+            None => {
+                out.push(format!("##[MONITOR2][{}] +OK", monitor.id));
+                true
+            }
+        };
+        if over {
+            self.monitor = None;
+        }
+    }
+}
+
+/// The next state of the watched game (`None`: its room stopped); a
+/// watcher that fell behind reads the newest state, which has every move.
+async fn recv_monitor(monitor: &mut Option<Monitor>) -> Option<Arc<StateText>> {
+    let Some(m) = monitor else {
+        return std::future::pending().await;
+    };
+    loop {
+        match m.updates.recv().await {
+            Ok(s) => return Some(s),
+            Err(broadcast::error::RecvError::Lagged(_)) => {}
+            Err(broadcast::error::RecvError::Closed) => return None,
+        }
     }
 }
 
