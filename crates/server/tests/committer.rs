@@ -23,6 +23,7 @@ fn mv(ply: u32, usi: &str, mover: Color) -> GameWrite {
         mover,
         clocks: None,
         ending: None,
+        comment: None,
     })
 }
 
@@ -152,6 +153,7 @@ fn timed(ply: u32, usi: &str, mover: Color, sente_ms: u64, gote_ms: u64) -> Game
         mover,
         clocks: Some(ByColor::new(clock(sente_ms), clock(gote_ms))),
         ending: None,
+        comment: None,
     })
 }
 

@@ -319,6 +319,13 @@ async fn the_flag_falls_on_the_servers_clock() {
         c.expect("#TIME_UP").await;
         c.expect(outcome).await;
     }
+    // The loser stopped answering: its socket is closed after the result.
+    assert!(gote.closed().await);
+    // The winner stays logged in.
+    sente.send("").await;
+    sente.expect("").await;
+    sente.send("LOGOUT").await;
+    sente.expect("LOGOUT:completed").await;
     s.server.shutdown().await;
 }
 
@@ -510,5 +517,281 @@ async fn python_shogi_plays_against_us_when_installed() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("python-shogi: resigned after 2 moves"));
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn evaluation_comments_are_kept_in_the_stored_record() {
+    let tmp = TempDir::new("csa-comments");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    sente.send("+7776FU,'* 35 -3334FU +2726FU").await;
+    sente.expect("+7776FU,T0").await;
+    gote.expect("+7776FU,T0").await;
+    // Not an evaluation (no `*`): accepted, not kept.
+    gote.send("-3334FU,'just words").await;
+    gote.expect("-3334FU,T0").await;
+    sente.expect("-3334FU,T0").await;
+    sente.send("+2726FU,'*-120").await;
+    sente.expect("+2726FU,T0").await;
+    gote.expect("+2726FU,T0").await;
+    gote.send("%TORYO").await;
+    for c in [&mut gote, &mut sente] {
+        c.expect("%TORYO,T0").await;
+        c.expect("#RESIGN").await;
+        c.line().await;
+    }
+    let (status, _, csa) = s
+        .get_text(&format!("/api/games/{id}/record?format=csa"))
+        .await;
+    assert_eq!(status, 200);
+    let lines: Vec<&str> = csa.lines().collect();
+    let after = |mv: &str| {
+        let i = lines
+            .iter()
+            .position(|l| l.starts_with(mv))
+            .unwrap_or_else(|| panic!("{mv} in {csa}"));
+        lines.get(i + 1).copied().unwrap_or("")
+    };
+    assert_eq!(after("+7776FU"), "'* 35 -3334FU +2726FU", "{csa}");
+    assert!(after("-3334FU").starts_with('+'), "{csa}");
+    assert_eq!(after("+2726FU"), "'*-120", "{csa}");
+    assert!(!csa.contains("just words"), "{csa}");
+    // The other formats show it as a comment too.
+    let (status, _, kif) = s
+        .get_text(&format!("/api/games/{id}/record?format=kif"))
+        .await;
+    assert_eq!(status, 200);
+    assert!(kif.contains("35 -3334FU +2726FU"), "{kif}");
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn chudan_stops_the_game_without_a_result() {
+    let tmp = TempDir::new("csa-chudan");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    play(&mut sente, &mut gote, &["+7776FU", "-3334FU"]).await;
+    // Either player may ask, on either turn: here the one not to move.
+    gote.send("%CHUDAN").await;
+    for c in [&mut sente, &mut gote] {
+        c.expect("#CHUDAN").await;
+    }
+    // No outcome line follows; both stay logged in.
+    for c in [&mut sente, &mut gote] {
+        c.send("").await;
+        c.expect("").await;
+    }
+    let state = s.state(&id).await;
+    assert_eq!(state["status"]["reason"], "abort", "{state}");
+    assert!(state["status"]["winner"].is_null(), "{state}");
+    assert_eq!(state["rated"], false);
+    // A move after it is refused silently: the game is over.
+    sente.send("+2726FU").await;
+    sente.send("").await;
+    sente.expect("").await;
+    let (status, _, csa) = s
+        .get_text(&format!("/api/games/{id}/record?format=csa"))
+        .await;
+    assert_eq!(status, 200);
+    assert!(csa.contains("%CHUDAN"), "{csa}");
+    s.server.shutdown().await;
+}
+
+/// `plies` moves from the even start in CSA words, none of which checks,
+/// mates or repeats a position (so only the move limit can end them): at
+/// each turn the first legal move that leads somewhere new.
+fn quiet_walk(plies: usize) -> Vec<String> {
+    use shogi_core::Position;
+    use shogi_record::csa::CsaMove;
+    let mut pos = Position::startpos();
+    let mut seen = std::collections::HashSet::from([pos.hash()]);
+    let mut out = Vec::with_capacity(plies);
+    for _ in 0..plies {
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|&m| {
+                let mut next = pos.clone();
+                next.make_move(m);
+                !seen.contains(&next.hash()) && !next.in_check() && !next.legal_moves().is_empty()
+            })
+            .expect("a quiet move");
+        out.push(CsaMove::of(&pos, m).to_string());
+        pos.make_move(m);
+        seen.insert(pos.hash());
+    }
+    out
+}
+
+#[tokio::test]
+async fn the_move_limit_is_max_moves_censored() {
+    let tmp = TempDir::new("csa-max-moves");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    let walk = quiet_walk(256);
+    let moves: Vec<&str> = walk.iter().map(String::as_str).collect();
+    play(&mut sente, &mut gote, &moves).await;
+    for c in [&mut sente, &mut gote] {
+        c.expect("#MAX_MOVES").await;
+        c.expect("#CENSORED").await;
+    }
+    let state = s.state(&id).await;
+    assert_eq!(state["status"]["reason"], "max_moves", "{state}");
+    assert!(state["status"]["winner"].is_null(), "{state}");
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn perpetual_check_is_oute_sennichite_lost_by_the_checker() {
+    let tmp = TempDir::new("csa-oute-sennichite");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    // Sente's bishop takes 3c promoting, checking the king on 5a through
+    // 4b; then the horse checks from 4c and 3c in turn while the king
+    // steps between 5b and 5a. The position after ply 5 comes back at
+    // plies 9, 13 and 17: the fourth time, every Sente move a check.
+    let mut moves = vec!["+7776FU", "-1314FU", "+8833UM", "-5152OU"];
+    let cycle = ["+3343UM", "-5251OU", "+4333UM", "-5152OU"];
+    moves.extend(cycle.iter().cycle().take(12));
+    play(&mut sente, &mut gote, &moves).await;
+    sente.send("+3343UM").await;
+    for (c, outcome) in [(&mut sente, "#LOSE"), (&mut gote, "#WIN")] {
+        c.expect("+3343UM,T0").await;
+        c.expect("#OUTE_SENNICHITE").await;
+        c.expect(outcome).await;
+    }
+    let state = s.state(&id).await;
+    assert_eq!(state["status"]["winner"], "gote", "{state}");
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn list_show_and_help_tell_the_games_in_progress() {
+    let tmp = TempDir::new("csa-list");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    play(&mut sente, &mut gote, &["+7776FU", "-3334FU"]).await;
+    // Not before a login.
+    let mut guest = Client::connect(&s).await;
+    guest.send("%%LIST").await;
+    assert!(guest.line().await.starts_with("##[ERROR] "));
+    let token = program(&s, "gamma").await;
+    let mut watcher = login(&s, "gamma", &token, "other-60-0").await;
+    watcher.send("%%LIST").await;
+    let line = watcher.line().await;
+    let words: Vec<&str> = line.split(' ').collect();
+    assert_eq!(words[0], "##[LIST]", "{line}");
+    assert_eq!(words[1], id, "{line}");
+    let mut names = [words[2], words[3]];
+    names.sort_unstable();
+    assert_eq!(names, ["alpha", "beta"], "{line}");
+    assert_eq!(&words[4..], ["test-600-10", "2"], "{line}");
+    watcher.expect("##[LIST] +OK").await;
+
+    watcher.send(&format!("%%SHOW {id}")).await;
+    let mut shown = Vec::new();
+    loop {
+        let l = watcher.line().await;
+        assert!(l.starts_with("##[SHOW] "), "{l}");
+        if l == "##[SHOW] +OK" {
+            break;
+        }
+        shown.push(l);
+    }
+    assert_eq!(shown[0], format!("##[SHOW] Game_ID:{id}"));
+    assert!(
+        shown.contains(&"##[SHOW] Game_Name:test-600-10".to_string()),
+        "{shown:?}"
+    );
+    assert!(
+        shown.contains(&"##[SHOW] P7+FU+FU * +FU+FU+FU+FU+FU+FU".to_string()),
+        "{shown:?}"
+    );
+    assert!(
+        shown.contains(&"##[SHOW] P6 *  * +FU *  *  *  *  *  * ".to_string()),
+        "{shown:?}"
+    );
+    let tail: Vec<&str> = shown
+        .iter()
+        .rev()
+        .take(4)
+        .rev()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        tail,
+        [
+            "##[SHOW] +",
+            "##[SHOW] Moves:2",
+            "##[SHOW] +7776FU",
+            "##[SHOW] -3334FU"
+        ]
+    );
+    watcher.send("%%SHOW nosuchgame").await;
+    assert!(watcher.line().await.starts_with("##[ERROR] "));
+
+    watcher.send("%%HELP").await;
+    let mut help = Vec::new();
+    loop {
+        let l = watcher.line().await;
+        if l == "##[HELP] +OK" {
+            break;
+        }
+        help.push(l);
+    }
+    for word in ["%%LIST", "%%SHOW", "%%WHO", "%%VERSION"] {
+        assert!(help.iter().any(|l| l.contains(word)), "{word} in {help:?}");
+    }
+
+    // Once over, the game is no longer listed.
+    gote.send("%TORYO").await;
+    for c in [&mut gote, &mut sente] {
+        c.expect("%TORYO,T0").await;
+        c.expect("#RESIGN").await;
+        c.line().await;
+    }
+    watcher.send("%%LIST").await;
+    watcher.expect("##[LIST] +OK").await;
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn monitor2_streams_a_games_moves_to_a_watcher() {
+    let tmp = TempDir::new("csa-monitor");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    play(&mut sente, &mut gote, &["+7776FU"]).await;
+    let token = program(&s, "gamma").await;
+    let mut watcher = login(&s, "gamma", &token, "other-60-0").await;
+    watcher.send(&format!("%%MONITOR2ON {id}")).await;
+    let tag = format!("##[MONITOR2][{id}]");
+    let mut first = Vec::new();
+    loop {
+        let l = watcher.line().await;
+        assert!(l.starts_with(&tag), "{l}");
+        let done = l.ends_with("+7776FU,T0");
+        first.push(l);
+        if done {
+            break;
+        }
+    }
+    assert!(
+        first.contains(&format!("{tag} P1-KY-KE-GI-KI-OU-KI-GI-KE-KY")),
+        "{first:?}"
+    );
+    s.advance(2_500);
+    gote.send("-3334FU").await;
+    gote.expect("-3334FU,T2").await;
+    sente.expect("-3334FU,T2").await;
+    watcher.expect(&format!("{tag} -3334FU,T2")).await;
+    sente.send("%TORYO").await;
+    watcher.expect(&format!("{tag} #RESIGN")).await;
+    watcher.expect(&format!("{tag} +OK")).await;
+    // Off: nothing more is sent, and the connection answers as before.
+    watcher.send("%%MONITOR2OFF").await;
+    watcher.expect("##[MONITOR2] +OK").await;
+    watcher.send(&format!("%%MONITOR2ON {id}")).await;
+    assert!(watcher.line().await.starts_with("##[ERROR] "));
     s.server.shutdown().await;
 }

@@ -267,6 +267,7 @@ async fn a_group_commit_and_a_renewal_take_the_leases_in_one_order() {
             mover: Color::Sente,
             clocks: None,
             ending: None,
+            comment: None,
         })
     };
 

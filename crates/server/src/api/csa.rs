@@ -10,7 +10,7 @@
 //! pairing [`Hub`] and the rooms: a move is a room [`Action`], and the
 //! room's updates become the echoed moves and the result lines.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -25,7 +25,7 @@ use tokio::sync::{broadcast, mpsc, Semaphore};
 use tokio::task::JoinSet;
 
 use crate::accounts::programs::Program;
-use crate::csa::command::MAX_LINE;
+use crate::csa::command::{self, MAX_LINE};
 use crate::csa::{result, Command, GameName, Login, Preference, Summary, Waiting};
 use crate::game::Seat;
 use crate::games::players::Identity;
@@ -80,6 +80,16 @@ struct Table {
 /// A waiting program: its inbox, its account and the game it asked for.
 type Seeker = (mpsc::Sender<Event>, Program, GameName);
 
+/// A game in progress, for `%%LIST` and `%%SHOW`.
+#[derive(Clone, Debug)]
+struct Live {
+    room: RoomHandle,
+    names: ByColor<String>,
+    /// The game name the programs were paired by.
+    game: String,
+    start: Position,
+}
+
 /// The programs logged in and waiting: shared by every connection.
 #[derive(Debug)]
 struct Hub {
@@ -89,6 +99,10 @@ struct Hub {
     waiting: Mutex<Waiting<ConnId>>,
     /// The waiting connections' inboxes and logins.
     seekers: Mutex<HashMap<ConnId, Seeker>>,
+    /// The games in progress by id (at most one per two connections);
+    /// a game is dropped when a player learns it ended, or when a listing
+    /// finds it over.
+    games: Mutex<BTreeMap<String, Live>>,
 }
 
 impl Hub {
@@ -98,6 +112,7 @@ impl Hub {
             online: Mutex::default(),
             waiting: Mutex::new(Waiting::new(MAX_WAITING)),
             seekers: Mutex::default(),
+            games: Mutex::default(),
         }
     }
 }
@@ -200,6 +215,53 @@ struct Play {
     turn_started_ms: u64,
 }
 
+/// A game a connection watches (`%%MONITOR2ON`), at most one at a time.
+struct Monitor {
+    id: String,
+    updates: broadcast::Receiver<Arc<StateText>>,
+    /// The position after the moves told so far.
+    pos: Position,
+    /// How many moves were told.
+    told: usize,
+}
+
+impl Monitor {
+    /// The moves of `state` not told yet as `##[MONITOR2][<id>]` lines,
+    /// and once over its reason line; whether the game is over.
+    fn tell(&mut self, state: &StateText, out: &mut Vec<String>) -> bool {
+        let view = &state.view;
+        let shown = match view.ending {
+            Some(Ending::Foul {
+                foul: Foul::Move { .. },
+                ..
+            }) => view.moves.len().saturating_sub(1),
+            _ => view.moves.len(),
+        };
+        while self.told < shown {
+            let m = view.moves[self.told];
+            let secs = if self.told + 1 == view.moves.len() {
+                view.last_move_ms.unwrap_or(0) / 1000
+            } else {
+                0
+            };
+            out.push(format!(
+                "##[MONITOR2][{}] {},T{secs}",
+                self.id,
+                CsaMove::of(&self.pos, m)
+            ));
+            self.pos.make_move(m);
+            self.told += 1;
+        }
+        let Some(ending) = view.ending else {
+            return false;
+        };
+        let reason = result::reason(ending).unwrap_or("#END");
+        out.push(format!("##[MONITOR2][{}] {reason}", self.id));
+        out.push(format!("##[MONITOR2][{}] +OK", self.id));
+        true
+    }
+}
+
 /// Where a connection is.
 enum Phase {
     /// Not logged in.
@@ -231,6 +293,7 @@ struct Connection {
     phase: Phase,
     inbox_tx: mpsc::Sender<Event>,
     inbox: mpsc::Receiver<Event>,
+    monitor: Option<Monitor>,
 }
 
 impl Connection {
@@ -247,6 +310,7 @@ impl Connection {
             phase: Phase::Login,
             inbox_tx,
             inbox,
+            monitor: None,
         }
     }
 
@@ -262,6 +326,7 @@ impl Connection {
         loop {
             let playing = matches!(self.phase, Phase::Playing(_));
             let logging_in = matches!(self.phase, Phase::Login);
+            let monitoring = self.monitor.is_some();
             let next = tokio::select! {
                 line = lines.recv() => match line {
                     Some(Incoming::Line(l)) => self.line(&l, &mut texts).await,
@@ -273,7 +338,10 @@ impl Connection {
                 },
                 Some(event) = self.inbox.recv() => self.event(event, &mut texts).await,
                 update = recv_update(&mut self.phase), if playing => {
-                    self.update(update, &mut texts).await;
+                    self.update(update, &mut texts).await
+                }
+                watched = recv_monitor(&mut self.monitor), if monitoring => {
+                    self.watched(watched, &mut texts);
                     Next::Go
                 }
                 () = &mut login_deadline, if logging_in => Next::Close,
@@ -333,7 +401,7 @@ impl Connection {
             }
             Command::Agree(_) => {
                 if let Phase::Offered(table, me) = &self.phase {
-                    agree(table, *me, &self.rooms).await;
+                    agree(table, *me, &self.rooms, &self.hub).await;
                 }
             }
             Command::Reject(_) => {
@@ -341,13 +409,20 @@ impl Connection {
                     reject(table, *me).await;
                 }
             }
-            Command::Move { mv, comment: _ } => self.play(mv).await,
+            Command::Move { mv, comment } => {
+                let comment = comment.as_deref().and_then(command::kept_comment);
+                self.play(mv, comment).await;
+            }
             Command::Resign => self.act(Action::Resign).await,
             Command::Declare => self.act(Action::Declare).await,
             Command::Chudan => {
-                tracing::debug!(peer = %self.peer, "CSA: %CHUDAN is not supported");
+                if let Phase::Playing(play) = &self.phase {
+                    if let Err(e) = play.room.suspend().await {
+                        tracing::debug!(game = %play.id, "CSA %CHUDAN: {e}");
+                    }
+                }
             }
-            Command::Extension { word, .. } => self.extension(&word, out),
+            Command::Extension { word, args } => self.extension(&word, &args, out).await,
         }
         Next::Go
     }
@@ -482,11 +557,13 @@ impl Connection {
                     turn_started_ms: self.time.now_ms(),
                 });
                 let over = tell(&mut play, &sub.now, self.time.now_ms(), out);
-                self.phase = if over {
-                    Phase::Idle
-                } else {
-                    Phase::Playing(play)
-                };
+                if over {
+                    self.phase = Phase::Idle;
+                    lock(&self.hub.games).remove(&play.id);
+                    play.room.leave(Seat::from(me)).await;
+                    return after_game(&sub.now, me);
+                }
+                self.phase = Phase::Playing(play);
             }
             Event::Rejected(by) => {
                 if let Phase::Offered(table, _) = &self.phase {
@@ -498,9 +575,11 @@ impl Connection {
         Next::Go
     }
 
-    async fn update(&mut self, update: Option<Arc<StateText>>, out: &mut Vec<String>) {
+    /// Tells the game's new moves and ending; closes the connection of a
+    /// program that lost on time once it has been told.
+    async fn update(&mut self, update: Option<Arc<StateText>>, out: &mut Vec<String>) -> Next {
         let Phase::Playing(play) = &mut self.phase else {
-            return;
+            return Next::Go;
         };
         let state = match update {
             Some(s) => s,
@@ -509,24 +588,28 @@ impl Connection {
                 Some(view) => Arc::new(StateText::new((*view).clone())),
                 None => {
                     self.phase = Phase::Idle;
-                    return;
+                    return Next::Go;
                 }
             },
         };
-        if tell(play, &state, self.time.now_ms(), out) {
-            play.room.leave(Seat::from(play.me)).await;
-            self.phase = Phase::Idle;
+        if !tell(play, &state, self.time.now_ms(), out) {
+            return Next::Go;
         }
+        let me = play.me;
+        lock(&self.hub.games).remove(&play.id);
+        play.room.leave(Seat::from(me)).await;
+        self.phase = Phase::Idle;
+        after_game(&state, me)
     }
 
-    async fn play(&mut self, mv: CsaMove) {
+    async fn play(&mut self, mv: CsaMove, comment: Option<String>) {
         let Phase::Playing(play) = &self.phase else {
             return;
         };
         let seat = Seat::from(play.me);
         match mv.to_move(&play.pos) {
             Ok(m) => {
-                let played = play.room.act(seat, Action::Move { mv: m }).await;
+                let played = play.room.play_commented(seat, m, comment).await;
                 // A move no one could make on a real board (no piece of the
                 // mover's there, a piece not in hand) loses like any illegal
                 // one. Not its turn, the game over, or the database failed:
@@ -555,9 +638,17 @@ impl Connection {
         }
     }
 
-    /// The x1 extension: `%%VERSION`, `%%WHO` (the programs logged in)
-    /// and `%%HELP` so far; anything else is answered as unknown.
-    fn extension(&self, word: &str, out: &mut Vec<String>) {
+    /// The x1 extension: `%%VERSION`, `%%WHO` (the programs logged in),
+    /// `%%LIST` (the games in progress), `%%SHOW <game id>` (one's state)
+    /// and `%%HELP`; anything else is answered as unknown.
+    /// Who is online and what they play is told to programs logged in only.
+    async fn extension(&mut self, word: &str, args: &str, out: &mut Vec<String>) {
+        if matches!(self.phase, Phase::Login)
+            && matches!(word, "WHO" | "LIST" | "SHOW" | "MONITOR2ON" | "MONITOR2OFF")
+        {
+            out.push(format!("##[ERROR] %%{word} needs a LOGIN first"));
+            return;
+        }
         match word {
             "WHO" => {
                 let mut names: Vec<String> = lock(&self.hub.online)
@@ -568,8 +659,39 @@ impl Connection {
                 out.extend(names.into_iter().map(|n| format!("##[WHO] {n}")));
                 out.push("##[WHO] +OK".into());
             }
+            "LIST" => {
+                for (id, live, view) in self.live_games().await {
+                    out.push(format!(
+                        "##[LIST] {id} {} {} {} {}",
+                        live.names[Color::Sente],
+                        live.names[Color::Gote],
+                        live.game,
+                        view.moves.len()
+                    ));
+                }
+                out.push("##[LIST] +OK".into());
+            }
+            "SHOW" => self.show(args.trim(), out).await,
+            "MONITOR2ON" => self.monitor_on(args.trim(), out).await,
+            "MONITOR2OFF" => {
+                if let Some(m) = self.monitor.take() {
+                    out.push(format!("##[MONITOR2][{}] +OK", m.id));
+                } else {
+                    out.push("##[MONITOR2] +OK".into());
+                }
+            }
             "HELP" => {
-                out.push("##[HELP] %%VERSION %%WHO %%HELP; see docs/CSA.md".into());
+                for line in [
+                    "%%VERSION           the server's name and version",
+                    "%%WHO               the programs logged in",
+                    "%%LIST              the games in progress: id, Sente, Gote, game name, moves",
+                    "%%SHOW <game id>    a game in progress: players, position, moves",
+                    "%%MONITOR2ON <id>   the position, then each move as it is played",
+                    "%%MONITOR2OFF       stop watching",
+                    "%%HELP              this list; see docs/CSA.md",
+                ] {
+                    out.push(format!("##[HELP] {line}"));
+                }
                 out.push("##[HELP] +OK".into());
             }
             "VERSION" => {
@@ -582,6 +704,144 @@ impl Connection {
             _ => out.push(format!("##[ERROR] unknown command %%{word}")),
         }
     }
+}
+
+/// What follows a game's end for the player of `me`: a program that lost
+/// on time has stopped answering, as far as the server can tell, and its
+/// connection is closed once the result lines are written (as
+/// shogi-server does); any other ending leaves it logged in.
+fn after_game(state: &StateText, me: Color) -> Next {
+    match state.view.ending {
+        Some(Ending::Timeout { loser }) if loser == me => Next::Close,
+        _ => Next::Go,
+    }
+}
+
+impl Connection {
+    /// The games in progress, in id order, with their state now; games
+    /// found over (or whose room stopped) are dropped from the list.
+    async fn live_games(&self) -> Vec<(String, Live, Arc<crate::games::view::GameView>)> {
+        let games: Vec<(String, Live)> = lock(&self.hub.games)
+            .iter()
+            .map(|(id, live)| (id.clone(), live.clone()))
+            .collect();
+        let mut out = Vec::with_capacity(games.len());
+        for (id, live) in games {
+            match live.room.snapshot().await {
+                Some(view) if view.ending.is_none() => out.push((id, live, view)),
+                _ => {
+                    lock(&self.hub.games).remove(&id);
+                }
+            }
+        }
+        out
+    }
+
+    /// `%%SHOW <game id>`: a game in progress as `##[SHOW]` lines: its
+    /// players and game name, the position now and the moves played.
+    async fn show(&self, id: &str, out: &mut Vec<String>) {
+        let live = lock(&self.hub.games).get(id).cloned();
+        let view = match &live {
+            Some(live) => live.room.snapshot().await,
+            None => None,
+        };
+        let (Some(live), Some(view)) = (live, view) else {
+            out.push(format!("##[ERROR] no game in progress {}", head(id)));
+            return;
+        };
+        if view.ending.is_some() {
+            lock(&self.hub.games).remove(id);
+            out.push(format!("##[ERROR] no game in progress {}", head(id)));
+            return;
+        }
+        out.push(format!("##[SHOW] Game_ID:{id}"));
+        out.push(format!("##[SHOW] Name+:{}", live.names[Color::Sente]));
+        out.push(format!("##[SHOW] Name-:{}", live.names[Color::Gote]));
+        out.push(format!("##[SHOW] Game_Name:{}", live.game));
+        let mut pos = live.start;
+        let mut moves = Vec::with_capacity(view.moves.len());
+        for &m in &view.moves {
+            moves.push(format!("##[SHOW] {}", CsaMove::of(&pos, m)));
+            pos.make_move(m);
+        }
+        let mut board = String::new();
+        crate::csa::summary::position_lines(&mut board, &pos);
+        out.extend(board.lines().map(|l| format!("##[SHOW] {l}")));
+        out.push(format!("##[SHOW] Moves:{}", moves.len()));
+        out.extend(moves);
+        out.push("##[SHOW] +OK".into());
+    }
+}
+
+impl Connection {
+    /// `%%MONITOR2ON <game id>`: the game's position and moves now (as
+    /// `%%SHOW` does, in `##[MONITOR2][<id>]` lines), then each move as it
+    /// is played and the ending. Watching another game stops the first.
+    async fn monitor_on(&mut self, id: &str, out: &mut Vec<String>) {
+        let live = lock(&self.hub.games).get(id).cloned();
+        let sub = match &live {
+            Some(live) => live.room.subscribe(None).await,
+            None => None,
+        };
+        let (Some(live), Some(sub)) = (live, sub) else {
+            out.push(format!("##[ERROR] no game in progress {}", head(id)));
+            return;
+        };
+        let tag = format!("##[MONITOR2][{id}]");
+        out.push(format!("{tag} Name+:{}", live.names[Color::Sente]));
+        out.push(format!("{tag} Name-:{}", live.names[Color::Gote]));
+        let mut board = String::new();
+        crate::csa::summary::position_lines(&mut board, &live.start);
+        out.extend(board.lines().map(|l| format!("{tag} {l}")));
+        let mut monitor = Monitor {
+            id: id.to_owned(),
+            updates: sub.updates,
+            pos: live.start,
+            told: 0,
+        };
+        self.monitor = if monitor.tell(&sub.now, out) {
+            None
+        } else {
+            Some(monitor)
+        };
+    }
+
+    /// A watched game's update, told; the watch ends with the game.
+    fn watched(&mut self, update: Option<Arc<StateText>>, out: &mut Vec<String>) {
+        let Some(monitor) = self.monitor.as_mut() else {
+            return;
+        };
+        let over = match update {
+            Some(state) => monitor.tell(&state, out),
+            None => {
+                out.push(format!("##[MONITOR2][{}] +OK", monitor.id));
+                true
+            }
+        };
+        if over {
+            self.monitor = None;
+        }
+    }
+}
+
+/// The next state of the watched game (`None`: its room stopped); a
+/// watcher that fell behind reads the newest state, which has every move.
+async fn recv_monitor(monitor: &mut Option<Monitor>) -> Option<Arc<StateText>> {
+    let Some(m) = monitor else {
+        return std::future::pending().await;
+    };
+    loop {
+        match m.updates.recv().await {
+            Ok(s) => return Some(s),
+            Err(broadcast::error::RecvError::Lagged(_)) => {}
+            Err(broadcast::error::RecvError::Closed) => return None,
+        }
+    }
+}
+
+/// At most the first 64 characters of a client's word, for an answer.
+fn head(text: &str) -> String {
+    text.chars().take(64).collect()
 }
 
 /// The next update of the game in play (`None`: fell behind or the room
@@ -622,7 +882,7 @@ fn summary(table: &Table, me: Color) -> String {
 }
 
 /// `me` agrees; when both have, the game is stored and both start.
-async fn agree(table: &Arc<Table>, me: Color, rooms: &Rooms) {
+async fn agree(table: &Arc<Table>, me: Color, rooms: &Rooms, hub: &Hub) {
     let mut agreed = table.agreed.lock().await;
     let Some(a) = agreed.as_mut() else {
         return;
@@ -645,6 +905,18 @@ async fn agree(table: &Arc<Table>, me: Color, rooms: &Rooms) {
     };
     match rooms.create_program_game(&game).await {
         Ok(room) => {
+            lock(&hub.games).insert(
+                table.id.clone(),
+                Live {
+                    room: room.clone(),
+                    names: ByColor::new(
+                        table.programs[Color::Sente].name.clone(),
+                        table.programs[Color::Gote].name.clone(),
+                    ),
+                    game: table.game.text.clone(),
+                    start: table.game.handicap.position(),
+                },
+            );
             for c in [Color::Sente, Color::Gote] {
                 let _ = table.inboxes[c].send(Event::Start(room.clone())).await;
             }

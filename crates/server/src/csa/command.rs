@@ -18,6 +18,32 @@ use shogi_record::csa::CsaMove;
 pub const MAX_LINE: usize = 4096;
 /// The longest password (`gamename,token`).
 pub const MAX_PASSWORD: usize = 160;
+/// The longest move comment kept in the stored game, in bytes.
+pub const MAX_COMMENT: usize = 1024;
+
+/// The part of a move's comment (the text after `,'`) kept with the move
+/// in the stored game: a floodgate evaluation `'* 123 -3334FU` is kept as
+/// the text after its `*` (the CSA record writes it back as `'*` and the
+/// text), without control characters and cut to [`MAX_COMMENT`] bytes.
+/// Other comments, and empty ones, are not kept.
+///
+/// ```
+/// use shogi_server::csa::command::kept_comment;
+/// assert_eq!(kept_comment("* 35 -8384FU").as_deref(), Some(" 35 -8384FU"));
+/// assert_eq!(kept_comment("hello"), None);
+/// ```
+#[must_use]
+pub fn kept_comment(comment: &str) -> Option<String> {
+    let text = comment.strip_prefix('*')?;
+    let mut kept = String::with_capacity(text.len().min(MAX_COMMENT));
+    for c in text.chars().filter(|c| !c.is_control()) {
+        if kept.len() + c.len_utf8() > MAX_COMMENT {
+            break;
+        }
+        kept.push(c);
+    }
+    (!kept.trim().is_empty()).then_some(kept)
+}
 
 /// What a client asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -211,6 +237,20 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn kept_comments_are_evaluations_bounded_and_clean() {
+        assert_eq!(kept_comment("*120").as_deref(), Some("120"));
+        assert_eq!(kept_comment("* a\u{7}b\tc").as_deref(), Some(" abc"));
+        assert_eq!(kept_comment("*"), None);
+        assert_eq!(kept_comment("*   "), None);
+        assert_eq!(kept_comment("no star"), None);
+        let long = format!("*{}", "9".repeat(MAX_COMMENT * 2));
+        assert_eq!(kept_comment(&long).map(|c| c.len()), Some(MAX_COMMENT));
+        let wide = format!("*{}", "\u{e9}".repeat(MAX_COMMENT));
+        let kept = kept_comment(&wide).unwrap();
+        assert!(kept.len() <= MAX_COMMENT && kept.len() >= MAX_COMMENT - 1);
     }
 
     #[test]

@@ -94,7 +94,27 @@ mod tests {
             lines(Ending::Impasse { winner: Some(s) }, s),
             ["#JISHOGI", "#WIN"]
         );
+        // A correct declaration: the declarer wins, the other loses.
+        assert_eq!(
+            lines(Ending::Impasse { winner: Some(s) }, g),
+            ["#JISHOGI", "#LOSE"]
+        );
+        assert_eq!(
+            lines(Ending::Impasse { winner: None }, g),
+            ["#JISHOGI", "#DRAW"]
+        );
+        assert_eq!(
+            lines(
+                Ending::Foul {
+                    loser: s,
+                    foul: Foul::FalseDeclaration
+                },
+                s
+            ),
+            ["#ILLEGAL_MOVE", "#LOSE"]
+        );
         assert_eq!(lines(Ending::MaxMoves, s), ["#MAX_MOVES", "#CENSORED"]);
+        assert_eq!(lines(Ending::MaxMoves, g), ["#MAX_MOVES", "#CENSORED"]);
         assert_eq!(lines(Ending::Abort, s), ["#CHUDAN"]);
         assert_eq!(lines(Ending::Checkmate { loser: g }, s), ["#WIN"]);
     }

@@ -48,8 +48,9 @@ fn sign(c: Color) -> char {
     }
 }
 
-/// The `P1`..`P9`, `P+`, `P-` lines and the side to move of `pos`.
-fn position_lines(out: &mut String, pos: &Position) {
+/// The `P1`..`P9`, `P+`, `P-` lines and the side to move of `pos`,
+/// appended to `out`, each ended by a line feed.
+pub fn position_lines(out: &mut String, pos: &Position) {
     for rank in 1..=9u8 {
         let _ = write!(out, "P{rank}");
         for file in (1..=9u8).rev() {

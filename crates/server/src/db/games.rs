@@ -77,6 +77,8 @@ pub struct StoredGame {
     pub moves: Vec<Move>,
     /// The time used on each move, in milliseconds.
     pub used_ms: Vec<u64>,
+    /// The comment kept with each move (a CSA program's `'*` evaluation).
+    pub comments: Vec<Option<String>>,
     /// Who sat where, and whether the game is rated.
     pub players: GamePlayers,
 }
@@ -96,6 +98,8 @@ pub struct MoveRecord {
     pub clocks: Option<ByColor<Clock>>,
     /// The ending it caused.
     pub ending: Option<Ending>,
+    /// A comment kept with it (a CSA program's `'*` evaluation).
+    pub comment: Option<String>,
 }
 
 /// One write of a live game, for [`Store::write_batch`].
@@ -166,8 +170,8 @@ async fn insert_moves(
 ) -> Result<(), sqlx::Error> {
     for rows in in_chunks(moves) {
         let sql = dialect.values_sql(
-            "INSERT INTO moves (game_id, ply, usi, used_ms, main_ms_after, periods_after) VALUES ",
-            6,
+            "INSERT INTO moves (game_id, ply, usi, used_ms, main_ms_after, periods_after, comment) VALUES ",
+            7,
             rows.len(),
             "",
         );
@@ -182,7 +186,8 @@ async fn insert_moves(
                 .bind(m.mv.to_string())
                 .bind(ms(m.used_ms))
                 .bind(main_after)
-                .bind(periods_after);
+                .bind(periods_after)
+                .bind(m.comment.clone());
         }
         q.execute(&mut *conn).await?;
     }
@@ -645,7 +650,7 @@ impl Store {
             return Ok(None);
         };
         let rows = sqlx::query(
-            "SELECT ply, usi, used_ms, main_ms_after, periods_after FROM moves
+            "SELECT ply, usi, used_ms, main_ms_after, periods_after, comment FROM moves
              WHERE game_id = $1 ORDER BY ply",
         )
         .bind(id)
@@ -653,6 +658,7 @@ impl Store {
         .await?;
         let mut moves = Vec::with_capacity(rows.len());
         let mut used_ms = Vec::with_capacity(rows.len());
+        let mut comments = Vec::with_capacity(rows.len());
         let mut clocks_after_moves = Vec::with_capacity(rows.len());
         for m in &rows {
             clocks_after_moves.push((
@@ -666,6 +672,7 @@ impl Store {
                 .map_err(|e| corrupt(format!("game {id}: stored move {usi}: {e}")))?;
             moves.push(mv);
             used_ms.push(to_u64(m.try_get("used_ms")?));
+            comments.push(m.try_get::<Option<String>, _>("comment")?);
         }
         let mode: String = r.try_get("mode")?;
         let mode = mode
@@ -725,6 +732,7 @@ impl Store {
             ending,
             moves,
             used_ms,
+            comments,
             players: GamePlayers::of_row(&r)?,
         }))
     }

@@ -323,6 +323,9 @@ fn game_record(g: &StoredGame) -> Record {
             .used_ms
             .get(i)
             .map(|&ms| u32::try_from(ms / 1000).unwrap_or(u32::MAX));
+        if let Some(Some(c)) = g.comments.get(i) {
+            node.comments.push(c.clone());
+        }
         rec.moves.push(node);
     }
     if let Some(Ending::Foul {

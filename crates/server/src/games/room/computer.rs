@@ -81,7 +81,7 @@ impl Room {
             Some(mv) => Action::Move { mv },
             None => Action::Resign,
         };
-        if let Err(e) = self.act(side.into(), action).await {
+        if let Err(e) = self.act(side.into(), action, None).await {
             tracing::warn!(game = %self.id, "the computer's move was refused: {e}");
         }
     }

@@ -32,6 +32,22 @@ impl Room {
         self.end(Ending::Abort).await
     }
 
+    /// Stops the game without a result at a player's request, at any move:
+    /// a CSA program's `%CHUDAN` (the protocol's suspension, told as
+    /// `#CHUDAN`). Stored as aborted, so it counts for no one's rating.
+    pub(super) async fn suspend(&mut self) -> Result<(), RoomError> {
+        if let Some(ending) = self.ending {
+            return Err(RoomError::Over(reason_word(ending)));
+        }
+        if self.flag_if_out_of_time(self.deps.time.now_ms()).await {
+            return Err(RoomError::Over("timeout"));
+        }
+        if !self.seats_full() {
+            return Err(RoomError::WaitingForOpponent);
+        }
+        self.end(Ending::Abort).await
+    }
+
     /// A foul by `seat`, which must be to move: a move it sent that cannot
     /// be read in the position. It loses.
     pub(super) async fn forfeit(&mut self, seat: Seat) -> Result<(), RoomError> {

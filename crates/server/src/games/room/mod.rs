@@ -131,10 +131,15 @@ enum Command {
     Act {
         seat: Seat,
         action: Action,
+        /// A comment kept with a move (ignored by other actions).
+        comment: Option<String>,
         reply: oneshot::Sender<Result<(), RoomError>>,
     },
     Forfeit {
         seat: Seat,
+        reply: oneshot::Sender<Result<(), RoomError>>,
+    },
+    Suspend {
         reply: oneshot::Sender<Result<(), RoomError>>,
     },
     Authorize {
@@ -211,6 +216,28 @@ impl RoomHandle {
         self.ask(|reply| Command::Act {
             seat,
             action,
+            comment: None,
+            reply,
+        })
+        .await
+        .unwrap_or(Err(RoomError::Gone))
+    }
+
+    /// Plays `mv` for `seat` with `comment` kept beside it in the stored
+    /// game (a CSA program's `'*` evaluation, already bounded and clean).
+    ///
+    /// # Errors
+    /// Why the move was refused; the game is then unchanged.
+    pub async fn play_commented(
+        &self,
+        seat: Seat,
+        mv: Move,
+        comment: Option<String>,
+    ) -> Result<(), RoomError> {
+        self.ask(|reply| Command::Act {
+            seat,
+            action: Action::Move { mv },
+            comment,
             reply,
         })
         .await
@@ -225,6 +252,18 @@ impl RoomHandle {
     /// Why it was refused (the game is over, not `seat`'s turn).
     pub async fn forfeit(&self, seat: Seat) -> Result<(), RoomError> {
         self.ask(|reply| Command::Forfeit { seat, reply })
+            .await
+            .unwrap_or(Err(RoomError::Gone))
+    }
+
+    /// Stops the game without a result, at any move, for one of its
+    /// players (a CSA program's `%CHUDAN`; the caller checks who asks):
+    /// stored as aborted, unrated.
+    ///
+    /// # Errors
+    /// Why it was refused (the game is over or not yet under way).
+    pub async fn suspend(&self) -> Result<(), RoomError> {
+        self.ask(|reply| Command::Suspend { reply })
             .await
             .unwrap_or(Err(RoomError::Gone))
     }
@@ -593,13 +632,18 @@ impl Room {
             Command::Act {
                 seat,
                 action,
+                comment,
                 reply,
             } => {
-                let r = self.act(seat, action).await;
+                let r = self.act(seat, action, comment).await;
                 let _ = reply.send(r);
             }
             Command::Forfeit { seat, reply } => {
                 let r = self.forfeit(seat).await;
+                let _ = reply.send(r);
+            }
+            Command::Suspend { reply } => {
+                let r = self.suspend().await;
                 let _ = reply.send(r);
             }
             Command::Authorize { token, reply } => {
@@ -645,7 +689,12 @@ impl Room {
 
     /// Does `action` for `seat` once the game is on (not over, in time,
     /// both seats taken): each verb's own file decides.
-    async fn act(&mut self, seat: Seat, action: Action) -> Result<(), RoomError> {
+    async fn act(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        comment: Option<String>,
+    ) -> Result<(), RoomError> {
         self.deps.activity.touch();
         if let Some(ending) = self.ending {
             return Err(RoomError::Over(reason_word(ending)));
@@ -664,7 +713,7 @@ impl Room {
             Seat::Gote => Color::Gote,
         };
         match action {
-            Action::Move { mv } => self.play(acting, mv, now).await,
+            Action::Move { mv } => self.play(acting, mv, now, comment).await,
             Action::Resign => self.resign(acting).await,
             Action::Declare => self.declare(acting).await,
             Action::ProposeCount => self.propose_count(acting).await,

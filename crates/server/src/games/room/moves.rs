@@ -30,8 +30,15 @@ fn on_the_board(pos: &Position, m: Move) -> Result<(), RoomError> {
 }
 
 impl Room {
-    /// Plays `m` for `acting`, stored before it is answered or broadcast.
-    pub(super) async fn play(&mut self, acting: Color, m: Move, now: u64) -> Result<(), RoomError> {
+    /// Plays `m` for `acting`, stored (with `comment`, if any) before it
+    /// is answered or broadcast.
+    pub(super) async fn play(
+        &mut self,
+        acting: Color,
+        m: Move,
+        now: u64,
+        comment: Option<String>,
+    ) -> Result<(), RoomError> {
         let mover = self.game.position().side_to_move();
         if acting != mover {
             return Err(RoomError::NotYourTurn);
@@ -74,6 +81,7 @@ impl Room {
             mover,
             clocks,
             ending,
+            comment,
         };
         if let Err(e) = self.store(GameWrite::Move(record)).await {
             tracing::error!(game = %self.id, "storing move {m}: {e}");

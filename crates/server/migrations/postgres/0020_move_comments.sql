@@ -1,0 +1,2 @@
+-- (PostgreSQL twin of ../0020_move_comments.sql, which explains the column.)
+ALTER TABLE moves ADD COLUMN comment TEXT;
