@@ -218,7 +218,7 @@ impl Server {
         review::analysis::reset_unfinished(&store).await?;
         store.fill_search_names().await?;
         review::dedupe::fill_records(&store).await?;
-        review::dedupe::fill_games(&store).await?;
+        review::records::fill_game_keys(&store).await?;
         let leases = match &config.advertise {
             Some(address) => Some(
                 Leases::register(

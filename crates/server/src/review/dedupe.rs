@@ -11,7 +11,7 @@
 //! lower case; a missing name is empty. Comments, variations, times, the
 //! ending and the other headers do not count. For an imported record the
 //! main line is the file's (annotations that change it later do not change
-//! the key); for a game played here it is the record [`super::records`]
+//! the key); for a game played here it is the record `review::records`
 //! builds of it (seat names as its downloads write them: `AI 3`,
 //! `bob (guest)`).
 
@@ -50,31 +50,7 @@ pub fn key(rec: &Record) -> String {
 }
 
 /// How many rows one pass of a fill reads.
-const FILL_BATCH: i64 = 200;
-
-/// Computes the key of every finished game that has none (games end, and
-/// a deleted account's seats are renamed, without it): before a look-up,
-/// so that a game finished since the last one is found.
-///
-/// # Errors
-/// Database errors.
-pub async fn fill_games(store: &Store) -> Result<usize, Error> {
-    let mut done = 0;
-    loop {
-        let ids = store.games_without_key(FILL_BATCH).await?;
-        if ids.is_empty() {
-            return Ok(done);
-        }
-        for id in &ids {
-            // A game gone since gets an empty key, which never matches one computed.
-            let key = super::records::game_key(store, id)
-                .await?
-                .unwrap_or_default();
-            store.set_game_key(id, &key).await?;
-            done += 1;
-        }
-    }
-}
+pub(crate) const FILL_BATCH: i64 = 200;
 
 /// Computes the key of every imported record that has none (imported
 /// before migration 18), at start-up. A record that no longer reads gets

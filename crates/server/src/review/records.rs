@@ -396,6 +396,28 @@ async fn unannotated(store: &Store, id: &str, reader: Option<i64>) -> Result<Rev
     })
 }
 
+/// Computes the key of every finished game that has none (games end, and
+/// a deleted account's seats are renamed, without it): before a look-up,
+/// so that a game finished since the last one is found.
+///
+/// # Errors
+/// Database errors.
+pub async fn fill_game_keys(store: &Store) -> Result<usize, Error> {
+    let mut done = 0;
+    loop {
+        let ids = store.games_without_key(super::dedupe::FILL_BATCH).await?;
+        if ids.is_empty() {
+            return Ok(done);
+        }
+        for id in &ids {
+            // A game gone since gets an empty key, which never matches one computed.
+            let key = game_key(store, id).await?.unwrap_or_default();
+            store.set_game_key(id, &key).await?;
+            done += 1;
+        }
+    }
+}
+
 /// The dedupe key of game `id` ([`super::dedupe`]), `None` if there is no
 /// such game.
 ///
@@ -518,7 +540,7 @@ pub async fn import(store: &Store, bytes: &[u8], opts: ImportOptions) -> Result<
     let json = record_json(&review);
     let rec = &review.record;
     let key = super::dedupe::key(rec);
-    super::dedupe::fill_games(store).await?;
+    fill_game_keys(store).await?;
     let existing = store.find_duplicate(&key, opts.importer).await?;
     if !opts.save || existing.is_some() {
         return Ok(Imported {
