@@ -8,13 +8,13 @@
 import type { Api } from 'shogiground/api';
 
 import { me, onAccountChange } from '../accounts/account';
-import { request as call, saveToken, type TimeControl } from '../api/api';
+import { request as call, saveToken } from '../api/api';
 import { makeGround, lastDests } from '../board/ground';
 import { boardColumn } from '../board/playboard';
 import { boardSfen, handsSfen, replay, type MoveInfo, type Position } from '../board/shogi';
 import { h } from '../dom';
 import { t } from '../i18n/i18n';
-import { factsText, playersText } from '../records/summary';
+import { factsText, playersText, type RecordHead } from '../records/summary';
 import { moveListBox, moveListItems, scrollIntoList } from '../records/movelist';
 import { leaveNote } from '../records/opennote';
 import { fromJson, type TreeNode } from '../records/tree';
@@ -25,19 +25,10 @@ type Visibility = 'public' | 'unlisted' | 'private';
 const VISIBILITIES: Visibility[] = ['public', 'unlisted', 'private'];
 
 /** What the server answers for a record it read (the fields the preview shows). */
-interface ImportAnswer {
+interface ImportAnswer extends RecordHead {
   start_sfen: string;
   moves: string[];
   nodes: Partial<TreeNode>[];
-  ending: { reason: string | null; winner: 'sente' | 'gote' | null };
-  headers: {
-    sente: string | null;
-    gote: string | null;
-    event: string | null;
-    start_time: string | null;
-    date?: string | null;
-    time?: TimeControl | null;
-  };
   illegal_move: { ply: number; text: string; problem: string } | null;
   /** The same record already in the archive that this reader may open. */
   existing?: string | null;

@@ -15,7 +15,9 @@ export interface RecordHead {
     gote: string | null;
     event: string | null;
     start_time: string | null;
+    /** The day it was played (`YYYY-MM-DD`), from the header or a game's start. */
     date?: string | null;
+    /** The time control, from the header (KIF 持ち時間 in words too) or the game's settings. */
     time?: TimeControl | null;
   };
 }

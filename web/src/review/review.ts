@@ -17,12 +17,11 @@ import {
   savedToken,
   type CreateRequest,
   type LegalMoves,
-  type TimeControl,
 } from '../api/api';
 import { takeNote } from '../records/opennote';
 import { clockRulesFields, clockRulesRequest, DEFAULT_CLOCK_RULES, type ClockRules } from '../rules/gameoptions';
 import { h, option } from '../dom';
-import { factsText, playersText } from '../records/summary';
+import { factsText, playersText, type RecordHead } from '../records/summary';
 import { groundDests, lastDests, moveShape } from '../board/ground';
 import { t } from '../i18n/i18n';
 import { MateSearch } from '../engine/mate';
@@ -47,24 +46,13 @@ import { writeUsen } from '../records/usen';
 
 /** A stored record as the review board reads it (`GET /api/games/{id}/record?format=json`). */
 
-interface RecordJson {
+interface RecordJson extends RecordHead {
   start_sfen: string;
   moves: string[];
   nodes: TreeNode[];
   start_comments: string[];
   /** A game played here keeps its moves; an imported record's main line may change (absent: fixed). */
   main_line_fixed?: boolean;
-  ending: { reason: string | null; winner: 'sente' | 'gote' | null };
-  headers: {
-    sente: string | null;
-    gote: string | null;
-    event: string | null;
-    start_time: string | null;
-    /** The day it was played (`YYYY-MM-DD`), from the header or a game's start. */
-    date?: string | null;
-    /** The time control, from the header (KIF 持ち時間 in words too) or the game's settings. */
-    time?: TimeControl | null;
-  };
 }
 
 /** The record formats offered for download. */
