@@ -230,13 +230,7 @@ impl Monitor {
     /// and once over its reason line; whether the game is over.
     fn tell(&mut self, state: &StateText, out: &mut Vec<String>) -> bool {
         let view = &state.view;
-        let shown = match view.ending {
-            Some(Ending::Foul {
-                foul: Foul::Move { .. },
-                ..
-            }) => view.moves.len().saturating_sub(1),
-            _ => view.moves.len(),
-        };
+        let shown = moves_shown(view);
         while self.told < shown {
             let m = view.moves[self.told];
             let secs = if self.told + 1 == view.moves.len() {
@@ -945,18 +939,23 @@ async fn reject(table: &Arc<Table>, me: Color) {
     }
 }
 
-/// Tells the moves of `state` not told yet and, once, its ending; whether
-/// the game is over.
-fn tell(play: &mut Play, state: &StateText, now_ms: u64, out: &mut Vec<String>) -> bool {
-    let view = &state.view;
-    // An illegal move that lost is not echoed: `#ILLEGAL_MOVE` says it.
-    let shown = match view.ending {
+/// How many of the game's moves a CSA client is told: all but an illegal
+/// move that lost (`#ILLEGAL_MOVE` says it; it is never echoed).
+fn moves_shown(view: &crate::games::view::GameView) -> usize {
+    match view.ending {
         Some(Ending::Foul {
             foul: Foul::Move { .. },
             ..
         }) => view.moves.len().saturating_sub(1),
         _ => view.moves.len(),
-    };
+    }
+}
+
+/// Tells the moves of `state` not told yet and, once, its ending; whether
+/// the game is over.
+fn tell(play: &mut Play, state: &StateText, now_ms: u64, out: &mut Vec<String>) -> bool {
+    let view = &state.view;
+    let shown = moves_shown(view);
     while play.told < shown {
         let m = view.moves[play.told];
         let last = play.told + 1 == view.moves.len();
