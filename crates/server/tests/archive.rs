@@ -2,10 +2,9 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::time::Duration;
 
-use common::{local, raw, TempDir, TestServer};
+use common::{local, raw, records_dir, TempDir, TestServer};
 use serde_json::{json, Value};
 use shogi_server::ActivityGate;
 
@@ -17,19 +16,6 @@ async fn import(ts: &TestServer, bytes: &[u8], save: bool) -> (u16, Value) {
     };
     let (status, _, body) = raw(&ts.addr(), "POST", path, bytes).await;
     (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
-}
-
-fn records_dir() -> PathBuf {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/records"
-    ));
-    assert!(
-        dir.join("manifest.tsv").is_file(),
-        "the test records are missing: expected {} (the shared/ folder beside this checkout)",
-        dir.display()
-    );
-    dir
 }
 
 fn usi_moves(line: &str) -> Vec<String> {

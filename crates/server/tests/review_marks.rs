@@ -2,8 +2,9 @@
 //! games (`shared/data/records`, beside the checkout) evaluated by a short
 //! search of fixed depth, as the background analysis would, get no mark.
 
-use std::path::PathBuf;
+mod common;
 
+use common::records_dir;
 use shogi_core::Position;
 use shogi_engine::limits::SearchLimit;
 use shogi_engine::search::SearchControl;
@@ -28,19 +29,6 @@ const PRO_GAMES: [&str; 8] = [
 const OPENING_PLIES: usize = 10;
 /// The search of each position: fixed, so the test is repeatable and quick.
 const DEPTH: u32 = 9;
-
-fn records_dir() -> PathBuf {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/records"
-    ));
-    assert!(
-        dir.join("manifest.tsv").is_file(),
-        "the test records are missing: expected {} (the shared/ folder beside this checkout)",
-        dir.display()
-    );
-    dir
-}
 
 #[test]
 fn no_book_move_of_professional_games_is_marked() {

@@ -551,3 +551,17 @@ pub async fn ratings_of(s: &TestServer, name: &str) -> Value {
     assert_eq!(status, 200, "{profile}");
     profile
 }
+
+/// The real game records of `shared/data/records`, beside the checkout.
+pub fn records_dir() -> PathBuf {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/records"
+    ));
+    assert!(
+        dir.join("manifest.tsv").is_file(),
+        "the test records are missing: expected {} (the shared/ folder beside this checkout)",
+        dir.display()
+    );
+    dir
+}
