@@ -6,7 +6,7 @@ use shogi_core::{ByColor, Color, Ending, Foul};
 
 use super::{GameEnd, Room, RoomError};
 use crate::db::GameWrite;
-use crate::game::{reason_word, Seat};
+use crate::game::Seat;
 use crate::games::players;
 use crate::time::unix_ms;
 
@@ -36,30 +36,14 @@ impl Room {
     /// a CSA program's `%CHUDAN` (the protocol's suspension, told as
     /// `#CHUDAN`). Stored as aborted, so it counts for no one's rating.
     pub(super) async fn suspend(&mut self) -> Result<(), RoomError> {
-        if let Some(ending) = self.ending {
-            return Err(RoomError::Over(reason_word(ending)));
-        }
-        if self.flag_if_out_of_time(self.deps.time.now_ms()).await {
-            return Err(RoomError::Over("timeout"));
-        }
-        if !self.seats_full() {
-            return Err(RoomError::WaitingForOpponent);
-        }
+        self.ensure_on(self.deps.time.now_ms()).await?;
         self.end(Ending::Abort).await
     }
 
     /// A foul by `seat`, which must be to move: a move it sent that cannot
     /// be read in the position. It loses.
     pub(super) async fn forfeit(&mut self, seat: Seat) -> Result<(), RoomError> {
-        if let Some(ending) = self.ending {
-            return Err(RoomError::Over(reason_word(ending)));
-        }
-        if self.flag_if_out_of_time(self.deps.time.now_ms()).await {
-            return Err(RoomError::Over("timeout"));
-        }
-        if !self.seats_full() {
-            return Err(RoomError::WaitingForOpponent);
-        }
+        self.ensure_on(self.deps.time.now_ms()).await?;
         let to_move = self.game.position().side_to_move();
         if !super::seats::sides_of(seat).contains(&to_move) {
             return Err(RoomError::NotYourTurn);

@@ -696,16 +696,8 @@ impl Room {
         comment: Option<String>,
     ) -> Result<(), RoomError> {
         self.deps.activity.touch();
-        if let Some(ending) = self.ending {
-            return Err(RoomError::Over(reason_word(ending)));
-        }
         let now = self.deps.time.now_ms();
-        if self.flag_if_out_of_time(now).await {
-            return Err(RoomError::Over("timeout"));
-        }
-        if !self.seats_full() {
-            return Err(RoomError::WaitingForOpponent);
-        }
+        self.ensure_on(now).await?;
         // The side a seat acts for: its own, or the side to move for a local game's token.
         let acting = match seat {
             Seat::Both => self.game.position().side_to_move(),
@@ -724,6 +716,21 @@ impl Room {
             Action::AcceptTakeback => self.answer_takeback(acting, Answer::Accept, now).await,
             Action::DeclineTakeback => self.answer_takeback(acting, Answer::Decline, now).await,
         }
+    }
+
+    /// Whether the game is on at `now`: not over, no flag fallen (a fallen
+    /// one ends it here), both seats taken.
+    pub(super) async fn ensure_on(&mut self, now: u64) -> Result<(), RoomError> {
+        if let Some(ending) = self.ending {
+            return Err(RoomError::Over(reason_word(ending)));
+        }
+        if self.flag_if_out_of_time(now).await {
+            return Err(RoomError::Over("timeout"));
+        }
+        if !self.seats_full() {
+            return Err(RoomError::WaitingForOpponent);
+        }
+        Ok(())
     }
 
     /// How many moves have been played.
