@@ -4,6 +4,9 @@
 # the whole test suite. Exit status 0 means everything passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# One clean build, no incremental caches: they double the target folder's size
+# and a fresh clone gains nothing from them.
+export CARGO_INCREMENTAL=0
 
 echo "== toolchain"
 cargo --version
