@@ -451,6 +451,12 @@ pub struct ServeArgs {
     /// The address the CSA protocol listens on (default: --bind's).
     #[arg(long, value_name = "ADDR", requires = "csa_port")]
     pub csa_bind: Option<std::net::IpAddr>,
+    /// How often programs waiting for a `floodgate-...` game are paired, in
+    /// minutes, on the clock's multiples (30: at :00 and :30, floodgate's
+    /// schedule). Other game names pair at once.
+    #[arg(long, value_name = "MINUTES", default_value_t = 30, requires = "csa_port",
+          value_parser = clap::value_parser!(u32).range(1..=1440))]
+    pub csa_pairing_minutes: u32,
 }
 
 /// `--trusted-proxy`: a CIDR range, or one address (a /32 or /128).
@@ -564,6 +570,7 @@ impl Default for ServeArgs {
             crash_after_ending: None,
             csa_port: None,
             csa_bind: None,
+            csa_pairing_minutes: 30,
         }
     }
 }

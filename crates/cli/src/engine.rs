@@ -335,6 +335,7 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         config.csa_bind = a
             .csa_port
             .map(|port| SocketAddr::new(a.csa_bind.unwrap_or(a.bind), port));
+        config.csa_pairing_every = Duration::from_secs(u64::from(a.csa_pairing_minutes) * 60);
         let server = shogi_server::Server::start(config).await.map_err(|e| {
             CliError(format!(
                 "cannot serve on http://{addr}/ with database {}: {e}",

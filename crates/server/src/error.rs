@@ -233,6 +233,13 @@ pub enum Problem {
     /// The lobby: withdrawing someone else's challenge.
     #[error("not your challenge")]
     NotYourChallenge,
+    /// The lobby: a program whose challenge was accepted did not agree
+    /// to the game (it answered `REJECT`, left, or did not answer in time).
+    #[error("the program {name} did not agree to the game")]
+    ProgramDeclined {
+        /// The program's name.
+        name: String,
+    },
     /// A tournament change by someone who is not an organiser.
     #[error("organisers only")]
     OrganisersOnly,
@@ -360,6 +367,7 @@ impl Problem {
             | Problem::NameTooLike { .. }
             | Problem::GameInProgress
             | Problem::OwnChallenge
+            | Problem::ProgramDeclined { .. }
             | Problem::AlreadyEntered { .. }
             | Problem::EventFull { .. }
             | Problem::BoardHasResult
@@ -444,6 +452,7 @@ mod tests {
                 Problem::RecordTooLarge { .. } => 32,
                 Problem::IllegalRecordMove { .. } => 33,
                 Problem::WrongStart { .. } => 34,
+                Problem::ProgramDeclined { .. } => 35,
             }
         }
         let all = vec![
@@ -510,6 +519,7 @@ mod tests {
             Problem::WrongStart {
                 handicap: "lance".into(),
             },
+            Problem::ProgramDeclined { name: "bot".into() },
         ];
         let seen: Vec<usize> = all.iter().map(index).collect();
         assert_eq!(seen, (0..all.len()).collect::<Vec<_>>());

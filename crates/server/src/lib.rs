@@ -135,6 +135,9 @@ pub struct Config {
     /// Where to listen for the CSA server protocol (`--csa-port`,
     /// `--csa-bind`; docs/CSA.md); `None`: not at all.
     pub csa_bind: Option<SocketAddr>,
+    /// How often programs waiting for a `floodgate-` game are paired
+    /// (`--csa-pairing-minutes`; floodgate's 30 minutes, at :00 and :30).
+    pub csa_pairing_every: Duration,
 }
 
 impl Config {
@@ -162,6 +165,7 @@ impl Config {
             trusted_proxies: Vec::new(),
             crash_after_ending: None,
             csa_bind: None,
+            csa_pairing_every: api::csa::SCHEDULED_PAIRING,
         }
     }
 
@@ -271,9 +275,14 @@ impl Server {
                 let csa_addr = listener.local_addr()?;
                 tracing::info!("CSA server protocol on {csa_addr}");
                 let (stop, stopped) = oneshot::channel::<()>();
-                let task = tokio::spawn(api::csa::serve(listener, state.clone(), async {
-                    let _ = stopped.await;
-                }));
+                let task = tokio::spawn(api::csa::serve(
+                    listener,
+                    state.clone(),
+                    config.csa_pairing_every,
+                    async {
+                        let _ = stopped.await;
+                    },
+                ));
                 Some((csa_addr, stop, task))
             }
             None => None,

@@ -5,107 +5,9 @@
 
 mod common;
 
-use std::time::Duration;
-
+use common::csa::{field, login, program, start, Client};
 use common::{account, TempDir, TestServer};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
-use tokio::net::TcpStream;
-
-/// How long a test waits for an expected line.
-const WAIT: Duration = Duration::from_secs(30);
-
-async fn start(tmp: &TempDir) -> TestServer {
-    TestServer::start_with(&tmp.db(), |c| {
-        c.csa_bind = Some("127.0.0.1:0".parse().unwrap());
-    })
-    .await
-}
-
-/// A program account and its CSA token.
-async fn program(s: &TestServer, name: &str) -> String {
-    account(s, name).await;
-    s.server
-        .state()
-        .accounts()
-        .issue_csa_token(name)
-        .await
-        .unwrap()
-}
-
-/// A CSA client on a socket.
-struct Client {
-    lines: tokio::io::Lines<BufReader<OwnedReadHalf>>,
-    out: OwnedWriteHalf,
-}
-
-impl Client {
-    async fn connect(s: &TestServer) -> Client {
-        let stream = TcpStream::connect(s.server.csa_addr().unwrap())
-            .await
-            .unwrap();
-        let (r, w) = stream.into_split();
-        Client {
-            lines: BufReader::new(r).lines(),
-            out: w,
-        }
-    }
-
-    async fn send(&mut self, line: &str) {
-        self.out.write_all(line.as_bytes()).await.unwrap();
-        self.out.write_all(b"\n").await.unwrap();
-    }
-
-    /// The next line (panics at the end of the stream or after [`WAIT`]).
-    async fn line(&mut self) -> String {
-        tokio::time::timeout(WAIT, self.lines.next_line())
-            .await
-            .expect("a line in time")
-            .unwrap()
-            .expect("the connection open")
-    }
-
-    async fn expect(&mut self, want: &str) {
-        assert_eq!(self.line().await, want);
-    }
-
-    /// Whether the server closed the connection (within [`WAIT`]).
-    async fn closed(&mut self) -> bool {
-        matches!(
-            tokio::time::timeout(WAIT, self.lines.next_line()).await,
-            Ok(Ok(None) | Err(_))
-        )
-    }
-
-    /// The lines of the `Game_Summary` block, its first line included.
-    async fn summary(&mut self) -> Vec<String> {
-        let mut out = vec![self.line().await];
-        assert_eq!(out[0], "BEGIN Game_Summary");
-        loop {
-            let l = self.line().await;
-            let end = l == "END Game_Summary";
-            out.push(l);
-            if end {
-                return out;
-            }
-        }
-    }
-}
-
-fn field<'a>(summary: &'a [String], key: &str) -> &'a str {
-    summary
-        .iter()
-        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
-        .unwrap_or_else(|| panic!("{key} in {summary:?}"))
-}
-
-/// Logs in `name` with `token` for `game`.
-async fn login(s: &TestServer, name: &str, token: &str, game: &str) -> Client {
-    let mut c = Client::connect(s).await;
-    c.send(&format!("LOGIN {name} {game},{token}")).await;
-    c.expect(&format!("LOGIN:{name} OK")).await;
-    c
-}
+use tokio::io::AsyncWriteExt;
 
 /// Two programs paired and started on `game`: (Sente's client, Gote's, the game id).
 async fn started(s: &TestServer, game: &str) -> (Client, Client, String) {
@@ -178,7 +80,8 @@ async fn two_programs_play_to_a_resignation_stored_like_every_game() {
     ];
     names.sort_unstable();
     assert_eq!(names, ["alpha", "beta"]);
-    assert_eq!(state["rated"], false);
+    // Two programs' even game is rated in the programs' own pool.
+    assert_eq!(state["rated"], true);
     // Whole seconds: 3.4 s cost Sente 3 s.
     assert_eq!(state["clocks"]["sente"]["main_ms"], 597_000);
     let (status, _, csa) = s
@@ -238,8 +141,8 @@ async fn the_summary_tells_the_clock_and_the_even_start() {
     let s = start(&tmp).await;
     let ta = program(&s, "alpha").await;
     let tb = program(&s, "beta").await;
-    let mut a = login(&s, "alpha", &ta, "floodgate-600-10F").await;
-    let mut b = login(&s, "beta", &tb, "floodgate-600-10F").await;
+    let mut a = login(&s, "alpha", &ta, "fischer-600-10F").await;
+    let mut b = login(&s, "beta", &tb, "fischer-600-10F").await;
     let sa = a.summary().await;
     b.summary().await;
     assert_eq!(field(&sa, "Protocol_Version"), "1.2");
@@ -585,7 +488,9 @@ async fn chudan_stops_the_game_without_a_result() {
     let state = s.state(&id).await;
     assert_eq!(state["status"]["reason"], "abort", "{state}");
     assert!(state["status"]["winner"].is_null(), "{state}");
-    assert_eq!(state["rated"], false);
+    // An aborted game changes no rating.
+    let (_, alpha) = s.request("GET", "/api/players/alpha", None).await;
+    assert_eq!(alpha["ratings"], serde_json::json!({}), "{alpha}");
     // A move after it is refused silently: the game is over.
     sente.send("+2726FU").await;
     sente.send("").await;

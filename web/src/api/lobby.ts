@@ -15,6 +15,8 @@ export interface Seek {
   handicap: string;
   /** The one player this challenge is addressed to. */
   to: string | null;
+  /** A program's challenge: the CSA game name it waits for (docs/CSA.md). */
+  game?: string;
   created_at_ms: number;
 }
 

@@ -32,6 +32,7 @@ const PLAIN = [
   'analysis_busy',
   'own_challenge',
   'not_your_challenge',
+  'program_declined',
   'organisers_only',
   'registration_closed',
   'already_entered',

@@ -224,12 +224,15 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
         b.addEventListener('click', async () => {
           actionError.textContent = '';
           b.disabled = true;
+          // A program answers over the CSA protocol: the wait is said.
+          if (s.by.bot) b.textContent = t('waitingForProgram');
           try {
             const r = await acceptSeek(s.id, guestNameToSend());
             saveToken(r.game, r.token);
             navigate(`/g/${r.game}`);
           } catch (err) {
             actionError.textContent = err instanceof Error ? err.message : String(err);
+            b.textContent = t('accept');
             b.disabled = false;
           }
         });
@@ -239,7 +242,13 @@ export function renderLobby(root: HTMLElement, navigate: Navigate): Screen {
         'tr',
         { class: `seek-row${own ? ' own' : ''}`, 'data-id': s.id },
         h('td', {}, playerCell(s.by, 'seek-by')),
-        h('td', {}, timeControlText(s.time), s.class ? h('span', { class: 'tag' }, ` ${className(s.class)}`) : null),
+        h(
+          'td',
+          {},
+          timeControlText(s.time),
+          s.class ? h('span', { class: 'tag' }, ` ${className(s.class)}`) : null,
+          s.game ? h('span', { class: 'tag seek-game', title: t('csaGameName') }, ` ${s.game}`) : null,
+        ),
         h('td', {}, s.rated ? t('rated') : t('casual')),
         h('td', {}, sideText(s.side)),
         h('td', {}, s.handicap === 'even' ? '' : (t(`hc_${s.handicap}` as MsgKey) ?? s.handicap)),

@@ -26,15 +26,20 @@ use tokio::task::JoinSet;
 
 use crate::accounts::programs::Program;
 use crate::csa::command::{self, MAX_LINE};
-use crate::csa::{result, Command, GameName, Login, Preference, Summary, Waiting};
-use crate::game::Seat;
-use crate::games::players::Identity;
+use crate::csa::{result, Command, GameName, Login, Pairing, Preference, Summary, Waiting};
+use crate::db::Store;
+use crate::error::{Error, Problem};
+use crate::game::{Seat, SideChoice};
+use crate::games::create::Created;
+use crate::games::players::{self, Identity, SeatPlayer};
 use crate::games::room::{Action, RoomError, RoomHandle};
 use crate::games::rooms::{ProgramGame, Rooms};
 use crate::games::view::StateText;
 use crate::limits::rates::{address_key, Kind};
+use crate::lobby::{Lobby, Offer, ProgramDoor, Seek, SeekRequest};
+use crate::ratings::{Rating, TimeClass};
 use crate::state::AppState;
-use crate::time::TimeSource;
+use crate::time::{unix_ms, TimeSource};
 use crate::token;
 
 /// How long a write to a client may take before the connection is closed.
@@ -47,6 +52,13 @@ pub const MAX_CONNECTIONS: usize = 512;
 pub const MAX_WAITING: usize = 256;
 /// The move limit of programs' games (floodgate's).
 pub const MAX_MOVES: u32 = 256;
+/// How often programs waiting for a `floodgate-` game are paired
+/// (floodgate's schedule: at :00 and :30).
+pub const SCHEDULED_PAIRING: Duration = Duration::from_secs(30 * 60);
+/// Chat lines a slow connection may fall behind before it skips some.
+const CHAT_BUFFER: usize = 64;
+/// The least time between two chat lines of one connection.
+const CHAT_EVERY_MS: u64 = 1000;
 /// Events a connection's inbox holds (a table sends at most two).
 const INBOX: usize = 8;
 /// Lines read ahead of the connection's task.
@@ -80,6 +92,29 @@ struct Table {
 /// A waiting program: its inbox, its account and the game it asked for.
 type Seeker = (mpsc::Sender<Event>, Program, GameName);
 
+/// A program and a person between the summary and the start.
+#[derive(Debug)]
+struct PersonTable {
+    id: String,
+    game: GameName,
+    /// The program's colour.
+    me: Color,
+    person: Identity,
+    person_name: String,
+    asker: Asker,
+}
+
+/// How a program met a person.
+#[derive(Debug)]
+enum Asker {
+    /// The person accepted the program's seek in the lobby and waits for
+    /// the program's answer: their seat.
+    Accepted(tokio::sync::oneshot::Sender<Result<Created, Error>>),
+    /// The program took the person's seek (`%%GAME`, `%%CHALLENGE`); it
+    /// goes back to the lobby if the game does not start.
+    Took(Box<Seek>),
+}
+
 /// A game in progress, for `%%LIST` and `%%SHOW`.
 #[derive(Clone, Debug)]
 struct Live {
@@ -103,6 +138,8 @@ struct Hub {
     /// a game is dropped when a player learns it ended, or when a listing
     /// finds it over.
     games: Mutex<BTreeMap<String, Live>>,
+    /// `%%CHAT` lines, to every program logged in.
+    chat: broadcast::Sender<Arc<str>>,
 }
 
 impl Hub {
@@ -113,6 +150,7 @@ impl Hub {
             waiting: Mutex::new(Waiting::new(MAX_WAITING)),
             seekers: Mutex::default(),
             games: Mutex::default(),
+            chat: broadcast::channel(CHAT_BUFFER).0,
         }
     }
 }
@@ -128,9 +166,11 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 pub(crate) async fn serve(
     listener: TcpListener,
     state: AppState,
+    pairing_every: Duration,
     stop: impl std::future::Future<Output = ()>,
 ) {
     let hub = Arc::new(Hub::new());
+    let schedule = tokio::spawn(schedule(Arc::clone(&hub), state.clone(), pairing_every));
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let mut connections = JoinSet::new();
     tokio::pin!(stop);
@@ -157,7 +197,106 @@ pub(crate) async fn serve(
             },
         }
     }
+    schedule.abort();
     connections.shutdown().await;
+}
+
+/// Pairs the programs waiting for `floodgate-` games every `every`, on the
+/// wall clock's multiples of it (every 30 minutes: at :00 and :30), the
+/// waits measured on the server's clock (which tests move by hand).
+async fn schedule(hub: Arc<Hub>, state: AppState, every: Duration) {
+    let time = TimeSource::from_ref(&state);
+    let store = Store::from_ref(&state);
+    let every_ms = u64::try_from(every.as_millis()).unwrap_or(u64::MAX).max(1);
+    // The first pairing falls on the next multiple of `every` on the wall
+    // clock: in (0, every] from now.
+    let mut at = time
+        .now_ms()
+        .saturating_add(every_ms - unix_ms() % every_ms);
+    loop {
+        time.sleep_until_ms(at).await;
+        pair_scheduled(&hub, &store).await;
+        at = at.saturating_add(every_ms);
+    }
+}
+
+/// Puts a program paired by the schedule back in the queue (its opponent
+/// left before the summaries went out).
+fn wait_again(hub: &Hub, key: ConnId, seeker: Seeker) {
+    let back = lock(&hub.waiting).offer(key, &seeker.2.text, Preference::Any, token::coin());
+    match back {
+        Ok(None) => {
+            lock(&hub.seekers).insert(key, seeker);
+        }
+        // Cannot happen for a scheduled name (they never pair at once), and
+        // a full queue: the program keeps waiting unpaired until it leaves.
+        Ok(Some(_)) | Err(_) => tracing::warn!("CSA: a program could not wait again"),
+    }
+}
+
+/// The schedule's pairing now: the programs waiting for scheduled games,
+/// each with the one nearest in rating in the programs' pool (a program
+/// without a rating counts as 1500), sent their summaries.
+async fn pair_scheduled(hub: &Hub, store: &Store) {
+    let keys: Vec<(ConnId, i64, TimeClass)> = {
+        let waiting = lock(&hub.waiting);
+        let seekers = lock(&hub.seekers);
+        waiting
+            .scheduled_keys()
+            .filter_map(|k| {
+                let (_, program, game) = seekers.get(k)?;
+                Some((*k, program.id, TimeClass::of_control(&game.time_control())))
+            })
+            .collect()
+    };
+    if keys.len() < 2 {
+        return;
+    }
+    let mut ratings: HashMap<ConnId, f64> = HashMap::with_capacity(keys.len());
+    for (k, user, class) in keys {
+        let r = match store.rating(user, class).await {
+            Ok(Some(row)) => row.rating.rating,
+            Ok(None) => Rating::NEW.rating,
+            Err(e) => {
+                tracing::error!("CSA scheduled pairing: {e}");
+                return;
+            }
+        };
+        ratings.insert(k, r);
+    }
+    let pairings = lock(&hub.waiting).pair_scheduled(
+        |k| ratings.get(k).copied().unwrap_or(Rating::NEW.rating),
+        token::coin,
+    );
+    for p in pairings {
+        let (sente, gote) = {
+            let mut seekers = lock(&hub.seekers);
+            (seekers.remove(&p.sente), seekers.remove(&p.gote))
+        };
+        match (sente, gote) {
+            (Some(s), Some(g)) => {
+                let table = Arc::new(Table {
+                    id: token::new_game_id(),
+                    game: s.2,
+                    programs: ByColor::new(s.1, g.1),
+                    inboxes: ByColor::new(s.0, g.0),
+                    agreed: tokio::sync::Mutex::new(Some(ByColor::default())),
+                });
+                for c in [Color::Sente, Color::Gote] {
+                    let told = table.inboxes[c]
+                        .send(Event::Paired(Arc::clone(&table), c))
+                        .await;
+                    if told.is_err() {
+                        reject(&table, c).await;
+                    }
+                }
+            }
+            // One of the two left meanwhile: the other waits again.
+            (Some(one), None) => wait_again(hub, p.sente, one),
+            (None, Some(one)) => wait_again(hub, p.gote, one),
+            (None, None) => {}
+        }
+    }
 }
 
 /// A line read, or why none could be.
@@ -266,6 +405,8 @@ enum Phase {
     Waiting,
     /// Paired: the summary was sent, the answer is awaited.
     Offered(Arc<Table>, Color),
+    /// Met a person: the summary was sent, the answer is awaited.
+    WithPerson(Box<PersonTable>),
     /// Playing.
     Playing(Box<Play>),
 }
@@ -281,6 +422,8 @@ struct Connection {
     hub: Arc<Hub>,
     state: AppState,
     rooms: Rooms,
+    lobby: Lobby,
+    store: Store,
     time: TimeSource,
     peer: SocketAddr,
     program: Option<Program>,
@@ -288,6 +431,15 @@ struct Connection {
     inbox_tx: mpsc::Sender<Event>,
     inbox: mpsc::Receiver<Event>,
     monitor: Option<Monitor>,
+    /// While waiting: the game asked for and the colour.
+    asked: Option<(GameName, Preference)>,
+    /// While waiting and listed in the lobby: the seek's id, and where
+    /// people accepting it are offered.
+    listed: Option<(String, mpsc::Receiver<Offer>)>,
+    /// `%%CHAT` lines, once logged in.
+    chat: Option<broadcast::Receiver<Arc<str>>>,
+    /// When this connection last chatted (the server's clock).
+    chatted_ms: Option<u64>,
 }
 
 impl Connection {
@@ -298,6 +450,8 @@ impl Connection {
             hub: Arc::clone(hub),
             state: state.clone(),
             rooms: Rooms::from_ref(state),
+            lobby: Lobby::from_ref(state),
+            store: Store::from_ref(state),
             time: TimeSource::from_ref(state),
             peer,
             program: None,
@@ -305,6 +459,10 @@ impl Connection {
             inbox_tx,
             inbox,
             monitor: None,
+            asked: None,
+            listed: None,
+            chat: None,
+            chatted_ms: None,
         }
     }
 
@@ -338,6 +496,21 @@ impl Connection {
                     self.watched(watched, &mut texts);
                     Next::Go
                 }
+                offer = recv_offer(&mut self.listed) => {
+                    if let Some(offer) = offer {
+                        self.offered(offer, &mut texts);
+                    } else {
+                        self.listed = None;
+                    }
+                    Next::Go
+                }
+                said = recv_chat(&mut self.chat) => {
+                    match said {
+                        Some(line) => texts.push(line.to_string()),
+                        None => self.chat = None,
+                    }
+                    Next::Go
+                }
                 () = &mut login_deadline, if logging_in => Next::Close,
             };
             if !texts.is_empty() && write_all(&mut out, &texts).await.is_err() {
@@ -355,10 +528,10 @@ impl Connection {
     /// Everything this connection held, given back: its place in the
     /// queue, an offered game (rejected), its seat's presence.
     async fn leave(&mut self) {
-        lock(&self.hub.waiting).withdraw(&self.id);
-        lock(&self.hub.seekers).remove(&self.id);
+        self.stop_waiting();
         match std::mem::replace(&mut self.phase, Phase::Idle) {
             Phase::Offered(table, me) => reject(&table, me).await,
+            Phase::WithPerson(table) => self.turn_down(*table),
             Phase::Playing(play) => play.room.leave(Seat::from(play.me)).await,
             _ => {}
         }
@@ -386,23 +559,33 @@ impl Connection {
         };
         match command {
             Command::KeepAlive => out.push(String::new()),
-            Command::Login { id, password, .. } => return self.login(&id, &password, out).await,
+            Command::Login { id, password, x1 } => {
+                return self.login(&id, &password, x1, out).await;
+            }
             Command::Logout => {
                 if !matches!(self.phase, Phase::Playing(_)) {
                     out.push("LOGOUT:completed".into());
                     return Next::Close;
                 }
             }
-            Command::Agree(_) => {
-                if let Phase::Offered(table, me) = &self.phase {
-                    agree(table, *me, &self.rooms, &self.hub).await;
+            Command::Agree(_) => match &self.phase {
+                Phase::Offered(table, me) => agree(table, *me, &self.rooms, &self.hub).await,
+                Phase::WithPerson(_) => return self.agree_with_person(out).await,
+                _ => {}
+            },
+            Command::Reject(_) => match std::mem::replace(&mut self.phase, Phase::Idle) {
+                Phase::Offered(table, me) => {
+                    reject(&table, me).await;
+                    self.phase = Phase::Offered(table, me);
                 }
-            }
-            Command::Reject(_) => {
-                if let Phase::Offered(table, me) = &self.phase {
-                    reject(table, *me).await;
+                Phase::WithPerson(table) => {
+                    let id = table.id.clone();
+                    self.turn_down(*table);
+                    let name = self.program.as_ref().map_or("", |p| p.name.as_str());
+                    out.push(format!("REJECT:{id} by {name}"));
                 }
-            }
+                other => self.phase = other,
+            },
             Command::Move { mv, comment } => {
                 let comment = comment.as_deref().and_then(command::kept_comment);
                 self.play(mv, comment).await;
@@ -421,7 +604,7 @@ impl Connection {
         Next::Go
     }
 
-    async fn login(&mut self, id: &str, password: &str, out: &mut Vec<String>) -> Next {
+    async fn login(&mut self, id: &str, password: &str, x1: bool, out: &mut Vec<String>) -> Next {
         if !matches!(self.phase, Phase::Login) {
             return Next::Go;
         }
@@ -439,13 +622,20 @@ impl Connection {
         {
             return incorrect(out);
         }
-        let Ok(login) = Login::parse(password) else {
-            return incorrect(out);
+        // `LOGIN id token x1`: no game yet (the x1 extension's `%%GAME`
+        // names it); otherwise `gamename,token`.
+        let (asked, token) = if x1 && !password.contains(',') {
+            (None, password.to_owned())
+        } else {
+            let Ok(login) = Login::parse(password) else {
+                return incorrect(out);
+            };
+            let Some(token) = login.token else {
+                return incorrect(out);
+            };
+            (Some((login.game, login.preference)), token)
         };
-        let Some(token) = login.token.as_deref() else {
-            return incorrect(out);
-        };
-        let program = match self.state.accounts().program_login(id, token).await {
+        let program = match self.state.accounts().program_login(id, &token).await {
             Ok(Some(p)) => p,
             Ok(None) => return incorrect(out),
             Err(e) => {
@@ -464,11 +654,16 @@ impl Connection {
         }
         out.push(format!("LOGIN:{id} OK"));
         self.program = Some(program.clone());
-        self.seek(program, login.game, login.preference, out).await;
+        self.chat = Some(self.hub.chat.subscribe());
+        self.phase = Phase::Idle;
+        if let Some((game, preference)) = asked {
+            self.seek(program, game, preference, out).await;
+        }
         Next::Go
     }
 
-    /// Joins the queue for `game`, or sits at a table at once.
+    /// Joins the queue for `game` (and the lobby's list, where people may
+    /// accept it), or sits at a table at once.
     async fn seek(
         &mut self,
         program: Program,
@@ -483,49 +678,319 @@ impl Connection {
                 self.phase = Phase::Idle;
             }
             Ok(None) => {
-                lock(&self.hub.seekers).insert(self.id, (self.inbox_tx.clone(), program, game));
+                lock(&self.hub.seekers).insert(
+                    self.id,
+                    (self.inbox_tx.clone(), program.clone(), game.clone()),
+                );
                 self.phase = Phase::Waiting;
+                self.asked = Some((game.clone(), preference));
+                self.list(&program, &game, preference).await;
             }
-            Ok(Some(p)) => {
-                let other = if p.sente == self.id { p.gote } else { p.sente };
-                let Some((other_inbox, other_program, _)) = lock(&self.hub.seekers).remove(&other)
-                else {
-                    self.phase = Phase::Idle;
-                    return;
-                };
-                let me = if p.sente == self.id {
-                    Color::Sente
-                } else {
-                    Color::Gote
-                };
-                let mut programs = ByColor::new(program.clone(), program);
-                programs[me.opponent()] = other_program;
-                let mut inboxes = ByColor::new(self.inbox_tx.clone(), self.inbox_tx.clone());
-                inboxes[me.opponent()] = other_inbox;
-                let table = Arc::new(Table {
-                    id: token::new_game_id(),
-                    game,
-                    programs,
-                    inboxes,
-                    agreed: tokio::sync::Mutex::new(Some(ByColor::default())),
-                });
-                out.push(summary(&table, me));
-                let told = table.inboxes[me.opponent()]
-                    .send(Event::Paired(Arc::clone(&table), me.opponent()))
-                    .await;
-                // The other program left meanwhile: the game cannot start.
-                if told.is_err() {
-                    reject(&table, me.opponent()).await;
-                }
-                self.phase = Phase::Offered(table, me);
+            Ok(Some(p)) => self.sit_with_program(&p, program, game, out).await,
+        }
+    }
+
+    /// Sits at a table with the program `p` paired this one with.
+    async fn sit_with_program(
+        &mut self,
+        p: &Pairing<ConnId>,
+        program: Program,
+        game: GameName,
+        out: &mut Vec<String>,
+    ) {
+        let other = if p.sente == self.id { p.gote } else { p.sente };
+        let Some((other_inbox, other_program, _)) = lock(&self.hub.seekers).remove(&other) else {
+            self.phase = Phase::Idle;
+            return;
+        };
+        let me = if p.sente == self.id {
+            Color::Sente
+        } else {
+            Color::Gote
+        };
+        let mut programs = ByColor::new(program.clone(), program);
+        programs[me.opponent()] = other_program;
+        let mut inboxes = ByColor::new(self.inbox_tx.clone(), self.inbox_tx.clone());
+        inboxes[me.opponent()] = other_inbox;
+        let table = Arc::new(Table {
+            id: token::new_game_id(),
+            game,
+            programs,
+            inboxes,
+            agreed: tokio::sync::Mutex::new(Some(ByColor::default())),
+        });
+        out.push(summary(&table, me));
+        let told = table.inboxes[me.opponent()]
+            .send(Event::Paired(Arc::clone(&table), me.opponent()))
+            .await;
+        // The other program left meanwhile: the game cannot start.
+        if told.is_err() {
+            reject(&table, me.opponent()).await;
+        }
+        self.phase = Phase::Offered(table, me);
+    }
+
+    /// Lists this waiting program in the lobby as an unrated seek.
+    async fn list(&mut self, program: &Program, game: &GameName, preference: Preference) {
+        let identity = identity_of(program);
+        let time = game.time_control();
+        let class = Some(TimeClass::of_control(&time));
+        let by = match SeatPlayer::of(&self.store, &identity, class).await {
+            Ok(Some(p)) => players::view(&p),
+            Ok(None) => return,
+            Err(e) => {
+                tracing::error!("CSA: listing a program: {e}");
+                return;
+            }
+        };
+        let (offers, inbox) = mpsc::channel(1);
+        let req = SeekRequest {
+            time: Some(time),
+            rated: false,
+            side: side_of(preference),
+            handicap: Some(game.handicap),
+            to: None,
+            name: None,
+        };
+        let door = ProgramDoor {
+            name: program.name.clone(),
+            offers,
+        };
+        match self
+            .lobby
+            .post_program(&req, identity, by, self.peer.ip(), game.text.clone(), door)
+        {
+            Ok(id) => self.listed = Some((id, inbox)),
+            Err(e) => tracing::debug!(program = %program.name, "CSA: not listed in the lobby: {e}"),
+        }
+    }
+
+    /// Leaves the queue and the lobby's list (paired, left, or met a person).
+    fn stop_waiting(&mut self) {
+        lock(&self.hub.waiting).withdraw(&self.id);
+        lock(&self.hub.seekers).remove(&self.id);
+        self.asked = None;
+        if let (Some((id, _)), Some(p)) = (self.listed.take(), &self.program) {
+            // Gone already when a person took it: nothing to withdraw.
+            let _ = self.lobby.withdraw(&id, &identity_of(p), None);
+        }
+    }
+
+    /// A person accepted this waiting program's seek: the summary names
+    /// them, and the person waits for the program's answer.
+    fn offered(&mut self, offer: Offer, out: &mut Vec<String>) {
+        // Not waiting any more (paired meanwhile): the dropped offer
+        // tells the person that the program declined.
+        if !matches!(self.phase, Phase::Waiting) {
+            return;
+        }
+        let Some((game, preference)) = self.asked.clone() else {
+            return;
+        };
+        // The lobby took the seek off its list already.
+        self.listed = None;
+        self.stop_waiting();
+        let me = colour_of(preference);
+        let person_name = name_of(&offer.acceptor);
+        self.sit_with_person(
+            game,
+            me,
+            offer.acceptor,
+            person_name,
+            Asker::Accepted(offer.reply),
+            out,
+        );
+    }
+
+    /// Takes the person's seek `seek` for `game` (`%%GAME`, `%%CHALLENGE`).
+    fn take_seek(
+        &mut self,
+        seek: Seek,
+        game: GameName,
+        preference: Preference,
+        out: &mut Vec<String>,
+    ) {
+        let me = match seek.side {
+            SideChoice::Sente => Color::Gote,
+            SideChoice::Gote => Color::Sente,
+            SideChoice::Random => colour_of(preference),
+        };
+        let person = seek.owner.clone();
+        let person_name = if seek.view.by.name.is_empty() {
+            name_of(&person)
+        } else {
+            seek.view.by.name.clone()
+        };
+        self.sit_with_person(
+            game,
+            me,
+            person,
+            person_name,
+            Asker::Took(Box::new(seek)),
+            out,
+        );
+    }
+
+    fn sit_with_person(
+        &mut self,
+        game: GameName,
+        me: Color,
+        person: Identity,
+        person_name: String,
+        asker: Asker,
+        out: &mut Vec<String>,
+    ) {
+        let Some(program) = &self.program else {
+            return;
+        };
+        let table = PersonTable {
+            id: token::new_game_id(),
+            game,
+            me,
+            person,
+            person_name,
+            asker,
+        };
+        let mut names = ByColor::new(program.name.clone(), program.name.clone());
+        names[me.opponent()].clone_from(&table.person_name);
+        out.push(summary_text(&table.id, &table.game, names, me));
+        self.phase = Phase::WithPerson(Box::new(table));
+    }
+
+    /// The program did not agree to the game with a person (it rejected or
+    /// left): the person is told, or their seek goes back to the lobby.
+    fn turn_down(&self, table: PersonTable) {
+        match table.asker {
+            Asker::Accepted(reply) => {
+                let name = self.program.as_ref().map_or("", |p| p.name.as_str());
+                let _ = reply.send(Err(Problem::ProgramDeclined { name: name.into() }.into()));
+            }
+            Asker::Took(seek) => self.lobby.put_back(*seek),
+        }
+    }
+
+    /// The program agreed to the game with a person: it is stored, the
+    /// person learns their seat, and play starts.
+    async fn agree_with_person(&mut self, out: &mut Vec<String>) -> Next {
+        let Phase::WithPerson(table) = std::mem::replace(&mut self.phase, Phase::Idle) else {
+            return Next::Go;
+        };
+        let Some(program) = self.program.clone() else {
+            return Next::Go;
+        };
+        let PersonTable {
+            id,
+            game,
+            me,
+            person,
+            person_name,
+            asker,
+        } = *table;
+        if let Asker::Accepted(reply) = &asker {
+            // The person stopped waiting for the answer.
+            if reply.is_closed() {
+                out.push(format!("REJECT:{id} by {person_name}"));
+                return Next::Go;
             }
         }
+        let mut seats = ByColor::new(identity_of(&program), identity_of(&program));
+        seats[me.opponent()] = person;
+        let mut tokens: ByColor<Option<String>> = ByColor::default();
+        if let Asker::Took(seek) = &asker {
+            tokens[me.opponent()] = Some(seek.token.clone());
+        }
+        let g = ProgramGame {
+            id: id.clone(),
+            seats,
+            time: game.time_control(),
+            handicap: game.handicap,
+            max_moves: MAX_MOVES,
+            tokens,
+        };
+        let (room, tokens) = match self.rooms.create_program_game(&g).await {
+            Ok(created) => created,
+            Err(e) => {
+                tracing::error!(game = %id, "CSA: storing a game with a person: {e}");
+                match asker {
+                    Asker::Accepted(reply) => {
+                        let _ = reply.send(Err(e));
+                    }
+                    Asker::Took(seek) => self.lobby.put_back(*seek),
+                }
+                out.push(format!("REJECT:{id} by server"));
+                return Next::Go;
+            }
+        };
+        match asker {
+            Asker::Accepted(reply) => {
+                let seat = Created {
+                    id: id.clone(),
+                    token: tokens[me.opponent()].clone(),
+                    side: Seat::from(me.opponent()),
+                    invite: None,
+                };
+                if reply.send(Ok(seat)).is_err() {
+                    // The person stopped waiting in the last instant.
+                    let _ = room.act(Seat::from(me), Action::Abort).await;
+                    out.push(format!("REJECT:{id} by {person_name}"));
+                    return Next::Go;
+                }
+            }
+            Asker::Took(seek) => self.lobby.accepted(&seek.view.id, &id),
+        }
+        let mut names = ByColor::new(program.name.clone(), program.name.clone());
+        names[me.opponent()] = person_name;
+        lock(&self.hub.games).insert(
+            id.clone(),
+            Live {
+                room: room.clone(),
+                names,
+                game: game.text.clone(),
+                start: game.handicap.position(),
+            },
+        );
+        self.start_play(room, id, me, game.handicap.position(), out)
+            .await
+    }
+
+    /// `START:` and the game's moves so far; play goes on in the room.
+    async fn start_play(
+        &mut self,
+        room: RoomHandle,
+        id: String,
+        me: Color,
+        start: Position,
+        out: &mut Vec<String>,
+    ) -> Next {
+        let Some(sub) = room.subscribe(Some(Seat::from(me))).await else {
+            return Next::Go;
+        };
+        out.push(format!("START:{id}"));
+        let mut play = Box::new(Play {
+            room,
+            id,
+            me,
+            updates: sub.updates,
+            pos: start,
+            told: 0,
+            turn_started_ms: self.time.now_ms(),
+        });
+        let over = tell(&mut play, &sub.now, self.time.now_ms(), out);
+        if over {
+            self.phase = Phase::Idle;
+            lock(&self.hub.games).remove(&play.id);
+            play.room.leave(Seat::from(me)).await;
+            return after_game(&sub.now, me);
+        }
+        self.phase = Phase::Playing(play);
+        Next::Go
     }
 
     async fn event(&mut self, event: Event, out: &mut Vec<String>) -> Next {
         match event {
             Event::Paired(table, me) => {
                 if matches!(self.phase, Phase::Waiting) {
+                    self.stop_waiting();
                     out.push(summary(&table, me));
                     self.phase = Phase::Offered(table, me);
                 } else {
@@ -537,27 +1002,10 @@ impl Connection {
                 else {
                     return Next::Go;
                 };
-                let Some(sub) = room.subscribe(Some(Seat::from(me))).await else {
-                    return Next::Go;
-                };
-                out.push(format!("START:{}", table.id));
-                let mut play = Box::new(Play {
-                    room,
-                    id: table.id.clone(),
-                    me,
-                    updates: sub.updates,
-                    pos: table.game.handicap.position(),
-                    told: 0,
-                    turn_started_ms: self.time.now_ms(),
-                });
-                let over = tell(&mut play, &sub.now, self.time.now_ms(), out);
-                if over {
-                    self.phase = Phase::Idle;
-                    lock(&self.hub.games).remove(&play.id);
-                    play.room.leave(Seat::from(me)).await;
-                    return after_game(&sub.now, me);
-                }
-                self.phase = Phase::Playing(play);
+                let start = table.game.handicap.position();
+                return self
+                    .start_play(room, table.id.clone(), me, start, out)
+                    .await;
             }
             Event::Rejected(by) => {
                 if let Phase::Offered(table, _) = &self.phase {
@@ -638,7 +1086,17 @@ impl Connection {
     /// Who is online and what they play is told to programs logged in only.
     async fn extension(&mut self, word: &str, args: &str, out: &mut Vec<String>) {
         if matches!(self.phase, Phase::Login)
-            && matches!(word, "WHO" | "LIST" | "SHOW" | "MONITOR2ON" | "MONITOR2OFF")
+            && matches!(
+                word,
+                "WHO"
+                    | "LIST"
+                    | "SHOW"
+                    | "MONITOR2ON"
+                    | "MONITOR2OFF"
+                    | "GAME"
+                    | "CHALLENGE"
+                    | "CHAT"
+            )
         {
             out.push(format!("##[ERROR] %%{word} needs a LOGIN first"));
             return;
@@ -666,6 +1124,9 @@ impl Connection {
                 out.push("##[LIST] +OK".into());
             }
             "SHOW" => self.show(args.trim(), out).await,
+            "GAME" => self.game_command(args, false, out).await,
+            "CHALLENGE" => self.game_command(args, true, out).await,
+            "CHAT" => self.say(args, out),
             "MONITOR2ON" => self.monitor_on(args.trim(), out).await,
             "MONITOR2OFF" => {
                 if let Some(m) = self.monitor.take() {
@@ -682,6 +1143,9 @@ impl Connection {
                     "%%SHOW <game id>    a game in progress: players, position, moves",
                     "%%MONITOR2ON <id>   the position, then each move as it is played",
                     "%%MONITOR2OFF       stop watching",
+                    "%%GAME <name> [+-*] take a person's open challenge for this game, or wait for it",
+                    "%%CHALLENGE <name> [+-] play someone waiting for this game now, or nobody",
+                    "%%CHAT <text>       a line to every program logged in",
                     "%%HELP              this list; see docs/CSA.md",
                 ] {
                     out.push(format!("##[HELP] {line}"));
@@ -712,6 +1176,92 @@ fn after_game(state: &StateText, me: Color) -> Next {
 }
 
 impl Connection {
+    /// `%%GAME <name> [+|-|*]`: a person's open challenge that fits is
+    /// taken; otherwise the program waits for `name` as after a `LOGIN`
+    /// with it. `%%CHALLENGE <name> [+|-]`: a person's open challenge, or
+    /// a program waiting for `name`, now; or `##[ERROR]`.
+    async fn game_command(&mut self, args: &str, challenge: bool, out: &mut Vec<String>) {
+        let word = if challenge { "CHALLENGE" } else { "GAME" };
+        let Some(program) = self.program.clone() else {
+            return;
+        };
+        if !matches!(self.phase, Phase::Idle) {
+            out.push(format!("##[ERROR] %%{word}: waiting or playing already"));
+            return;
+        }
+        let mut words = args.split_whitespace();
+        let (Some(name), sign) = (words.next(), words.next()) else {
+            out.push(format!("##[ERROR] %%{word} needs a game name"));
+            return;
+        };
+        let (game, mut preference) = match GameName::parse_with_preference(name) {
+            Ok(g) => g,
+            Err(e) => {
+                out.push(format!("##[ERROR] %%{word} {}: {e}", head(name)));
+                return;
+            }
+        };
+        match sign {
+            None | Some("*") => {}
+            Some("+") => preference = Preference::Sente,
+            Some("-") => preference = Preference::Gote,
+            Some(other) => {
+                out.push(format!(
+                    "##[ERROR] %%{word}: {} is not +, - or *",
+                    head(other)
+                ));
+                return;
+            }
+        }
+        let open =
+            self.lobby
+                .open_to_program(&game.time_control(), game.handicap, side_of(preference));
+        if let Some(seek_id) = open {
+            if let Ok(seek) = self.lobby.take(&seek_id, &identity_of(&program), None) {
+                self.take_seek(seek, game, preference, out);
+                return;
+            }
+        }
+        if !challenge {
+            self.seek(program, game, preference, out).await;
+            return;
+        }
+        let pairing =
+            lock(&self.hub.waiting).pair_now(self.id, &game.text, preference, token::coin());
+        match pairing {
+            Some(p) => self.sit_with_program(&p, program, game, out).await,
+            None => out.push(format!(
+                "##[ERROR] nobody is waiting for {}",
+                head(&game.text)
+            )),
+        }
+    }
+
+    /// `%%CHAT <text>`: `##[CHAT][<name>] <text>` to every program logged
+    /// in, at most a line a second from one connection.
+    fn say(&mut self, text: &str, out: &mut Vec<String>) {
+        let Some(program) = &self.program else {
+            return;
+        };
+        let now = self.time.now_ms();
+        if self
+            .chatted_ms
+            .is_some_and(|t| now.saturating_sub(t) < CHAT_EVERY_MS)
+        {
+            out.push("##[ERROR] %%CHAT: at most a line a second".into());
+            return;
+        }
+        let text: String = text.trim().chars().filter(|c| !c.is_control()).collect();
+        if text.is_empty() {
+            return;
+        }
+        self.chatted_ms = Some(now);
+        let _ = self
+            .hub
+            .chat
+            .send(Arc::from(format!("##[CHAT][{}] {text}", program.name)));
+    }
+
     /// The games in progress, in id order, with their state now; games
     /// found over (or whose room stopped) are dropped from the list.
     async fn live_games(&self) -> Vec<(String, Live, Arc<crate::games::view::GameView>)> {
@@ -865,14 +1415,87 @@ async fn write_all(out: &mut (impl AsyncWrite + Unpin), texts: &[String]) -> std
 }
 
 fn summary(table: &Table, me: Color) -> String {
+    summary_text(
+        &table.id,
+        &table.game,
+        ByColor::new(
+            table.programs[Color::Sente].name.clone(),
+            table.programs[Color::Gote].name.clone(),
+        ),
+        me,
+    )
+}
+
+/// The `Game_Summary` of game `id` between `names`, for the player of `me`.
+fn summary_text(id: &str, game: &GameName, names: ByColor<String>, me: Color) -> String {
+    let [sente, gote] = [Color::Sente, Color::Gote].map(|c| names[c].clone());
     Summary {
-        game_id: table.id.clone(),
-        sente: table.programs[Color::Sente].name.clone(),
-        gote: table.programs[Color::Gote].name.clone(),
-        game: &table.game,
+        game_id: id.to_owned(),
+        sente,
+        gote,
+        game,
         max_moves: MAX_MOVES,
     }
     .text(me)
+}
+
+/// A program's account as a seat's occupant.
+fn identity_of(p: &Program) -> Identity {
+    Identity::Account {
+        id: p.id,
+        name: p.name.clone(),
+    }
+}
+
+/// The lobby's seat choice of a colour preference.
+fn side_of(preference: Preference) -> SideChoice {
+    match preference {
+        Preference::Sente => SideChoice::Sente,
+        Preference::Gote => SideChoice::Gote,
+        Preference::Any => SideChoice::Random,
+    }
+}
+
+/// The colour of a preference, a coin deciding `Any`.
+fn colour_of(preference: Preference) -> Color {
+    match preference {
+        Preference::Sente => Color::Sente,
+        Preference::Gote => Color::Gote,
+        Preference::Any if token::coin() => Color::Sente,
+        Preference::Any => Color::Gote,
+    }
+}
+
+/// How a person is named to a program (a guest who typed no name: `guest`).
+fn name_of(who: &Identity) -> String {
+    match who {
+        Identity::Account { name, .. } | Identity::Guest { name: Some(name) } => name.clone(),
+        Identity::Guest { name: None } => "guest".into(),
+    }
+}
+
+/// The next person offered to a listed program (`None`: the lobby let go
+/// of the door).
+async fn recv_offer(listed: &mut Option<(String, mpsc::Receiver<Offer>)>) -> Option<Offer> {
+    match listed {
+        Some((_, offers)) => offers.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The next `%%CHAT` line (`None`: the hub is gone); a connection that
+/// fell behind skips the lines it missed.
+async fn recv_chat(chat: &mut Option<broadcast::Receiver<Arc<str>>>) -> Option<Arc<str>> {
+    let Some(rx) = chat else {
+        return std::future::pending().await;
+    };
+    loop {
+        match rx.recv().await {
+            Ok(line) => return Some(line),
+            Err(broadcast::error::RecvError::Lagged(_)) => {}
+            Err(broadcast::error::RecvError::Closed) => return None,
+        }
+    }
 }
 
 /// `me` agrees; when both have, the game is stored and both start.
@@ -896,9 +1519,10 @@ async fn agree(table: &Arc<Table>, me: Color, rooms: &Rooms, hub: &Hub) {
         time: table.game.time_control(),
         handicap: table.game.handicap,
         max_moves: MAX_MOVES,
+        tokens: ByColor::default(),
     };
     match rooms.create_program_game(&game).await {
-        Ok(room) => {
+        Ok((room, _)) => {
             lock(&hub.games).insert(
                 table.id.clone(),
                 Live {

@@ -23,7 +23,7 @@ use crate::games::players::{self, Identity, SeatPlayer};
 use crate::games::rooms::Rooms;
 use crate::games::view::PlayerView;
 use crate::limits::rates::{Kind, Limiter};
-use crate::lobby::{Lobby, SeekRequest};
+use crate::lobby::{Lobby, SeekRequest, PROGRAM_ANSWER};
 use crate::ratings::TimeClass;
 
 /// `GET /api/lobby`.
@@ -181,6 +181,29 @@ pub(super) async fn accept(
         Identity::Guest { .. } => None,
     };
     let seek = lobby.take(&id, &who, who_key.as_deref())?;
+    // A program's seek: the program is asked over the CSA protocol, and
+    // the game starts (stored with the program's rules) once it agrees.
+    if let Some(door) = &seek.program {
+        let answer = door.offer(who, PROGRAM_ANSWER).await;
+        return match answer {
+            Ok(Created {
+                id: game,
+                token,
+                side,
+                ..
+            }) => {
+                lobby.accepted(&id, &game);
+                Ok((
+                    StatusCode::CREATED,
+                    Json(json!({"game": game, "token": token, "side": side})),
+                ))
+            }
+            Err(e) => {
+                lobby.dropped(&id);
+                Err(e)
+            }
+        };
+    }
     let Created {
         id: game,
         token,

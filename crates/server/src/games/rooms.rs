@@ -787,8 +787,9 @@ impl Rooms {
     }
 }
 
-/// A game between two programs paired over the CSA server protocol
-/// (`api::csa`): two accounts, the game name's clock and start, the CSA
+/// A game a program plays over the CSA server protocol (`api::csa`):
+/// against another program, or against a person who accepted its seek
+/// (or whose seek it took); the game name's clock and start, the CSA
 /// rules (27-point declarations, an illegal move loses, a move limit).
 #[derive(Clone, Debug)]
 pub struct ProgramGame {
@@ -803,29 +804,43 @@ pub struct ProgramGame {
     pub handicap: Handicap,
     /// The move limit.
     pub max_moves: u32,
+    /// A seat token chosen before (a person's seek a program took: the
+    /// seeker's client holds it); `None`: a new one.
+    pub tokens: ByColor<Option<String>>,
 }
 
 impl Rooms {
-    /// Stores the game of two programs that agreed to it and starts its
-    /// room, the clock running from now; its seats' tokens are never given
-    /// out (the CSA edge acts for the seats). Programs' games are unrated
-    /// (they will have a rating pool of their own).
+    /// Stores a program's game that both sides agreed to and starts its
+    /// room, the clock running from now. Returns the room and the seats'
+    /// tokens: a program's is never given out (the CSA edge acts for its
+    /// seat), a person's goes to that person's client.
+    ///
+    /// Two programs' even game is rated, in the programs' own pool: a
+    /// program's ratings only ever come from games against programs, and a
+    /// game between a program and a person is unrated (docs/CSA.md).
     ///
     /// # Errors
     /// [`Error::BadRequest`] for an id that is not a game id or a bad
     /// clock; database errors.
-    pub async fn create_program_game(&self, g: &ProgramGame) -> Result<RoomHandle, Error> {
+    pub async fn create_program_game(
+        &self,
+        g: &ProgramGame,
+    ) -> Result<(RoomHandle, ByColor<String>), Error> {
         if !token::is_game_id(&g.id) {
             return Err(bad("not a game id"));
         }
         g.time.validate().map_err(bad)?;
         let class = Some(TimeClass::of_control(&g.time));
+        let seats = ByColor::new(
+            SeatPlayer::of(&self.deps.store, &g.seats[Color::Sente], class).await?,
+            SeatPlayer::of(&self.deps.store, &g.seats[Color::Gote], class).await?,
+        );
+        let programs = [Color::Sente, Color::Gote]
+            .iter()
+            .all(|&c| seats[c].as_ref().is_some_and(|p| p.bot && p.user.is_some()));
         let players = GamePlayers {
-            seats: ByColor::new(
-                SeatPlayer::of(&self.deps.store, &g.seats[Color::Sente], class).await?,
-                SeatPlayer::of(&self.deps.store, &g.seats[Color::Gote], class).await?,
-            ),
-            rated: false,
+            seats,
+            rated: programs && g.handicap == Handicap::Even,
         };
         let settings = Settings {
             rules: RulesView {
@@ -839,14 +854,24 @@ impl Rooms {
             event: None,
             whole_seconds: true,
         };
-        let tokens = ByColor::new(Some(token::new_token()), Some(token::new_token()));
+        let tokens = ByColor::new(
+            g.tokens[Color::Sente]
+                .clone()
+                .unwrap_or_else(token::new_token),
+            g.tokens[Color::Gote]
+                .clone()
+                .unwrap_or_else(token::new_token),
+        );
         self.open_new(RoomInit {
             id: g.id.clone(),
             mode: Mode::Friend,
             settings,
             start: g.handicap.position(),
             moves: Vec::new(),
-            tokens,
+            tokens: ByColor::new(
+                Some(tokens[Color::Sente].clone()),
+                Some(tokens[Color::Gote].clone()),
+            ),
             invite: None,
             clocks: Some(ByColor::new(Clock::new(g.time), Clock::new(g.time))),
             clock_started: true,
@@ -857,6 +882,7 @@ impl Rooms {
             rating_change: None,
         })
         .await?;
-        self.room(&g.id).await
+        let room = self.room(&g.id).await?;
+        Ok((room, tokens))
     }
 }

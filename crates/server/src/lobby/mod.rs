@@ -8,6 +8,7 @@
 //! when it changed (the rooms only mark it changed).
 
 mod live;
+mod program;
 mod seek;
 
 use std::collections::HashMap;
@@ -29,6 +30,7 @@ use crate::token;
 
 use live::RemoteGame;
 pub use live::{LiveGame, LivePlayers};
+pub use program::{Offer, ProgramDoor, PROGRAM_ANSWER};
 pub use seek::{Seek, SeekRequest, SeekView, Terms};
 
 /// How long a seek stays open.
@@ -216,6 +218,40 @@ impl Lobby {
         address: IpAddr,
         to_key: Option<String>,
     ) -> Result<(String, String), Error> {
+        self.insert(req, owner, by, address, to_key, None)
+    }
+
+    /// Lists a program waiting over the CSA protocol for `game` (its CSA
+    /// game name) as an unrated seek, which a person accepts through
+    /// `door`. Returns the seek's id.
+    ///
+    /// # Errors
+    /// As [`Lobby::post`].
+    pub fn post_program(
+        &self,
+        req: &SeekRequest,
+        owner: Identity,
+        by: PlayerView,
+        address: IpAddr,
+        game: String,
+        door: ProgramDoor,
+    ) -> Result<String, Error> {
+        if req.rated {
+            return Err(bad("a program's challenge is unrated"));
+        }
+        self.insert(req, owner, by, address, None, Some((game, door)))
+            .map(|(id, _)| id)
+    }
+
+    fn insert(
+        &self,
+        req: &SeekRequest,
+        owner: Identity,
+        by: PlayerView,
+        address: IpAddr,
+        to_key: Option<String>,
+        program: Option<(String, ProgramDoor)>,
+    ) -> Result<(String, String), Error> {
         if let Some(tc) = &req.time {
             tc.validate().map_err(bad)?;
         }
@@ -239,8 +275,11 @@ impl Lobby {
         let seat_token = token::new_token();
         let mut state = self.lock();
         self.expire(&mut state);
+        // A program's seek is its account's one (one login per account),
+        // whatever address it connects from.
         let cap = self.open_cap.load(std::sync::atomic::Ordering::Relaxed);
-        if state.seeks.iter().filter(|s| s.address == address).count() >= cap {
+        let people = |s: &&Seek| s.address == address && s.program.is_none();
+        if program.is_none() && state.seeks.iter().filter(people).count() >= cap {
             return Err(Error::TooManyRequests {
                 message: format!(
                     "at most {MAX_OPEN_SEEKS_PER_ADDRESS} open challenges at once; withdraw one first"
@@ -248,6 +287,10 @@ impl Lobby {
                 retry_after_s: 60,
             });
         }
+        let (game, program) = match program {
+            Some((game, door)) => (Some(game), Some(door)),
+            None => (None, None),
+        };
         let view = SeekView {
             id: id.clone(),
             by,
@@ -258,6 +301,7 @@ impl Lobby {
                 SideChoice::Random => "random",
             },
             to: req.to.clone(),
+            game,
             created_at_ms: unix_ms(),
         };
         self.send(text(&json!({"type": "seek_added", "seek": view})));
@@ -270,8 +314,49 @@ impl Lobby {
             handicap,
             to_key,
             posted_ms: self.time.now_ms(),
+            program,
         });
         Ok((id, seat_token))
+    }
+
+    /// A person's open seek a program waiting for `game` may take: open to
+    /// anyone, unrated (a program's games with people are unrated), with
+    /// the same clock and start, and a seat that fits `side` (the seat the
+    /// program asks for; `Random` fits any). The oldest such seek's id.
+    #[must_use]
+    pub fn open_to_program(
+        &self,
+        time: &crate::game::clock::TimeControl,
+        handicap: Handicap,
+        side: SideChoice,
+    ) -> Option<String> {
+        let mut state = self.lock();
+        self.expire(&mut state);
+        state
+            .seeks
+            .iter()
+            .find(|s| {
+                s.program.is_none()
+                    && s.to_key.is_none()
+                    && !s.view.terms.rated
+                    && s.view.terms.time.as_ref() == Some(time)
+                    && s.handicap == handicap
+                    && match (s.side, side) {
+                        (SideChoice::Random, _) | (_, SideChoice::Random) => true,
+                        (a, b) => a != b,
+                    }
+            })
+            .map(|s| s.view.id.clone())
+    }
+
+    /// Puts back a seek taken for a game that did not start (a program
+    /// took it and then rejected the game), with its lifetime counted
+    /// from now.
+    pub fn put_back(&self, mut seek: Seek) {
+        let mut state = self.lock();
+        seek.posted_ms = self.time.now_ms();
+        self.send(text(&json!({"type": "seek_added", "seek": seek.view})));
+        state.seeks.push(seek);
     }
 
     /// Withdraws seek `id` by its author: the same account, or the holder

@@ -13,6 +13,8 @@ use crate::games::players::Identity;
 use crate::games::view::PlayerView;
 use crate::ratings::TimeClass;
 
+use super::program::ProgramDoor;
+
 /// `POST /api/seeks`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -81,6 +83,9 @@ pub struct SeekView {
     pub side: &'static str,
     /// The one player it is addressed to.
     pub to: Option<String>,
+    /// A program's seek: the CSA game name it waits for (`floodgate-600-10`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
     /// When it was posted.
     pub created_at_ms: u64,
 }
@@ -105,4 +110,7 @@ pub struct Seek {
     /// When it was posted on the lobby's clock (which measures its lifetime;
     /// `view.created_at_ms` is the Unix time shown).
     pub posted_ms: u64,
+    /// A program's seek: where a person accepting it is offered to the
+    /// program (which starts the game once it agrees).
+    pub program: Option<ProgramDoor>,
 }

@@ -2,6 +2,8 @@
 //! clock, a small HTTP/1.1 client and a WebSocket client.
 #![allow(dead_code)]
 
+pub mod csa;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
