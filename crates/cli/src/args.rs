@@ -20,6 +20,8 @@ Examples:
   shogi match --games 20 --byoyomi 100            engine matches (see `shogi match --help`)
   shogi tune gen --games 1000 --out data.txt      self-play tuning data (see `shogi tune --help`)
   shogi serve --port 8080 --db shogi.db           the web app
+  shogi csa-client --server HOST:4081 --id bot --password GAME,TOKEN
+                                                  our engine on a CSA server (see `shogi csa-client --help`)
   shogi user add alice --admin < password.txt     an account of the web app (see `shogi user --help`)
 
 Positions: --sfen takes an SFEN, 'startpos', or a whole USI line ('startpos moves 7g7f');
@@ -85,6 +87,11 @@ pub enum Command {
     Match(MatchArgs),
     /// Serve the web app (HTTP and WebSocket) on an embedded SQLite database.
     Serve(ServeArgs),
+    /// Play a USI engine (ours by default) on a CSA protocol server, such as
+    /// floodgate or `shogi serve --csa-port`: one line per game on stdout,
+    /// then a summary line (docs/CSA.md).
+    #[command(after_help = CSA_CLIENT_EXAMPLES, after_long_help = CSA_CLIENT_EXAMPLES)]
+    CsaClient(CsaClientArgs),
     /// Manage the web app's accounts in its database (the server may be running).
     #[command(subcommand)]
     User(UserCommand),
@@ -391,6 +398,66 @@ pub struct MatchArgs {
     /// Write each game as a KIF record into this folder.
     #[arg(long)]
     pub records: Option<PathBuf>,
+}
+
+const CSA_CLIENT_EXAMPLES: &str = "\
+Examples:
+  shogi csa-client --server 127.0.0.1:4081 --id mybot --password test-600-10,<token> --games 20
+  shogi csa-client --server 127.0.0.1:4081 --id yane --password test-600-10,<token> \\
+      --engine ./YaneuraOu-material-lv1 --option Threads=1 --option USI_Hash=256
+
+Each game: LOGIN, wait for an opponent, AGREE, play, LOGOUT, and one line:
+  game 3/20 <game id>: <Sente> vs <Gote>: #WIN #RESIGN, 87 moves, as Sente
+then `summary: N games, W wins, L losses, D draws, U unfinished; time losses: X ours, Y theirs`.
+A connection, login or engine failure is one line on stderr and exit status 2.";
+
+/// Arguments of `shogi csa-client`.
+#[derive(Args, Debug)]
+pub struct CsaClientArgs {
+    /// The CSA server, HOST:PORT (the protocol's port is 4081).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub server: String,
+    /// The program's account name, LOGIN's id.
+    #[arg(long, value_name = "NAME")]
+    pub id: String,
+    /// LOGIN's password: the game name and the account's token (on our
+    /// server the CSA token of `shogi user add NAME --bot`; on floodgate
+    /// any trip), as GAME,TOKEN. Note that other users of this machine can
+    /// see a process's arguments.
+    #[arg(long, value_name = "GAME,TOKEN")]
+    pub password: String,
+    /// The USI engine's program (default: this program's own engine, `shogi usi`).
+    #[arg(long, value_name = "PATH")]
+    pub engine: Option<PathBuf>,
+    /// An argument for --engine's program (repeatable).
+    #[arg(
+        long = "engine-arg",
+        value_name = "ARG",
+        requires = "engine",
+        allow_hyphen_values = true
+    )]
+    pub engine_args: Vec<String>,
+    /// A USI option for the engine, `Name=Value` (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+    /// Games to play, one after another (at least 1).
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub games: usize,
+    /// Milliseconds of its time the engine is not told about, for the
+    /// network: taken off the byoyomi (at most half of it), or off the main
+    /// time under a Fischer or sudden-death clock.
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    pub margin_ms: u64,
+    /// Send an empty line (the protocol's keep-alive) after this many
+    /// seconds without writing; 0: never.
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    pub keep_alive: u64,
+    /// Send floodgate's evaluation comment with each move (`+7776FU,'* 35
+    /// -3334FU`: the engine's score from Sente's side and the rest of its
+    /// variation); `--floodgate-comments false` sends bare moves.
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set,
+          num_args = 0..=1, default_missing_value = "true")]
+    pub floodgate_comments: bool,
 }
 
 /// `--db`: a `postgres://` URL or an `SQLite` file's path.

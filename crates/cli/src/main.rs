@@ -16,6 +16,7 @@ macro_rules! out {
 #[allow(clippy::doc_markdown)]
 mod args;
 mod convert;
+mod csa_client;
 mod diagram;
 mod engine;
 mod picture;
@@ -84,6 +85,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(a)) => engine::bench(&a),
         Some(Command::Match(a)) => engine::run_match(&a),
         Some(Command::Serve(a)) => engine::serve(&a),
+        Some(Command::CsaClient(a)) => csa_client::run(&a),
         Some(Command::Tune(t)) => tune::run(&t),
         Some(Command::Puzzles(p)) => puzzles::run(&p),
         Some(Command::User(u)) => user::run(&u),

@@ -168,6 +168,22 @@ impl UsiClient {
             .map_err(|_| ClientError::Disconnected(self.name.clone()))
     }
 
+    /// The next line the engine prints, waiting at most `wait` (`None`: no
+    /// line came), for a caller that watches something else between lines
+    /// (`shogi csa-client` reads its server while the engine thinks).
+    ///
+    /// # Errors
+    /// [`ClientError::Disconnected`] once the engine's output is closed.
+    pub fn recv_line(&mut self, wait: Duration) -> Result<Option<String>, ClientError> {
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(Some(line)),
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => {
+                Err(ClientError::Disconnected(self.name.clone()))
+            }
+        }
+    }
+
     fn recv_until(
         &mut self,
         deadline: Instant,

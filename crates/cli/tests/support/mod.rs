@@ -118,21 +118,40 @@ impl Drop for Server {
 /// `shogi serve --no-rate-limits --db DB` with `args`; its address once it
 /// says it serves.
 pub fn serve(db: &OsStr, args: &[&str]) -> (Server, String) {
+    let (server, addr, _) = serve_until(db, args, false);
+    (server, addr)
+}
+
+/// `shogi serve --no-rate-limits --db DB` with `args`, which include
+/// `--csa-port`: its web and CSA protocol addresses once it says both.
+pub fn serve_with_csa(db: &OsStr, args: &[&str]) -> (Server, String, String) {
+    let (server, addr, csa) = serve_until(db, args, true);
+    (server, addr, csa.expect("the CSA address"))
+}
+
+/// The server, its web address and, when `csa`, its CSA address.
+fn serve_until(db: &OsStr, args: &[&str], csa: bool) -> (Server, String, Option<String>) {
     let mut child = command(db, args)
         .stderr(Stdio::piped())
         .spawn()
         .expect("run shogi serve");
     let stderr = child.stderr.take().unwrap();
     let mut lines = BufReader::new(stderr).lines();
-    let addr = loop {
+    let mut addr = None;
+    let mut csa_addr = None;
+    while addr.is_none() || (csa && csa_addr.is_none()) {
         let line = lines
             .next()
             .expect("the server said where it serves")
             .unwrap();
         if let Some(rest) = line.split("serving http://").nth(1) {
-            break rest.split('/').next().unwrap().to_string();
+            addr = Some(rest.split('/').next().unwrap().to_string());
         }
-    };
+        if let Some(rest) = line.split("CSA server protocol on ").nth(1) {
+            csa_addr = Some(rest.trim().to_string());
+        }
+    }
+    let addr = addr.unwrap_or_default();
     // Keep reading its log so that it never blocks on a full pipe, and pass
     // it on: the harness shows it beside a failing test's own output.
     let name = addr.clone();
@@ -141,7 +160,7 @@ pub fn serve(db: &OsStr, args: &[&str]) -> (Server, String) {
             eprintln!("[shogi serve {name}] {line}");
         }
     });
-    (Server(child), addr)
+    (Server(child), addr, csa_addr)
 }
 
 /// `shogi serve --no-rate-limits --db DB` with `args`, not waited for (its
