@@ -275,6 +275,42 @@ async fn a_false_declaration_loses() {
     s.server.shutdown().await;
 }
 
+/// A 10-piece handicap game after which Sente may declare (how it was
+/// found: the file's head).
+const DECLARABLE_10P: &str = include_str!("data/csa_kachi_10p.txt");
+
+#[tokio::test]
+async fn a_correct_declaration_after_a_whole_game_wins_by_jishogi() {
+    let tmp = TempDir::new("csa-kachi-win");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "hc10p_kachi-600-10").await;
+    let moves: Vec<&str> = DECLARABLE_10P
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect();
+    assert_eq!(moves.len(), 233);
+    // The giver, Gote, moves first.
+    play(&mut gote, &mut sente, &moves).await;
+    let state = s.state(&id).await;
+    assert_eq!(state["impasse"]["sente_points"], 28, "{state}");
+    sente.send("%KACHI").await;
+    for (c, outcome) in [(&mut sente, "#WIN"), (&mut gote, "#LOSE")] {
+        c.expect("%KACHI").await;
+        c.expect("#JISHOGI").await;
+        c.expect(outcome).await;
+    }
+    let state = s.state(&id).await;
+    assert_eq!(
+        state["status"],
+        serde_json::json!({"over": true, "winner": "sente", "reason": "impasse"})
+    );
+    let (_, _, csa) = s
+        .get_text(&format!("/api/games/{id}/record?format=csa"))
+        .await;
+    assert!(csa.contains("%KACHI"), "{csa}");
+    s.server.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_handicap_game_with_colour_preferences() {
     let tmp = TempDir::new("csa-handicap");
