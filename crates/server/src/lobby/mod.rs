@@ -37,6 +37,9 @@ pub use seek::{Seek, SeekRequest, SeekView, Terms};
 pub const SEEK_LIFETIME_MS: u64 = 30 * 60 * 1000;
 /// Seeks one address may hold open at once.
 pub const MAX_OPEN_SEEKS_PER_ADDRESS: usize = 3;
+/// Programs' seeks listed at once (more programs may wait for each other
+/// over the CSA protocol; only this many are offered to people).
+pub const MAX_PROGRAM_SEEKS: usize = 100;
 /// Live games listed (the highest rated first).
 pub const MAX_LIVE_LISTED: usize = 50;
 /// How often changed move numbers are sent.
@@ -279,6 +282,14 @@ impl Lobby {
         // whatever address it connects from.
         let cap = self.open_cap.load(std::sync::atomic::Ordering::Relaxed);
         let people = |s: &&Seek| s.address == address && s.program.is_none();
+        if program.is_some()
+            && state.seeks.iter().filter(|s| s.program.is_some()).count() >= MAX_PROGRAM_SEEKS
+        {
+            return Err(Error::TooManyRequests {
+                message: format!("at most {MAX_PROGRAM_SEEKS} programs are listed at once"),
+                retry_after_s: 60,
+            });
+        }
         if program.is_none() && state.seeks.iter().filter(people).count() >= cap {
             return Err(Error::TooManyRequests {
                 message: format!(
@@ -783,5 +794,109 @@ mod tests {
         lobby.set_remote(Vec::new(), 0);
         lobby.refresh();
         assert_eq!(lobby.snapshot()["live_total"], 1);
+    }
+
+    fn door(name: &str) -> ProgramDoor {
+        ProgramDoor {
+            name: name.into(),
+            offers: tokio::sync::mpsc::channel(1).0,
+        }
+    }
+
+    #[test]
+    fn programs_seeks_are_listed_apart_from_the_address_cap_and_bounded() {
+        let lobby = Lobby::new(TimeSource::default());
+        let req = request(json!({"time": {"main_ms": 600_000, "byoyomi_ms": 10_000}}));
+        // People's seeks from one address are capped...
+        for i in 0..MAX_OPEN_SEEKS_PER_ADDRESS {
+            let (who, by) = guest(&format!("g{i}"));
+            lobby.post(&req, who, by, HOME, None).unwrap();
+        }
+        let (who, by) = guest("one_more");
+        assert!(lobby.post(&req, who, by, HOME, None).is_err());
+        // ...programs from the same address are not, up to their own bound.
+        for i in 0..MAX_PROGRAM_SEEKS {
+            let name = format!("bot{i}");
+            let (who, by) = account(i64::try_from(i).unwrap() + 10, &name);
+            let id = lobby
+                .post_program(&req, who, by, HOME, "test-600-10".into(), door(&name))
+                .unwrap();
+            assert_eq!(id.len(), 16);
+        }
+        let (who, by) = account(9999, "late");
+        let late = lobby.post_program(&req, who, by, HOME, "test-600-10".into(), door("late"));
+        assert!(matches!(late, Err(Error::TooManyRequests { .. })));
+        // A program's seek is never rated and says its game name.
+        let (who, by) = account(9998, "rated");
+        let rated = request(json!({"time": {"main_ms": 600_000}, "rated": true}));
+        assert!(lobby
+            .post_program(&rated, who, by, HOME, "x-600-0".into(), door("rated"))
+            .is_err());
+        let snapshot = lobby.snapshot();
+        let listed = snapshot["seeks"].as_array().unwrap();
+        assert_eq!(listed.len(), MAX_OPEN_SEEKS_PER_ADDRESS + MAX_PROGRAM_SEEKS);
+        assert_eq!(listed.last().unwrap()["game"], "test-600-10");
+        assert!(listed[0].get("game").is_none());
+    }
+
+    #[test]
+    fn a_program_finds_only_peoples_open_unrated_seeks_of_its_clock_and_colour() {
+        let lobby = Lobby::new(TimeSource::default());
+        let tc = |main: u64| crate::game::clock::TimeControl {
+            main_ms: main,
+            byoyomi_ms: 10_000,
+            periods: 1,
+            increment_ms: 0,
+        };
+        let post = |v: serde_json::Value, name: &str| {
+            let (who, by) = guest(name);
+            let ip = IpAddr::V4(std::net::Ipv4Addr::new(
+                10,
+                0,
+                0,
+                name.len().try_into().unwrap(),
+            ));
+            lobby.post(&request(v), who, by, ip, None).unwrap().0
+        };
+        let addressed = {
+            let (who, by) = guest("a");
+            let req = request(json!({"time": tc(300_000), "to": "someone"}));
+            lobby
+                .post(&req, who, by, HOME, Some("someone".into()))
+                .unwrap()
+                .0
+        };
+        let sente = post(json!({"time": tc(300_000), "side": "sente"}), "bb");
+        let other_clock = post(json!({"time": tc(600_000)}), "ccc");
+        // Addressed to someone: never; Sente wanted by both: no.
+        assert_eq!(
+            lobby.open_to_program(&tc(300_000), Handicap::Even, SideChoice::Sente),
+            None
+        );
+        assert_eq!(
+            lobby.open_to_program(&tc(300_000), Handicap::Even, SideChoice::Gote),
+            Some(sente.clone())
+        );
+        assert_eq!(
+            lobby.open_to_program(&tc(600_000), Handicap::Even, SideChoice::Random),
+            Some(other_clock)
+        );
+        assert_eq!(
+            lobby.open_to_program(&tc(600_000), Handicap::Lance, SideChoice::Random),
+            None
+        );
+        // Taken and put back: listed again.
+        let (who, _) = account(5, "robo");
+        let taken = lobby.take(&sente, &who, None).unwrap();
+        assert_eq!(
+            lobby.open_to_program(&tc(300_000), Handicap::Even, SideChoice::Gote),
+            None
+        );
+        lobby.put_back(taken);
+        assert_eq!(
+            lobby.open_to_program(&tc(300_000), Handicap::Even, SideChoice::Gote),
+            Some(sente)
+        );
+        assert!(!addressed.is_empty());
     }
 }
