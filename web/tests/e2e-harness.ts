@@ -57,19 +57,29 @@ async function waitForHttp(url: string, ms: number): Promise<void> {
   throw new Error(`server at ${url} did not answer within ${ms} ms`);
 }
 
+/**
+ * The port of the server's CSA protocol (programs' games, docs/CSA.md): the
+ * one the tests started it with, or SHOGI_CSA_PORT for a server given by
+ * SHOGI_URL; `null` when there is none.
+ */
+export let CSA_PORT: number | null = process.env.SHOGI_CSA_PORT ? Number(process.env.SHOGI_CSA_PORT) : null;
+
 /** The server under test: SHOGI_URL's, or one started on a free port with a fresh database. */
 export async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
   if (process.env.SHOGI_URL) return { url: process.env.SHOGI_URL.replace(/\/$/, ''), stop: async () => {} };
   const port = await freePort();
+  const csa = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'shogi-e2e-'));
   const cmd = (
     process.env.SHOGI_SERVE_CMD ??
     (process.env.SHOGI_BIN
-      ? `'${process.env.SHOGI_BIN}' serve --port {port} --db {db} --no-rate-limits`
-      : 'cargo run --quiet -p shogi-cli -- serve --port {port} --db {db} --no-rate-limits')
+      ? `'${process.env.SHOGI_BIN}' serve --port {port} --db {db} --no-rate-limits --csa-port {csa}`
+      : 'cargo run --quiet -p shogi-cli -- serve --port {port} --db {db} --no-rate-limits --csa-port {csa}')
   )
     .replaceAll('{port}', String(port))
+    .replaceAll('{csa}', String(csa))
     .replaceAll('{db}', join(dir, 'games.db'));
+  if (!process.env.SHOGI_SERVE_CMD || process.env.SHOGI_SERVE_CMD.includes('{csa}')) CSA_PORT = csa;
   console.log(`starting: ${cmd}`);
   const child = spawn('sh', ['-c', `exec ${cmd}`], { cwd: repoDir, stdio: ['ignore', 'inherit', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
@@ -114,6 +124,32 @@ export async function setRole(name: string, role: 'player' | 'moderator' | 'admi
   const child = spawn('sh', ['-c', cmd], { cwd: repoDir, stdio: ['ignore', 'inherit', 'inherit'] });
   const code = await new Promise<number | null>((r) => child.once('exit', r));
   if (code !== 0) throw new Error(`${cmd} exited with ${code}`);
+}
+
+/**
+ * Runs `shogi user ARGS --db <the server's database>` as the server's
+ * operator does (the command in SHOGI_USER_CMD, `{args}` and `{db}`
+ * replaced, for a server started elsewhere) and returns what it printed.
+ */
+export async function shogiUser(args: string[]): Promise<string> {
+  const template =
+    process.env.SHOGI_USER_CMD ??
+    (serverDb === null
+      ? null
+      : process.env.SHOGI_BIN
+        ? `'${process.env.SHOGI_BIN}' user {args} --db {db}`
+        : 'cargo run --quiet -p shogi-cli -- user {args} --db {db}');
+  if (template === null) throw new Error('a server given by SHOGI_URL needs SHOGI_USER_CMD for accounts');
+  const cmd = template.replaceAll('{args}', args.map((a) => `'${a}'`).join(' ')).replaceAll('{db}', serverDb ?? '');
+  const child = spawn('sh', ['-c', cmd], { cwd: repoDir, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += String(d);
+  });
+  // 'close': the process ended and its output was read.
+  const code = await new Promise<number | null>((r) => child.once('close', r));
+  if (code !== 0) throw new Error(`${cmd} exited with ${code}`);
+  return out;
 }
 
 // ---------- helpers ----------

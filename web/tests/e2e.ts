@@ -4,11 +4,13 @@
 //   SHOGI_URL=http://127.0.0.1:8080 npm run test:e2e
 //
 // Without SHOGI_URL the script starts a server itself with the command in
-// SHOGI_SERVE_CMD ({port} and {db} are replaced), by default
-// `$SHOGI_BIN serve --port {port} --db {db} --no-rate-limits` when SHOGI_BIN
-// names the `shogi` binary, else `cargo run --quiet -p shogi-cli -- serve
-// --port {port} --db {db} --no-rate-limits`, run from the repository root (the
-// tests register 7 accounts from one address; the limit is 5 an hour). Screenshots go to web/test-results/.
+// SHOGI_SERVE_CMD ({port}, {csa} and {db} are replaced), by default
+// `$SHOGI_BIN serve --port {port} --db {db} --no-rate-limits --csa-port {csa}`
+// when SHOGI_BIN names the `shogi` binary, else `cargo run --quiet -p
+// shogi-cli -- serve ...` with the same arguments, run from the repository
+// root (the tests register 7 accounts from one address; the limit is 5 an
+// hour; the programs' scenario plays over the CSA port, SHOGI_CSA_PORT for a
+// server given by SHOGI_URL). Screenshots go to web/test-results/.
 // E2E_ONLY=<part of a name> runs the scenarios whose names contain it.
 // The last line is `N passed, M failed`; the exit status is 1 on failure.
 
@@ -25,6 +27,7 @@ import { learnTests } from './e2e-learn';
 import { moderationScenarios } from './e2e-moderation';
 import { phoneScenarios } from './e2e-phones';
 import { playScenarios } from './e2e-play';
+import { programScenarios } from './e2e-programs';
 import { puzzleTests } from './e2e-puzzles';
 import { reviewScenarios } from './e2e-review';
 import { tournamentScenarios } from './e2e-tournament';
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
     await gameScenarios(browser);
     await playScenarios(browser);
     await reviewScenarios(browser);
+    await programScenarios(browser);
     await importScenarios(browser);
     await tournamentScenarios(browser);
     await clubSheetScenarios(browser);

@@ -1,7 +1,8 @@
 // Unit tests of the analysis board's pieces (no browser): the USEN codec of
 // the share link (src/records/usen.ts) against strings the Rust codec wrote
 // (crates/server/src/board/export.rs, `usen_vectors`, and the doc example of
-// crates/record/src/usen.rs), and the engine score in words.
+// crates/record/src/usen.rs), the engine score in words, and a program's
+// evaluation and line as the panel beside the board words them.
 //
 //   node scripts/run-ts.mjs tests/unit-analysis.ts      (prints `N passed, M failed`)
 
@@ -9,9 +10,12 @@ import './globals';
 import * as records_usen from '../src/records/usen';
 import * as analysis_enginelines from '../src/analysis/enginelines';
 import * as engine_score from '../src/engine/score';
+import * as engine_programnote from '../src/engine/programnote';
+import { replay } from '../src/board/shogi';
+import { setLang } from '../src/i18n/i18n';
 
 /** Every module under test, as one namespace. */
-const m = { ...records_usen, ...analysis_enginelines, ...engine_score };
+const m = { ...records_usen, ...analysis_enginelines, ...engine_score, ...engine_programnote };
 
 let passed = 0;
 let failed = 0;
@@ -91,6 +95,50 @@ eq('a level position', m.scoreText(0), '0.00');
 eq('a small minus keeps its sign', m.scoreText(-4), '-0.04');
 eq('the review and the board agree', m.scoreText(67, null), m.lineScoreText({ score_cp: 67, mate: null, pv: [] }));
 eq('mated now, Gote to move', m.scoreText(10000, 0), '☗ #0');
+
+// A program's note beside the board: its score in the same words, its line in the reader's notation.
+{
+  const game = replay(START, ['7g7f']);
+  const after = game.positions[1];
+  const prevTo = game.infos[0].to;
+  const note = { ply: 1, score: 35, mate: null, pv: ['3c3d', '8h2b+', '3a2b'] };
+  eq('a program score is the site score', m.noteScoreText(note), '+0.35');
+  eq('a program score from Gote: still Sente’s side', m.noteScoreText({ ...note, score: -42 }), '-0.42');
+  eq('a mate in so many plies', m.noteScoreText({ ...note, score: null, mate: { winner: 'sente', plies: 7 } }), '☗ #7');
+  eq(
+    'a mate of untold length',
+    m.noteScoreText({ ...note, score: null, mate: { winner: 'gote', plies: null } }),
+    '☖ #?',
+  );
+  eq(
+    'the line in Western notation, numbered by ply',
+    m.noteLineText(note, after, prevTo, 'western'),
+    '2. P-3d 3. Bx2b+ 4. Sx2b',
+  );
+  eq(
+    'the line in Japanese, marks for the sides, 同 for the same square',
+    m.noteLineText(note, after, prevTo, 'japanese'),
+    '△３四歩▲２二角成△同　銀',
+  );
+  eq('the line in USI', m.noteLineText(note, after, prevTo, 'usi'), '2. 3c3d 3. 8h2b+ 4. 3a2b');
+  eq(
+    'a move the board cannot play ends the line',
+    m.noteLineText({ ...note, pv: ['3c3d', 'zz', '2g2f'] }, after, prevTo, 'western'),
+    '2. P-3d',
+  );
+  eq('no line', m.noteLineText({ ...note, pv: [] }, after, prevTo, 'western'), '');
+  eq('the note of the move shown', m.noteAt([note], 1), note);
+  eq('no note for the start', m.noteAt([note], 0), undefined);
+  eq('no note for another move', m.noteAt([note], 2), undefined);
+  eq('no notes at all', m.noteAt(undefined, 1), undefined);
+  eq('who moved, in English', m.noteWhoText('gote', 'beta', 2), '☖ beta — after move 2');
+  setLang('ru');
+  eq('who moved, in Russian', m.noteWhoText('sente', 'alpha', 3), '☗ alpha — после 3-го хода');
+  eq('the line in Russian notation', m.noteLineText(note, after, prevTo, 'russian'), '2. 3c-3d 3. С8hx2b+ 4. Ср3ax2b');
+  setLang('ja');
+  eq('who moved, in Japanese', m.noteWhoText('sente', 'alpha', 3), '☗ alpha — 3手目');
+  setLang('en');
+}
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -673,6 +673,10 @@ eq('nonsense', typed('hello'), '');
   eq('a diff without a move keeps the moves', JSON.stringify(ended?.moves), '["7g7f"]');
   eq('a diff without a move replaces the status', ended?.status.reason, 'resign');
   eq('a diff without a move for another ply does not apply', m.applyDiff(base, resign), null);
+  const note = { ply: 1, score: 35, mate: null, pv: ['3c3d'] };
+  const noted = m.applyDiff(base, { ...diff, note });
+  eq("a diff's program note is added to the notes", JSON.stringify(noted?.notes), JSON.stringify([note]));
+  eq('a diff without a note adds none', next?.notes, undefined);
 }
 
 finish();

@@ -6,7 +6,8 @@
 mod common;
 
 use common::csa::{field, login, program, start, Client};
-use common::{account, TempDir, TestServer};
+use common::{account, TempDir, TestServer, Ws};
+use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 
 /// Two programs paired and started on `game`: (Sente's client, Gote's, the game id).
@@ -31,7 +32,8 @@ async fn started(s: &TestServer, game: &str) -> (Client, Client, String) {
     }
 }
 
-/// Plays `moves` alternately starting with `first`, each echoed to both.
+/// Plays `moves` alternately starting with `first`, each echoed to both
+/// (without its comment, if it has one).
 async fn play(first: &mut Client, second: &mut Client, moves: &[&str]) {
     for (i, mv) in moves.iter().enumerate() {
         let (mover, other) = if i % 2 == 0 {
@@ -40,7 +42,7 @@ async fn play(first: &mut Client, second: &mut Client, moves: &[&str]) {
             (&mut *second, &mut *first)
         };
         mover.send(mv).await;
-        let echo = format!("{mv},T0");
+        let echo = format!("{},T0", mv.split(',').next().unwrap_or(mv));
         mover.expect(&echo).await;
         other.expect(&echo).await;
     }
@@ -503,6 +505,131 @@ async fn evaluation_comments_are_kept_in_the_stored_record() {
     assert_eq!(status, 200);
     assert!(kif.contains("35 -3334FU +2726FU"), "{kif}");
     s.server.shutdown().await;
+}
+
+/// A spectator's WebSocket asking for diffs; its first message.
+async fn watch_diffs(s: &TestServer, id: &str) -> (Ws, Value) {
+    let url = format!("ws://{}/api/games/{id}/ws?diffs=1", s.addr());
+    let (stream, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let mut ws = Ws::new(stream);
+    let first = ws.next().await;
+    assert_eq!(first["type"], "state", "{first}");
+    (ws, first)
+}
+
+/// The notes a client applying diffs holds once `plies` moves are played
+/// (a `state` gives them all, a diff with a move adds its `note`), and how
+/// many came in diffs.
+async fn notes_by_diffs(ws: &mut Ws, first: &Value, plies: usize) -> (Value, usize) {
+    let mut notes = first.get("notes").cloned().unwrap_or_else(|| json!([]));
+    let mut in_diffs = 0;
+    let mut held = first["moves"].as_array().map_or(0, Vec::len);
+    while held < plies {
+        let msg = ws.next().await;
+        match msg["type"].as_str() {
+            Some("state") => {
+                notes = msg.get("notes").cloned().unwrap_or_else(|| json!([]));
+                held = msg["moves"].as_array().map_or(0, Vec::len);
+            }
+            Some("diff") if msg["move"].is_string() => {
+                assert_eq!(msg["ply"], held + 1, "{msg}");
+                held += 1;
+                if let Some(note) = msg.get("note") {
+                    assert_eq!(note["ply"], held, "{msg}");
+                    notes.as_array_mut().unwrap().push(note.clone());
+                    in_diffs += 1;
+                }
+            }
+            _ => assert!(msg.get("note").is_none(), "a note without a move: {msg}"),
+        }
+    }
+    (notes, in_diffs)
+}
+
+#[tokio::test]
+async fn evaluations_and_lines_reach_the_live_state_diffs_and_review() {
+    let tmp = TempDir::new("csa-notes");
+    let s = start(&tmp).await;
+    let (mut sente, mut gote, id) = started(&s, "test-600-10").await;
+    let (mut diffs, first) = watch_diffs(&s, &id).await;
+    assert!(
+        first.get("notes").is_none(),
+        "no notes before a move: {first}"
+    );
+    let mut full = s.connect(&id, None).await;
+    play(
+        &mut sente,
+        &mut gote,
+        &[
+            // The line stops at its first illegal move (the second -8384FU, on Sente's turn).
+            "+7776FU,'* 35 -3334FU +2726FU -8384FU -8384FU",
+            // Gote's evaluation, from Sente's side all the same; the move itself leads the line.
+            "-3334FU,'* -42 -3334FU +2726FU XX +2625FU",
+            "+2726FU",
+            // ShogiHome's mate: -30000, Gote mates.
+            "-8384FU,'*-30000 +2625FU",
+        ],
+    )
+    .await;
+    let want = json!([
+        {"ply": 1, "score": 35, "mate": null, "pv": ["3c3d", "2g2f", "8c8d"]},
+        {"ply": 2, "score": -42, "mate": null, "pv": ["2g2f"]},
+        {"ply": 4, "score": null, "mate": {"winner": "gote", "plies": null}, "pv": ["2f2e"]},
+    ]);
+    let live = full
+        .state_where(|st| st["moves"].as_array().is_some_and(|m| m.len() == 4))
+        .await;
+    assert_eq!(live["notes"], want, "{live}");
+    let (held, in_diffs) = notes_by_diffs(&mut diffs, &first, 4).await;
+    assert_eq!(held, want);
+    assert!(in_diffs > 0, "the notes came in diffs");
+    assert_eq!(s.state(&id).await["notes"], want);
+    gote.send("%TORYO").await;
+    for c in [&mut gote, &mut sente] {
+        c.expect("%TORYO,T0").await;
+    }
+    // The review's record: the same notes, and the programs marked.
+    let (status, rec) = s
+        .request("GET", &format!("/api/games/{id}/record?format=json"), None)
+        .await;
+    assert_eq!(status, 200, "{rec}");
+    assert_eq!(rec["notes"], want, "{rec}");
+    assert_eq!(rec["sente_bot"], true, "{rec}");
+    assert_eq!(rec["gote_bot"], true, "{rec}");
+    // The download stays exactly as played.
+    let (_, _, csa) = s
+        .get_text(&format!("/api/games/{id}/record?format=csa"))
+        .await;
+    assert!(csa.contains("'* -42 -3334FU +2726FU XX +2625FU"), "{csa}");
+    s.server.shutdown().await;
+    // A room opened again from the database reads them again.
+    let s = start(&tmp).await;
+    assert_eq!(s.state(&id).await["notes"], want);
+    s.server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_persons_game_and_an_import_have_no_notes() {
+    let tmp = TempDir::new("csa-no-notes");
+    let s = start(&tmp).await;
+    let (id, host, _) = s
+        .friend_game(json!({"mode": "friend", "side": "sente"}))
+        .await;
+    let mut ws = s.connect(&id, Some(&host)).await;
+    let state = ws.play("7g7f").await;
+    assert!(state.get("notes").is_none(), "{state}");
+    // A record's comments stay comments: an imported floodgate record has no notes.
+    let (status, rec) = raw_import(&s, b"V2.2\nPI\n+\n+7776FU\n'** 35 -3334FU\n").await;
+    assert_eq!(status, 200, "{rec}");
+    assert!(rec.get("notes").is_none(), "{rec}");
+    assert!(rec.get("sente_bot").is_none(), "{rec}");
+    s.server.shutdown().await;
+}
+
+/// `POST /api/import` of `bytes` without saving: the status and the answer.
+async fn raw_import(s: &TestServer, bytes: &[u8]) -> (u16, Value) {
+    let (status, _, body) = common::raw(&s.addr(), "POST", "/api/import", bytes).await;
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
 }
 
 #[tokio::test]

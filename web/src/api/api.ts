@@ -62,6 +62,22 @@ export interface GameState extends LegalMoves {
   takeback?: { proposed_by: Side | null };
   /** The computer's search while it is to move: running, or waiting for a free search thread. */
   computer?: { state: 'thinking' } | { state: 'queued'; ahead: number } | null;
+  /** The programs' notes on their moves, only for the moves that have one (absent when none has). */
+  notes?: ProgramNote[];
+}
+
+/**
+ * A program's note on its move (a CSA program's `'*` comment): its evaluation from
+ * Sente's side (`score` in centipawns, or `mate`) and the line it expected after
+ * the move (USI moves, each legal where it stands).
+ */
+export interface ProgramNote {
+  /** The move's number (1 for the first move). */
+  ply: number;
+  score: number | null;
+  /** The side that mates and in how many plies (`null`: the program did not say). */
+  mate: { winner: Side; plies: number | null } | null;
+  pv: string[];
 }
 
 /** One player's rating before and after a rated game, rounded; `delta` is their difference. */

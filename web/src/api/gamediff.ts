@@ -2,9 +2,12 @@
 // move or another change the server can tell in a few fields, applied to the
 // state the client holds.
 
-import type { GameState } from './api';
+import type { GameState, ProgramNote } from './api';
 
-/** A `diff` message: the fields it carries replace the state's, `move` is appended to `moves`. */
+/**
+ * A `diff` message: the fields it carries replace the state's, `move` is appended to
+ * `moves` and `note`, the move's program note if it has one, to `notes`.
+ */
 export type GameDiff = Pick<
   GameState,
   | 'sfen'
@@ -27,6 +30,8 @@ export type GameDiff = Pick<
   ply: number;
   /** The move the change played (USI), or `null` for a change without a move. */
   move: string | null;
+  /** The program's note on that move, when it has one. */
+  note?: ProgramNote;
 };
 
 /** The fields a diff replaces. */
@@ -56,13 +61,16 @@ const REPLACED = [
 export function applyDiff(state: GameState, diff: GameDiff): GameState | null {
   const n = state.moves.length;
   let moves = state.moves;
+  let notes = state.notes;
   if (diff.move !== null) {
     if (diff.ply !== n + 1) return null;
     moves = [...state.moves, diff.move];
+    if (diff.note) notes = [...(notes ?? []), diff.note];
   } else if (diff.ply !== n) {
     return null;
   }
   const next: GameState = { ...state, moves };
+  if (notes) next.notes = notes;
   for (const k of REPLACED) (next as unknown as Record<string, unknown>)[k] = diff[k];
   return next;
 }

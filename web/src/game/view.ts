@@ -1,7 +1,8 @@
 // The drawing of the game screen beside and around the board: the players'
 // rows (names, ratings, connection dots, clocks), the side column (status,
 // the computer's state, messages, the seat, the invite link, the buttons,
-// the move list with its navigation, the chat, the settings, the links).
+// a program's evaluation of the move shown, the move list with its
+// navigation, the chat, the settings, the links).
 
 import { me } from '../accounts/account';
 import type { ChatMessage, Side } from '../api/api';
@@ -17,6 +18,7 @@ import {
 import { lineMoveText } from '../board/movetext';
 import { opposite } from '../board/shogi';
 import { h } from '../dom';
+import { programNotePanel } from '../engine/programnote';
 import { type MsgKey, t } from '../i18n/i18n';
 import { foulText } from '../rules/refusal';
 import type { GameBoard } from './board';
@@ -55,6 +57,8 @@ export class GameView {
   readonly side = h('div', { class: 'side' });
   private copied = false;
   private movesPanel: HTMLElement | null = null;
+  /** Where a program's evaluation of the move shown is drawn. */
+  private programBox = h('div', { class: 'program-note-box' });
   private settingsEl: HTMLElement | null = null;
   private chat: ChatPanel | null = null;
   /** Where the form reporting the game opens. */
@@ -263,6 +267,7 @@ export class GameView {
       parts.push(controls(host.game, send, () => host.flip()));
       parts.push(takebackPanel(host.game, send));
       parts.push(impassePanel(s));
+      if (this.hasProgram()) parts.push(this.programBox);
     }
     // The move list, its buttons and the settings are kept across updates
     // (an open drop-down is not closed by a move); rebuilt on a language change.
@@ -306,6 +311,33 @@ export class GameView {
     );
     this.side.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
     this.renderMoves();
+  }
+
+  /** Whether a program plays in this game (its evaluations are shown). */
+  private hasProgram(): boolean {
+    const ps = this.host.game.st?.players;
+    return !!(ps?.sente?.bot || ps?.gote?.bot);
+  }
+
+  /** A program's evaluation and expected line for the move shown (drawn with the move list). */
+  private renderProgramNote(): void {
+    const game = this.host.game;
+    const s = game.st;
+    if (!s || !this.hasProgram()) return;
+    const ply = game.viewPly ?? game.infos.length;
+    const mover = ply > 0 ? (game.positions[ply - 1]?.turn ?? null) : null;
+    const p = mover ? s.players?.[mover] : null;
+    this.programBox.replaceChildren(
+      programNotePanel({
+        notes: s.notes,
+        ply,
+        after: game.positions[ply],
+        prevTo: game.infos[ply - 1]?.to,
+        mover,
+        name: p ? playerName(p) : mover ? t(mover) : '',
+        notation: this.host.prefs.notation,
+      }),
+    );
   }
 
   private invitePanel(): HTMLElement | null {
@@ -359,8 +391,9 @@ export class GameView {
     );
   }
 
-  /** The move list, the shown move marked and scrolled into view. */
+  /** The move list, the shown move marked and scrolled into view, and a program's evaluation of it. */
   renderMoves(): void {
+    this.renderProgramNote();
     const list = this.movesPanel?.querySelector<HTMLElement>('#moves');
     if (!list) return;
     const game = this.host.game;

@@ -1,6 +1,8 @@
 // A record's heading in words, as the review page and the import preview
-// show it: the two players, then the event, the day, the clock and the result.
+// show it: the two players (a program's with its badge), then the event, the
+// day, the clock and the result.
 
+import { botBadge } from '../accounts/players';
 import type { TimeControl } from '../api/api';
 import { t } from '../i18n/i18n';
 import { timeControlText } from '../rules/timecontrol';
@@ -20,11 +22,25 @@ export interface RecordHead {
     /** The time control, from the header (KIF 持ち時間 in words too) or the game's settings. */
     time?: TimeControl | null;
   };
+  /** A game played here by a program's account on that side (absent otherwise). */
+  sente_bot?: boolean;
+  gote_bot?: boolean;
 }
 
 /** "☗ Alice — ☖ Bob" (a missing name is the side's name). */
 export function playersText(rec: RecordHead): string {
   return `☗ ${rec.headers.sente ?? t('sente')} — ☖ ${rec.headers.gote ?? t('gote')}`;
+}
+
+/** The players as the review's heading shows them: `playersText` with a badge after a program's name. */
+export function playersHeading(rec: RecordHead): (string | HTMLElement)[] {
+  const badge = (bot: boolean | undefined) => botBadge(bot) ?? '';
+  return [
+    `☗ ${rec.headers.sente ?? t('sente')}`,
+    badge(rec.sente_bot),
+    ` — ☖ ${rec.headers.gote ?? t('gote')}`,
+    badge(rec.gote_bot),
+  ];
 }
 
 /** "Event · 25 Dec 2026 · 30 min + 30 s · Sente wins (resignation)", the parts it has. */

@@ -17,11 +17,14 @@ import {
   savedToken,
   type CreateRequest,
   type LegalMoves,
+  type ProgramNote,
 } from '../api/api';
 import { takeNote } from '../records/opennote';
 import { clockRulesFields, clockRulesRequest, DEFAULT_CLOCK_RULES, type ClockRules } from '../rules/gameoptions';
 import { h, option } from '../dom';
-import { factsText, playersText, type RecordHead } from '../records/summary';
+import { factsText, playersHeading, type RecordHead } from '../records/summary';
+import { programNotePanel } from '../engine/programnote';
+import { defaultNotation } from '../board/movetext';
 import { groundDests, lastDests, moveShape } from '../board/ground';
 import { t } from '../i18n/i18n';
 import { MateSearch } from '../engine/mate';
@@ -53,6 +56,8 @@ interface RecordJson extends RecordHead {
   start_comments: string[];
   /** A game played here keeps its moves; an imported record's main line may change (absent: fixed). */
   main_line_fixed?: boolean;
+  /** A game programs played: their evaluations and expected lines, by ply (absent: none). */
+  notes?: ProgramNote[];
 }
 
 /** The record formats offered for download. */
@@ -427,7 +432,7 @@ class Review implements Screen {
   render(): void {
     this.syncBoard();
     const rec = this.rec;
-    const title = h('h1', { class: 'review-title' }, playersText(rec));
+    const title = h('h1', { class: 'review-title' }, playersHeading(rec));
     const info = h('p', { class: 'review-result', id: 'review-result' }, factsText(rec));
     const btn = (id: string, label: string, fn: () => void, title?: string) => {
       const b = h('button', { type: 'button', id, title }, label);
@@ -501,6 +506,7 @@ class Review implements Screen {
         info,
         nav,
         variationRow,
+        this.programPanel(),
         this.analysis.panel(this.analysisView()),
         moves,
         this.analysis.mistakeList(this.analysisView()),
@@ -515,6 +521,23 @@ class Review implements Screen {
     );
     this.updateSaveState();
     scrollIntoList(moves, moves.querySelector<HTMLElement>('.current'));
+  }
+
+  /** In a game with a program: its evaluation and expected line for the main-line move shown. */
+  private programPanel(): HTMLElement | null {
+    const rec = this.rec;
+    if (!rec.sente_bot && !rec.gote_bot) return null;
+    const ply = this.ply;
+    const mover = ply > 0 ? this.positions[ply - 1].turn : null;
+    return programNotePanel({
+      notes: rec.notes,
+      ply: this.onMain() && !this.mate.open ? ply : null,
+      after: this.positions[ply],
+      prevTo: this.infos[ply - 1]?.to,
+      mover,
+      name: mover ? (rec.headers[mover] ?? t(mover)) : '',
+      notation: defaultNotation(),
+    });
   }
 
   /** The analysis board's address for the shown position and the shown line's moves from it. */

@@ -1,6 +1,7 @@
 //! The room's read model: the state of a game as every viewer sees it
 //! ([`GameView`] and its parts), the players as shown beside the board, in
-//! the lobby and in lists ([`PlayerView`]), the answer to a join
+//! the lobby and in lists ([`PlayerView`]), a program's note on its move
+//! ([`NoteView`], also in the review's record), the answer to a join
 //! ([`Joined`]), and the `state` and `diff` messages serialised once per
 //! change for all the connections that receive them ([`StateText`]).
 //!
@@ -9,13 +10,14 @@
 //! because the rooms, the lobby and the players make them, and nothing
 //! outside `api` may use `api`. The JSON names are `docs/PROTOCOL.md`'s.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
-use shogi_core::{Ending, Foul, ImpasseRule, Move};
+use shogi_core::{Ending, Foul, ImpasseRule, Move, Position};
 
 use crate::board::dests::{Dests, Drops, Promotions};
+use crate::csa::note::{Note, Score};
 use crate::game::ending::nifu_file;
 use crate::game::text::as_text;
 use crate::game::{reason_word, rule_code, EventPlace, Mode, RulesView, Seat, Side};
@@ -233,6 +235,64 @@ pub struct TakebackView {
     pub proposed_by: Option<Side>,
 }
 
+/// A program's note on one of its moves (a CSA program's `'*` comment,
+/// [`crate::csa::note`]): its evaluation from Sente's point of view and the
+/// line it expects after the move. Exactly one of `score` and `mate` is set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NoteView {
+    /// The move's number (1 for the first move).
+    pub ply: u32,
+    /// Centipawns, positive when Sente stands better (`None`: a mate).
+    pub score: Option<i32>,
+    /// The mate the program sees (`None`: an evaluation).
+    pub mate: Option<MateView>,
+    /// The expected line from the position after the move (USI in JSON).
+    #[serde(serialize_with = "usi_list")]
+    pub pv: Vec<Move>,
+}
+
+/// A mate a program sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MateView {
+    /// The side that mates.
+    pub winner: Side,
+    /// In how many plies (`None`: the program did not say).
+    pub plies: Option<u32>,
+}
+
+impl NoteView {
+    /// The note of move `ply` as shown.
+    #[must_use]
+    pub fn of(ply: u32, note: &Note) -> NoteView {
+        let (score, mate) = match note.score {
+            Score::Centipawns(cp) => (Some(cp), None),
+            Score::Mate { winner, plies } => (
+                None,
+                Some(MateView {
+                    winner: winner.into(),
+                    plies,
+                }),
+            ),
+        };
+        NoteView {
+            ply,
+            score,
+            mate,
+            pv: note.pv.clone(),
+        }
+    }
+
+    /// The note the kept comment `comment` makes on move `ply`, `mv`,
+    /// played in `before`; `None` when the comment is not an evaluation
+    /// (it stays the move's comment in the record).
+    #[must_use]
+    pub fn read(ply: u32, comment: &str, before: &Position, mv: Move) -> Option<NoteView> {
+        Note::read(comment, before, mv)
+            .ok()
+            .map(|note| NoteView::of(ply, &note))
+    }
+}
+
 /// The state of a game, the same for every viewer (`you` is added per connection).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameView {
@@ -286,6 +346,10 @@ pub struct GameView {
     pub takeback: TakebackView,
     /// The computer's search while it is to move: thinking, or waiting for a search thread.
     pub computer: Option<ComputerView>,
+    /// The programs' notes on their moves, by ply, only for the moves that
+    /// have one (absent when none has). Shared with the room, not copied.
+    #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "shared_list")]
+    pub notes: Vec<Arc<NoteView>>,
     /// How the game ended, as the rules say it (the JSON says it as
     /// `status`; the CSA edge translates it to its own words).
     #[serde(skip)]
@@ -313,6 +377,15 @@ pub enum Change {
 /// Moves as a JSON list of USI texts, written without a `String` each.
 fn usi_list<S: serde::Serializer>(moves: &[Move], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(moves.iter().map(|m| Usi(*m)))
+}
+
+/// Shared values as a JSON list of the values.
+#[allow(clippy::ptr_arg)] // serde's `serialize_with` passes the field itself
+fn shared_list<S: serde::Serializer, T: Serialize>(
+    items: &Vec<Arc<T>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_seq(items.iter().map(|i| &**i))
 }
 
 /// An optional move as USI text or `null`.
@@ -442,6 +515,14 @@ impl StateText {
                 connected: &v.connected,
                 takeback: &v.takeback,
                 computer: v.computer.as_ref(),
+                note: match self.change {
+                    Change::Move => v
+                        .notes
+                        .last()
+                        .filter(|n| u32::try_from(v.moves.len()).ok() == Some(n.ply))
+                        .map(|n| &**n),
+                    _ => None,
+                },
             };
             // About the size of the text, so that it is not grown step by
             // step: the destinations take most of it.
@@ -488,7 +569,8 @@ pub const DIFF_FIELDS: [&str; 14] = [
 
 /// The `diff` message: what changed in a [`GameView`] since the state or
 /// diff before; everything not here (the id, mode, start, rules, seats,
-/// players, rated) is as it was, and `moves` grows by `move` if there is one.
+/// players, rated) is as it was, `moves` grows by `move` if there is one,
+/// and `notes` by `note`, the note of that move if it has one.
 #[derive(Serialize)]
 struct DiffView<'a> {
     #[serde(rename = "type")]
@@ -510,6 +592,8 @@ struct DiffView<'a> {
     connected: &'a ConnectedView,
     takeback: &'a TakebackView,
     computer: Option<&'a ComputerView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a NoteView>,
 }
 
 /// What the computer is doing while it is to move.

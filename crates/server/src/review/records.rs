@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::sync::{Mutex, PoisonError};
 
 use serde_json::{json, Value};
-use shogi_core::{Color, Ending, Foul, Handicap, IllegalMove, Move, Position};
+use shogi_core::{ByColor, Color, Ending, Foul, Handicap, IllegalMove, Move, Position};
 use shogi_record::{Node, Record};
 
 use crate::db::players::SeatPlayer;
@@ -18,6 +18,7 @@ use crate::db::{Store, StoredGame};
 use crate::error::{Error, Problem};
 use crate::game::clock::TimeControl;
 use crate::game::{reason_word, rule_code, Side, StartChoice};
+use crate::games::view::NoteView;
 use crate::review::annotations::{self, MainLine};
 use crate::time::unix_ms;
 use crate::token;
@@ -38,6 +39,11 @@ pub struct Review {
     pub played_at_ms: Option<i64>,
     /// Whether annotations may change the main line (imported records only).
     pub main_line: MainLine,
+    /// A game played here: the programs' notes on their moves, read from
+    /// the comments stored with them (empty for records).
+    pub notes: Vec<NoteView>,
+    /// A game played here: which sides a program's account played.
+    pub bots: ByColor<bool>,
 }
 
 /// The civil date (proleptic Gregorian) of a day counted from 1970-01-01,
@@ -343,6 +349,24 @@ fn game_record(g: &StoredGame) -> Record {
     rec
 }
 
+/// The programs' notes on the moves of a stored game, by ply, from the
+/// comments stored with the moves (the same as its room shows).
+fn game_notes(g: &StoredGame) -> Vec<NoteView> {
+    let mut pos = g.start.clone();
+    let mut notes = Vec::new();
+    for (i, &mv) in g.moves.iter().enumerate() {
+        if let Some(Some(comment)) = g.comments.get(i) {
+            let ply = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            notes.extend(NoteView::read(ply, comment, &pos, mv));
+        }
+        if pos.play(mv).is_err() {
+            // An illegal move that lost the game is the last one.
+            break;
+        }
+    }
+    notes
+}
+
 /// The record of a game or an imported record, with its saved annotations
 /// (comments and variations) if any, as `reader` (an account id, `None` for
 /// a guest) may read it.
@@ -376,11 +400,14 @@ async fn unannotated(store: &Store, id: &str, reader: Option<i64>) -> Result<Rev
         return Err(Error::NotFound);
     }
     if let Some(g) = store.load(id).await? {
+        let bot = |c: Color| g.players.seats[c].as_ref().is_some_and(|p| p.bot);
         return Ok(Review {
             record: game_record(&g),
             ending: g.ending,
             played_at_ms: i64::try_from(g.created_at_ms).ok(),
             main_line: MainLine::Fixed,
+            notes: game_notes(&g),
+            bots: ByColor::new(bot(Color::Sente), bot(Color::Gote)),
         });
     }
     let stored = store.record_source(id).await?.ok_or(Error::NotFound)?;
@@ -393,6 +420,8 @@ async fn unannotated(store: &Store, id: &str, reader: Option<i64>) -> Result<Rev
         ending: None,
         played_at_ms: None,
         main_line: MainLine::Free,
+        notes: Vec::new(),
+        bots: ByColor::default(),
     })
 }
 
@@ -471,7 +500,7 @@ pub fn record_json(review: &Review) -> Value {
     let rec = &review.record;
     let h = &rec.headers;
     let (winner, reason) = summary(review);
-    json!({
+    let mut out = json!({
         "start_sfen": rec.start.to_sfen(),
         "moves": rec.moves.iter().map(|n| n.mv.to_string()).collect::<Vec<_>>(),
         "nodes": rec.moves.iter().map(node_json).collect::<Vec<_>>(),
@@ -490,7 +519,22 @@ pub fn record_json(review: &Review) -> Value {
         "illegal_move": rec.illegal_move.as_ref().map(|i| json!({
             "ply": i.ply, "text": i.text, "problem": i.problem.to_string(),
         })),
-    })
+    });
+    // A game played by programs: left out for everyone else, as in the archive.
+    if let Value::Object(fields) = &mut out {
+        for (key, bot) in [
+            ("sente_bot", review.bots[Color::Sente]),
+            ("gote_bot", review.bots[Color::Gote]),
+        ] {
+            if bot {
+                fields.insert(key.into(), Value::Bool(true));
+            }
+        }
+        if !review.notes.is_empty() {
+            fields.insert("notes".into(), json!(review.notes));
+        }
+    }
+    out
 }
 
 /// An imported record: its JSON, and if it was saved its id and owner token.
@@ -536,6 +580,8 @@ pub async fn import(store: &Store, bytes: &[u8], opts: ImportOptions) -> Result<
         ending: None,
         played_at_ms: None,
         main_line: MainLine::Free,
+        notes: Vec::new(),
+        bots: ByColor::default(),
     };
     let json = record_json(&review);
     let rec = &review.record;
@@ -775,6 +821,8 @@ mod tests {
             }),
             played_at_ms: None,
             main_line: MainLine::Fixed,
+            notes: Vec::new(),
+            bots: ByColor::default(),
         };
         assert_eq!(summary(&review), (Some(Side::Gote), Some("try")));
     }

@@ -43,7 +43,7 @@ use crate::games::committer::Committer;
 use crate::games::connections::Connections;
 use crate::games::opponent::Opponent;
 use crate::games::players::{Identity, SeatPlayer};
-use crate::games::view::{ComputerView, GameView, Joined, RatingChangesView, StateText};
+use crate::games::view::{ComputerView, GameView, Joined, NoteView, RatingChangesView, StateText};
 use crate::limits::bucket::TokenBucket;
 use crate::lobby::Lobby;
 use crate::search_pool::SearchPool;
@@ -372,6 +372,9 @@ pub struct RoomInit {
     pub start: Position,
     /// The moves played so far.
     pub moves: Vec<Move>,
+    /// The comment kept with each move so far (a CSA program's `'*`
+    /// evaluation; empty for a new game), the programs' notes read again.
+    pub comments: Vec<Option<String>>,
     /// The seats' tokens.
     pub tokens: ByColor<Option<String>>,
     /// The unused invite code.
@@ -489,6 +492,8 @@ struct Room {
     start_sfen: String,
     game: Game,
     usi_moves: Vec<Move>,
+    /// The programs' notes on their moves, by ply (only moves with one).
+    notes: Vec<Arc<NoteView>>,
     tokens: ByColor<Option<String>>,
     invite: Option<String>,
     clocks: Option<ByColor<Clock>>,
@@ -545,7 +550,12 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
     };
     let start_sfen = init.start.to_sfen();
     let mut game = Game::with_rules(init.start, rules);
-    for &m in &init.moves {
+    let mut notes = Vec::new();
+    for (i, &m) in init.moves.iter().enumerate() {
+        if let Some(Some(comment)) = init.comments.get(i) {
+            let ply = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            notes.extend(NoteView::read(ply, comment, game.position(), m).map(Arc::new));
+        }
         // An illegal move is stored only when it lost the game; replaying it records that again.
         let _ = game.play(m);
     }
@@ -560,6 +570,7 @@ pub fn spawn(init: RoomInit, deps: RoomDeps) -> RoomHandle {
         start_sfen,
         game,
         usi_moves: init.moves,
+        notes,
         tokens: init.tokens,
         invite: init.invite,
         clocks: init.clocks,

@@ -2,12 +2,14 @@
 //! played, stored through the committer and only then answered and
 //! broadcast; the flag falls when the side to move runs out of time.
 
+use std::sync::Arc;
+
 use shogi_core::{ByColor, Color, Ending, Move, PlayError, Position};
 
 use super::{Room, RoomError};
 use crate::db::{GameWrite, MoveRecord};
 use crate::game::clock::Clock;
-use crate::games::view::Change;
+use crate::games::view::{Change, NoteView};
 
 /// Refuses a move no one could make on a real board (no piece of the
 /// mover's on its origin, a drop of a piece not in hand), even where
@@ -31,7 +33,8 @@ fn on_the_board(pos: &Position, m: Move) -> Result<(), RoomError> {
 
 impl Room {
     /// Plays `m` for `acting`, stored (with `comment`, if any) before it
-    /// is answered or broadcast.
+    /// is answered or broadcast; a comment that is a program's evaluation
+    /// becomes the move's note in the state sent.
     pub(super) async fn play(
         &mut self,
         acting: Color,
@@ -44,6 +47,10 @@ impl Room {
             return Err(RoomError::NotYourTurn);
         }
         on_the_board(self.game.position(), m)?;
+        let ply = self.plies().saturating_add(1);
+        let note = comment
+            .as_deref()
+            .and_then(|c| NoteView::read(ply, c, self.game.position(), m));
         let used = self.turn_used(now);
         // Whole seconds: the fraction is free (the clock, whole seconds
         // too, then flags exactly when the used time reaches it).
@@ -75,7 +82,7 @@ impl Room {
         }
         let ending = self.game.ending();
         let record = MoveRecord {
-            ply: self.plies().saturating_add(1),
+            ply,
             mv: m,
             used_ms: used,
             mover,
@@ -89,6 +96,7 @@ impl Room {
             return Err(RoomError::MoveNotStored);
         }
         self.usi_moves.push(m);
+        self.notes.extend(note.map(Arc::new));
         self.last_move_ms = Some(used);
         self.clocks = clocks;
         self.turn_start_ms = now;

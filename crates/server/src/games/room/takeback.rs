@@ -116,6 +116,8 @@ impl Room {
         }
         self.game = game;
         self.usi_moves.truncate(keep);
+        self.notes
+            .retain(|n| usize::try_from(n.ply).is_ok_and(|ply| ply <= keep));
         self.clocks = clocks;
         self.turn_start_ms = now;
         self.turn_base_ms = 0;

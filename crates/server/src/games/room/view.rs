@@ -83,6 +83,7 @@ impl Room {
                 proposed_by: self.takeback_by.map(Side::from),
             },
             computer: self.computer.filter(|_| self.ending.is_none()),
+            notes: self.notes.clone(),
             ending: self.ending,
             last_move_ms: self.last_move_ms,
         }
