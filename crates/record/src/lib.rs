@@ -5,7 +5,8 @@
 //! [`kif`] (KIF/KIFU), [`ki2`], [`csa`] (V2.2 and V3.0), [`jkf`] (JSON Kifu
 //! Format), [`usi`] (`position … moves …`) and [`usen`], plus single-move display text
 //! in [`notation`] (Japanese, KIF, Western, Russian/Ukrainian) and KIF board
-//! diagrams in [`bod`], and SVG board pictures in [`diagram`].
+//! diagrams in [`bod`], and SVG board pictures in [`diagram`]. [`strategy`]
+//! names a game's openings, castles and line in four languages.
 //!
 //! Readers sniff the text encoding from the content ([`encoding`]), never
 //! panic on input, report syntax problems as [`ReadError`] with line, column
@@ -40,6 +41,7 @@ pub mod kif;
 mod kif_family;
 pub mod notation;
 mod record;
+pub mod strategy;
 pub mod usen;
 pub mod usi;
 
