@@ -6,11 +6,16 @@
 // program's evaluation and expected line beside the board; one program
 // resigns, and the person opens the game from the archive and reads the
 // program badges and the evaluations on the review page. The CSA download
-// has the comments as they were sent. Screenshots test-results/programs-*.png.
+// has the comments as they were sent. Then a person meets a program: the
+// program waits, the person accepts it in the lobby, plays a few moves on the
+// board by clicking the drawn pieces, and resigns; the game is in the archive
+// with the program's badge and its evaluations. Screenshots
+// test-results/programs-*.png.
 
 import { createConnection, type Socket } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 
+import { clickSquare } from './board';
 import {
   BASE,
   CSA_PORT,
@@ -260,6 +265,83 @@ export async function programScenarios(browser: Browser): Promise<void> {
     } finally {
       alpha.close();
       beta.close();
+      await context.close();
+    }
+  });
+
+  await test('a person accepts a waiting program in the lobby, plays, resigns; the archive has its badge and evaluations', async () => {
+    if (CSA_PORT === null) throw new Error('no CSA port: start the server with --csa-port (SHOGI_CSA_PORT)');
+    const token = await programAccount('prog_gamma');
+    const gamma = await Program.connect(CSA_PORT);
+    const { context, page } = await newPage(browser);
+    try {
+      // The program waits for a game as Sente; it is listed as an open challenge.
+      gamma.send(`LOGIN prog_gamma e2e-300-10-B,${token}`);
+      await gamma.expect('LOGIN:prog_gamma OK');
+      await page.goto(`${BASE}/`);
+      const row = page.locator('#seek-list .seek-row', { hasText: 'prog_gamma' });
+      await row.waitFor({ timeout: 15000 });
+      check((await row.locator('.bot-badge').count()) === 1, "the challenge shows the program's badge");
+      const rowText = (await row.textContent()) ?? '';
+      check(rowText.includes('e2e-300-10'), `the challenge names the program's game: ${rowText}`);
+      await shootNarrow(page, 'programs-lobby', "a program's challenge in the lobby");
+
+      // Accepting it: the program is asked and agrees; the person's page opens the game.
+      await row.locator('.seek-accept').click();
+      await gamma.expect('BEGIN Game_Summary');
+      const summary: string[] = [];
+      for (let l = await gamma.line(); l !== 'END Game_Summary'; l = await gamma.line()) summary.push(l);
+      check(summary.includes('Name+:prog_gamma'), `the program plays Sente: ${summary.join(' | ')}`);
+      const id = summary.find((l) => l.startsWith('Game_ID:'))?.slice('Game_ID:'.length) ?? '';
+      gamma.send('AGREE');
+      await gamma.expect(`START:${id}`);
+      await page.waitForURL(new RegExp(`/g/${id}$`), { timeout: 15000 });
+      await page.waitForSelector('.board sg-board piece');
+
+      // The program moves with its evaluation; the person answers on the board.
+      const echo = async (line: string) => {
+        const got = await gamma.line();
+        check(new RegExp(`^${line.replace('+', '\\+')},T\\d+$`).test(got), `the echo of ${line}: ${got}`);
+      };
+      gamma.send("+7776FU,'* 40 -3334FU +2726FU");
+      await echo('+7776FU');
+      await panelReads(page, { who: '☗ prog_gamma — after move 1', score: '+0.40' }, 'the program moved');
+      await clickSquare(page, '3c', 'gote');
+      await clickSquare(page, '3d', 'gote');
+      await echo('-3334FU');
+      gamma.send("+2726FU,'* 55 -8384FU +2625FU");
+      await echo('+2726FU');
+      await panelReads(page, { score: '+0.55', line: 'Expected line: 4. P-8d 5. P-2e' }, 'the program moved again');
+      await clickSquare(page, '8c', 'gote');
+      await clickSquare(page, '8d', 'gote');
+      await echo('-8384FU');
+      await sleep(500);
+      await shootNarrow(page, 'programs-person', 'a person playing a program');
+
+      // The person resigns; the program is told.
+      page.once('dialog', (d) => d.accept());
+      await page.click('#resign');
+      await gamma.expect('%TORYO,T0');
+      await gamma.expect('#RESIGN');
+      await gamma.expect('#WIN');
+      await retry(async () => check((await textOf(page, '#status')).includes('Game over'), 'the game is over'), 10000);
+
+      // In the archive, by the link a person sees: the program's badge, its evaluations.
+      await page.click('#link-archive');
+      const open = page.locator(`.archive-row[data-id="${id}"] a[href="/review/${id}"]`);
+      await open.waitFor({ timeout: 10000 });
+      check((await page.locator(`.archive-row[data-id="${id}"] .bot-badge`).count()) === 1, "the program's badge");
+      await open.click();
+      await page.waitForURL(new RegExp(`/review/${id}$`));
+      await page.waitForSelector('#moves .move[data-ply="4"]');
+      await page.click('#moves .move[data-ply="3"]');
+      await panelReads(page, { who: '☗ prog_gamma — after move 3', score: '+0.55' }, 'the review at move 3');
+      await page.click('#moves .move[data-ply="2"]');
+      await panelReads(page, { none: 'No evaluation came with the move shown' }, "the person's move has none");
+      await sleep(500);
+      await shootNarrow(page, 'programs-person-review', "the review of a person's game with a program");
+    } finally {
+      gamma.close();
       await context.close();
     }
   });
