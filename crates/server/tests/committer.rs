@@ -14,6 +14,7 @@ use shogi_server::db::{Fence, GameWrite, MoveRecord, Store};
 use shogi_server::game::clock::{Clock, TimeControl};
 use shogi_server::games::committer::{Committer, MAX_HOLD_BATCHES};
 use shogi_server::games::leases::{Acquired, LeasePolicy, Leases};
+use shogi_server::Location;
 
 fn mv(ply: u32, usi: &str, mover: Color) -> GameWrite {
     GameWrite::Move(MoveRecord {
@@ -308,7 +309,7 @@ async fn a_write_of_an_instance_that_lost_the_lease_is_refused() {
 /// it after at most `MAX_HOLD_BATCHES` of the committer's transactions.
 #[tokio::test]
 async fn a_steady_stream_of_moves_does_not_keep_other_writes_waiting() {
-    let (_dir, ids, store, committer) = a_first_move("committer-hold").await;
+    let (dir, ids, store, committer) = a_first_move("committer-hold").await;
     let moves = Arc::new(AtomicU32::new(0));
     let stream = {
         let (committer, id, moves) = (committer.clone(), ids[1].clone(), moves.clone());
@@ -337,10 +338,15 @@ async fn a_steady_stream_of_moves_does_not_keep_other_writes_waiting() {
         .await
         .unwrap();
     let during = moves.load(Ordering::SeqCst);
-    assert!(
-        during <= MAX_HOLD_BATCHES + 3,
-        "the seat waited for {during} of the committer's transactions"
-    );
+    // On PostgreSQL the seat's write has a connection of its own and never
+    // waits for the committer's: the moves stored meanwhile are only the
+    // stream's own pace on a busy machine, so the bound is SQLite's.
+    if matches!(dir.db(), Location::Sqlite(_)) {
+        assert!(
+            during <= MAX_HOLD_BATCHES + 3,
+            "the seat waited for {during} of the committer's transactions"
+        );
+    }
     stream.await.unwrap();
     assert_eq!(
         store.load(&ids[1]).await.unwrap().unwrap().moves.len(),
