@@ -35,6 +35,7 @@ import type { TreeNode } from '../src/records/tree';
 import * as winrate from '../src/review/winrate';
 import * as refusal from '../src/rules/refusal';
 import * as timecontrol from '../src/rules/timecontrol';
+import * as strategy from '../src/records/strategy';
 import { eq, finish } from './unit-harness';
 
 /** Every module under test, as one namespace. */
@@ -677,6 +678,42 @@ eq('nonsense', typed('hello'), '');
   const noted = m.applyDiff(base, { ...diff, note });
   eq("a diff's program note is added to the notes", JSON.stringify(noted?.notes), JSON.stringify([note]));
   eq('a diff without a note adds none', next?.notes, undefined);
+}
+
+{
+  // A game's strategy in words, from the names the server sends.
+  const tag = (id: string, en: string, ru: string) => ({ id, names: { en, ru, uk: ru, ja: id } });
+  const s: strategy.Strategy = {
+    sente: {
+      family: null,
+      opening: tag('static_rook', 'Static Rook', 'Статичная ладья'),
+      later_opening: null,
+      castles: [tag('funagakoi', 'Boat', 'Фунагакои')],
+    },
+    gote: {
+      family: null,
+      opening: tag('third_file_rook', 'Third-file Rook', 'Сангэнбися'),
+      later_opening: tag('opposing_rook', 'Opposing Rook', 'Мукаибися'),
+      castles: [tag('mino', 'Mino', 'Мино'), tag('takamino', 'High Mino', 'Такамино')],
+    },
+    line: tag('static_vs_ranging', 'Static vs Ranging', 'Статичная против смещённой'),
+  };
+  i18n.setLang('en');
+  eq(
+    'strategy in English',
+    strategy.strategyText(s),
+    'Strategy: ☗ Static Rook, Boat — ☖ Third-file Rook → Opposing Rook, Mino, High Mino · Static vs Ranging',
+  );
+  i18n.setLang('ru');
+  eq('strategy in Russian', strategy.strategyText(s).startsWith('Стратегия: ☗ Статичная ладья, Фунагакои'), true);
+  i18n.setLang('en');
+  const none = { family: null, opening: null, later_opening: null, castles: [] };
+  eq('nothing recognised: no line', strategy.strategyText({ sente: none, gote: none, line: null }), '');
+  eq(
+    'one side only',
+    strategy.strategyText({ sente: s.sente, gote: none, line: null }),
+    'Strategy: ☗ Static Rook, Boat — ☖ —',
+  );
 }
 
 finish();

@@ -82,6 +82,12 @@ async fn every_shared_record_imports_and_reads_back() {
             assert_eq!(back["ending"], imported["ending"], "{file}: ending");
         }
         assert_eq!(back["start_sfen"], imported["start_sfen"], "{file}");
+        // Tagged on reading, the same for the preview and the stored record.
+        assert!(
+            back["strategy"]["sente"]["castles"].is_array(),
+            "{file}: {back}"
+        );
+        assert_eq!(back["strategy"], imported["strategy"], "{file}: strategy");
         let reason = imported["ending"]["reason"].as_str();
         match col("expected_ending") {
             "%TORYO" | "TORYO" | "投了" => assert_eq!(reason, Some("resign"), "{file}"),

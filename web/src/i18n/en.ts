@@ -258,6 +258,7 @@ export const en = {
   noSeeks: 'No open challenges. Post one!',
   seekerSide: 'Their side',
   accept: 'Accept',
+  strategy: 'Strategy',
   waitingForProgram: 'Waiting for the program…',
   csaGameName: 'CSA game name',
   decline: 'Decline',

@@ -258,6 +258,7 @@ export const ja: Dict = {
   noSeeks: '募集中の対局はありません。募集してみましょう！',
   seekerSide: '募集者の手番',
   accept: '受ける',
+  strategy: '戦型',
   waitingForProgram: 'プログラムの同意を待っています…',
   csaGameName: 'CSA の対局名',
   decline: '断る',

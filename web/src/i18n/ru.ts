@@ -258,6 +258,7 @@ export const ru: Dict = {
   noSeeks: 'Открытых вызовов нет. Создайте свой!',
   seekerSide: 'Его сторона',
   accept: 'Принять',
+  strategy: 'Стратегия',
   waitingForProgram: 'Ждём согласия программы…',
   csaGameName: 'Название партии в протоколе CSA',
   decline: 'Отклонить',

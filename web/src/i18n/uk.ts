@@ -258,6 +258,7 @@ export const uk: Dict = {
   noSeeks: 'Відкритих викликів немає. Створіть свій!',
   seekerSide: 'Його сторона',
   accept: 'Прийняти',
+  strategy: 'Стратегія',
   waitingForProgram: 'Чекаємо на згоду програми…',
   csaGameName: 'Назва партії в протоколі CSA',
   decline: 'Відхилити',

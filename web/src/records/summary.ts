@@ -8,6 +8,7 @@ import { t } from '../i18n/i18n';
 import { timeControlText } from '../rules/timecontrol';
 import { isoDayText } from './dates';
 import { resultText } from './ending';
+import type { Strategy } from './strategy';
 
 /** What the heading reads of a record (the record JSON of docs/PROTOCOL.md). */
 export interface RecordHead {
@@ -25,6 +26,8 @@ export interface RecordHead {
   /** A game played here by a program's account on that side (absent otherwise). */
   sente_bot?: boolean;
   gote_bot?: boolean;
+  /** The strategy tags of the main line (docs/STRATEGY.md). */
+  strategy?: Strategy;
 }
 
 /** "☗ Alice — ☖ Bob" (a missing name is the side's name). */

@@ -22,6 +22,7 @@ import {
 import { takeNote } from '../records/opennote';
 import { clockRulesFields, clockRulesRequest, DEFAULT_CLOCK_RULES, type ClockRules } from '../rules/gameoptions';
 import { h, option } from '../dom';
+import { strategyText } from '../records/strategy';
 import { factsText, playersHeading, type RecordHead } from '../records/summary';
 import { programNotePanel } from '../engine/programnote';
 import { defaultNotation } from '../board/movetext';
@@ -434,6 +435,8 @@ class Review implements Screen {
     const rec = this.rec;
     const title = h('h1', { class: 'review-title' }, playersHeading(rec));
     const info = h('p', { class: 'review-result', id: 'review-result' }, factsText(rec));
+    const tags = strategyText(rec.strategy);
+    const strategy = tags ? h('p', { class: 'review-strategy note', id: 'review-strategy' }, tags) : null;
     const btn = (id: string, label: string, fn: () => void, title?: string) => {
       const b = h('button', { type: 'button', id, title }, label);
       b.addEventListener('click', fn);
@@ -504,6 +507,7 @@ class Review implements Screen {
       ...[
         title,
         info,
+        strategy,
         nav,
         variationRow,
         this.programPanel(),

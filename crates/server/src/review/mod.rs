@@ -18,3 +18,4 @@ pub mod marks;
 pub mod mate;
 pub mod picture;
 pub mod records;
+pub mod strategy;

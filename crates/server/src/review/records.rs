@@ -519,6 +519,7 @@ pub fn record_json(review: &Review) -> Value {
         "illegal_move": rec.illegal_move.as_ref().map(|i| json!({
             "ply": i.ply, "text": i.text, "problem": i.problem.to_string(),
         })),
+        "strategy": super::strategy::record_strategy(rec),
     });
     // A game played by programs: left out for everyone else, as in the archive.
     if let Value::Object(fields) = &mut out {
