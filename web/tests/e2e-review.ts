@@ -53,6 +53,9 @@ export async function reviewScenarios(browser: Browser): Promise<void> {
       reviewInfo.includes('5 Jan 2024') && reviewInfo.includes('30 min'),
       `the record's own day and time control: ${reviewInfo}`,
     );
+    // Both sides pushed their rook pawns: Static Rook, in words under the heading.
+    const tags = await textOf(page, '#review-strategy');
+    check(tags === 'Strategy: ☗ Static Rook — ☖ Static Rook · Double Static Rook', `the strategy line: ${tags}`);
     // Step through the main line with the keyboard and the buttons.
     await page.keyboard.press('ArrowRight');
     check((await page.getAttribute('#moves .move.current', 'data-ply')) === '1', 'ArrowRight shows move 1');
