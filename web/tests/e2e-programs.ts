@@ -315,6 +315,7 @@ export async function programScenarios(browser: Browser): Promise<void> {
       await clickSquare(page, '8c', 'gote');
       await clickSquare(page, '8d', 'gote');
       await echo('-8384FU');
+      check((await page.locator('#chat-input').count()) === 0, 'no chat box: a program reads no chat');
       await sleep(500);
       await shootNarrow(page, 'programs-person', 'a person playing a program');
 

@@ -84,6 +84,8 @@ export class GameView {
     const { st: s, you } = this.host.game;
     if (s?.mode !== 'friend' || (you !== 'sente' && you !== 'gote')) return null;
     if (s.event && !s.event.chat) return null;
+    // A program reads no chat (the CSA protocol has none for its game).
+    if (s.players?.sente?.bot || s.players?.gote?.bot) return null;
     if (!this.chat) {
       this.chat = new ChatPanel(you, (text) => this.host.sendChat(text), this.host.id);
       this.chat.add(this.chatBacklog, true);
