@@ -141,6 +141,19 @@ export async function reviewScenarios(browser: Browser): Promise<void> {
       row.includes('5 Jan 2024') && row.includes('30 min') && !row.includes('((') && !row.includes('))'),
       `the archive shows the record's day and time control: ${row}`,
     );
+    // The strategy filter, chosen by its words: Alice's game is Double Static Rook, not Fourth-file Rook.
+    await page.waitForSelector('#archive-strategy option[value="double_static_rook"]', { state: 'attached' });
+    await page.selectOption('#archive-strategy', { label: 'Double Static Rook' });
+    await page.click('#archive-form button[type="submit"]');
+    await page.waitForSelector('#archive-list[data-query*="strategy=double_static_rook"]');
+    check((await page.locator(`.archive-row[data-id="${id}"]`).count()) === 1, 'found by its line');
+    await page.selectOption('#archive-strategy', { label: 'Fourth-file Rook' });
+    await page.click('#archive-form button[type="submit"]');
+    await page.waitForSelector('#archive-list[data-query*="strategy=fourth_file_rook"]');
+    check((await page.locator('.archive-row').count()) === 0, 'no Fourth-file Rook game of Alice');
+    await page.selectOption('#archive-strategy', { label: 'Any' });
+    await page.click('#archive-form button[type="submit"]');
+    await page.waitForSelector('#archive-list[data-query]:not([data-query*="strategy"])');
     // The same day in Japanese, as the review writes it.
     await page.selectOption('#lang', 'ja');
     await page.waitForFunction(

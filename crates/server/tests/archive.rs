@@ -628,3 +628,55 @@ async fn shared_records_are_listed_with_their_own_dates_and_time_controls() {
         "the 1709 game is listed with its day: {list}"
     );
 }
+
+#[tokio::test]
+async fn the_archive_finds_games_by_their_strategy() {
+    let dir = TempDir::new("archive-strategy");
+    let ts = TestServer::start(&dir.db()).await;
+    // Gote swings its rook to 4b (Fourth-file Rook); in the other game both
+    // push their rook pawns (Double Static Rook).
+    let ranging = b"position startpos moves 7g7f 3c3d 2g2f 4c4d 3i4h 8b4b 5i6h 5a6b 6h7h 6b7b";
+    let statics = b"position startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e 8d8e";
+    let (status, r) = import(&ts, ranging, true).await;
+    assert_eq!(status, 201, "{r}");
+    let (status, st) = import(&ts, statics, true).await;
+    assert_eq!(status, 201, "{st}");
+    let ids = |v: &Value| -> Vec<String> {
+        v["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let find = |tag: &str| format!("/api/archive?strategy={tag}");
+    let (status, fourth) = ts.request("GET", &find("fourth_file_rook"), None).await;
+    assert_eq!(status, 200, "{fourth}");
+    assert_eq!(ids(&fourth), [r["id"].as_str().unwrap()]);
+    let (_, ranging_rook) = ts.request("GET", &find("ranging_rook"), None).await;
+    assert_eq!(ids(&ranging_rook), [r["id"].as_str().unwrap()]);
+    let (_, double) = ts.request("GET", &find("double_static_rook"), None).await;
+    assert_eq!(ids(&double), [st["id"].as_str().unwrap()]);
+    let (_, both) = ts.request("GET", &find("static_rook"), None).await;
+    assert_eq!(both["total"], 2, "{both}");
+    let (_, none) = ts.request("GET", &find("static_rook_anaguma"), None).await;
+    assert_eq!(none["total"], 0, "{none}");
+    // A word that is no tag is refused, not searched.
+    let (status, bad) = ts.request("GET", &find("mino%25"), None).await;
+    assert_eq!(status, 400, "{bad}");
+    // A game played here is tagged once over: Gote's rook to 4b, resigned.
+    let g = ts.create(local(json!({}))).await;
+    let id = g["id"].as_str().unwrap();
+    let mut ws = ts.connect(id, g["token"].as_str()).await;
+    ws.play_all(&["7g7f", "3c3d", "2g2f", "4c4d", "3i4h", "8b4b"])
+        .await;
+    ws.send(json!({"type": "resign"})).await;
+    ws.state_where(|s| s["status"]["over"] == true).await;
+    let (_, fourth) = ts.request("GET", &find("fourth_file_rook"), None).await;
+    let mut found = ids(&fourth);
+    found.sort();
+    let mut want = vec![r["id"].as_str().unwrap().to_owned(), id.to_owned()];
+    want.sort();
+    assert_eq!(found, want, "{fourth}");
+    ts.shutdown().await;
+}

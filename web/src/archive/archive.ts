@@ -1,10 +1,12 @@
-// The archive: every finished or imported game, filtered by player and
-// result, a page at a time, each opening in the review board.
+// The archive: every finished or imported game, filtered by player, result
+// and strategy (an opening, a castle or a line: docs/STRATEGY.md), a page at
+// a time, each opening in the review board.
 
 import { request as call } from '../api/api';
 import { h, option } from '../dom';
 import { gameTable, type ArchiveEntry } from '../records/gametable';
-import { t } from '../i18n/i18n';
+import { lang, t } from '../i18n/i18n';
+import type { StrategyTag } from '../records/strategy';
 import type { Screen } from '../screen';
 
 /** Draws the archive list, its filter and pager, from the query of the address. */
@@ -12,6 +14,9 @@ export function renderArchive(root: HTMLElement): Screen {
   const params = new URLSearchParams(location.search);
   let player = params.get('player') ?? '';
   let result = params.get('result') ?? '';
+  let strategy = params.get('strategy') ?? '';
+  // The tags the server knows, loaded once (the select waits for them).
+  let tags: Record<'families' | 'openings' | 'castles' | 'lines', StrategyTag[]> | null = null;
   let page = Math.max(1, Number(params.get('page') ?? '1') || 1);
   const perPage = 20;
   const list = h('div', { id: 'archive-list' });
@@ -28,17 +33,32 @@ export function renderArchive(root: HTMLElement): Screen {
       option('gote', t('goteWins'), result),
       option('draw', t('draw'), result),
     );
+    const group = (label: string, list: StrategyTag[] | undefined) =>
+      h('optgroup', { label }, ...(list ?? []).map((g) => option(g.id, g.names[lang()] ?? g.id, strategy)));
+    const strategySelect = h(
+      'select',
+      { name: 'strategy', id: 'archive-strategy' },
+      option('', t('any'), strategy),
+      group(
+        t('strategyOpenings'),
+        tags ? [...tags.families, ...tags.openings.filter((o) => o.id !== 'static_rook')] : [],
+      ),
+      group(t('strategyCastles'), tags?.castles),
+      group(t('strategyLines'), tags?.lines),
+    );
     const form = h(
       'form',
       { class: 'archive-filter', id: 'archive-form' },
       h('label', {}, t('player'), ' ', input),
       h('label', {}, t('result'), ' ', select),
+      h('label', {}, t('strategy'), ' ', strategySelect),
       h('button', { type: 'submit' }, t('filter')),
     );
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       player = input.value.trim();
       result = select.value;
+      strategy = strategySelect.value;
       page = 1;
       load();
     });
@@ -49,6 +69,7 @@ export function renderArchive(root: HTMLElement): Screen {
     const q = new URLSearchParams({ page: String(page), per_page: String(perPage) });
     if (player) q.set('player', player);
     if (result) q.set('result', result);
+    if (strategy) q.set('strategy', strategy);
     history.replaceState(null, '', `/archive?${q.toString()}`);
     const seq = ++latest;
     try {
@@ -77,5 +98,11 @@ export function renderArchive(root: HTMLElement): Screen {
     }
   };
   render();
+  call<typeof tags>('GET', '/api/strategies')
+    .then((all) => {
+      tags = all;
+      render();
+    })
+    .catch(() => {});
   return { destroy() {}, rerender: render };
 }

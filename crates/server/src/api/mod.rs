@@ -59,6 +59,7 @@ pub fn router(state: AppState) -> Router {
             get(analysis::get).post(analysis::start),
         )
         .route("/api/archive", get(archive::archive))
+        .route("/api/strategies", get(archive::strategies))
         .route("/api/legal", post(legal::legal))
         .route("/api/play", post(play::play))
         .route(

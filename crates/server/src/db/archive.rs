@@ -34,6 +34,9 @@ pub struct ArchiveFilter {
     pub result: Option<ResultFilter>,
     /// Only the games of this account (`users.id`).
     pub user: Option<i64>,
+    /// Only the games with this strategy tag (an id of
+    /// `shogi_record::strategy`, on either side or as the line).
+    pub strategy: Option<String>,
     /// Entries to skip.
     pub offset: usize,
     /// Entries on the page.
@@ -86,7 +89,7 @@ pub struct ArchiveEntry {
 
 /// Every archive entry as rows of `id, kind, created_at, sente, gote, sente_lc,
 /// gote_lc, sente_user, gote_user, time_json, handicap, winner, reason, plies,
-/// played_at`, with the JSON fields of a game's settings read by `json`
+/// played_at, strategy`, with the JSON fields of a game's settings read by `json`
 /// (`$AI_SIDE`, `$AI_LEVEL`, `$TIME`, `$HANDICAP` stand for them).
 const ENTRIES: &str = "
     SELECT g.id AS id, 'game' AS kind, g.created_at AS created_at,
@@ -105,18 +108,20 @@ const ENTRIES: &str = "
         coalesce($HANDICAP, 'even') AS handicap,
         g.winner AS winner, g.reason AS reason,
         (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies,
-        g.created_at AS played_at
+        g.created_at AS played_at, g.strategy AS strategy
     FROM games g WHERE g.over
     UNION ALL
     SELECT id, 'import', created_at, sente, gote, sente_lc, gote_lc, NULL, NULL, time_json,
-        handicap, winner, reason, plies, coalesce(played_at, created_at)
+        handicap, winner, reason, plies, coalesce(played_at, created_at), strategy
     FROM records WHERE visibility = 'public'";
 
 /// The filter over [`ENTRIES`]: `$1` a lower-case part of a name or NULL,
-/// `$2` `sente`, `gote`, `draw` or NULL, `$5` an account id or NULL; `$FIND(a, b)`
-/// stands for the position of `b` in `a` (0: absent).
+/// `$2` `sente`, `gote`, `draw` or NULL, `$5` an account id or NULL, `$6`
+/// a strategy tag as stored (`:mino `) or NULL; `$FIND(a, b)` stands for
+/// the position of `b` in `a` (0: absent).
 const FILTER: &str = "
     WHERE ($5 IS NULL OR sente_user = $5 OR gote_user = $5)
+      AND ($6 IS NULL OR $FIND(coalesce(strategy, ''), $6) > 0)
       AND ($1 IS NULL OR $FIND(coalesce(sente_lc, ''), $1) > 0
                       OR $FIND(coalesce(gote_lc, ''), $1) > 0)
       AND ($2 IS NULL
@@ -190,6 +195,8 @@ impl Store {
         filter: &ArchiveFilter,
     ) -> Result<(u64, Vec<ArchiveEntry>), sqlx::Error> {
         let result = result_word(filter.result);
+        // Stored as ` side:id `: the id between a colon and a space.
+        let tag = filter.strategy.as_ref().map(|id| format!(":{id} "));
         let from = filtered(self.dialect);
         let total: i64 = sqlx::query(&format!("SELECT COUNT(*) AS n FROM {from}"))
             .bind(filter.player.as_deref())
@@ -198,6 +205,7 @@ impl Store {
             .bind(None::<i64>)
             .bind(None::<i64>)
             .bind(filter.user)
+            .bind(tag.as_deref())
             .fetch_one(&self.reader)
             .await?
             .try_get("n")?;
@@ -213,6 +221,7 @@ impl Store {
         .bind(i64::try_from(filter.limit).unwrap_or(i64::MAX))
         .bind(i64::try_from(filter.offset).unwrap_or(i64::MAX))
         .bind(filter.user)
+        .bind(tag.as_deref())
         .fetch_all(&self.reader)
         .await?;
         let entries = rows.iter().map(entry).collect::<Result<Vec<_>, _>>()?;

@@ -127,6 +127,8 @@ pub struct NewRecord<'a> {
     pub owner_user: Option<i64>,
     /// The dedupe key ([`crate::review::dedupe`]).
     pub dedupe_key: &'a str,
+    /// The strategy tags ([`crate::review::strategy::tags_text`]).
+    pub strategy: &'a str,
 }
 
 /// The lower-case name the archive's player filter searches (Unicode, as
@@ -157,8 +159,9 @@ impl Store {
         sqlx::query(
             "INSERT INTO records (id, created_at, source, sente, gote, handicap, time_json, winner,
                 reason, plies, owner_token, sente_lc, gote_lc, played_at, visibility, owner_user,
-                dedupe_key)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
+                dedupe_key, strategy)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+                $18)",
         )
         .bind(r.id)
         .bind(ms(r.created_at_ms))
@@ -177,6 +180,7 @@ impl Store {
         .bind(r.visibility.name())
         .bind(r.owner_user)
         .bind(r.dedupe_key)
+        .bind(r.strategy)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -290,14 +294,20 @@ impl Store {
         rows.iter().map(|r| r.try_get("id")).collect()
     }
 
-    /// Sets the dedupe key of game `id`.
+    /// Sets the dedupe key and the strategy tags of game `id`.
     ///
     /// # Errors
     /// The database refused it.
-    pub async fn set_game_key(&self, id: &str, key: &str) -> Result<(), sqlx::Error> {
-        sqlx::query("UPDATE games SET dedupe_key = $1 WHERE id = $2")
+    pub async fn set_game_key(
+        &self,
+        id: &str,
+        key: &str,
+        strategy: &str,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE games SET dedupe_key = $1, strategy = $3 WHERE id = $2")
             .bind(key)
             .bind(id)
+            .bind(strategy)
             .execute(&self.pool)
             .await?;
         Ok(())
@@ -322,14 +332,20 @@ impl Store {
             .collect()
     }
 
-    /// Sets the dedupe key of imported record `id`.
+    /// Sets the dedupe key and the strategy tags of imported record `id`.
     ///
     /// # Errors
     /// The database refused it.
-    pub async fn set_record_key(&self, id: &str, key: &str) -> Result<(), sqlx::Error> {
-        sqlx::query("UPDATE records SET dedupe_key = $1 WHERE id = $2")
+    pub async fn set_record_key(
+        &self,
+        id: &str,
+        key: &str,
+        strategy: &str,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE records SET dedupe_key = $1, strategy = $3 WHERE id = $2")
             .bind(key)
             .bind(id)
+            .bind(strategy)
             .execute(&self.pool)
             .await?;
         Ok(())

@@ -22,6 +22,9 @@ pub struct ArchiveQuery {
     pub player: Option<String>,
     /// `sente`, `gote` or `draw` (no winner).
     pub result: Option<String>,
+    /// A strategy tag's id (`mino`, `fourth_file_rook`, `yagura`...;
+    /// docs/STRATEGY.md): games with it on either side or as their line.
+    pub strategy: Option<String>,
     /// 1-based page.
     pub page: Option<usize>,
     /// Entries per page (1..=100, default 20).
@@ -55,10 +58,16 @@ impl ArchiveQuery {
             .as_deref()
             .map(|p| p.trim().to_lowercase())
             .filter(|p| !p.is_empty());
+        let strategy = match self.strategy.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(id) if super::strategy::is_tag(id) => Some(id.to_owned()),
+            Some(_) => return Err(bad("strategy must be a tag id of docs/STRATEGY.md".into())),
+        };
         Ok(ArchiveFilter {
             player,
             result,
             user: None,
+            strategy,
             offset: (page - 1).saturating_mul(per_page),
             limit: per_page,
         })
@@ -70,7 +79,14 @@ impl ArchiveQuery {
 /// # Errors
 /// [`Error::BadRequest`] for a bad query; database errors.
 pub async fn page(store: &Store, q: &ArchiveQuery) -> Result<Value, Error> {
-    listing(store, &q.filter()?).await
+    let filter = q.filter()?;
+    if filter.strategy.is_some() {
+        // Games are tagged with their dedupe key once over: those finished
+        // since the last look-up are tagged first (one indexed query when
+        // there are none).
+        super::records::fill_game_keys(store).await?;
+    }
+    listing(store, &filter).await
 }
 
 /// The page `filter` asks for, as the JSON of `GET /api/archive` (also a
@@ -97,6 +113,7 @@ mod tests {
         let q = ArchiveQuery {
             player: Some("  Алиса ".into()),
             result: Some("gote".into()),
+            strategy: Some("mino".into()),
             page: Some(3),
             per_page: Some(10),
         };
@@ -106,6 +123,7 @@ mod tests {
                 player: Some("алиса".into()),
                 result: Some(ResultFilter::Won(Side::Gote)),
                 user: None,
+                strategy: Some("mino".into()),
                 offset: 20,
                 limit: 10,
             }
@@ -120,5 +138,10 @@ mod tests {
             ..ArchiveQuery::default()
         };
         assert!(zero.filter().is_err());
+        let unknown = ArchiveQuery {
+            strategy: Some("mino' OR 1=1 --".into()),
+            ..ArchiveQuery::default()
+        };
+        assert!(unknown.filter().is_err());
     }
 }

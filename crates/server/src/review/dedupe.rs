@@ -52,8 +52,9 @@ pub fn key(rec: &Record) -> String {
 /// How many rows one pass of a fill reads.
 pub(crate) const FILL_BATCH: i64 = 200;
 
-/// Computes the key of every imported record that has none (imported
-/// before migration 18), at start-up. A record that no longer reads gets
+/// Computes the key (and the strategy tags, [`super::strategy`]) of every
+/// imported record that has none (imported before migration 18, or before
+/// 21, which asked for them all again), at start-up. A record that no longer reads gets
 /// an empty key (it is never found as a duplicate).
 ///
 /// # Errors
@@ -66,14 +67,14 @@ pub async fn fill_records(store: &Store) -> Result<usize, Error> {
             return Ok(done);
         }
         for (id, source) in &rows {
-            let key = match shogi_record::read(source) {
-                Ok(rec) => key(&rec),
+            let (key, tags) = match shogi_record::read(source) {
+                Ok(rec) => (key(&rec), super::strategy::tags_text(&rec.strategy())),
                 Err(e) => {
                     tracing::warn!("record {id} no longer reads, it gets no dedupe key: {e}");
-                    String::new()
+                    (String::new(), String::new())
                 }
             };
-            store.set_record_key(id, &key).await?;
+            store.set_record_key(id, &key, &tags).await?;
             done += 1;
         }
     }

@@ -439,9 +439,17 @@ pub async fn fill_game_keys(store: &Store) -> Result<usize, Error> {
             return Ok(done);
         }
         for id in &ids {
-            // A game gone since gets an empty key, which never matches one computed.
-            let key = game_key(store, id).await?.unwrap_or_default();
-            store.set_game_key(id, &key).await?;
+            // A game gone since gets an empty key, which never matches one
+            // computed, and no tags.
+            let (key, tags) = match store.load(id).await? {
+                Some(g) => {
+                    let rec = game_record(&g);
+                    let tags = super::strategy::tags_text(&rec.strategy());
+                    (super::dedupe::key(&rec), tags)
+                }
+                None => (String::new(), String::new()),
+            };
+            store.set_game_key(id, &key, &tags).await?;
             done += 1;
         }
     }
@@ -617,6 +625,7 @@ pub async fn import(store: &Store, bytes: &[u8], opts: ImportOptions) -> Result<
         visibility: opts.visibility,
         owner_user: opts.importer,
         dedupe_key: &key,
+        strategy: &super::strategy::tags_text(&rec.strategy()),
     };
     store.insert_record(&new).await?;
     Ok(Imported {
