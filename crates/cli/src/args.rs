@@ -554,7 +554,7 @@ fn parse_advertise(text: &str) -> Result<String, String> {
 #[derive(Subcommand, Debug)]
 pub enum UserCommand {
     /// Create an account: `shogi user add NAME [--admin | --moderator] [--db FILE] < password`,
-    /// or a program's: `shogi user add NAME --bot` (prints its CSA token).
+    /// or programs': `shogi user add NAME [NAME...] --bot` (prints each one's CSA token).
     Add(UserAddArgs),
     /// Set an account's role: `shogi user role NAME player|moderator|admin [--db FILE]`.
     Role(UserRoleArgs),
@@ -592,6 +592,10 @@ pub struct UserAddArgs {
     /// (docs/CSA.md).
     #[arg(long, conflicts_with_all = ["admin", "moderator"])]
     pub bot: bool,
+    /// More program accounts, made in the same run (with `--bot`: one
+    /// opening of the database, the password hashes side by side).
+    #[arg(value_name = "NAME", requires = "bot")]
+    pub more: Vec<String>,
 }
 
 impl UserAddArgs {

@@ -1,11 +1,11 @@
-//! `shogi user add`, `shogi user passwd`, `shogi user role` and
-//! `shogi user csa-token`: thin calls
+//! `shogi user add` (one account, or several programs at once),
+//! `shogi user passwd`, `shogi user role` and `shogi user csa-token`: thin calls
 //! into `shogi_server::accounts::admin`, the password (where there is one)
 //! read from standard input.
 
 use std::io::{BufRead, IsTerminal, Write};
 
-use shogi_server::accounts::{admin, Role};
+use shogi_server::accounts::{admin, Account, Role};
 
 use crate::args::UserCommand;
 use crate::CliError;
@@ -19,14 +19,20 @@ pub fn run(c: &UserCommand) -> Result<(), CliError> {
     match c {
         UserCommand::Add(a) if a.bot => {
             let db = &a.user.db;
-            let (account, token) = runtime
-                .block_on(admin::add_program(db, &a.user.name))
-                .map_err(|e| CliError(format!("cannot add {}: {e}", a.user.name)))?;
-            out!("program {} added to {}", account.name, db);
-            out!(
-                "CSA token (shown once; LOGIN {} <gamename>,<token>): {token}",
-                account.name
-            );
+            let names: Vec<String> = std::iter::once(&a.user.name)
+                .chain(&a.more)
+                .cloned()
+                .collect();
+            let added = |account: &Account, token: &str| {
+                out!("program {} added to {}", account.name, db);
+                out!(
+                    "CSA token (shown once; LOGIN {} <gamename>,<token>): {token}",
+                    account.name
+                );
+            };
+            runtime
+                .block_on(admin::add_programs(db, &names, added))
+                .map_err(|(name, e)| CliError(format!("cannot add {name}: {e}")))?;
         }
         UserCommand::CsaToken(a) => {
             let token = runtime

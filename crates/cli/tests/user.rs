@@ -197,3 +197,65 @@ fn user_add_bot_prints_a_csa_token_and_csa_token_replaces_it() {
     assert!(person.status.success(), "{}", stderr(&person));
     assert!(!program_login(&db, "alice", &second));
 }
+
+/// Each `CSA token` line's program name and token, in order.
+fn tokens_in(out: &Output) -> Vec<(String, String)> {
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("CSA token (shown once; LOGIN ")?;
+            let (name, _) = rest.split_once(' ')?;
+            let (_, token) = rest.rsplit_once(' ')?;
+            Some((name.to_owned(), token.to_owned()))
+        })
+        .collect()
+}
+
+#[test]
+fn user_add_bot_makes_several_programs_in_one_run() {
+    let dir = Dir(std::env::temp_dir().join(format!("shogi-bots-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let db = dir.0.join("u.db");
+    let db_arg = db.to_str().unwrap();
+    let added = shogi(
+        &[
+            "user", "add", "bot1", "bot2", "bot3", "--bot", "--db", db_arg,
+        ],
+        "",
+    );
+    assert!(added.status.success(), "{}", stderr(&added));
+    let tokens = tokens_in(&added);
+    let names: Vec<&str> = tokens.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["bot1", "bot2", "bot3"]);
+    for (name, token) in &tokens {
+        assert!(program_login(&db, name, token), "{name}");
+    }
+    // A name taken stops the run there: the programs before it are made
+    // and their tokens shown; one line on stderr, exit status 2.
+    let o = shogi(
+        &[
+            "user", "add", "bot4", "bot2", "bot5", "--bot", "--db", db_arg,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.starts_with("shogi: cannot add bot2: ") && e.contains("name taken"),
+        "{e}"
+    );
+    let made = tokens_in(&o);
+    assert_eq!(made.len(), 1, "{made:?}");
+    assert!(program_login(&db, "bot4", &made[0].1));
+    // A malformed name makes none.
+    let o = shogi(&["user", "add", "bot6", "b c", "--bot", "--db", db_arg], "");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(tokens_in(&o).is_empty());
+    // Several names are for programs only (a person's password is typed).
+    let o = shogi(
+        &["user", "add", "carol", "dave", "--db", db_arg],
+        "a long password\n",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

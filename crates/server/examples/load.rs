@@ -84,11 +84,10 @@
 //! The server runs with `--no-rate-limits`: every bot comes from 127.0.0.1.
 //! Not a test: run it by hand and keep the figures.
 
+mod measure;
+
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -108,6 +107,11 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+use measure::{
+    cpu_seconds, cpu_split, free_port, log_path, memory_kib, mib, number, percentiles, print_cpu,
+    quantile_ms, start_server, wait_for_server, warm_up, Tally,
+};
+
 const USAGE: &str = "usage: load [--server PATH] [--db URL [--instances N]] [--games N] [--think-ms N] [--jitter PCT] \
 [--seconds N] [--warmup N] [--analyses N] [--players [--rated] [--cross]] [--watchers N] [--full-states]\n       \
 load [--server PATH] [--db URL] --finish N";
@@ -121,8 +125,6 @@ const FINISH_CONCURRENCY: usize = 32;
 /// How long the server keeps a finished game's room without watchers, and a
 /// margin.
 const ROOM_IDLE_WAIT: Duration = Duration::from_secs(70);
-/// Errors whose message is printed (the rest are only counted).
-const ERRORS_PRINTED: u64 = 10;
 /// A game socket silent for this long counts as an error.
 const READ_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -154,13 +156,6 @@ struct Args {
     cross: bool,
     /// Whether the game sockets ask for diffs.
     diffs: bool,
-}
-
-fn number<T: FromStr>(flag: &str, value: Option<String>) -> Result<T, String> {
-    value
-        .as_deref()
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| format!("{flag} needs a number"))
 }
 
 fn args() -> Result<Args, String> {
@@ -603,10 +598,8 @@ struct Shared {
     stop: AtomicBool,
     /// Set during the measured window: seeks posted then are timed.
     measuring: AtomicBool,
-    rtts_us: Mutex<Vec<u64>>,
-    moves: AtomicU64,
+    tally: Tally,
     games_started: AtomicU64,
-    errors: AtomicU64,
     /// Game sockets the session cookie did not seat.
     seated_by_token: AtomicU64,
     /// Seek id → the instant just before its `POST` (measured window only).
@@ -622,23 +615,6 @@ struct Shared {
 impl Shared {
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
-    }
-
-    fn error(&self) {
-        self.errors.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// Counts an error and prints what went wrong, for the first few only.
-    fn error_saying(&self, what: std::fmt::Arguments) {
-        if self.errors.fetch_add(1, Ordering::Relaxed) < ERRORS_PRINTED {
-            eprintln!("{what}");
-        }
-    }
-
-    fn record_move(&self, rtt: Duration) {
-        let us = u64::try_from(rtt.as_micros()).unwrap_or(u64::MAX);
-        self.rtts_us.lock().expect("lock").push(us);
-        self.moves.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -673,18 +649,9 @@ fn diffs_query(diffs: bool, sep: &str) -> String {
 }
 
 impl Bots {
-    /// The wait before a move: `think`, or with `jitter_pct` a time drawn
-    /// uniformly within that many percent of it, so that bots a stall has
-    /// bunched together drift apart again instead of arriving together
-    /// every `think` from then on.
+    /// The wait before a move ([`measure::think_time`]).
     fn think_time(&self, rng: &mut Rng) -> Duration {
-        let think = u64::try_from(self.think.as_micros()).unwrap_or(u64::MAX);
-        let spread = think * self.jitter_pct / 100;
-        if spread == 0 {
-            return self.think;
-        }
-        let drawn = rng.below(usize::try_from(2 * spread + 1).unwrap_or(usize::MAX)) as u64;
-        Duration::from_micros(think - spread + drawn)
+        measure::think_time(self.think, self.jitter_pct, rng)
     }
 }
 
@@ -694,7 +661,7 @@ async fn local_bot(port: u16, bots: Bots, seed: u64, shared: Arc<Shared>) {
     let mut rng = Rng::new(seed);
     while !shared.stopped() {
         let Some((mut ws, mut state)) = open_local_game(port, bots.diffs).await else {
-            shared.error();
+            shared.tally.error();
             tokio::time::sleep(Duration::from_millis(200)).await;
             continue;
         };
@@ -705,10 +672,10 @@ async fn local_bot(port: u16, bots: Bots, seed: u64, shared: Arc<Shared>) {
                 break;
             }
             let Some(rtt) = play_move(&mut ws, &mut state).await else {
-                shared.error();
+                shared.tally.error();
                 break;
             };
-            shared.record_move(rtt);
+            shared.tally.record_move(rtt);
         }
         let _ = ws.close(None).await;
     }
@@ -809,7 +776,7 @@ async fn account_pair(
             accepted.json["game"].as_str(),
             accepted.json["token"].as_str(),
         ) else {
-            shared.error_saying(format_args!(
+            shared.tally.error_saying(format_args!(
                 "{} could not accept a seek: {} {}",
                 acceptor.name, accepted.status, accepted.json
             ));
@@ -869,7 +836,7 @@ async fn account_player(
 ) {
     let Some((mut ws, mut state)) = seat(port, game, (cookie, token), bots.diffs, shared).await
     else {
-        shared.error();
+        shared.tally.error();
         return;
     };
     let you = state.you.clone();
@@ -883,7 +850,7 @@ async fn account_player(
             match next_state(&mut ws, &mut state, READ_TIMEOUT).await {
                 Some(()) => {}
                 None => {
-                    shared.error();
+                    shared.tally.error();
                     break;
                 }
             }
@@ -894,12 +861,12 @@ async fn account_player(
             break;
         }
         let Some(rtt) = play_move(&mut ws, &mut state).await else {
-            shared.error();
+            shared.tally.error();
             // Let the other bot's game end too.
             let _ = send(&mut ws, &json!({"type": "resign"})).await;
             break;
         };
-        shared.record_move(rtt);
+        shared.tally.record_move(rtt);
     }
     let _ = ws.close(None).await;
 }
@@ -907,7 +874,7 @@ async fn account_player(
 /// A lobby watcher: notes when each `seek_added` arrives.
 async fn lobby_watcher(port: u16, shared: Arc<Shared>) {
     let Some(mut ws) = open_ws(port, "/api/lobby/ws", None).await else {
-        shared.error();
+        shared.tally.error();
         return;
     };
     let mut first = true;
@@ -933,7 +900,7 @@ async fn lobby_watcher(port: u16, shared: Arc<Shared>) {
         }
     }
     if !shared.stopped() {
-        shared.error();
+        shared.tally.error();
     }
 }
 
@@ -991,168 +958,12 @@ async fn analyst(port: u16, seed: u64, shared: Arc<Shared>) {
     }
 }
 
-/// Prints the servers' CPU (user space and kernel) and peak RSS, and the
-/// bots' CPU, over `elapsed` seconds in which `moves` moves were played.
-fn print_cpu(
-    servers: &[(u16, u32)],
-    (user, system): (f64, f64),
-    bots_cpu: f64,
-    elapsed: f64,
-    moves: u64,
-) {
-    let rss: Vec<String> = servers
-        .iter()
-        .map(|&(_, pid)| format!("{:.0}", mib(memory_kib(pid, "VmHWM"))))
-        .collect();
-    let per_move = |s: f64| s / moves.max(1) as f64 * 1e6;
-    println!(
-        "server CPU {:.0}% of one core  CPU per move {:.0} µs (user {:.0}, kernel {:.0})  peak RSS {} MiB",
-        (user + system) / elapsed * 100.0,
-        per_move(user + system),
-        per_move(user),
-        per_move(system),
-        rss.join(" / ")
-    );
-    // The bots share the machine: what they take is not left for the server.
-    println!(
-        "bots CPU {:.0}% of one core  CPU per move {:.0} µs",
-        bots_cpu / elapsed * 100.0,
-        per_move(bots_cpu),
-    );
-}
-
-/// CPU seconds (user + system) of a process, from /proc.
-fn cpu_seconds(pid: u32) -> f64 {
-    let (user, system) = cpu_split(pid);
-    user + system
-}
-
-/// CPU seconds of a process in user space and in the kernel, from /proc.
-fn cpu_split(pid: u32) -> (f64, f64) {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit(')')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .collect();
-    let ticks = |i: usize| fields.get(i).and_then(|t| t.parse::<f64>().ok());
-    (
-        ticks(11).unwrap_or(0.0) / 100.0,
-        ticks(12).unwrap_or(0.0) / 100.0,
-    )
-}
-
-/// A memory figure of a process in KiB from /proc/PID/status: `VmRSS` (now)
-/// or `VmHWM` (the peak).
-fn memory_kib(pid: u32, key: &str) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
-fn mib(kib: u64) -> f64 {
-    kib as f64 / 1024.0
-}
-
-/// The `p`-quantile of sorted samples in µs, in ms.
-fn quantile_ms(sorted: &[u64], p: f64) -> f64 {
-    sorted
-        .get(((sorted.len() as f64 - 1.0) * p) as usize)
-        .copied()
-        .unwrap_or(0) as f64
-        / 1000.0
-}
-
-/// Starts `shogi serve` number `i` on `port`, on `db` (a fresh SQLite file
-/// in `dir` if none), logging to `dir/server-<i>.log`.
-fn start_server(
-    bin: &str,
-    i: usize,
-    port: u16,
-    db: Option<&str>,
-    several: bool,
-    dir: &Path,
-) -> Result<Child, String> {
-    let log = std::fs::File::create(log_path(dir, i)).map_err(|e| e.to_string())?;
-    let mut cmd = Command::new(bin);
-    cmd.args(["serve", "--port", &port.to_string(), "--db"]);
-    match db {
-        Some(url) => cmd.arg(url),
-        None => cmd.arg(dir.join("load.db")),
-    };
-    cmd.arg("--no-rate-limits");
-    if several {
-        // Each game on one instance; the others forward its sockets there.
-        cmd.args(["--advertise", &format!("127.0.0.1:{port}")]);
-    }
-    cmd.stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .map_err(|e| format!("cannot start {bin} (build it first: cargo build --release): {e}"))
-}
-
-/// Waits until the server accepts connections; its log when it exits first.
-fn log_path(dir: &Path, i: usize) -> std::path::PathBuf {
-    dir.join(format!("server-{i}.log"))
-}
-
-async fn wait_for_server(server: &mut Child, port: u16, log: &Path) -> Result<(), String> {
-    for _ in 0..600 {
-        if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            return Ok(());
-        }
-        if let Ok(Some(status)) = server.try_wait() {
-            let log = std::fs::read_to_string(log).unwrap_or_default();
-            return Err(format!("the server exited ({status}):\n{}", log.trim_end()));
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    Err("the server did not listen within 30 s".into())
-}
-
 /// The least time the bots run before the measurement starts. Pairs of
 /// accounts need a seek, an acceptance and two sockets each before their
 /// first move: all of them start before measuring.
 fn least_warmup(a: &Args, think: Duration) -> Duration {
     let least = a.warmup.unwrap_or(if a.players { 10 } else { 3 });
     Duration::from_secs(least).max(think * 2)
-}
-
-/// The most the warm-up waits for the games to be under way.
-const MAX_WARMUP: Duration = Duration::from_secs(120);
-
-/// Runs the warm-up: at least `least`, and until the bots have made two
-/// moves per game (every game started and past its first move), so that
-/// the measurement sees the games running rather than starting: with 10,000
-/// games begun within one second, opening a game took up to 4.3 s and a
-/// first move up to 3.7 s, which a 3 s warm-up left inside the measured
-/// window as its p99. Prints how long it took and its slowest move.
-async fn warm_up(shared: &Shared, games: usize, least: Duration) {
-    let t = Instant::now();
-    tokio::time::sleep(least).await;
-    let under_way = 2 * games as u64;
-    while shared.moves.load(Ordering::Relaxed) < under_way && t.elapsed() < MAX_WARMUP {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let slowest = shared
-        .rtts_us
-        .lock()
-        .expect("lock")
-        .iter()
-        .copied()
-        .max()
-        .unwrap_or(0);
-    println!(
-        "warm-up {:.1} s (the least {:.0} s, then until {under_way} moves)  slowest move {:.0} ms",
-        t.elapsed().as_secs_f64(),
-        least.as_secs_f64(),
-        slowest as f64 / 1000.0
-    );
 }
 
 /// Starts the lobby watchers, the game bots and the analysis clients, spread
@@ -1239,9 +1050,9 @@ async fn live(a: &Args, servers: &[(u16, u32)]) -> Result<(), String> {
         registration = Some(t.elapsed());
     }
     let tasks = spawn_clients(a, servers, pairs, bots, &shared);
-    warm_up(&shared, a.games, least_warmup(a, think)).await;
-    shared.rtts_us.lock().expect("lock").clear();
-    let moves0 = shared.moves.load(Ordering::Relaxed);
+    let under_way = 2 * a.games as u64;
+    warm_up(&shared.tally, under_way, least_warmup(a, think)).await;
+    let moves0 = shared.tally.moves();
     let positions0 = shared.positions.load(Ordering::Relaxed);
     let cpu0 = cpu();
     let bots_cpu0 = cpu_seconds(std::process::id());
@@ -1250,15 +1061,14 @@ async fn live(a: &Args, servers: &[(u16, u32)]) -> Result<(), String> {
     tokio::time::sleep(Duration::from_secs(a.seconds)).await;
     shared.measuring.store(false, Ordering::Relaxed);
     let elapsed = t0.elapsed().as_secs_f64();
-    let moves = shared.moves.load(Ordering::Relaxed) - moves0;
+    let moves = shared.tally.moves() - moves0;
     let analysed = shared.positions.load(Ordering::Relaxed) - positions0;
     let cpu1 = cpu();
     let bots_cpu = cpu_seconds(std::process::id()) - bots_cpu0;
-    let mut rtts = std::mem::take(&mut *shared.rtts_us.lock().expect("lock"));
+    let rtts = shared.tally.window();
     // Seeks posted at the very end may still be on their way to the watchers.
     tokio::time::sleep(Duration::from_secs(1)).await;
     shared.stop.store(true, Ordering::Relaxed);
-    rtts.sort_unstable();
     let who = if a.players {
         format!(
             "{} accounts in pairs through the lobby, {}",
@@ -1277,15 +1087,7 @@ async fn live(a: &Args, servers: &[(u16, u32)]) -> Result<(), String> {
         if a.cross { " (players crossed)" } else { "" }
     );
     println!("moves {moves}  moves/s {:.0}", moves as f64 / elapsed);
-    println!(
-        "move round trip  p50 {:.2} ms  p90 {:.2} ms  p95 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  max {:.2} ms",
-        quantile_ms(&rtts, 0.5),
-        quantile_ms(&rtts, 0.9),
-        quantile_ms(&rtts, 0.95),
-        quantile_ms(&rtts, 0.99),
-        quantile_ms(&rtts, 0.999),
-        quantile_ms(&rtts, 1.0),
-    );
+    println!("move round trip  {}", percentiles(&rtts));
     if a.watchers > 0 {
         print_lobby_latency(&shared, a.watchers);
     }
@@ -1299,7 +1101,7 @@ async fn live(a: &Args, servers: &[(u16, u32)]) -> Result<(), String> {
     println!(
         "games started {}  errors {}",
         shared.games_started.load(Ordering::Relaxed),
-        shared.errors.load(Ordering::Relaxed)
+        shared.tally.errors()
     );
     if let Some(t) = registration {
         println!(
@@ -1338,7 +1140,7 @@ async fn post_seek(
     let before_post = Instant::now();
     let seek = post(port, "/api/seeks", cookie, body).await;
     let (Some(id), Some(token)) = (seek.json["id"].as_str(), seek.json["token"].as_str()) else {
-        shared.error_saying(format_args!(
+        shared.tally.error_saying(format_args!(
             "{who} could not post a seek: {} {}",
             seek.status, seek.json
         ));
@@ -1511,11 +1313,14 @@ async fn main() {
     let mut children = Vec::new();
     let mut outcome = Ok(());
     for i in 0..a.instances {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map(|a| a.port())
-            .expect("free port");
-        match start_server(&a.server, i, port, a.db.as_deref(), a.instances > 1, &dir) {
+        let port = free_port();
+        // Each game on one instance; the others forward its sockets there.
+        let advertise = if a.instances > 1 {
+            vec!["--advertise".to_owned(), format!("127.0.0.1:{port}")]
+        } else {
+            Vec::new()
+        };
+        match start_server(&a.server, (i, port), a.db.as_deref(), &advertise, &dir) {
             Ok(mut child) => {
                 // One at a time: the first one migrates the database.
                 let up = wait_for_server(&mut child, port, &log_path(&dir, i)).await;

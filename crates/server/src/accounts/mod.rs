@@ -462,25 +462,65 @@ pub mod admin {
         result
     }
 
-    /// Creates the program account `name` (`shogi user add NAME --bot`):
-    /// its web password is random and never shown; returns the account and
-    /// its CSA token, shown once.
+    /// Creates the program accounts `names` (`shogi user add NAME... --bot`)
+    /// in one opening of the database, [`MAX_HASHING`](super::MAX_HASHING)
+    /// at once: each web password is random and never shown. `added` is
+    /// told each account and its CSA token (to be shown once), in the order
+    /// of `names`. Every name is checked before any account is made, so a
+    /// malformed one makes none.
     ///
     /// # Errors
-    /// As [`add_user`].
-    pub async fn add_program(db: &Location, name: &str) -> Result<(Account, String), Error> {
-        let name = Name::parse(name)?;
-        let password = Password::new(&crate::token::new_token())?;
-        let accounts = open(db).await?;
+    /// The first name that fails and why (as [`add_user`]); the accounts
+    /// made before it stay, and `added` was told of them.
+    pub async fn add_programs(
+        db: &Location,
+        names: &[String],
+        mut added: impl FnMut(&Account, &str),
+    ) -> Result<(), (String, Error)> {
+        let mut parsed = Vec::with_capacity(names.len());
+        for n in names {
+            parsed.push(Name::parse(n).map_err(|e| (n.clone(), e.into()))?);
+        }
+        let first = names.first().cloned().unwrap_or_default();
+        let accounts = open(db).await.map_err(|e| (first, e))?;
         let result = async {
-            let mut account = accounts.create(&name, password, Role::Player).await?;
-            let token = accounts.issue_csa_token(&account.name).await?;
-            account.bot = true;
-            Ok((account, token))
+            for chunk in parsed.chunks(super::MAX_HASHING) {
+                // Hashed side by side on the hasher's threads.
+                let made: Vec<_> = chunk
+                    .iter()
+                    .map(|name| tokio::spawn(add_one(accounts.clone(), name.clone())))
+                    .collect();
+                let mut failed = None;
+                for (task, name) in made.into_iter().zip(chunk) {
+                    let outcome = task
+                        .await
+                        .unwrap_or_else(|e| Err(Error::Internal(e.to_string())));
+                    match outcome {
+                        Ok((account, token)) => added(&account, &token),
+                        Err(e) => {
+                            failed.get_or_insert((name.as_str().to_owned(), e));
+                        }
+                    }
+                }
+                if let Some(f) = failed {
+                    return Err(f);
+                }
+            }
+            Ok(())
         }
         .await;
         accounts.store().close().await;
         result
+    }
+
+    /// Makes the program account `name` with a random web password; the
+    /// account and its new CSA token.
+    async fn add_one(accounts: Accounts, name: Name) -> Result<(Account, String), Error> {
+        let password = Password::new(&crate::token::new_token())?;
+        let mut account = accounts.create(&name, password, Role::Player).await?;
+        let token = accounts.issue_csa_token(&account.name).await?;
+        account.bot = true;
+        Ok((account, token))
     }
 
     /// Issues account `name` a new CSA token, marking it as a program

@@ -46,10 +46,15 @@ use crate::token;
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a new connection has to log in.
 pub const LOGIN_TIMEOUT: Duration = Duration::from_secs(60);
-/// The most connections served at once.
-pub const MAX_CONNECTIONS: usize = 512;
-/// The most programs waiting for an opponent.
-pub const MAX_WAITING: usize = 256;
+/// The most connections served at once (one more is closed at once): 2000
+/// programs in 1000 games (the `csa_load` benchmark, docs/LOAD.md) with
+/// room to spare. Each takes a file descriptor, so holding this many needs
+/// `ulimit -n` above it and the web's sockets; while none is free, accepting
+/// fails, is logged, and is tried again a second later.
+pub const MAX_CONNECTIONS: usize = 4096;
+/// The most programs waiting for an opponent: half of
+/// [`MAX_CONNECTIONS`], every other program waiting for the one it meets.
+pub const MAX_WAITING: usize = MAX_CONNECTIONS / 2;
 /// The move limit of programs' games (floodgate's).
 pub const MAX_MOVES: u32 = 256;
 /// How often programs waiting for a `floodgate-` game are paired
