@@ -160,6 +160,60 @@ impl Hub {
     }
 }
 
+/// What a program asking for a game gets from the hub.
+enum Offered {
+    /// It waits: in the queue and among the seekers.
+    Queued,
+    /// Paired with a waiting program, which left the queue and the seekers
+    /// with it.
+    Paired(Pairing<ConnId>, Seeker),
+    /// Nobody to meet now (`%%CHALLENGE`), or the queue is full.
+    Nobody,
+}
+
+impl Hub {
+    /// Program `key` (`seeker`) asks for its game: paired with a waiting
+    /// program, or (unless `now_only`) queued. The queue and the seekers
+    /// change together, under both locks (always taken in this order), so
+    /// that a program is never in one and not in the other: two programs
+    /// logging in at once once paired with a program not yet among the
+    /// seekers, and both waited for ever.
+    fn offer(
+        &self,
+        key: ConnId,
+        seeker: Seeker,
+        preference: Preference,
+        now_only: bool,
+    ) -> Offered {
+        let mut waiting = lock(&self.waiting);
+        let mut seekers = lock(&self.seekers);
+        let game = seeker.2.text.clone();
+        let pairing = if now_only {
+            Ok(waiting.pair_now(key, &game, preference, token::coin()))
+        } else {
+            waiting.offer(key, &game, preference, token::coin())
+        };
+        match pairing {
+            Ok(None) if !now_only => {
+                seekers.insert(key, seeker);
+                Offered::Queued
+            }
+            Ok(Some(p)) => {
+                let other = if p.sente == key { p.gote } else { p.sente };
+                match seekers.remove(&other) {
+                    Some(s) => Offered::Paired(p, s),
+                    None => Offered::Nobody,
+                }
+            }
+            Ok(None) => Offered::Nobody,
+            Err(_) => {
+                tracing::warn!("CSA: the queue is full");
+                Offered::Nobody
+            }
+        }
+    }
+}
+
 /// Locks a mutex, taking over a poisoned one (its data stays consistent:
 /// every critical section here is a few map operations).
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -228,10 +282,11 @@ async fn schedule(hub: Arc<Hub>, state: AppState, every: Duration) {
 /// Puts a program paired by the schedule back in the queue (its opponent
 /// left before the summaries went out).
 fn wait_again(hub: &Hub, key: ConnId, seeker: Seeker) {
-    let back = lock(&hub.waiting).offer(key, &seeker.2.text, Preference::Any, token::coin());
-    match back {
+    let mut waiting = lock(&hub.waiting);
+    let mut seekers = lock(&hub.seekers);
+    match waiting.offer(key, &seeker.2.text, Preference::Any, token::coin()) {
         Ok(None) => {
-            lock(&hub.seekers).insert(key, seeker);
+            seekers.insert(key, seeker);
         }
         // Cannot happen for a scheduled name (they never pair at once), and
         // a full queue: the program keeps waiting unpaired until it leaves.
@@ -269,15 +324,23 @@ async fn pair_scheduled(hub: &Hub, store: &Store) {
         };
         ratings.insert(k, r);
     }
-    let pairings = lock(&hub.waiting).pair_scheduled(
-        |k| ratings.get(k).copied().unwrap_or(Rating::NEW.rating),
-        token::coin,
-    );
-    for p in pairings {
-        let (sente, gote) = {
-            let mut seekers = lock(&hub.seekers);
-            (seekers.remove(&p.sente), seekers.remove(&p.gote))
-        };
+    // The queue and the seekers change together (as in `Hub::offer`).
+    let tables: Vec<_> = {
+        let mut waiting = lock(&hub.waiting);
+        let mut seekers = lock(&hub.seekers);
+        waiting
+            .pair_scheduled(
+                |k| ratings.get(k).copied().unwrap_or(Rating::NEW.rating),
+                token::coin,
+            )
+            .into_iter()
+            .map(|p| {
+                let (sente, gote) = (seekers.remove(&p.sente), seekers.remove(&p.gote));
+                (p, sente, gote)
+            })
+            .collect()
+    };
+    for (p, sente, gote) in tables {
         match (sente, gote) {
             (Some(s), Some(g)) => {
                 let table = Arc::new(Table {
@@ -676,38 +739,29 @@ impl Connection {
         preference: Preference,
         out: &mut Vec<String>,
     ) {
-        let pairing = lock(&self.hub.waiting).offer(self.id, &game.text, preference, token::coin());
-        match pairing {
-            Err(_) => {
-                tracing::warn!("CSA: the queue is full");
-                self.phase = Phase::Idle;
-            }
-            Ok(None) => {
-                lock(&self.hub.seekers).insert(
-                    self.id,
-                    (self.inbox_tx.clone(), program.clone(), game.clone()),
-                );
+        let seeker = (self.inbox_tx.clone(), program.clone(), game.clone());
+        match self.hub.offer(self.id, seeker, preference, false) {
+            Offered::Nobody => self.phase = Phase::Idle,
+            Offered::Queued => {
                 self.phase = Phase::Waiting;
                 self.asked = Some((game.clone(), preference));
                 self.list(&program, &game, preference).await;
             }
-            Ok(Some(p)) => self.sit_with_program(&p, program, game, out).await,
+            Offered::Paired(p, other) => self.sit_with_program(&p, program, game, other, out).await,
         }
     }
 
-    /// Sits at a table with the program `p` paired this one with.
+    /// Sits at a table with the program `p` paired this one with (`other`,
+    /// taken off the seekers by the pairing).
     async fn sit_with_program(
         &mut self,
         p: &Pairing<ConnId>,
         program: Program,
         game: GameName,
+        other: Seeker,
         out: &mut Vec<String>,
     ) {
-        let other = if p.sente == self.id { p.gote } else { p.sente };
-        let Some((other_inbox, other_program, _)) = lock(&self.hub.seekers).remove(&other) else {
-            self.phase = Phase::Idle;
-            return;
-        };
+        let (other_inbox, other_program, _) = other;
         let me = if p.sente == self.id {
             Color::Sente
         } else {
@@ -772,8 +826,13 @@ impl Connection {
 
     /// Leaves the queue and the lobby's list (paired, left, or met a person).
     fn stop_waiting(&mut self) {
-        lock(&self.hub.waiting).withdraw(&self.id);
-        lock(&self.hub.seekers).remove(&self.id);
+        {
+            // Together, as `Hub::offer` changes them.
+            let mut waiting = lock(&self.hub.waiting);
+            let mut seekers = lock(&self.hub.seekers);
+            waiting.withdraw(&self.id);
+            seekers.remove(&self.id);
+        }
         self.asked = None;
         if let (Some((id, _)), Some(p)) = (self.listed.take(), &self.program) {
             // Gone already when a person took it: nothing to withdraw.
@@ -1231,14 +1290,15 @@ impl Connection {
             self.seek(program, game, preference, out).await;
             return;
         }
-        let pairing =
-            lock(&self.hub.waiting).pair_now(self.id, &game.text, preference, token::coin());
-        match pairing {
-            Some(p) => self.sit_with_program(&p, program, game, out).await,
-            None => out.push(format!(
-                "##[ERROR] nobody is waiting for {}",
-                head(&game.text)
-            )),
+        let seeker = (self.inbox_tx.clone(), program.clone(), game.clone());
+        match self.hub.offer(self.id, seeker, preference, true) {
+            Offered::Paired(p, other) => self.sit_with_program(&p, program, game, other, out).await,
+            Offered::Queued | Offered::Nobody => {
+                out.push(format!(
+                    "##[ERROR] nobody is waiting for {}",
+                    head(&game.text)
+                ));
+            }
         }
     }
 
