@@ -436,8 +436,9 @@ fn name_taken() -> Error {
 /// The administrator's tools (`shogi user ...`): each opens the database
 /// (an `SQLite` file or a PostgreSQL URL), does one thing and closes it.
 pub mod admin {
-    use super::{Account, Accounts, Error, Name, Password, Role, Store};
+    use super::{Account, Accounts, Error, Name, Password, Role, Store, MAX_HASHING};
     use crate::db::Location;
+    use crate::token;
 
     async fn open(db: &Location) -> Result<Accounts, Error> {
         Ok(Accounts::new(Store::open(db).await?))
@@ -463,7 +464,7 @@ pub mod admin {
     }
 
     /// Creates the program accounts `names` (`shogi user add NAME... --bot`)
-    /// in one opening of the database, [`MAX_HASHING`](super::MAX_HASHING)
+    /// in one opening of the database, [`MAX_HASHING`]
     /// at once: each web password is random and never shown. `added` is
     /// told each account and its CSA token (to be shown once), in the order
     /// of `names`. Every name is checked before any account is made, so a
@@ -484,7 +485,7 @@ pub mod admin {
         let first = names.first().cloned().unwrap_or_default();
         let accounts = open(db).await.map_err(|e| (first, e))?;
         let result = async {
-            for chunk in parsed.chunks(super::MAX_HASHING) {
+            for chunk in parsed.chunks(MAX_HASHING) {
                 // Hashed side by side on the hasher's threads.
                 let made: Vec<_> = chunk
                     .iter()
@@ -516,7 +517,7 @@ pub mod admin {
     /// Makes the program account `name` with a random web password; the
     /// account and its new CSA token.
     async fn add_one(accounts: Accounts, name: Name) -> Result<(Account, String), Error> {
-        let password = Password::new(&crate::token::new_token())?;
+        let password = Password::new(&token::new_token())?;
         let mut account = accounts.create(&name, password, Role::Player).await?;
         let token = accounts.issue_csa_token(&account.name).await?;
         account.bot = true;
