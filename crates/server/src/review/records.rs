@@ -455,18 +455,6 @@ pub async fn fill_game_keys(store: &Store) -> Result<usize, Error> {
     }
 }
 
-/// The dedupe key of game `id` ([`super::dedupe`]), `None` if there is no
-/// such game.
-///
-/// # Errors
-/// Database errors.
-pub async fn game_key(store: &Store, id: &str) -> Result<Option<String>, Error> {
-    Ok(store
-        .load(id)
-        .await?
-        .map(|g| super::dedupe::key(&game_record(&g))))
-}
-
 /// How many parsed imported records are kept ([`parsed`]).
 const PARSED_KEPT: usize = 16;
 
