@@ -36,6 +36,7 @@ pub mod board;
 pub mod csa;
 pub mod db;
 mod error;
+pub mod explorer;
 pub mod game;
 pub mod games;
 pub mod learn;

@@ -12,6 +12,7 @@ mod board;
 mod body;
 pub(crate) mod csa;
 mod download;
+mod explorer;
 pub(crate) mod forward;
 mod games;
 mod guard;
@@ -60,6 +61,16 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/archive", get(archive::archive))
         .route("/api/strategies", get(archive::strategies))
+        .route("/api/explorer", get(explorer::explorer))
+        .route("/api/search", get(explorer::search))
+        .route(
+            "/api/collections",
+            get(explorer::list).post(explorer::create),
+        )
+        .route(
+            "/api/collections/{name}/import",
+            post(explorer::import).layer(DefaultBodyLimit::max(explorer::MAX_UPLOAD_BYTES)),
+        )
         .route("/api/legal", post(legal::legal))
         .route("/api/play", post(play::play))
         .route(

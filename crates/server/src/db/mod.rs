@@ -24,6 +24,7 @@ pub mod accounts;
 pub mod analysis;
 pub mod annotations;
 pub mod archive;
+pub mod explorer;
 pub mod games;
 pub mod invitations;
 pub mod learn;

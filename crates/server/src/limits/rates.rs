@@ -123,6 +123,10 @@ pub struct RateLimits {
     pub pairings: Rate,
     /// Reports of games and chat messages per account.
     pub reports: Rate,
+    /// Explorer answers and game searches per address.
+    pub explorer: Rate,
+    /// Bytes uploaded to collections per account.
+    pub collection_bytes: Rate,
 }
 
 impl Default for RateLimits {
@@ -131,7 +135,9 @@ impl Default for RateLimits {
     /// 5 a minute, 15 an hour and 30 a day, 30 games, 20
     /// seeks, 30 imports and 8 MiB of them, 10 mate searches, 60 puzzle
     /// moves, 120 analysis board searches, 60 position diagrams and 20
-    /// rounds paired a minute; 10 reports an hour per account.
+    /// rounds paired a minute; 10 reports an hour per account; 120 explorer
+    /// answers and searches a minute; 512 MiB uploaded to collections an
+    /// hour per account.
     fn default() -> RateLimits {
         RateLimits {
             accounts: Rate::new(5, Duration::from_secs(3600)),
@@ -149,6 +155,8 @@ impl Default for RateLimits {
             diagrams: Rate::new(60, MINUTE),
             pairings: Rate::new(20, MINUTE),
             reports: Rate::new(10, Duration::from_secs(3600)),
+            explorer: Rate::new(120, MINUTE),
+            collection_bytes: Rate::new(512 << 20, Duration::from_secs(3600)),
         }
     }
 }
@@ -173,6 +181,8 @@ impl RateLimits {
             diagrams: Rate::unlimited(),
             pairings: Rate::unlimited(),
             reports: Rate::unlimited(),
+            explorer: Rate::unlimited(),
+            collection_bytes: Rate::unlimited(),
         }
     }
 
@@ -195,6 +205,8 @@ impl RateLimits {
             Kind::Diagrams => self.diagrams,
             Kind::Pairings => self.pairings,
             Kind::Reports => self.reports,
+            Kind::Explorer => self.explorer,
+            Kind::CollectionBytes => self.collection_bytes,
         }
     }
 }
@@ -233,11 +245,16 @@ pub enum Kind {
     Pairings,
     /// Reports to the moderators (key: the account, [`account_key`]).
     Reports,
+    /// Explorer answers and game searches (key: the address).
+    Explorer,
+    /// Bytes uploaded to collections (key: the account, [`account_key`]; use
+    /// [`Limiter::check_bytes`]).
+    CollectionBytes,
 }
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 15] = [
+    pub const ALL: [Kind; 17] = [
         Kind::Accounts,
         Kind::LoginAddress,
         Kind::LoginName,
@@ -253,6 +270,8 @@ impl Kind {
         Kind::Diagrams,
         Kind::Pairings,
         Kind::Reports,
+        Kind::Explorer,
+        Kind::CollectionBytes,
     ];
 
     /// The kind as a word, as the shared counts store it.
@@ -274,6 +293,8 @@ impl Kind {
             Kind::Diagrams => "diagrams",
             Kind::Pairings => "pairings",
             Kind::Reports => "reports",
+            Kind::Explorer => "explorer",
+            Kind::CollectionBytes => "collection_bytes",
         }
     }
 
@@ -294,6 +315,8 @@ impl Kind {
             Kind::Diagrams => "too many diagrams",
             Kind::Pairings => "too many rounds paired",
             Kind::Reports => "too many reports",
+            Kind::Explorer => "too many explorer requests",
+            Kind::CollectionBytes => "too many bytes uploaded to collections",
         }
     }
 }

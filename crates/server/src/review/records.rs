@@ -75,7 +75,7 @@ fn date_text(ms: u64) -> String {
 
 /// Days from 1970-01-01 to a civil date (proleptic Gregorian), after Howard
 /// Hinnant's algorithm (the inverse of [`date_text`]'s).
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+pub(crate) fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     let y = if month <= 2 { year - 1 } else { year };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
@@ -232,7 +232,7 @@ pub fn record_time(rec: &Record) -> Option<TimeControl> {
 }
 
 /// `YYYY-MM-DD` of the day a played-at time falls on (UTC).
-fn iso_day(ms: i64) -> String {
+pub(crate) fn iso_day(ms: i64) -> String {
     let (year, month, day) = civil_from_days(ms.div_euclid(86_400_000));
     format!("{year:04}-{month:02}-{day:02}")
 }
@@ -295,7 +295,7 @@ pub fn foul_comment(mv: Move, reason: IllegalMove) -> String {
 }
 
 /// The record of a stored game.
-fn game_record(g: &StoredGame) -> Record {
+pub(crate) fn game_record(g: &StoredGame) -> Record {
     let mut rec = Record::new(g.start.clone());
     rec.headers.start_time = Some(date_text(g.created_at_ms));
     rec.headers.handicap = Handicap::from_position(&g.start);
@@ -410,7 +410,9 @@ async fn unannotated(store: &Store, id: &str, reader: Option<i64>) -> Result<Rev
             bots: ByColor::new(bot(Color::Sente), bot(Color::Gote)),
         });
     }
-    let stored = store.record_source(id).await?.ok_or(Error::NotFound)?;
+    let Some(stored) = store.record_source(id).await? else {
+        return collection_game(store, id, reader).await;
+    };
     if !stored.visibility.readable_by(stored.owner_user, reader) {
         return Err(Error::NotFound);
     }
@@ -420,6 +422,25 @@ async fn unannotated(store: &Store, id: &str, reader: Option<i64>) -> Result<Rev
         ending: None,
         played_at_ms: None,
         main_line: MainLine::Free,
+        notes: Vec::new(),
+        bots: ByColor::default(),
+    })
+}
+
+/// An imported game of a collection (docs/EXPLORER.md), if `reader` may
+/// read the collection: its record as imported, not to be annotated.
+async fn collection_game(store: &Store, id: &str, reader: Option<i64>) -> Result<Review, Error> {
+    let entry = store.collection_entry(id).await?.ok_or(Error::NotFound)?;
+    let readable = store.readable_collections(reader).await?;
+    if !readable.iter().any(|c| c.id == entry.collection) {
+        return Err(Error::NotFound);
+    }
+    let source = entry.source.ok_or(Error::NotFound)?;
+    Ok(Review {
+        record: parsed(id, source)?,
+        ending: None,
+        played_at_ms: None,
+        main_line: MainLine::Fixed,
         notes: Vec::new(),
         bots: ByColor::default(),
     })

@@ -1,0 +1,984 @@
+//! Collections, the games in them and the explorer's tables (migration
+//! 0022, docs/EXPLORER.md): a collection's games with the columns the
+//! lists and filters read, every position each game reached keyed by its
+//! 64-bit Zobrist key, and the per-move counts the explorer answers from.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::Write as _;
+use std::str::FromStr;
+
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use super::store::{in_chunks, Dialect, Store};
+use crate::game::Side;
+use crate::ratings::TimeClass;
+
+/// The id of the `site` collection: the games played here.
+pub const SITE: i64 = 1;
+
+/// How a game ended, as the explorer counts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// Sente (or the handicap giver's opponent, 下手) won.
+    SenteWin,
+    /// Gote won.
+    GoteWin,
+    /// Finished without a winner (repetition, impasse draw, move limit).
+    Draw,
+}
+
+impl Outcome {
+    /// The database's word: `sente`, `gote` or `draw`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::SenteWin => "sente",
+            Outcome::GoteWin => "gote",
+            Outcome::Draw => "draw",
+        }
+    }
+
+    /// The outcome of a word of [`Outcome::name`].
+    #[must_use]
+    pub fn from_name(word: &str) -> Option<Outcome> {
+        match word {
+            "sente" => Some(Outcome::SenteWin),
+            "gote" => Some(Outcome::GoteWin),
+            "draw" => Some(Outcome::Draw),
+            _ => None,
+        }
+    }
+
+    /// The outcome of a game with this winner (`None`: a draw).
+    #[must_use]
+    pub fn of_winner(winner: Option<Side>) -> Outcome {
+        match winner {
+            Some(Side::Sente) => Outcome::SenteWin,
+            Some(Side::Gote) => Outcome::GoteWin,
+            None => Outcome::Draw,
+        }
+    }
+}
+
+/// One position of a game: its Zobrist key, the ply at which the game
+/// first reached it, and the move then played ([`Move::to_u16`]; 0 when the
+/// game ended there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reached {
+    /// [`Position::hash`].
+    pub hash: u64,
+    /// Moves played before it (0: the start position).
+    pub ply: u32,
+    /// The move played from it, or 0.
+    pub next: u16,
+}
+
+/// A game as a collection keeps it.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// Its id: a game played here keeps its own; an imported record gets one.
+    pub id: String,
+    /// The record file, deflated (none for a game played here).
+    pub source: Option<Vec<u8>>,
+    /// The start position as SFEN.
+    pub start_sfen: String,
+    /// Sente's name.
+    pub sente: Option<String>,
+    /// Gote's name.
+    pub gote: Option<String>,
+    /// Sente's rating when the game was played, if known.
+    pub sente_rating: Option<i64>,
+    /// Gote's rating when the game was played, if known.
+    pub gote_rating: Option<i64>,
+    /// How it ended; `None` when the record does not say.
+    pub outcome: Option<Outcome>,
+    /// When it was played (Unix milliseconds).
+    pub played_at_ms: i64,
+    /// Its time class, when its time control is known.
+    pub time_class: Option<TimeClass>,
+    /// The handicap's name or `custom`.
+    pub handicap: String,
+    /// The event (棋戦) header.
+    pub event: Option<String>,
+    /// The strategy tags as the archive stores them.
+    pub strategy: String,
+    /// Moves in the main line.
+    pub plies: u32,
+    /// The first 64 bits of the dedupe key (none for a game played here).
+    pub dedupe: Option<i64>,
+    /// Every position reached, in order of first reaching.
+    pub positions: Vec<Reached>,
+}
+
+impl Entry {
+    /// Both names in Unicode lower case, one per line (the search's column).
+    #[must_use]
+    pub fn names(&self) -> String {
+        format!(
+            "{}\n{}",
+            self.sente.as_deref().unwrap_or_default().to_lowercase(),
+            self.gote.as_deref().unwrap_or_default().to_lowercase()
+        )
+    }
+
+    /// The average of both ratings, when both are known.
+    #[must_use]
+    pub fn average_rating(&self) -> Option<i64> {
+        Some(i64::midpoint(self.sente_rating?, self.gote_rating?))
+    }
+}
+
+/// The file's bytes, deflated.
+#[must_use]
+pub fn deflate(bytes: &[u8]) -> Vec<u8> {
+    let mut out = flate2::write::DeflateEncoder::new(
+        Vec::with_capacity(bytes.len() / 3),
+        flate2::Compression::fast(),
+    );
+    // Writing to a Vec cannot fail.
+    let _ = out.write_all(bytes);
+    out.finish().unwrap_or_default()
+}
+
+/// Bytes [`deflate`] made, as they were; `None` when they are not deflate data.
+#[must_use]
+pub fn inflate(bytes: &[u8]) -> Option<Vec<u8>> {
+    use std::io::Read as _;
+    let mut out = Vec::with_capacity(bytes.len() * 4);
+    flate2::read::DeflateDecoder::new(bytes)
+        .take(64 * 1024 * 1024)
+        .read_to_end(&mut out)
+        .ok()?;
+    Some(out)
+}
+
+/// Who may read a collection.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Privacy {
+    /// Anyone; its games count in every explorer answer.
+    #[default]
+    Public,
+    /// Its owner account, and the organisers of its event if it names one.
+    Private,
+}
+
+impl Privacy {
+    /// The protocol's and the database's word.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Privacy::Public => "public",
+            Privacy::Private => "private",
+        }
+    }
+}
+
+impl fmt::Display for Privacy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A word that is neither `public` nor `private`.
+#[derive(Debug, thiserror::Error)]
+#[error("a collection is public or private, not {0:?}")]
+pub struct BadPrivacy(pub String);
+
+impl FromStr for Privacy {
+    type Err = BadPrivacy;
+
+    fn from_str(s: &str) -> Result<Privacy, BadPrivacy> {
+        match s {
+            "public" => Ok(Privacy::Public),
+            "private" => Ok(Privacy::Private),
+            other => Err(BadPrivacy(other.to_owned())),
+        }
+    }
+}
+
+/// A collection.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Collection {
+    /// Its number.
+    #[serde(skip)]
+    pub id: i64,
+    /// Its name (unique).
+    pub name: String,
+    /// The account that made it.
+    #[serde(skip)]
+    pub owner_user: Option<i64>,
+    /// The event whose organisers may read a private one.
+    pub tournament: Option<String>,
+    /// Who may read it.
+    #[serde(serialize_with = "privacy_word")]
+    pub privacy: Privacy,
+    /// Games in it.
+    pub games: u64,
+}
+
+fn privacy_word<S: serde::Serializer>(p: &Privacy, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.name())
+}
+
+impl Collection {
+    fn of_row(r: &AnyRow) -> Result<Collection, sqlx::Error> {
+        let privacy: String = r.try_get("visibility")?;
+        Ok(Collection {
+            id: r.try_get("id")?,
+            name: r.try_get("name")?,
+            owner_user: r.try_get("owner_user")?,
+            tournament: r.try_get("tournament")?,
+            privacy: privacy
+                .parse()
+                .map_err(|e: BadPrivacy| super::store::corrupt(e.to_string()))?,
+            games: super::store::to_u64(r.try_get("games")?),
+        })
+    }
+}
+
+/// The filters a list of a collection's games, and a filtered explorer
+/// answer, apply (every field optional).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    /// Only games of this time class.
+    pub time_class: Option<TimeClass>,
+    /// Only games whose average rating is at least this.
+    pub min_rating: Option<i64>,
+    /// Only games whose average rating is at most this.
+    pub max_rating: Option<i64>,
+    /// Only games played at or after this (Unix milliseconds).
+    pub since_ms: Option<i64>,
+    /// Only games played before this (Unix milliseconds).
+    pub until_ms: Option<i64>,
+    /// A part of either player's name, in Unicode lower case.
+    pub player: Option<String>,
+    /// A part of the event's name.
+    pub event: Option<String>,
+    /// The result.
+    pub outcome: Option<Outcome>,
+    /// The handicap's name (`even` for none) or `custom`.
+    pub handicap: Option<String>,
+    /// A strategy tag id (on either side or as the line).
+    pub strategy: Option<String>,
+}
+
+impl GameFilter {
+    /// Whether any filter is set.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == GameFilter::default()
+    }
+}
+
+/// One move's counts in an explorer answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveCounts {
+    /// [`shogi_core::Move::to_u16`], 0 for the games that ended there.
+    pub next: u16,
+    /// Games.
+    pub games: u64,
+    /// Won by Sente.
+    pub sente_wins: u64,
+    /// Won by Gote.
+    pub gote_wins: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// The sum of the average ratings of the games whose ratings are known.
+    pub rating_sum: i64,
+    /// How many games that is.
+    pub rated: u64,
+    /// When it was last played (Unix milliseconds).
+    pub last_played_ms: i64,
+}
+
+impl MoveCounts {
+    fn add_game(&mut self, outcome: Option<Outcome>, rating: Option<i64>, played_at_ms: i64) {
+        self.games += 1;
+        match outcome {
+            Some(Outcome::SenteWin) => self.sente_wins += 1,
+            Some(Outcome::GoteWin) => self.gote_wins += 1,
+            Some(Outcome::Draw) => self.draws += 1,
+            None => {}
+        }
+        if let Some(r) = rating {
+            self.rating_sum += r;
+            self.rated += 1;
+        }
+        self.last_played_ms = self.last_played_ms.max(played_at_ms);
+    }
+
+    fn add(&mut self, o: &MoveCounts) {
+        self.games += o.games;
+        self.sente_wins += o.sente_wins;
+        self.gote_wins += o.gote_wins;
+        self.draws += o.draws;
+        self.rating_sum += o.rating_sum;
+        self.rated += o.rated;
+        self.last_played_ms = self.last_played_ms.max(o.last_played_ms);
+    }
+}
+
+/// A game in a list: the explorer's, the search's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// Its id (a game played here or an imported record of a collection).
+    pub id: String,
+    /// The collection it is in.
+    pub collection: i64,
+    /// Sente's name.
+    pub sente: Option<String>,
+    /// Gote's name.
+    pub gote: Option<String>,
+    /// Sente's rating then.
+    pub sente_rating: Option<i64>,
+    /// Gote's rating then.
+    pub gote_rating: Option<i64>,
+    /// How it ended.
+    pub outcome: Option<Outcome>,
+    /// When it was played.
+    pub played_at_ms: i64,
+    /// Its time class.
+    pub time_class: Option<TimeClass>,
+    /// The handicap's name or `custom`.
+    pub handicap: String,
+    /// The event.
+    pub event: Option<String>,
+    /// Moves in it.
+    pub plies: u32,
+    /// Where it reached the position searched for, and the move it then
+    /// played (0: none): only in a position's lists.
+    pub reached: Option<(u32, u16)>,
+}
+
+/// The order of a list of games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// The most recent first.
+    #[default]
+    Recent,
+    /// The highest average rating first (games without one last).
+    Rating,
+}
+
+/// What a collection's game holds for reading it again.
+#[derive(Clone, Debug)]
+pub struct StoredEntry {
+    /// The collection.
+    pub collection: i64,
+    /// The record file's bytes, as imported (`None`: a game played here).
+    pub source: Option<Vec<u8>>,
+}
+
+/// The database's size, as `shogi db stats` prints it.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Every collection with its games.
+    pub collections: Vec<Collection>,
+    /// Games in all collections.
+    pub games: u64,
+    /// Rows of `explorer_positions`.
+    pub positions: u64,
+    /// Rows of `explorer_moves`.
+    pub move_rows: u64,
+    /// Bytes of deflated record files.
+    pub source_bytes: u64,
+    /// The whole database's size in bytes.
+    pub database_bytes: u64,
+}
+
+const LISTED_COLUMNS: &str = "g.id, g.collection, g.sente, g.gote, g.sente_rating, g.gote_rating, \
+     g.result, g.played_at, g.time_class, g.handicap, g.event, g.plies";
+
+fn listed(r: &AnyRow, reached: bool) -> Result<Listed, sqlx::Error> {
+    let outcome: Option<String> = r.try_get("result")?;
+    let class: Option<String> = r.try_get("time_class")?;
+    let plies: i64 = r.try_get("plies")?;
+    let reached = if reached {
+        let ply: i64 = r.try_get("ply")?;
+        let next: i64 = r.try_get("next")?;
+        Some((
+            u32::try_from(ply).unwrap_or(0),
+            u16::try_from(next).unwrap_or(0),
+        ))
+    } else {
+        None
+    };
+    Ok(Listed {
+        id: r.try_get("id")?,
+        collection: r.try_get("collection")?,
+        sente: r.try_get("sente")?,
+        gote: r.try_get("gote")?,
+        sente_rating: r.try_get("sente_rating")?,
+        gote_rating: r.try_get("gote_rating")?,
+        outcome: outcome.as_deref().and_then(Outcome::from_name),
+        played_at_ms: r.try_get("played_at")?,
+        time_class: class.as_deref().and_then(TimeClass::from_name),
+        handicap: r.try_get("handicap")?,
+        event: r.try_get("event")?,
+        plies: u32::try_from(plies).unwrap_or(0),
+        reached,
+    })
+}
+
+/// A query's text and the values it binds, built together so that each
+/// `$n` has its value.
+#[derive(Default)]
+struct Built {
+    sql: String,
+    ints: Vec<(usize, i64)>,
+    texts: Vec<(usize, String)>,
+    count: usize,
+}
+
+impl Built {
+    fn int(&mut self, v: i64) -> String {
+        self.count += 1;
+        self.ints.push((self.count, v));
+        format!("${}", self.count)
+    }
+
+    fn text(&mut self, v: String) -> String {
+        self.count += 1;
+        self.texts.push((self.count, v));
+        format!("${}", self.count)
+    }
+
+    /// `$a, $b, ...` for the collections.
+    fn ints(&mut self, vs: &[i64]) -> String {
+        vs.iter()
+            .map(|&v| self.int(v))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The filter's conditions on `g`, each starting with ` AND`.
+    fn filter(&mut self, f: &GameFilter, dialect: Dialect) -> String {
+        let mut out = String::new();
+        if let Some(c) = f.time_class {
+            out += &format!(" AND g.time_class = {}", self.text(c.name().into()));
+        }
+        let avg = "(g.sente_rating + g.gote_rating) / 2";
+        if let Some(r) = f.min_rating {
+            out += &format!(" AND {avg} >= {}", self.int(r));
+        }
+        if let Some(r) = f.max_rating {
+            out += &format!(" AND {avg} <= {}", self.int(r));
+        }
+        if let Some(t) = f.since_ms {
+            out += &format!(" AND g.played_at >= {}", self.int(t));
+        }
+        if let Some(t) = f.until_ms {
+            out += &format!(" AND g.played_at < {}", self.int(t));
+        }
+        let contains = |b: &mut Built, column: &str, part: String| {
+            let p = b.text(part);
+            match dialect {
+                Dialect::Sqlite => format!(" AND instr({column}, {p}) > 0"),
+                Dialect::Postgres => format!(" AND strpos({column}, {p}) > 0"),
+            }
+        };
+        if let Some(p) = &f.player {
+            out += &contains(self, "g.names", p.clone());
+        }
+        if let Some(e) = &f.event {
+            out += &contains(self, "COALESCE(g.event, '')", e.clone());
+        }
+        if let Some(o) = f.outcome {
+            out += &format!(" AND g.result = {}", self.text(o.name().into()));
+        }
+        if let Some(h) = &f.handicap {
+            out += &format!(" AND g.handicap = {}", self.text(h.clone()));
+        }
+        if let Some(s) = &f.strategy {
+            out += &contains(self, "g.strategy", format!(":{s} "));
+        }
+        out
+    }
+
+    fn query(&self) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments<'_>> {
+        let mut q = sqlx::query(&self.sql);
+        let (mut i, mut t) = (0, 0);
+        for n in 1..=self.count {
+            if self.ints.get(i).is_some_and(|(k, _)| *k == n) {
+                q = q.bind(self.ints[i].1);
+                i += 1;
+            } else {
+                q = q.bind(self.texts[t].1.clone());
+                t += 1;
+            }
+        }
+        q
+    }
+}
+
+/// Rows a statement of [`Store::add_to_collection`] writes at most.
+const ROWS_PER_STATEMENT: usize = 256;
+
+impl Store {
+    /// Every collection `reader` may read (an account id; `None` for a
+    /// guest), with its games, by name.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn readable_collections(
+        &self,
+        reader: Option<i64>,
+    ) -> Result<Vec<Collection>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT c.id, c.name, c.owner_user, c.tournament, c.visibility, \
+                    (SELECT COUNT(*) FROM collection_games g WHERE g.collection = c.id) AS games \
+             FROM collections c \
+             WHERE c.visibility = 'public' OR c.owner_user = $1 \
+                OR c.tournament IN (SELECT tournament FROM tournament_organisers WHERE user_id = $1) \
+             ORDER BY c.name",
+        )
+        .bind(reader.unwrap_or(-1))
+        .fetch_all(&self.reader)
+        .await?;
+        rows.iter().map(Collection::of_row).collect()
+    }
+
+    /// The collection named `name`, whoever may read it.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn collection(&self, name: &str) -> Result<Option<Collection>, sqlx::Error> {
+        let row = sqlx::query(
+            "SELECT c.id, c.name, c.owner_user, c.tournament, c.visibility, \
+                    (SELECT COUNT(*) FROM collection_games g WHERE g.collection = c.id) AS games \
+             FROM collections c WHERE c.name = $1",
+        )
+        .bind(name)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(Collection::of_row).transpose()
+    }
+
+    /// Makes a collection (its name must be new); answers its id, or `None`
+    /// when the name is taken.
+    ///
+    /// # Errors
+    /// The database refused the statement.
+    pub async fn create_collection(
+        &self,
+        name: &str,
+        owner_user: Option<i64>,
+        tournament: Option<&str>,
+        privacy: Privacy,
+        now_ms: i64,
+    ) -> Result<Option<i64>, sqlx::Error> {
+        let row = sqlx::query(
+            "INSERT INTO collections (name, owner_user, tournament, visibility, created_at) \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name) DO NOTHING RETURNING id",
+        )
+        .bind(name)
+        .bind(owner_user)
+        .bind(tournament)
+        .bind(privacy.name())
+        .bind(now_ms)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| r.try_get("id")).transpose()
+    }
+
+    /// Whether account `user` organises event `tournament`.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn organises(&self, user: i64, tournament: &str) -> Result<bool, sqlx::Error> {
+        let row = sqlx::query(
+            "SELECT 1 AS yes FROM tournament_organisers WHERE user_id = $1 AND tournament = $2",
+        )
+        .bind(user)
+        .bind(tournament)
+        .fetch_optional(&self.reader)
+        .await?;
+        Ok(row.is_some())
+    }
+
+    /// Adds `entries` to collection `collection` in one transaction: each
+    /// game, its positions and its counts; a game whose dedupe key (or id)
+    /// the collection has already is skipped. With `played_here`, the
+    /// entries are games of the `games` table, marked explored in the same
+    /// transaction. Answers how many were added.
+    ///
+    /// # Errors
+    /// The database refused a statement (nothing is then written).
+    pub async fn add_to_collection(
+        &self,
+        collection: i64,
+        entries: &[Entry],
+        played_here: bool,
+    ) -> Result<usize, sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        let mut added: Vec<(i64, &Entry)> = Vec::with_capacity(entries.len());
+        for e in entries {
+            let row = sqlx::query(
+                "INSERT INTO collection_games (id, collection, source, start_sfen, sente, gote, \
+                     names, sente_rating, gote_rating, result, played_at, time_class, handicap, \
+                     event, strategy, plies, dedupe) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) \
+                 ON CONFLICT DO NOTHING RETURNING n",
+            )
+            .bind(&e.id)
+            .bind(collection)
+            .bind(e.source.as_deref())
+            .bind(&e.start_sfen)
+            .bind(e.sente.as_deref())
+            .bind(e.gote.as_deref())
+            .bind(e.names())
+            .bind(e.sente_rating)
+            .bind(e.gote_rating)
+            .bind(e.outcome.map(Outcome::name))
+            .bind(e.played_at_ms)
+            .bind(e.time_class.map(TimeClass::name))
+            .bind(&e.handicap)
+            .bind(e.event.as_deref())
+            .bind(&e.strategy)
+            .bind(i64::from(e.plies))
+            .bind(e.dedupe)
+            .fetch_optional(&mut *tx)
+            .await?;
+            if let Some(r) = row {
+                added.push((r.try_get("n")?, e));
+            }
+            if played_here {
+                sqlx::query("UPDATE games SET explored = $1 WHERE id = $2")
+                    .bind(true)
+                    .bind(&e.id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        // Positions, four values a row.
+        let rows: Vec<(i64, i64, i64, i64)> = added
+            .iter()
+            .flat_map(|(n, e)| {
+                e.positions.iter().map(move |p| {
+                    (
+                        p.hash.cast_signed(),
+                        *n,
+                        i64::from(p.ply),
+                        i64::from(p.next),
+                    )
+                })
+            })
+            .collect();
+        for big in rows.chunks(ROWS_PER_STATEMENT) {
+            for chunk in in_chunks(big) {
+                let sql = self.dialect.values_sql(
+                    "INSERT INTO explorer_positions (hash, game, ply, next) VALUES ",
+                    4,
+                    chunk.len(),
+                    " ON CONFLICT DO NOTHING",
+                );
+                let mut q = sqlx::query(&sql);
+                for &(h, g, p, m) in chunk {
+                    q = q.bind(h).bind(g).bind(p).bind(m);
+                }
+                q.execute(&mut *tx).await?;
+            }
+        }
+        // Counts, summed over the batch first.
+        let mut counts: HashMap<(u64, u16), MoveCounts> = HashMap::new();
+        for (_, e) in &added {
+            let rating = e.average_rating();
+            for p in &e.positions {
+                let c = counts.entry((p.hash, p.next)).or_default();
+                c.next = p.next;
+                c.add_game(e.outcome, rating, e.played_at_ms);
+            }
+        }
+        let counts: Vec<(u64, MoveCounts)> = counts.into_iter().map(|((h, _), c)| (h, c)).collect();
+        for big in counts.chunks(ROWS_PER_STATEMENT / 2) {
+            for chunk in in_chunks(big) {
+                let sql = self.dialect.values_sql(
+                    "INSERT INTO explorer_moves (hash, collection, next, games, sente_wins, \
+                         gote_wins, draws, rating_sum, rated, last_played) VALUES ",
+                    10,
+                    chunk.len(),
+                    " ON CONFLICT (hash, collection, next) DO UPDATE SET \
+                       games = explorer_moves.games + excluded.games, \
+                       sente_wins = explorer_moves.sente_wins + excluded.sente_wins, \
+                       gote_wins = explorer_moves.gote_wins + excluded.gote_wins, \
+                       draws = explorer_moves.draws + excluded.draws, \
+                       rating_sum = explorer_moves.rating_sum + excluded.rating_sum, \
+                       rated = explorer_moves.rated + excluded.rated, \
+                       last_played = CASE WHEN excluded.last_played > explorer_moves.last_played \
+                           THEN excluded.last_played ELSE explorer_moves.last_played END",
+                );
+                let mut q = sqlx::query(&sql);
+                for (h, c) in chunk {
+                    q = q
+                        .bind(h.cast_signed())
+                        .bind(collection)
+                        .bind(i64::from(c.next))
+                        .bind(count(c.games))
+                        .bind(count(c.sente_wins))
+                        .bind(count(c.gote_wins))
+                        .bind(count(c.draws))
+                        .bind(c.rating_sum)
+                        .bind(count(c.rated))
+                        .bind(c.last_played_ms);
+                }
+                q.execute(&mut *tx).await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(added.len())
+    }
+
+    /// At most `limit` finished games not yet in the `site` collection.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn games_to_explore(&self, limit: i64) -> Result<Vec<String>, sqlx::Error> {
+        let sql = match self.dialect {
+            Dialect::Sqlite => {
+                "SELECT id FROM games WHERE over AND explored = 0 ORDER BY id LIMIT $1"
+            }
+            Dialect::Postgres => {
+                "SELECT id FROM games WHERE over AND NOT explored ORDER BY id LIMIT $1"
+            }
+        };
+        let rows = sqlx::query(sql).bind(limit).fetch_all(&self.pool).await?;
+        rows.iter().map(|r| r.try_get("id")).collect()
+    }
+
+    /// Marks game `id` explored without adding it (a game that no longer loads).
+    ///
+    /// # Errors
+    /// The database refused the statement.
+    pub async fn skip_exploring(&self, id: &str) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE games SET explored = $1 WHERE id = $2")
+            .bind(true)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The counts of every move from the position keyed `hash` over the
+    /// games of `collections`, summed over the collections.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn explorer_counts(
+        &self,
+        hash: u64,
+        collections: &[i64],
+    ) -> Result<Vec<MoveCounts>, sqlx::Error> {
+        if collections.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut b = Built::default();
+        let h = b.int(hash.cast_signed());
+        let cs = b.ints(collections);
+        b.sql = format!(
+            "SELECT next, games, sente_wins, gote_wins, draws, rating_sum, rated, last_played \
+             FROM explorer_moves WHERE hash = {h} AND collection IN ({cs})"
+        );
+        let rows = b.query().fetch_all(&self.reader).await?;
+        let mut by_move: HashMap<u16, MoveCounts> = HashMap::new();
+        for r in &rows {
+            let next = u16::try_from(r.try_get::<i64, _>("next")?).unwrap_or(0);
+            let c = MoveCounts {
+                next,
+                games: super::store::to_u64(r.try_get("games")?),
+                sente_wins: super::store::to_u64(r.try_get("sente_wins")?),
+                gote_wins: super::store::to_u64(r.try_get("gote_wins")?),
+                draws: super::store::to_u64(r.try_get("draws")?),
+                rating_sum: r.try_get("rating_sum")?,
+                rated: super::store::to_u64(r.try_get("rated")?),
+                last_played_ms: r.try_get("last_played")?,
+            };
+            let sum = by_move.entry(next).or_insert(MoveCounts {
+                next,
+                ..MoveCounts::default()
+            });
+            sum.add(&c);
+        }
+        Ok(by_move.into_values().collect())
+    }
+
+    /// The counts of every move from the position keyed `hash` over the
+    /// games of `collections` that pass `filter`, counted game by game.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn explorer_counts_filtered(
+        &self,
+        hash: u64,
+        collections: &[i64],
+        filter: &GameFilter,
+    ) -> Result<Vec<MoveCounts>, sqlx::Error> {
+        if collections.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut b = Built::default();
+        let h = b.int(hash.cast_signed());
+        let cs = b.ints(collections);
+        let f = b.filter(filter, self.dialect);
+        b.sql = format!(
+            "SELECT p.next, g.result, g.sente_rating, g.gote_rating, g.played_at \
+             FROM explorer_positions p JOIN collection_games g ON g.n = p.game \
+             WHERE p.hash = {h} AND g.collection IN ({cs}){f}"
+        );
+        let rows = b.query().fetch_all(&self.reader).await?;
+        let mut by_move: HashMap<u16, MoveCounts> = HashMap::new();
+        for r in &rows {
+            let next = u16::try_from(r.try_get::<i64, _>("next")?).unwrap_or(0);
+            let outcome: Option<String> = r.try_get("result")?;
+            let s: Option<i64> = r.try_get("sente_rating")?;
+            let g: Option<i64> = r.try_get("gote_rating")?;
+            let rating = s.zip(g).map(|(s, g)| i64::midpoint(s, g));
+            let c = by_move.entry(next).or_insert(MoveCounts {
+                next,
+                ..MoveCounts::default()
+            });
+            c.add_game(
+                outcome.as_deref().and_then(Outcome::from_name),
+                rating,
+                r.try_get("played_at")?,
+            );
+        }
+        Ok(by_move.into_values().collect())
+    }
+
+    /// A page of the games of `collections` that reached the position keyed
+    /// `hash` (any position when `None`) and pass `filter`, in `order`.
+    /// `popular` asks for the plan that walks the games in order and looks
+    /// each up (fast when most games reach the position), rather than the
+    /// one that reads the position's games and sorts them.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn list_games(
+        &self,
+        hash: Option<u64>,
+        collections: &[i64],
+        filter: &GameFilter,
+        order: Order,
+        popular: bool,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<Listed>, sqlx::Error> {
+        if collections.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut b = Built::default();
+        let cs = b.ints(collections);
+        let f = b.filter(filter, self.dialect);
+        let order_sql = match order {
+            Order::Recent => "g.played_at DESC, g.n DESC",
+            Order::Rating => {
+                "CASE WHEN g.sente_rating IS NULL OR g.gote_rating IS NULL THEN 1 ELSE 0 END, \
+                 (g.sente_rating + g.gote_rating) DESC, g.played_at DESC, g.n DESC"
+            }
+        };
+        b.sql = match hash {
+            None => format!(
+                "SELECT {LISTED_COLUMNS} FROM collection_games g \
+                 WHERE g.collection IN ({cs}){f} ORDER BY {order_sql}"
+            ),
+            Some(h) if popular => {
+                let h = b.int(h.cast_signed());
+                format!(
+                    "SELECT {LISTED_COLUMNS}, p.ply, p.next FROM collection_games g \
+                     JOIN explorer_positions p ON p.hash = {h} AND p.game = g.n \
+                     WHERE g.collection IN ({cs}){f} ORDER BY {order_sql}"
+                )
+            }
+            Some(h) => {
+                let h = b.int(h.cast_signed());
+                format!(
+                    "SELECT {LISTED_COLUMNS}, p.ply, p.next FROM explorer_positions p \
+                     JOIN collection_games g ON g.n = p.game \
+                     WHERE p.hash = {h} AND g.collection IN ({cs}){f} ORDER BY {order_sql}"
+                )
+            }
+        };
+        let lim = b.int(limit);
+        let off = b.int(offset);
+        b.sql += &format!(" LIMIT {lim} OFFSET {off}");
+        let rows = b.query().fetch_all(&self.reader).await?;
+        rows.iter().map(|r| listed(r, hash.is_some())).collect()
+    }
+
+    /// The collection game `id`: its collection and its record file.
+    ///
+    /// # Errors
+    /// The database refused the query, or the stored file does not inflate.
+    pub async fn collection_entry(&self, id: &str) -> Result<Option<StoredEntry>, sqlx::Error> {
+        let row = sqlx::query("SELECT collection, source FROM collection_games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.reader)
+            .await?;
+        let Some(r) = row else { return Ok(None) };
+        let source: Option<Vec<u8>> = r.try_get("source")?;
+        let source = match source {
+            Some(packed) => Some(
+                inflate(&packed)
+                    .ok_or_else(|| super::store::corrupt(format!("game {id}: bad deflate data")))?,
+            ),
+            None => None,
+        };
+        Ok(Some(StoredEntry {
+            collection: r.try_get("collection")?,
+            source,
+        }))
+    }
+
+    /// The sizes `shogi db stats` prints.
+    ///
+    /// # Errors
+    /// The database refused a query.
+    pub async fn explorer_stats(&self) -> Result<Stats, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT c.id, c.name, c.owner_user, c.tournament, c.visibility, \
+                    (SELECT COUNT(*) FROM collection_games g WHERE g.collection = c.id) AS games \
+             FROM collections c ORDER BY c.name",
+        )
+        .fetch_all(&self.reader)
+        .await?;
+        let collections = rows
+            .iter()
+            .map(Collection::of_row)
+            .collect::<Result<Vec<_>, _>>()?;
+        let one = |sql: &'static str| async move {
+            let r = sqlx::query(sql).fetch_one(&self.reader).await?;
+            Ok::<u64, sqlx::Error>(super::store::to_u64(
+                r.try_get::<Option<i64>, _>(0)?.unwrap_or(0),
+            ))
+        };
+        let database_bytes = match self.dialect {
+            Dialect::Sqlite => {
+                one("SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()")
+                    .await?
+            }
+            Dialect::Postgres => one("SELECT pg_database_size(current_database())").await?,
+        };
+        let source_bytes = match self.dialect {
+            Dialect::Sqlite => one("SELECT SUM(length(source)) FROM collection_games").await?,
+            Dialect::Postgres => {
+                one("SELECT SUM(octet_length(source))::BIGINT FROM collection_games").await?
+            }
+        };
+        Ok(Stats {
+            games: collections.iter().map(|c| c.games).sum(),
+            collections,
+            positions: one("SELECT COUNT(*) FROM explorer_positions").await?,
+            move_rows: one("SELECT COUNT(*) FROM explorer_moves").await?,
+            source_bytes,
+            database_bytes,
+        })
+    }
+}
+
+/// A count as the database's integer.
+fn count(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}

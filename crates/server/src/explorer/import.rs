@@ -1,0 +1,266 @@
+//! Importing many records into a collection at once (`shogi db import`,
+//! `POST /api/collections/{name}/import`): files, folders' files and the
+//! files inside ZIP archives, read in parallel, written in large
+//! transactions, duplicates skipped, each unreadable file reported with
+//! its line and column.
+
+use std::io::Read as _;
+use std::sync::Arc;
+
+use crate::db::explorer::Entry;
+use crate::db::Store;
+use crate::error::Error;
+use crate::review::records::MAX_IMPORT_BYTES;
+use crate::time::unix_ms;
+use crate::token;
+
+/// One record file to import: its name (for reports) and its bytes.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// Where it came from (`archive.zip/games/1.kif`).
+    pub name: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// The most files one ZIP archive may hold.
+pub const MAX_ZIP_FILES: usize = 2_000_000;
+
+/// The most bytes a ZIP archive may expand to.
+pub const MAX_ZIP_BYTES: u64 = 8 * 1024 * 1024 * 1024;
+
+/// A ZIP archive that does not read.
+#[derive(Debug, thiserror::Error)]
+pub enum ZipError {
+    /// Not a ZIP archive, or a broken one.
+    #[error("{name}: not a readable ZIP archive: {reason}")]
+    Unreadable {
+        /// The archive's name.
+        name: String,
+        /// What the reader said.
+        reason: String,
+    },
+    /// More files or bytes than allowed.
+    #[error("{name}: more than {MAX_ZIP_FILES} files or {MAX_ZIP_BYTES} bytes")]
+    TooBig {
+        /// The archive's name.
+        name: String,
+    },
+}
+
+/// Whether `bytes` start like a ZIP archive.
+#[must_use]
+pub fn is_zip(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06")
+}
+
+/// The record files inside ZIP archive `bytes` called `name` (folders and
+/// files over [`MAX_IMPORT_BYTES`] are left out; the second list names the
+/// files left out for their size).
+///
+/// # Errors
+/// [`ZipError`] for an archive that does not read or is too big.
+pub fn expand_zip(name: &str, bytes: &[u8]) -> Result<(Vec<SourceFile>, Vec<String>), ZipError> {
+    let unreadable = |e: zip::result::ZipError| ZipError::Unreadable {
+        name: name.to_owned(),
+        reason: e.to_string(),
+    };
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(unreadable)?;
+    if archive.len() > MAX_ZIP_FILES {
+        return Err(ZipError::TooBig {
+            name: name.to_owned(),
+        });
+    }
+    let mut files = Vec::with_capacity(archive.len());
+    let mut too_big = Vec::new();
+    let mut total: u64 = 0;
+    for i in 0..archive.len() {
+        let mut f = archive.by_index(i).map_err(unreadable)?;
+        if f.is_dir() {
+            continue;
+        }
+        let inner = format!("{name}/{}", f.name());
+        if f.size() > MAX_IMPORT_BYTES as u64 {
+            too_big.push(inner);
+            continue;
+        }
+        total = total.saturating_add(f.size());
+        if total > MAX_ZIP_BYTES {
+            return Err(ZipError::TooBig {
+                name: name.to_owned(),
+            });
+        }
+        let mut out = Vec::with_capacity(usize::try_from(f.size()).unwrap_or(0));
+        // The size in the header may lie: read one byte past the limit at most.
+        (&mut f)
+            .take(MAX_IMPORT_BYTES as u64 + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| ZipError::Unreadable {
+                name: inner.clone(),
+                reason: e.to_string(),
+            })?;
+        if out.len() > MAX_IMPORT_BYTES {
+            too_big.push(inner);
+            continue;
+        }
+        files.push(SourceFile {
+            name: inner,
+            bytes: out,
+        });
+    }
+    Ok((files, too_big))
+}
+
+/// A file that did not import, and why (`line:column: message` for a
+/// record that does not read).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Refused {
+    /// The file's name.
+    pub file: String,
+    /// Why.
+    pub problem: String,
+    /// The line of the token that does not read (from 1), if it is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// Its column (from 1, in characters).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+}
+
+/// How an import is going.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Progress {
+    /// Files to read.
+    pub files: usize,
+    /// Files read so far.
+    pub done: usize,
+    /// Games added.
+    pub added: usize,
+    /// Games skipped: the collection had them already (same start, moves
+    /// and players), or the same upload had them twice.
+    pub duplicates: usize,
+    /// Files that did not read.
+    pub unreadable: Vec<Refused>,
+    /// Bytes read so far.
+    pub bytes: u64,
+    /// Moves in the games read so far.
+    pub moves: u64,
+    /// The import is over.
+    pub finished: bool,
+}
+
+/// Files read and written per transaction.
+pub const BATCH: usize = 2000;
+
+/// Reads `files` on every core: the entries of those that read, the
+/// refusals of those that do not.
+fn read_batch(files: &[SourceFile], now_ms: i64) -> (Vec<Entry>, Vec<Refused>) {
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let per = files.len().div_ceil(threads).max(1);
+    let parts: Vec<Vec<Result<Entry, Refused>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = files
+            .chunks(per)
+            .map(|chunk| {
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|f| read_one(f, now_ms))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut entries = Vec::with_capacity(files.len());
+    let mut refused = Vec::new();
+    for r in parts.into_iter().flatten() {
+        match r {
+            Ok(e) => entries.push(e),
+            Err(x) => refused.push(x),
+        }
+    }
+    (entries, refused)
+}
+
+/// The entry of one file, or why it does not read.
+fn read_one(f: &SourceFile, now_ms: i64) -> Result<Entry, Refused> {
+    let refuse = |problem: String| Refused {
+        file: f.name.clone(),
+        problem,
+        line: None,
+        column: None,
+    };
+    if f.bytes.is_empty() {
+        return Err(refuse("empty file".into()));
+    }
+    if f.bytes.len() > MAX_IMPORT_BYTES {
+        return Err(refuse(format!("larger than {MAX_IMPORT_BYTES} bytes")));
+    }
+    let rec = shogi_record::read(&f.bytes).map_err(|e| Refused {
+        line: Some(e.line),
+        column: Some(e.column),
+        ..refuse(e.to_string())
+    })?;
+    Ok(super::entry::of_record(
+        token::new_game_id(),
+        &f.bytes,
+        &rec,
+        now_ms,
+    ))
+}
+
+/// Imports `files` into collection `collection`: reads a batch on every
+/// core while the one before is written, one transaction a batch; calls
+/// `progress` after each batch (and once at the end, `finished`).
+///
+/// # Errors
+/// Database errors (the batches written before stay).
+pub async fn import(
+    store: &Store,
+    collection: i64,
+    files: Vec<SourceFile>,
+    mut progress: impl FnMut(&Progress),
+) -> Result<Progress, Error> {
+    let now_ms = i64::try_from(unix_ms()).unwrap_or(i64::MAX);
+    let mut state = Progress {
+        files: files.len(),
+        ..Progress::default()
+    };
+    progress(&state);
+    let files = Arc::new(files);
+    let batches = files.len().div_ceil(BATCH);
+    let read = |k: usize| {
+        let files = Arc::clone(&files);
+        tokio::task::spawn_blocking(move || {
+            let part = &files[k * BATCH..((k + 1) * BATCH).min(files.len())];
+            let bytes: u64 = part.iter().map(|f| f.bytes.len() as u64).sum();
+            let (entries, refused) = read_batch(part, now_ms);
+            (part.len(), bytes, entries, refused)
+        })
+    };
+    let mut next = (batches > 0).then(|| read(0));
+    let mut k = 0;
+    while let Some(reading) = next.take() {
+        let (count, bytes, entries, refused) = reading
+            .await
+            .map_err(|e| Error::Internal(format!("reading records: {e}")))?;
+        k += 1;
+        if k < batches {
+            next = Some(read(k));
+        }
+        let added = store.add_to_collection(collection, &entries, false).await?;
+        state.done += count;
+        state.bytes += bytes;
+        state.moves += entries.iter().map(|e| u64::from(e.plies)).sum::<u64>();
+        state.added += added;
+        state.duplicates += entries.len() - added;
+        state.unreadable.extend(refused);
+        progress(&state);
+    }
+    state.finished = true;
+    progress(&state);
+    Ok(state)
+}

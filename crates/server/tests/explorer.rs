@@ -1,0 +1,497 @@
+//! The opening explorer and the collections (docs/EXPLORER.md): the
+//! explorer's counts equal a count made directly over the games
+//! (transpositions included), duplicates are skipped, a private collection
+//! is invisible to others, and the site's own games join the `site`
+//! collection once over.
+
+mod common;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Write as _;
+
+use common::{account, local, TempDir, TestServer};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use shogi_core::{Color, Move, Position};
+use shogi_server::db::explorer::Order;
+use shogi_server::db::Store;
+use shogi_server::explorer::import::{self, SourceFile};
+use shogi_server::explorer::query::{self, ExplorerRequest};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// A game as the test writes it: moves, players, and whether the side to
+/// move resigned at the end (else the record just stops).
+#[derive(Clone, Debug)]
+struct Game {
+    moves: Vec<Move>,
+    sente: String,
+    gote: String,
+    resigned: bool,
+}
+
+/// Plays `choices` from the start: each picks one of the first four legal
+/// moves (in USI order) of its position, so that games share openings and
+/// reach the same positions by different orders.
+fn play(choices: &[u8]) -> Vec<Move> {
+    let mut pos = Position::startpos();
+    let mut out = Vec::new();
+    for &c in choices {
+        let mut legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        legal.sort_by_key(ToString::to_string);
+        legal.truncate(4);
+        let m = legal[usize::from(c) % legal.len()];
+        pos.make_move(m);
+        out.push(m);
+    }
+    out
+}
+
+/// The game in CSA, written here from the moves (not by the record crate).
+fn csa(g: &Game) -> String {
+    let mut pos = Position::startpos();
+    let mut text = format!("V2.2\nN+{}\nN-{}\nPI\n+\n", g.sente, g.gote);
+    for &m in &g.moves {
+        let side = if pos.side_to_move() == Color::Sente {
+            '+'
+        } else {
+            '-'
+        };
+        let (from, to, kind) = match m {
+            Move::Board { from, to, promote } => {
+                let piece = pos.piece_at(from).unwrap();
+                let kind = if promote {
+                    piece.kind.promoted_or_self()
+                } else {
+                    piece.kind
+                };
+                (
+                    format!("{}{}", from.file().number(), from.rank().number()),
+                    to,
+                    kind,
+                )
+            }
+            Move::Drop { kind, to } => ("00".to_owned(), to, kind.piece_kind()),
+        };
+        text += &format!(
+            "{side}{from}{}{}{}\n",
+            to.file().number(),
+            to.rank().number(),
+            kind.csa()
+        );
+        pos.make_move(m);
+    }
+    if g.resigned {
+        text += "%TORYO\n";
+    }
+    text
+}
+
+/// What the explorer should say of each position, counted game by game:
+/// per position key, per next move (0: the game ended there), the games
+/// and Sente's wins, Gote's wins.
+fn direct_counts(games: &[Game]) -> HashMap<u64, BTreeMap<u16, (u64, u64, u64)>> {
+    let mut out: HashMap<u64, BTreeMap<u16, (u64, u64, u64)>> = HashMap::new();
+    let mut distinct = HashSet::new();
+    for g in games {
+        if !distinct.insert((
+            g.moves.clone(),
+            g.sente.to_lowercase(),
+            g.gote.to_lowercase(),
+        )) {
+            continue;
+        }
+        let to_move = if g.moves.len() % 2 == 0 {
+            Color::Sente
+        } else {
+            Color::Gote
+        };
+        let loser = g.resigned.then_some(to_move);
+        let mut pos = Position::startpos();
+        let mut seen = HashSet::new();
+        for i in 0..=g.moves.len() {
+            let next = g.moves.get(i).map_or(0, |m| m.to_u16());
+            if seen.insert(pos.hash()) {
+                let c = out.entry(pos.hash()).or_default().entry(next).or_default();
+                c.0 += 1;
+                match loser {
+                    Some(Color::Gote) => c.1 += 1,
+                    Some(Color::Sente) => c.2 += 1,
+                    None => {}
+                }
+            }
+            if let Some(&m) = g.moves.get(i) {
+                pos.make_move(m);
+            }
+        }
+    }
+    out
+}
+
+fn games_strategy() -> impl Strategy<Value = Vec<Game>> {
+    prop::collection::vec(
+        (
+            prop::collection::vec(0u8..4, 0..9),
+            0usize..3,
+            0usize..3,
+            any::<bool>(),
+        ),
+        1..14,
+    )
+    .prop_map(|specs| {
+        let names = ["Alice", "Борис", "ALICE"];
+        specs
+            .into_iter()
+            .map(|(choices, s, g, resigned)| Game {
+                moves: play(&choices),
+                sente: names[s].to_owned(),
+                gote: names[g].to_owned(),
+                resigned,
+            })
+            .collect()
+    })
+}
+
+async fn check_counts(games: Vec<Game>) {
+    let tmp = TempDir::new("explorer-counts");
+    let store = Store::open(&tmp.db()).await.unwrap();
+    store
+        .create_collection(
+            "club",
+            None,
+            None,
+            shogi_server::db::explorer::Privacy::Public,
+            0,
+        )
+        .await
+        .unwrap();
+    let club = store.collection("club").await.unwrap().unwrap();
+    let files: Vec<SourceFile> = games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| SourceFile {
+            name: format!("{i}.csa"),
+            bytes: csa(g).into_bytes(),
+        })
+        .collect();
+    let done = import::import(&store, club.id, files, |_| {})
+        .await
+        .unwrap();
+    let want = direct_counts(&games);
+    let distinct: usize = want
+        .get(&Position::startpos().hash())
+        .map_or(0, |m| m.values().map(|c| c.0).sum::<u64>() as usize);
+    assert_eq!(done.added, distinct, "{done:?}");
+    assert_eq!(done.added + done.duplicates, games.len());
+    assert!(done.unreadable.is_empty(), "{:?}", done.unreadable);
+
+    // Every position any game reached, asked by its SFEN.
+    let mut positions = Vec::new();
+    for g in &games {
+        let mut pos = Position::startpos();
+        positions.push(pos.to_sfen());
+        for &m in &g.moves {
+            pos.make_move(m);
+            positions.push(pos.to_sfen());
+        }
+    }
+    positions.sort();
+    positions.dedup();
+    for sfen in positions {
+        let req = ExplorerRequest {
+            sfen: sfen.clone(),
+            collection: Some("club".into()),
+            order: Order::Recent,
+            limit: 100,
+            ..ExplorerRequest::default()
+        };
+        let a = query::explore(&store, None, &req).await.unwrap();
+        let expected = &want[&a.position.hash()];
+        let mut got: BTreeMap<u16, (u64, u64, u64)> = a
+            .moves
+            .iter()
+            .map(|m| {
+                (
+                    m.mv.to_u16(),
+                    (m.counts.games, m.counts.sente_wins, m.counts.gote_wins),
+                )
+            })
+            .collect();
+        if a.ended.games > 0 {
+            got.insert(0, (a.ended.games, a.ended.sente_wins, a.ended.gote_wins));
+        }
+        assert_eq!(&got, expected, "{sfen}");
+        assert_eq!(
+            a.total,
+            expected.values().map(|c| c.0).sum::<u64>(),
+            "{sfen}"
+        );
+        // The games listed are the games through it, each once.
+        let ids: HashSet<&str> = a.games.iter().map(|g| g.id.as_str()).collect();
+        assert_eq!(ids.len() as u64, a.total, "{sfen}");
+    }
+    store.close().await;
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+    #[test]
+    fn explorer_counts_equal_a_direct_count_over_the_games(games in games_strategy()) {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(check_counts(games));
+    }
+}
+
+/// A ZIP archive of `files` (name, text).
+fn zip(files: &[(&str, String)]) -> Vec<u8> {
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, text) in files {
+        out.start_file(*name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        out.write_all(text.as_bytes()).unwrap();
+    }
+    out.finish().unwrap().into_inner()
+}
+
+/// `POST path` with `body` as `cookie`: the status and the progress lines
+/// (the chunked body's JSON lines).
+async fn upload(ts: &TestServer, path: &str, cookie: &str, body: &[u8]) -> (u16, Vec<Value>) {
+    let addr = ts.addr();
+    let mut stream = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{cookie}\r\n\
+         Content-Type: application/zip\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let text = String::from_utf8_lossy(&response);
+    let status: u16 = text[9..12].parse().unwrap();
+    let lines = text
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (status, lines)
+}
+
+fn kif_game(sente: &str, gote: &str, moves: &[&str]) -> String {
+    Game {
+        moves: moves.iter().map(|m| m.parse().unwrap()).collect(),
+        sente: sente.into(),
+        gote: gote.into(),
+        resigned: true,
+    }
+    .pipe(|g| csa(&g))
+}
+
+trait Pipe: Sized {
+    fn pipe<T>(self, f: impl FnOnce(Self) -> T) -> T {
+        f(self)
+    }
+}
+impl<T> Pipe for T {}
+
+#[tokio::test]
+async fn an_upload_reports_progress_skips_duplicates_and_names_bad_files() {
+    let tmp = TempDir::new("explorer-upload");
+    let ts = TestServer::start(&tmp.db()).await;
+    let (alice, _) = account(&ts, "alice").await;
+    let (status, made) = ts
+        .request_with(
+            "POST",
+            "/api/collections",
+            &[&alice],
+            Some(&json!({"name": "spb-2026"})),
+        )
+        .await
+        .pipe(|(s, _, v)| (s, v));
+    assert_eq!(status, 201, "{made}");
+    let files = vec![
+        (
+            "a/1.csa",
+            kif_game("Иван", "Пётр", &["7g7f", "3c3d", "2g2f"]),
+        ),
+        (
+            "a/2.csa",
+            kif_game("Иван", "Олег", &["2g2f", "8c8d", "7g7f"]),
+        ),
+        ("a/bad.csa", "PI\n+\n+7776FU\n-33ZZFU\n".to_owned()),
+        (
+            "a/3.csa",
+            kif_game("Иван", "Пётр", &["7g7f", "3c3d", "2g2f"]),
+        ),
+    ];
+    let (status, lines) = upload(
+        &ts,
+        "/api/collections/spb-2026/import",
+        &alice,
+        &zip(&files),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let last = lines.last().unwrap();
+    assert_eq!(last["finished"], true, "{lines:?}");
+    assert_eq!(last["files"], 4);
+    assert_eq!(last["done"], 4);
+    assert_eq!(last["added"], 2);
+    assert_eq!(last["duplicates"], 1);
+    let bad = &last["unreadable"][0];
+    assert_eq!(bad["file"], "upload.zip/a/bad.csa");
+    assert_eq!(
+        (bad["line"].as_u64(), bad["column"].as_u64()),
+        (Some(4), Some(1)),
+        "{bad}"
+    );
+    assert!(
+        bad["problem"].as_str().unwrap().contains("-33ZZFU"),
+        "{bad}"
+    );
+
+    // The same archive again adds nothing.
+    let (_, lines) = upload(
+        &ts,
+        "/api/collections/spb-2026/import",
+        &alice,
+        &zip(&files),
+    )
+    .await;
+    assert_eq!(lines.last().unwrap()["added"], 0);
+    assert_eq!(lines.last().unwrap()["duplicates"], 3);
+
+    // The explorer counts the two games; 7g7f was played in both (by transposition in one).
+    let (status, start) = ts
+        .request(
+            "GET",
+            "/api/explorer?sfen=startpos&collection=spb-2026",
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{start}");
+    assert_eq!(start["total"], 2);
+    let after = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2";
+    let (_, a) = ts
+        .request(
+            "GET",
+            &format!(
+                "/api/explorer?sfen={}&collection=spb-2026",
+                after.replace(' ', "+")
+            ),
+            None,
+        )
+        .await;
+    assert_eq!(a["total"], 1, "{a}");
+    assert_eq!(a["moves"][0]["usi"], "3c3d");
+    assert_eq!(a["moves"][0]["gote_wins"], 0);
+    // A game of the list opens in the review.
+    let id = a["games"][0]["id"].as_str().unwrap().to_owned();
+    let (status, rec) = ts
+        .request("GET", &format!("/api/games/{id}/record?format=json"), None)
+        .await;
+    assert_eq!(status, 200, "{rec}");
+    assert_eq!(rec["headers"]["sente"], "Иван");
+    // Search by player and by position.
+    let (_, found) = ts
+        .request("GET", "/api/search?player=%D0%BE%D0%BB%D0%B5%D0%B3", None)
+        .await;
+    assert_eq!(found["games"].as_array().unwrap().len(), 1, "{found}");
+    let (_, found) = ts
+        .request(
+            "GET",
+            &format!("/api/search?sfen={}", after.replace(' ', "+")),
+            None,
+        )
+        .await;
+    assert_eq!(found["games"].as_array().unwrap().len(), 1, "{found}");
+    assert_eq!(found["games"][0]["ply"], 1);
+    ts.shutdown().await;
+}
+
+/// `GET path` as `cookie` (a `Cookie: ...` line) or a guest.
+async fn ask(ts: &TestServer, cookie: Option<&String>, path: &str) -> (u16, String, Value) {
+    let headers: Vec<&str> = cookie.map(String::as_str).into_iter().collect();
+    ts.request_with("GET", path, &headers, None).await
+}
+
+#[tokio::test]
+async fn a_private_collection_is_invisible_to_others() {
+    let tmp = TempDir::new("explorer-private");
+    let ts = TestServer::start(&tmp.db()).await;
+    let (alice, _) = account(&ts, "alice").await;
+    let (bob, _) = account(&ts, "bob").await;
+    let (status, _, _) = ts
+        .request_with(
+            "POST",
+            "/api/collections",
+            &[&alice],
+            Some(&json!({"name": "prep", "visibility": "private"})),
+        )
+        .await;
+    assert_eq!(status, 201);
+    let files = vec![("1.csa", kif_game("Alice", "Bob", &["2g2f", "8c8d"]))];
+    let (status, _) = upload(&ts, "/api/collections/prep/import", &bob, &zip(&files)).await;
+    assert_eq!(status, 404, "bob may not even learn it exists");
+    let (status, lines) = upload(&ts, "/api/collections/prep/import", &alice, &zip(&files)).await;
+    assert_eq!(status, 200);
+    assert_eq!(lines.last().unwrap()["added"], 1);
+
+    let (_, _, mine) = ask(&ts, Some(&alice), "/api/explorer?sfen=startpos").await;
+    assert_eq!(mine["total"], 1, "{mine}");
+    for cookie in [Some(&bob), None] {
+        let (_, _, theirs) = ask(&ts, cookie, "/api/explorer?sfen=startpos").await;
+        assert_eq!(theirs["total"], 0, "{theirs}");
+        let (status, _, _) = ask(&ts, cookie, "/api/explorer?sfen=startpos&collection=prep").await;
+        assert_eq!(status, 404);
+        let (_, _, found) = ask(&ts, cookie, "/api/search?player=alice").await;
+        assert_eq!(found["games"], json!([]));
+        let (_, _, list) = ask(&ts, cookie, "/api/collections").await;
+        assert!(!list.to_string().contains("prep"), "{list}");
+    }
+    let (_, _, found) = ask(&ts, Some(&alice), "/api/search?player=alice").await;
+    let id = found["games"][0]["id"].as_str().unwrap().to_owned();
+    let (status, _, _) = ask(&ts, Some(&bob), &format!("/api/games/{id}/record")).await;
+    assert_eq!(status, 404);
+    let (status, _, _) = ask(&ts, Some(&alice), &format!("/api/games/{id}/record")).await;
+    assert_eq!(status, 200);
+    ts.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_game_played_here_joins_the_site_collection_once_over() {
+    let tmp = TempDir::new("explorer-site");
+    let ts = TestServer::start(&tmp.db()).await;
+    let created = ts.create(local(json!({}))).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut ws = ts
+        .connect(&id, Some(created["token"].as_str().unwrap()))
+        .await;
+    ws.play_all(&["7g7f", "3c3d"]).await;
+    let (_, live) = ts
+        .request("GET", "/api/explorer?sfen=startpos&collection=site", None)
+        .await;
+    assert_eq!(
+        live["total"], 0,
+        "a game still played is not counted: {live}"
+    );
+    ws.send(json!({"type": "resign"})).await;
+    ws.state_where(|s| s["status"]["over"] == true).await;
+    let (_, over) = ts
+        .request("GET", "/api/explorer?sfen=startpos&collection=site", None)
+        .await;
+    assert_eq!(over["total"], 1, "{over}");
+    assert_eq!(over["moves"][0]["usi"], "7g7f");
+    assert_eq!(over["moves"][0]["gote_wins"], 1, "Sente resigned: {over}");
+    assert_eq!(over["games"][0]["id"], id.as_str());
+    let (_, again) = ts.request("GET", "/api/explorer?sfen=startpos", None).await;
+    assert_eq!(again["total"], 1, "counted once: {again}");
+    // Bad input is named.
+    let (status, bad) = ts.request("GET", "/api/explorer?sfen=lnsgk", None).await;
+    assert_eq!(status, 400, "{bad}");
+    let (status, _) = ts.request("GET", "/api/explorer?min_rating=-5", None).await;
+    assert_eq!(status, 400);
+    ts.shutdown().await;
+}
