@@ -101,6 +101,93 @@ pub enum Command {
     /// Make puzzles from our engine's self-play (docs/PUZZLES.md).
     #[command(subcommand)]
     Puzzles(PuzzlesCommand),
+    /// The game database: import records into collections, print its size
+    /// (docs/EXPLORER.md).
+    #[command(subcommand)]
+    Db(DbCommand),
+    /// The opening explorer's moves table for a position, from a database's
+    /// collections: the moves played, their games and results, then the most
+    /// recent games through it (docs/EXPLORER.md).
+    #[command(after_help = EXPLORE_EXAMPLES, after_long_help = EXPLORE_EXAMPLES)]
+    Explore(ExploreArgs),
+}
+
+const EXPLORE_EXAMPLES: &str = "Examples:
+  shogi explore                                     the start position, every collection
+  shogi explore --sfen 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2'
+  shogi explore --collection spb-2026 --db club.db --time-class classical";
+
+const DB_IMPORT_EXAMPLES: &str = "Examples:
+  shogi db import kifs/ --collection club               every record under kifs/ (and in its ZIPs)
+  shogi db import games.zip more.kif --collection spb-2026 --db club.db
+  shogi db import games/ --collection prep --private --db postgres://shogi@localhost/shogi";
+
+/// The `shogi db` commands.
+#[derive(Subcommand, Debug)]
+pub enum DbCommand {
+    /// Import record files, folders (searched recursively) and ZIP archives
+    /// into a collection (made if missing): every format, Shift_JIS or
+    /// UTF-8, read in parallel; a game the collection has already (same
+    /// start, moves and players) is skipped. A progress bar on stderr when
+    /// it is a terminal; each unreadable file gets one line
+    /// `shogi: FILE:LINE:COLUMN: message` (the others are still imported,
+    /// and the exit status is then 2); a summary line on stdout.
+    #[command(after_help = DB_IMPORT_EXAMPLES, after_long_help = DB_IMPORT_EXAMPLES)]
+    Import(DbImportArgs),
+    /// Print the collections, their games and the database's size per game.
+    Stats(DbArgs),
+}
+
+/// A web app database.
+#[derive(Args, Debug)]
+pub struct DbArgs {
+    /// The web app's database, as `shogi serve --db`: an SQLite file (created
+    /// if missing) or a postgres:// URL.
+    #[arg(long, default_value = "shogi.db", value_parser = parse_db)]
+    pub db: shogi_server::Location,
+}
+
+/// Arguments of `shogi db import`.
+#[derive(Args, Debug)]
+pub struct DbImportArgs {
+    /// Record files, folders and ZIP archives.
+    #[arg(required = true, value_name = "FILE|FOLDER|ZIP")]
+    pub inputs: Vec<PathBuf>,
+    /// The collection's name (letters, digits, '-', '_', '.').
+    #[arg(long)]
+    pub collection: String,
+    /// Make a new collection private (readable by no account until an
+    /// administrator's; by default public).
+    #[arg(long)]
+    pub private: bool,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+/// Arguments of `shogi explore`.
+#[derive(Args, Debug)]
+pub struct ExploreArgs {
+    /// The position: `startpos` or an SFEN.
+    #[arg(long, default_value = "startpos")]
+    pub sfen: String,
+    /// Only this collection (or several, comma-separated); by default every
+    /// public one.
+    #[arg(long)]
+    pub collection: Option<String>,
+    /// Only games of this time class: bullet, blitz, rapid or classical.
+    #[arg(long)]
+    pub time_class: Option<String>,
+    /// Only games whose players' average rating is at least this.
+    #[arg(long)]
+    pub min_rating: Option<i64>,
+    /// Only games whose players' average rating is at most this.
+    #[arg(long)]
+    pub max_rating: Option<i64>,
+    /// The games listed after the moves.
+    #[arg(long, default_value_t = 5)]
+    pub games: usize,
+    #[command(flatten)]
+    pub db: DbArgs,
 }
 
 /// The `shogi puzzles` steps.

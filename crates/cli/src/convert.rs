@@ -10,7 +10,7 @@ use crate::args::{ConvertArgs, EncodingArg, FormatArg};
 use crate::CliError;
 
 /// File name endings taken from a folder given as input.
-const RECORD_EXTENSIONS: [&str; 11] = [
+pub(crate) const RECORD_EXTENSIONS: [&str; 11] = [
     "kif", "kifu", "ki2", "ki2u", "csa", "jkf", "json", "usi", "usen", "sfen", "txt",
 ];
 

@@ -17,6 +17,7 @@ macro_rules! out {
 mod args;
 mod convert;
 mod csa_client;
+mod db;
 mod diagram;
 mod engine;
 mod picture;
@@ -89,6 +90,8 @@ fn main() -> ExitCode {
         Some(Command::Tune(t)) => tune::run(&t),
         Some(Command::Puzzles(p)) => puzzles::run(&p),
         Some(Command::User(u)) => user::run(&u),
+        Some(Command::Db(d)) => db::run(&d),
+        Some(Command::Explore(e)) => db::explore(&e),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

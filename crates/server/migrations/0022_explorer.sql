@@ -65,7 +65,7 @@ CREATE TABLE explorer_moves (
     gote_wins   INTEGER NOT NULL,
     draws       INTEGER NOT NULL,
     rating_sum  INTEGER NOT NULL,
-    rated       INTEGER NOT NULL,
+    rated_games INTEGER NOT NULL,
     last_played INTEGER NOT NULL,
     PRIMARY KEY (hash, collection, next)
 ) WITHOUT ROWID;

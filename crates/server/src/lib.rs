@@ -224,6 +224,14 @@ impl Server {
         store.fill_search_names().await?;
         review::dedupe::fill_records(&store).await?;
         review::records::fill_game_keys(&store).await?;
+        // The games over since the last start join the `site` collection in
+        // the background (each explorer request adds the rest first).
+        let filling = store.clone();
+        tokio::spawn(async move {
+            if let Err(e) = explorer::site::fill(&filling).await {
+                tracing::warn!("adding finished games to the site collection: {e}");
+            }
+        });
         let leases = match &config.advertise {
             Some(address) => Some(
                 Leases::register(

@@ -9,7 +9,7 @@ mod common;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write as _;
 
-use common::{account, local, TempDir, TestServer};
+use common::{account, local, seek_game, TempDir, TestServer};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use shogi_core::{Color, Move, Position};
@@ -165,12 +165,14 @@ async fn check_counts(games: Vec<Game>) {
         .await
         .unwrap();
     let club = store.collection("club").await.unwrap().unwrap();
-    let files: Vec<SourceFile> = games
+    let files: Vec<import::Input> = games
         .iter()
         .enumerate()
-        .map(|(i, g)| SourceFile {
-            name: format!("{i}.csa"),
-            bytes: csa(g).into_bytes(),
+        .map(|(i, g)| {
+            import::Input::from(SourceFile {
+                name: format!("{i}.csa"),
+                bytes: csa(g).into_bytes(),
+            })
         })
         .collect();
     let done = import::import(&store, club.id, files, |_| {})
@@ -493,5 +495,45 @@ async fn a_game_played_here_joins_the_site_collection_once_over() {
     assert_eq!(status, 400, "{bad}");
     let (status, _) = ts.request("GET", "/api/explorer?min_rating=-5", None).await;
     assert_eq!(status, 400);
+    ts.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_profile_shows_the_players_repertoire_from_their_games() {
+    let tmp = TempDir::new("explorer-repertoire");
+    let ts = TestServer::start(&tmp.db()).await;
+    let alice = account(&ts, "Alice").await;
+    let bob = account(&ts, "Bob").await;
+    // Two games with Alice as Sente: 7g7f then 2g2f; she wins one, loses one.
+    for (first, alice_resigns) in [("7g7f", false), ("7g7f", true)] {
+        let seek = json!({"time": {"main_ms": 600_000, "byoyomi_ms": 10_000}, "side": "sente"});
+        let (_, mut a, mut b) = seek_game(&ts, seek, &alice, &bob).await;
+        a.play(first).await;
+        b.play("3c3d").await;
+        a.play("2g2f").await;
+        let loser = if alice_resigns { &mut a } else { &mut b };
+        loser.send(json!({"type": "resign"})).await;
+        a.state_where(|s| s["status"]["over"] == true).await;
+    }
+    let (status, rep) = ts
+        .request("GET", "/api/players/alice/repertoire", None)
+        .await;
+    assert_eq!(status, 200, "{rep}");
+    let first = &rep["sente"][0];
+    assert_eq!(first["sfen"], Position::startpos().to_sfen());
+    assert_eq!(first["games"], 2);
+    assert_eq!(
+        first["moves"][0],
+        json!({"usi": "7g7f", "games": 2, "wins": 1, "losses": 1, "draws": 0})
+    );
+    assert_eq!(rep["sente"][1]["moves"][0]["usi"], "2g2f");
+    assert_eq!(rep["gote"], json!([]));
+    let (_, bobs) = ts.request("GET", "/api/players/bob/repertoire", None).await;
+    assert_eq!(bobs["gote"][0]["moves"][0]["usi"], "3c3d", "{bobs}");
+    assert_eq!(bobs["gote"][0]["moves"][0]["wins"], 1);
+    let (status, _) = ts
+        .request("GET", "/api/players/nobody/repertoire", None)
+        .await;
+    assert_eq!(status, 404);
     ts.shutdown().await;
 }

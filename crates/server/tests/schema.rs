@@ -33,7 +33,7 @@ fn class(ty: &str, name: &str, flags: &[&str]) -> &'static str {
 }
 
 /// The `SQLite` columns that hold 0 or 1 (BOOLEAN in PostgreSQL).
-const FLAGS: [&str; 7] = [
+const FLAGS: [&str; 8] = [
     "clock_started",
     "over",
     "rating_annulled",
@@ -41,6 +41,7 @@ const FLAGS: [&str; 7] = [
     "gote_guest",
     "rated",
     "solved",
+    "explored",
 ];
 
 async fn sqlite_schema(path: &std::path::Path) -> Schema {

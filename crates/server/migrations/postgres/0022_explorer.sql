@@ -65,7 +65,7 @@ CREATE TABLE explorer_moves (
     gote_wins   BIGINT NOT NULL,
     draws       BIGINT NOT NULL,
     rating_sum  BIGINT NOT NULL,
-    rated       BIGINT NOT NULL,
+    rated_games BIGINT NOT NULL,
     last_played BIGINT NOT NULL,
     PRIMARY KEY (hash, collection, next)
 );

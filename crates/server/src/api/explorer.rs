@@ -326,6 +326,7 @@ pub(super) async fn import(
                 let _ = tx.send(Bytes::from(line));
             }
         };
+        let files = files.into_iter().map(import::Input::from).collect();
         if let Err(e) = import::import(&store, c.id, files, send).await {
             tracing::warn!("import into {}: {e}", c.name);
             let line =

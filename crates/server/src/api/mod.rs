@@ -88,6 +88,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/players/{name}", get(players::profile))
         .route("/api/players/{name}/games", get(players::games))
         .route("/api/players/{name}/games.zip", get(players::games_zip))
+        .route("/api/players/{name}/repertoire", get(players::repertoire))
         .route(
             "/api/account",
             post(account::register).delete(account::delete),

@@ -35,6 +35,22 @@ pub(super) async fn games(
     Ok(Json(archive::listing(&store, &filter).await?))
 }
 
+/// `GET /api/players/{name}/repertoire`: the positions the player's games
+/// here reached most with them to move, as Sente and as Gote, and their
+/// moves there (docs/EXPLORER.md).
+pub(super) async fn repertoire(
+    State(store): State<Store>,
+    Path(name): Path<String>,
+) -> Result<Json<crate::explorer::repertoire::Repertoire>, Error> {
+    let user = store
+        .profile_user(&name_key(&name))
+        .await?
+        .ok_or(Error::NoSuch("player"))?;
+    Ok(Json(
+        crate::explorer::repertoire::of_account(&store, user.user).await?,
+    ))
+}
+
 /// `GET /api/players/{name}/games.zip`.
 pub(super) async fn games_zip(
     State(store): State<Store>,

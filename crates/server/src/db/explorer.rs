@@ -696,7 +696,7 @@ impl Store {
             for chunk in in_chunks(big) {
                 let sql = self.dialect.values_sql(
                     "INSERT INTO explorer_moves (hash, collection, next, games, sente_wins, \
-                         gote_wins, draws, rating_sum, rated, last_played) VALUES ",
+                         gote_wins, draws, rating_sum, rated_games, last_played) VALUES ",
                     10,
                     chunk.len(),
                     " ON CONFLICT (hash, collection, next) DO UPDATE SET \
@@ -705,7 +705,7 @@ impl Store {
                        gote_wins = explorer_moves.gote_wins + excluded.gote_wins, \
                        draws = explorer_moves.draws + excluded.draws, \
                        rating_sum = explorer_moves.rating_sum + excluded.rating_sum, \
-                       rated = explorer_moves.rated + excluded.rated, \
+                       rated_games = explorer_moves.rated_games + excluded.rated_games, \
                        last_played = CASE WHEN excluded.last_played > explorer_moves.last_played \
                            THEN excluded.last_played ELSE explorer_moves.last_played END",
                 );
@@ -777,7 +777,7 @@ impl Store {
         let h = b.int(hash.cast_signed());
         let cs = b.ints(collections);
         b.sql = format!(
-            "SELECT next, games, sente_wins, gote_wins, draws, rating_sum, rated, last_played \
+            "SELECT next, games, sente_wins, gote_wins, draws, rating_sum, rated_games, last_played \
              FROM explorer_moves WHERE hash = {h} AND collection IN ({cs})"
         );
         let rows = b.query().fetch_all(&self.reader).await?;
@@ -791,7 +791,7 @@ impl Store {
                 gote_wins: super::store::to_u64(r.try_get("gote_wins")?),
                 draws: super::store::to_u64(r.try_get("draws")?),
                 rating_sum: r.try_get("rating_sum")?,
-                rated: super::store::to_u64(r.try_get("rated")?),
+                rated: super::store::to_u64(r.try_get("rated_games")?),
                 last_played_ms: r.try_get("last_played")?,
             };
             let sum = by_move.entry(next).or_insert(MoveCounts {
@@ -930,6 +930,33 @@ impl Store {
             collection: r.try_get("collection")?,
             source,
         }))
+    }
+
+    /// The last `limit` finished games account `user` played here, newest
+    /// first: each game's id and whether the account was Sente.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn recent_games_of(
+        &self,
+        user: i64,
+        limit: i64,
+    ) -> Result<Vec<(String, bool)>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT id, sente_user FROM games \
+             WHERE over AND (sente_user = $1 OR gote_user = $1) \
+             ORDER BY created_at DESC LIMIT $2",
+        )
+        .bind(user)
+        .bind(limit)
+        .fetch_all(&self.reader)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let sente: Option<i64> = r.try_get("sente_user")?;
+                Ok((r.try_get("id")?, sente == Some(user)))
+            })
+            .collect()
     }
 
     /// The sizes `shogi db stats` prints.

@@ -149,15 +149,30 @@ pub struct Progress {
     pub finished: bool,
 }
 
+/// A file to import: its bytes, or a path read when its batch is.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// Bytes already read (an upload, a ZIP archive's member).
+    Bytes(SourceFile),
+    /// A file on disk (`shogi db import`).
+    Path(std::path::PathBuf),
+}
+
+impl From<SourceFile> for Input {
+    fn from(f: SourceFile) -> Input {
+        Input::Bytes(f)
+    }
+}
+
 /// Files read and written per transaction.
 pub const BATCH: usize = 2000;
 
 /// Reads `files` on every core: the entries of those that read, the
-/// refusals of those that do not.
-fn read_batch(files: &[SourceFile], now_ms: i64) -> (Vec<Entry>, Vec<Refused>) {
+/// refusals of those that do not, and the bytes read.
+fn read_batch(files: &[Input], now_ms: i64) -> (Vec<Entry>, Vec<Refused>, u64) {
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let per = files.len().div_ceil(threads).max(1);
-    let parts: Vec<Vec<Result<Entry, Refused>>> = std::thread::scope(|s| {
+    let parts: Vec<Vec<(Result<Entry, Refused>, u64)>> = std::thread::scope(|s| {
         let handles: Vec<_> = files
             .chunks(per)
             .map(|chunk| {
@@ -176,17 +191,44 @@ fn read_batch(files: &[SourceFile], now_ms: i64) -> (Vec<Entry>, Vec<Refused>) {
     });
     let mut entries = Vec::with_capacity(files.len());
     let mut refused = Vec::new();
-    for r in parts.into_iter().flatten() {
+    let mut bytes = 0;
+    for (r, n) in parts.into_iter().flatten() {
+        bytes += n;
         match r {
             Ok(e) => entries.push(e),
             Err(x) => refused.push(x),
         }
     }
-    (entries, refused)
+    (entries, refused, bytes)
+}
+
+/// The entry of one input and its size, or why it does not read.
+fn read_one(input: &Input, now_ms: i64) -> (Result<Entry, Refused>, u64) {
+    match input {
+        Input::Bytes(f) => (read_file(f, now_ms), f.bytes.len() as u64),
+        Input::Path(path) => {
+            let name = path.display().to_string();
+            match std::fs::read(path) {
+                Ok(bytes) => {
+                    let n = bytes.len() as u64;
+                    (read_file(&SourceFile { name, bytes }, now_ms), n)
+                }
+                Err(e) => (
+                    Err(Refused {
+                        file: name,
+                        problem: e.to_string(),
+                        line: None,
+                        column: None,
+                    }),
+                    0,
+                ),
+            }
+        }
+    }
 }
 
 /// The entry of one file, or why it does not read.
-fn read_one(f: &SourceFile, now_ms: i64) -> Result<Entry, Refused> {
+fn read_file(f: &SourceFile, now_ms: i64) -> Result<Entry, Refused> {
     let refuse = |problem: String| Refused {
         file: f.name.clone(),
         problem,
@@ -221,7 +263,7 @@ fn read_one(f: &SourceFile, now_ms: i64) -> Result<Entry, Refused> {
 pub async fn import(
     store: &Store,
     collection: i64,
-    files: Vec<SourceFile>,
+    files: Vec<Input>,
     mut progress: impl FnMut(&Progress),
 ) -> Result<Progress, Error> {
     let now_ms = i64::try_from(unix_ms()).unwrap_or(i64::MAX);
@@ -236,8 +278,7 @@ pub async fn import(
         let files = Arc::clone(&files);
         tokio::task::spawn_blocking(move || {
             let part = &files[k * BATCH..((k + 1) * BATCH).min(files.len())];
-            let bytes: u64 = part.iter().map(|f| f.bytes.len() as u64).sum();
-            let (entries, refused) = read_batch(part, now_ms);
+            let (entries, refused, bytes) = read_batch(part, now_ms);
             (part.len(), bytes, entries, refused)
         })
     };

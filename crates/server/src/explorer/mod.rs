@@ -13,4 +13,5 @@ pub mod collection;
 pub mod entry;
 pub mod import;
 pub mod query;
+pub mod repertoire;
 pub mod site;

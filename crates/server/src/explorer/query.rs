@@ -291,6 +291,16 @@ pub async fn search(
     Ok((listed, more, cols))
 }
 
+/// The day (UTC, `YYYY-MM-DD`) of Unix milliseconds, as the lists show it.
+///
+/// ```
+/// assert_eq!(shogi_server::explorer::query::listed_date(86_400_000), "1970-01-02");
+/// ```
+#[must_use]
+pub fn listed_date(ms: i64) -> String {
+    iso_day(ms)
+}
+
 /// A listed game as JSON (`games` of `GET /api/explorer` and `GET /api/search`).
 #[must_use]
 pub fn listed_json(g: &Listed, collections: &[Collection]) -> Value {
