@@ -532,7 +532,7 @@ fn parse_time_limit(v: &str) -> Option<TimeControl> {
 /// # Errors
 /// See [`read`].
 pub fn read_bytes(bytes: &[u8]) -> Result<Record, ReadError> {
-    read(&encoding::decode(bytes).0)
+    read(&encoding::decode_cow(bytes).0)
 }
 
 /// Reads CSA text.

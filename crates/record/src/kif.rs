@@ -53,7 +53,7 @@ use crate::record::{Ending, Headers, Node, Record, TimeControl};
 /// # Errors
 /// A malformed board diagram, hand or variation line, or an illegal start position.
 pub fn read_bytes(bytes: &[u8]) -> Result<Record, ReadError> {
-    read(&encoding::decode(bytes).0)
+    read(&encoding::decode_cow(bytes).0)
 }
 
 /// Reads KIF (or KI2) text.
@@ -313,8 +313,8 @@ impl Reader {
         match japanese::parse(body) {
             Some((jm, rest)) => {
                 let mv = japanese::resolve(self.b.position(), self.b.last_to(), &jm);
-                let text: String = body.chars().take_while(|c| !c.is_whitespace()).collect();
-                self.b.push(mv, &text);
+                let text = &body[..body.find(char::is_whitespace).unwrap_or(body.len())];
+                self.b.push(mv, text);
                 if let Some(t) = move_time(rest) {
                     self.b.time(t);
                 }
@@ -428,14 +428,15 @@ impl Reader {
                 }
                 continue;
             }
-            let digits = trimmed
+            // The cheap test first: most lines stop at their first character.
+            if trimmed
                 .chars()
-                .filter(|&c| digit_value(c).is_some())
-                .count();
-            if digits == 9
+                .all(|c| digit_value(c).is_some() || c == ' ' || c == '　')
                 && trimmed
                     .chars()
-                    .all(|c| digit_value(c).is_some() || c == ' ' || c == '　')
+                    .filter(|&c| digit_value(c).is_some())
+                    .count()
+                    == 9
             {
                 // The column numbers above a board diagram.
                 continue;
