@@ -314,7 +314,8 @@ impl Reader {
             Some((jm, rest)) => {
                 let mv = japanese::resolve(self.b.position(), self.b.last_to(), &jm);
                 let text = &body[..body.find(char::is_whitespace).unwrap_or(body.len())];
-                self.b.push(mv, text);
+                // `resolve` gives only moves legal in this position.
+                self.b.push_legal(mv, text);
                 if let Some(t) = move_time(rest) {
                     self.b.time(t);
                 }
@@ -378,11 +379,13 @@ impl Reader {
                     break;
                 }
                 Ki2Token::Move(jm, text) => {
+                    // Both are candidates of `japanese::resolve`, legal in this
+                    // position: the look-ahead played the same moves before.
                     let mv = match chosen.get(i) {
                         Some(&m) => Ok(m),
                         None => japanese::resolve(self.b.position(), self.b.last_to(), jm),
                     };
-                    self.b.push(mv, text);
+                    self.b.push_legal(mv, text);
                 }
             }
         }
