@@ -18,6 +18,20 @@ macro_rules! walk {
         match ($depth, $bulk) {
             (0, _) => 1,
             (1, true) => $pos.count_legal_moves(),
+            (1, false) => {
+                // The last ply without a call per leaf: each move is made
+                // and taken back here, and `black_box` makes the compiler
+                // treat the made position as read, so no part of making
+                // the move (key, checkers) is optimised away.
+                let mut list = MoveList::new();
+                $pos.legal_moves_into(&mut list);
+                for &m in &list {
+                    let undo = $pos.make_move(m);
+                    std::hint::black_box(&*$pos);
+                    $pos.unmake_move(m, undo);
+                }
+                list.len() as u64
+            }
             _ => {
                 let mut n = 0;
                 let mut list = MoveList::new();

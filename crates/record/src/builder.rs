@@ -138,6 +138,21 @@ impl Builder {
                 .map(|()| m)
                 .map_err(MoveProblem::from)
         });
+        self.push_legal(checked, text);
+    }
+
+    /// [`Builder::push`] for a move already found legal in [`Builder::position`]
+    /// (as [`crate::notation::japanese::resolve`] gives them), not checked again.
+    pub fn push_legal(&mut self, checked: Result<Move, MoveProblem>, text: &str) {
+        if self.top().dead {
+            return;
+        }
+        debug_assert!(
+            checked
+                .as_ref()
+                .map_or(true, |&m| self.top().pos.is_legal(m)),
+            "push_legal given an illegal move"
+        );
         match checked {
             Ok(m) => {
                 let c = self.top_mut();

@@ -12,6 +12,8 @@
 //! assert_eq!(decode("７六歩".as_bytes()).1, Encoding::Utf8);
 //! ```
 
+use std::borrow::Cow;
+
 /// A text encoding a record can be written in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Encoding {
@@ -25,6 +27,9 @@ pub enum Encoding {
 fn declared(bytes: &[u8]) -> Option<Encoding> {
     // Only the first few lines may declare an encoding; they are ASCII.
     for line in bytes.split(|&b| b == b'\n').take(5) {
+        if !matches!(line.first(), Some(b'#' | b'\'')) {
+            continue;
+        }
         let line = String::from_utf8_lossy(line).to_ascii_lowercase();
         let Some(i) = line.find("encoding=") else {
             continue;
@@ -52,24 +57,28 @@ fn declared(bytes: &[u8]) -> Option<Encoding> {
 /// Undecodable bytes become U+FFFD; decoding never fails.
 #[must_use]
 pub fn decode(bytes: &[u8]) -> (String, Encoding) {
+    let (text, enc) = decode_cow(bytes);
+    (text.into_owned(), enc)
+}
+
+/// [`decode`] without copying: valid UTF-8 is borrowed from `bytes`
+/// (checked once, not once to sniff and again to convert).
+pub(crate) fn decode_cow(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
     if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        return (String::from_utf8_lossy(rest).into_owned(), Encoding::Utf8);
+        return (String::from_utf8_lossy(rest), Encoding::Utf8);
     }
-    let enc = declared(bytes).unwrap_or_else(|| {
-        if std::str::from_utf8(bytes).is_ok() {
-            Encoding::Utf8
-        } else {
-            Encoding::ShiftJis
+    let declared = declared(bytes);
+    if declared != Some(Encoding::ShiftJis) {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => return (Cow::Borrowed(text), Encoding::Utf8),
+            Err(_) if declared == Some(Encoding::Utf8) => {
+                return (String::from_utf8_lossy(bytes), Encoding::Utf8);
+            }
+            Err(_) => {}
         }
-    });
-    let text = match enc {
-        Encoding::Utf8 => String::from_utf8_lossy(bytes).into_owned(),
-        Encoding::ShiftJis => encoding_rs::SHIFT_JIS
-            .decode_without_bom_handling(bytes)
-            .0
-            .into_owned(),
-    };
-    (text, enc)
+    }
+    let text = encoding_rs::SHIFT_JIS.decode_without_bom_handling(bytes).0;
+    (text, Encoding::ShiftJis)
 }
 
 /// Encodes text; characters `Shift_JIS` cannot hold become HTML numeric references (`&#NNNN;`).

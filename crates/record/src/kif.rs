@@ -53,7 +53,7 @@ use crate::record::{Ending, Headers, Node, Record, TimeControl};
 /// # Errors
 /// A malformed board diagram, hand or variation line, or an illegal start position.
 pub fn read_bytes(bytes: &[u8]) -> Result<Record, ReadError> {
-    read(&encoding::decode(bytes).0)
+    read(&encoding::decode_cow(bytes).0)
 }
 
 /// Reads KIF (or KI2) text.
@@ -313,8 +313,9 @@ impl Reader {
         match japanese::parse(body) {
             Some((jm, rest)) => {
                 let mv = japanese::resolve(self.b.position(), self.b.last_to(), &jm);
-                let text: String = body.chars().take_while(|c| !c.is_whitespace()).collect();
-                self.b.push(mv, &text);
+                let text = &body[..body.find(char::is_whitespace).unwrap_or(body.len())];
+                // `resolve` gives only moves legal in this position.
+                self.b.push_legal(mv, text);
                 if let Some(t) = move_time(rest) {
                     self.b.time(t);
                 }
@@ -378,11 +379,13 @@ impl Reader {
                     break;
                 }
                 Ki2Token::Move(jm, text) => {
+                    // Both are candidates of `japanese::resolve`, legal in this
+                    // position: the look-ahead played the same moves before.
                     let mv = match chosen.get(i) {
                         Some(&m) => Ok(m),
                         None => japanese::resolve(self.b.position(), self.b.last_to(), jm),
                     };
-                    self.b.push(mv, text);
+                    self.b.push_legal(mv, text);
                 }
             }
         }
@@ -428,14 +431,15 @@ impl Reader {
                 }
                 continue;
             }
-            let digits = trimmed
+            // The cheap test first: most lines stop at their first character.
+            if trimmed
                 .chars()
-                .filter(|&c| digit_value(c).is_some())
-                .count();
-            if digits == 9
+                .all(|c| digit_value(c).is_some() || c == ' ' || c == '　')
                 && trimmed
                     .chars()
-                    .all(|c| digit_value(c).is_some() || c == ' ' || c == '　')
+                    .filter(|&c| digit_value(c).is_some())
+                    .count()
+                    == 9
             {
                 // The column numbers above a board diagram.
                 continue;

@@ -139,7 +139,7 @@ pub fn detect(text: &str) -> Format {
 /// # Errors
 /// The reader's [`ReadError`].
 pub fn read(bytes: &[u8]) -> Result<Record, ReadError> {
-    let text = encoding::decode(bytes).0;
+    let text = encoding::decode_cow(bytes).0;
     read_str_as(&text, detect(&text))
 }
 
@@ -148,7 +148,7 @@ pub fn read(bytes: &[u8]) -> Result<Record, ReadError> {
 /// # Errors
 /// The reader's [`ReadError`].
 pub fn read_as(bytes: &[u8], format: Format) -> Result<Record, ReadError> {
-    read_str_as(&encoding::decode(bytes).0, format)
+    read_str_as(&encoding::decode_cow(bytes).0, format)
 }
 
 /// Reads decoded text in `format`.
