@@ -120,7 +120,7 @@ const EXPLORE_EXAMPLES: &str = "Examples:
 const DB_IMPORT_EXAMPLES: &str = "Examples:
   shogi db import kifs/ --collection club               every record under kifs/ (and in its ZIPs)
   shogi db import games.zip more.kif --collection spb-2026 --db club.db
-  shogi db import games/ --collection prep --private --db postgres://shogi@localhost/shogi";
+  shogi db import games/ --collection prep --private --owner alice --db postgres://shogi@localhost/shogi";
 
 /// The `shogi db` commands.
 #[derive(Subcommand, Debug)]
@@ -136,6 +136,41 @@ pub enum DbCommand {
     Import(DbImportArgs),
     /// Print the collections, their games and the database's size per game.
     Stats(DbArgs),
+    /// Write a collection of self-play games for benchmarks: each game
+    /// opens with random moves, then our engine plays a few hundred nodes a
+    /// move; every other game is KIF (Shift_JIS), the rest CSA, in folders
+    /// of 1000 files. The same arguments write the same files.
+    Generate(DbGenerateArgs),
+}
+
+/// Arguments of `shogi db generate`.
+#[derive(Args, Debug)]
+pub struct DbGenerateArgs {
+    /// Games to write.
+    #[arg(long)]
+    pub games: usize,
+    /// Nodes searched per move; below 1024 (where the search checks its
+    /// count) a depth of nodes/100 (at least 1) instead.
+    #[arg(long, default_value_t = 100)]
+    pub nodes: u64,
+    /// Random legal moves opening each game (each game draws 2 to this).
+    #[arg(long, default_value_t = 10)]
+    pub random_plies: u32,
+    /// A game still going after this many moves is stopped (a draw).
+    #[arg(long, default_value_t = 256)]
+    pub max_plies: u32,
+    /// The first game's number (to add to a collection written before).
+    #[arg(long, default_value_t = 0)]
+    pub first: usize,
+    /// The seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The folder to write into.
+    #[arg(short, long)]
+    pub out: PathBuf,
 }
 
 /// A web app database.
@@ -156,10 +191,13 @@ pub struct DbImportArgs {
     /// The collection's name (letters, digits, '-', '_', '.').
     #[arg(long)]
     pub collection: String,
-    /// Make a new collection private (readable by no account until an
-    /// administrator's; by default public).
-    #[arg(long)]
+    /// Make a new collection private: read only by its owner (`--owner`).
+    #[arg(long, requires = "owner")]
     pub private: bool,
+    /// The account that owns a new collection: reads it when it is private
+    /// and adds to it on the site.
+    #[arg(long)]
+    pub owner: Option<String>,
     #[command(flatten)]
     pub db: DbArgs,
 }

@@ -32,6 +32,7 @@ pub fn run(c: &DbCommand) -> Result<(), CliError> {
     match c {
         DbCommand::Import(a) => runtime()?.block_on(import_files(a)),
         DbCommand::Stats(a) => runtime()?.block_on(stats(&a.db)),
+        DbCommand::Generate(a) => crate::db_generate::run(a),
     }
 }
 
@@ -129,9 +130,27 @@ async fn import_files(a: &DbImportArgs) -> Result<(), CliError> {
             } else {
                 Privacy::Public
             };
-            collection::create(&store, None, &a.collection, privacy, None)
+            let owner = match &a.owner {
+                Some(name) => Some(
+                    store
+                        .profile_user(&shogi_server::accounts::name_key(name))
+                        .await
+                        .map_err(|e| CliError(e.to_string()))?
+                        .ok_or_else(|| CliError(format!("no account {name:?}")))?
+                        .user,
+                ),
+                None => None,
+            };
+            let c = collection::create(&store, None, &a.collection, privacy, None)
                 .await
-                .map_err(|e| CliError(e.to_string()))?
+                .map_err(|e| CliError(e.to_string()))?;
+            if let Some(id) = owner {
+                store
+                    .set_collection_owner(c.id, id)
+                    .await
+                    .map_err(|e| CliError(e.to_string()))?;
+            }
+            c
         }
     };
     if c.id == shogi_server::db::explorer::SITE {

@@ -18,6 +18,7 @@ mod args;
 mod convert;
 mod csa_client;
 mod db;
+mod db_generate;
 mod diagram;
 mod engine;
 mod picture;

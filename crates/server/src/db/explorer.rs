@@ -583,6 +583,19 @@ impl Store {
         row.map(|r| r.try_get("id")).transpose()
     }
 
+    /// Gives collection `id` to account `user`.
+    ///
+    /// # Errors
+    /// The database refused the statement.
+    pub async fn set_collection_owner(&self, id: i64, user: i64) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE collections SET owner_user = $1 WHERE id = $2")
+            .bind(user)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Whether account `user` organises event `tournament`.
     ///
     /// # Errors

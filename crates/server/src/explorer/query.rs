@@ -36,7 +36,11 @@ pub fn position(text: &str) -> Result<Position, Error> {
         return Ok(Position::startpos());
     }
     let text = text.strip_prefix("sfen ").unwrap_or(text);
-    Position::from_sfen(text).map_err(|e| {
+    // A record may start from a problem's position without a king.
+    let lenient = shogi_core::Leniency {
+        allow_missing_kings: true,
+    };
+    shogi_core::sfen::parse_position_with(text, lenient).map_err(|e| {
         Error::Problem(Problem::BadSfen {
             detail: e.to_string(),
         })
@@ -219,7 +223,10 @@ fn same_position(a: &Position, b: &Position) -> bool {
 }
 
 /// The start and main line of a game of a collection (played here or imported).
-async fn game_moves(store: &Store, id: &str) -> Result<Option<(Position, Vec<Move>)>, Error> {
+///
+/// # Errors
+/// Database errors.
+pub async fn game_moves(store: &Store, id: &str) -> Result<Option<(Position, Vec<Move>)>, Error> {
     if let Some(g) = store.load(id).await? {
         let rec = crate::review::records::game_record(&g);
         return Ok(Some((
