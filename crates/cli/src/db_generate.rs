@@ -158,7 +158,7 @@ pub fn run(a: &DbGenerateArgs) -> Result<(), CliError> {
                         moves += rec.moves.len();
                         games += 1;
                         write(&a.out, i, &rec)?;
-                        if i % 10_000 == 0 && i > a.first {
+                        if i.is_multiple_of(10_000) && i > a.first {
                             eprintln!("{i} games, {:.0} s", started.elapsed().as_secs_f64());
                         }
                     }
@@ -191,7 +191,7 @@ pub fn run(a: &DbGenerateArgs) -> Result<(), CliError> {
 fn write(out: &Path, index: usize, rec: &Record) -> Result<(), CliError> {
     let dir = out.join(format!("{:04}", index / 1000));
     std::fs::create_dir_all(&dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
-    let (path, bytes) = if index % 2 == 0 {
+    let (path, bytes) = if index.is_multiple_of(2) {
         let text = shogi_record::write(rec, Format::Kif);
         (
             dir.join(format!("g{index:07}.kif")),
