@@ -189,12 +189,15 @@ export function renderCollections(root: HTMLElement): Screen {
             { id: 'upload-unreadable' },
             p.unreadable.map((u) => {
               const place = placeText(u);
+              // The server names the body `upload.zip` and repeats the place in the problem.
+              const file = u.file.replace(/^upload\.zip\//, '');
+              const problem = u.problem.replace(/^line \d+(, column \d+)?: /, '');
               return h(
                 'li',
                 { class: 'unreadable-file' },
-                h('strong', {}, u.file),
+                h('strong', {}, file),
                 place ? `: ${place}` : '',
-                ` — ${u.problem}`,
+                ` — ${problem}`,
               );
             }),
           ),

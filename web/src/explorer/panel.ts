@@ -6,6 +6,7 @@
 // they are remembered in this browser. A new position asks the server again
 // (`GET /api/explorer`) once it has stayed shown for a moment.
 
+import { ApiError } from '../api/api';
 import {
   collections,
   explore,
@@ -30,6 +31,7 @@ const SETTLE_MS = 120;
 /** The games listed under the moves. */
 const GAMES_SHOWN = 8;
 const STORE_KEY = 'shogi.explorer.filter';
+const EMPTY: Outcomes = { games: 0, sente_wins: 0, gote_wins: 0, draws: 0 };
 
 /** What the panel needs from its board. */
 export interface ExplorerHost {
@@ -60,8 +62,12 @@ function savedFilter(): GameFilter {
 export function outcomeBar(o: Outcomes): HTMLElement {
   const s = shares(o);
   if (!s) return h('div', { class: 'explorer-bar empty' }, '—');
-  const part = (cls: string, pct: number) =>
-    h('span', { class: cls, style: `width: ${pct}%` }, pct >= 15 ? `${pct}%` : '');
+  const part = (cls: string, pct: number) => {
+    const el = h('span', { class: cls }, pct >= 15 ? `${pct}%` : '');
+    // Through the CSSOM: the Content-Security-Policy refuses style attributes.
+    el.style.width = `${pct}%`;
+    return el;
+  };
   return h(
     'div',
     {
@@ -133,6 +139,8 @@ export class ExplorerPanel {
   private pos: Position | null = null;
   private prevTo: string | undefined;
   private answer: ExplorerAnswer | null = null;
+  /** The position the answer is about and the move that reached it (the board may have moved on). */
+  private answerAt: { pos: Position | null; prevTo: string | undefined } = { pos: null, prevTo: undefined };
   private error = '';
   private filter = savedFilter();
   private cols: Collection[] = [];
@@ -184,16 +192,25 @@ export class ExplorerPanel {
   private async load(seq: number): Promise<void> {
     const sfen = this.sfen;
     if (!sfen) return;
+    const at = { pos: this.pos, prevTo: this.prevTo };
     try {
       const answer = await explore(sfen, this.filter, GAMES_SHOWN);
       if (seq !== this.latest) return;
       this.answer = answer;
+      this.answerAt = at;
       this.error = '';
     } catch (e) {
       if (seq !== this.latest) return;
       this.answer = null;
       this.error = e instanceof Error ? e.message : String(e);
+      // A setup the rules refuse (a lesson without kings): no game reaches it.
+      if (e instanceof ApiError && e.code === 'bad_sfen') {
+        this.error = '';
+        this.answer = { sfen, total: 0, ended: EMPTY, moves: [], games: [], collections: [] };
+        this.answerAt = at;
+      }
     }
+    delete this.body.dataset.state;
     this.renderBody();
   }
 
@@ -254,7 +271,8 @@ export class ExplorerPanel {
   }
 
   private moveRow(m: ExplorerMove): HTMLElement {
-    const text = usiMoveText(this.pos ?? undefined, m.usi, this.prevTo, this.host.notation());
+    const { pos, prevTo } = this.answerAt;
+    const text = usiMoveText(pos ?? undefined, m.usi, prevTo, this.host.notation());
     const play = this.host.play;
     const move = play
       ? h('button', { type: 'button', class: 'explorer-play link', title: t('exPlayMove') }, text)
@@ -274,7 +292,6 @@ export class ExplorerPanel {
 
   private renderBody(): void {
     const a = this.answer;
-    delete this.body.dataset.state;
     if (this.error) {
       this.body.replaceChildren(h('p', { class: 'error', id: 'explorer-error' }, this.error));
       return;
