@@ -23,7 +23,7 @@ const SCREENS = [
   'tournament',
 ];
 /** The folders every screen may use. */
-const SHARED = ['accounts', 'api', 'board', 'engine', 'i18n', 'records', 'rules'];
+const SHARED = ['accounts', 'api', 'board', 'engine', 'explorer', 'i18n', 'records', 'rules'];
 /** Files at the top of src/: the router may import any screen; the others are shared. */
 const ROUTER = 'main.ts';
 

@@ -1,7 +1,8 @@
 // The single-page app: the start screen (new game and the lobby) at `/`, a
-// game at `/g/<id>`, the archive, the import page, the review board and a
-// player's profile at `/@/<name>`, the tournaments at `/t` (an event `/t/<id>`,
-// its crosstable and pairing sheets), the learn pages (`/learn`, a lesson
+// game at `/g/<id>`, the archive, the import page, the collections and game
+// search at `/collections`, the review board and a player's profile at
+// `/@/<name>`, the tournaments at `/t` (an event `/t/<id>`, its crosstable
+// and pairing sheets), the learn pages (`/learn`, a lesson
 // `/learn/<id>`, `/learn/coordinates`), the puzzles at `/puzzles`, the
 // moderators' page at `/admin`; the account bar and the language picker.
 
@@ -16,6 +17,7 @@ import { openCrosstable, openPairingSheet } from './tournament/crosstable';
 import { openGame } from './game/screen';
 import { lang, LANGS, LANG_NAMES, setLang, t, type Lang } from './i18n/i18n';
 import { renderImport } from './archive/import';
+import { renderCollections } from './archive/collections';
 import { openLesson, renderLearn } from './learn/learn';
 import { renderCoords } from './learn/coords';
 import { syncProgress } from './learn/progress';
@@ -58,6 +60,7 @@ function renderHeader(): void {
       h('a', { href: '/t', 'data-link': true, id: 'link-tournaments' }, t('tournaments')),
       h('a', { href: '/archive', 'data-link': true, id: 'link-archive' }, t('archive')),
       h('a', { href: '/import', 'data-link': true, id: 'link-import' }, t('import')),
+      h('a', { href: '/collections', 'data-link': true, id: 'link-collections' }, t('collTitle')),
       h('a', { href: '/analysis', 'data-link': true, id: 'link-analysis' }, t('anBoard')),
     ),
     accountBar,
@@ -114,6 +117,8 @@ async function route(): Promise<void> {
     screen = openAnalysisBoard(main);
   } else if (/^\/admin\/?$/.test(location.pathname)) {
     screen = openAdmin(main);
+  } else if (/^\/collections\/?$/.test(location.pathname)) {
+    screen = renderCollections(main);
   } else if (/^\/import\/?$/.test(location.pathname)) {
     screen = renderImport(main, navigate);
   } else if (m) {

@@ -18,6 +18,7 @@ import { chromium } from 'playwright-core';
 
 import { analysisScenarios } from './e2e-analysis';
 import { boardScenarios } from './e2e-boards';
+import { explorerScenarios } from './e2e-explorer';
 import { clubSheetScenarios } from './e2e-clubsheets';
 import { gameScenarios } from './e2e-game';
 import { i18nScenarios } from './e2e-i18n';
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
     await clubSheetScenarios(browser);
     await puzzleTests(browser);
     await analysisScenarios(browser);
+    await explorerScenarios(browser);
     await i18nScenarios(browser);
     await moderationScenarios(browser);
     await phoneScenarios(browser);

@@ -1,8 +1,9 @@
 // Unit tests of the analysis board's pieces (no browser): the USEN codec of
 // the share link (src/records/usen.ts) against strings the Rust codec wrote
 // (crates/server/src/board/export.rs, `usen_vectors`, and the doc example of
-// crates/record/src/usen.rs), the engine score in words, and a program's
-// evaluation and line as the panel beside the board words them.
+// crates/record/src/usen.rs), the engine score in words, a program's
+// evaluation and line as the panel beside the board words them, and the
+// explorer's shares of results and a repertoire move's outcomes.
 //
 //   node scripts/run-ts.mjs tests/unit-analysis.ts      (prints `N passed, M failed`)
 
@@ -11,11 +12,20 @@ import * as records_usen from '../src/records/usen';
 import * as analysis_enginelines from '../src/analysis/enginelines';
 import * as engine_score from '../src/engine/score';
 import * as engine_programnote from '../src/engine/programnote';
+import * as explorer_panel from '../src/explorer/panel';
+import * as profile_repertoire from '../src/profile/repertoire';
 import { replay } from '../src/board/shogi';
 import { setLang } from '../src/i18n/i18n';
 
 /** Every module under test, as one namespace. */
-const m = { ...records_usen, ...analysis_enginelines, ...engine_score, ...engine_programnote };
+const m = {
+  ...records_usen,
+  ...analysis_enginelines,
+  ...engine_score,
+  ...engine_programnote,
+  ...explorer_panel,
+  ...profile_repertoire,
+};
 
 let passed = 0;
 let failed = 0;
@@ -138,6 +148,20 @@ eq('mated now, Gote to move', m.scoreText(10000, 0), '☗ #0');
   setLang('ja');
   eq('who moved, in Japanese', m.noteWhoText('sente', 'alpha', 3), '☗ alpha — 3手目');
   setLang('en');
+}
+
+// The explorer's bar: whole percents of the games that ended, summing to 100.
+{
+  const o = (sente_wins: number, draws: number, gote_wins: number) => ({
+    games: sente_wins + draws + gote_wins + 1,
+    sente_wins,
+    draws,
+    gote_wins,
+  });
+  eq('shares of 2 Sente wins, 1 Gote win', m.shares(o(2, 0, 1)), { sente: 67, gote: 33, draw: 0 });
+  eq('thirds sum to 100', m.shares(o(1, 1, 1)), { sente: 33, gote: 33, draw: 34 });
+  eq('no ended game: no shares', m.shares(o(0, 0, 0)), null);
+  eq('a repertoire move in words', m.outcomeText({ usi: '7g7f', games: 5, wins: 3, losses: 1, draws: 1 }), '+3 −1 =1');
 }
 
 console.log(`${passed} passed, ${failed} failed`);

@@ -15,6 +15,8 @@ import { EngineLines } from './enginelines';
 import { groundDests, lastDests, moveShape } from '../board/ground';
 import { t, type MsgKey } from '../i18n/i18n';
 import { MateSearch } from '../engine/mate';
+import { ExplorerPanel } from '../explorer/panel';
+import { rememberAnalysisSfen } from '../explorer/remembered';
 import { moveListBox, moveListItems, scrollIntoList } from '../records/movelist';
 import { defaultNotation } from '../board/movetext';
 import { NOTATIONS, type Notation } from '../board/notation';
@@ -85,6 +87,7 @@ class AnalysisBoard implements Screen {
     () => this.notation,
   );
   private mate = new MateSearch(this);
+  private explorer = new ExplorerPanel({ play: (usi) => this.playMove(usi), notation: () => this.notation });
   private boardEl = h('div', { class: 'board' });
   private handTop = h('div', { class: 'hand hand-top-el' });
   private handBottom = h('div', { class: 'hand hand-bottom-el' });
@@ -109,6 +112,7 @@ class AnalysisBoard implements Screen {
   destroy(): void {
     document.removeEventListener('keydown', this.keyHandler);
     this.engine.destroy();
+    this.explorer.destroy();
     this.ground?.destroy();
     this.editor?.destroy();
   }
@@ -255,6 +259,8 @@ class AnalysisBoard implements Screen {
       droppable: { dests: drops },
     });
     this.engine.show(sfen);
+    this.explorer.show(sfen, info?.to);
+    rememberAnalysisSfen(sfen);
     this.drawShapes();
   }
 
@@ -348,6 +354,7 @@ class AnalysisBoard implements Screen {
     const items = moveListItems(this.tree, this.positions[0], here, this.notation);
     const moves = moveListBox(items, (at) => this.go(at));
     this.engine.render();
+    this.explorer.render();
     const { pos, info } = this.shown();
     const sfen = toSfen(pos);
     const field = (id: string, value: string, label: string) => {
@@ -407,6 +414,7 @@ class AnalysisBoard implements Screen {
         variationRow,
         this.engine.el,
         moves,
+        this.explorer.el,
         this.mate.panel(() => toSfen(this.positions[this.ply])),
         exportBox,
       ].filter((el): el is HTMLElement => el !== null),

@@ -5,8 +5,8 @@
 import { request as call } from '../api/api';
 import { h, option } from '../dom';
 import { gameTable, type ArchiveEntry } from '../records/gametable';
-import { lang, t } from '../i18n/i18n';
-import type { StrategyTag } from '../records/strategy';
+import { t } from '../i18n/i18n';
+import { strategySelect as strategySelectOf, type StrategyTags } from '../records/strategy';
 import type { Screen } from '../screen';
 
 /** Draws the archive list, its filter and pager, from the query of the address. */
@@ -16,7 +16,7 @@ export function renderArchive(root: HTMLElement): Screen {
   let result = params.get('result') ?? '';
   let strategy = params.get('strategy') ?? '';
   // The tags the server knows, loaded once (the select waits for them).
-  let tags: Record<'families' | 'openings' | 'castles' | 'lines', StrategyTag[]> | null = null;
+  let tags: StrategyTags | null = null;
   let page = Math.max(1, Number(params.get('page') ?? '1') || 1);
   const perPage = 20;
   const list = h('div', { id: 'archive-list' });
@@ -33,19 +33,7 @@ export function renderArchive(root: HTMLElement): Screen {
       option('gote', t('goteWins'), result),
       option('draw', t('draw'), result),
     );
-    const group = (label: string, list: StrategyTag[] | undefined) =>
-      h('optgroup', { label }, ...(list ?? []).map((g) => option(g.id, g.names[lang()] ?? g.id, strategy)));
-    const strategySelect = h(
-      'select',
-      { name: 'strategy', id: 'archive-strategy' },
-      option('', t('any'), strategy),
-      group(
-        t('strategyOpenings'),
-        tags ? [...tags.families, ...tags.openings.filter((o) => o.id !== 'static_rook')] : [],
-      ),
-      group(t('strategyCastles'), tags?.castles),
-      group(t('strategyLines'), tags?.lines),
-    );
+    const strategySelect = strategySelectOf(tags, strategy, { name: 'strategy', id: 'archive-strategy' });
     const form = h(
       'form',
       { class: 'archive-filter', id: 'archive-form' },

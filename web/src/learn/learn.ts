@@ -12,6 +12,8 @@ import { legalMoves, request, type LegalMoves } from '../api/api';
 import { h } from '../dom';
 import { lang, t, type MsgKey } from '../i18n/i18n';
 import { couldTry, matchMove } from '../board/keyboard';
+import { defaultNotation } from '../board/movetext';
+import { ExplorerPanel } from '../explorer/panel';
 import { isDone, lessonDone, markDone, syncProgress } from './progress';
 import {
   judge,
@@ -93,6 +95,8 @@ class LessonScreen implements Screen {
   private head = h('div', { class: 'learn-head' });
   private text = h('div', { class: 'learn-text' });
   private exercise = h('div', { class: 'learn-exercise' });
+  /** The games through the exercise's position (shown, not played: the board is the exercise's). */
+  private explorer = new ExplorerPanel({ notation: defaultNotation });
   private ground: Api;
   private index: number;
   private sfen = '';
@@ -149,6 +153,7 @@ class LessonScreen implements Screen {
   }
 
   destroy(): void {
+    this.explorer.destroy();
     this.ground.destroy();
   }
 
@@ -218,6 +223,7 @@ class LessonScreen implements Screen {
     this.ground.setSquareHighlights(stars.map((key) => ({ key: key as sg.Key, className: 'star' })));
     // For tests and assistive tools: whether the board takes a move now.
     this.side.dataset.ready = this.legal && live && !this.busy ? 'yes' : 'no';
+    this.explorer.show(this.sfen);
   }
 
   private say(text: string, kind: 'good' | 'bad'): void {
@@ -312,7 +318,8 @@ class LessonScreen implements Screen {
       h('span', {}, t('rankLabels')),
       rankLabelsSelect(() => this.relabel()),
     );
-    this.side.replaceChildren(this.text, this.exercise, ranks);
+    this.explorer.render();
+    this.side.replaceChildren(this.text, this.exercise, ranks, this.explorer.el);
     this.renderSide();
     this.syncBoard();
   }

@@ -1,12 +1,14 @@
 // A player's profile page `/@/<name>`: ratings per class (rank, provisional
-// marker), a rating history chart per class, wins/losses/draws, the games a
-// page at a time and all of them as a ZIP; on one's own profile, the account
-// settings (change the password, delete the account).
+// marker), a rating history chart per class, wins/losses/draws, the
+// repertoire (repertoire.ts), the games a page at a time and all of them as
+// a ZIP; on one's own profile, the account settings (change the password,
+// delete the account).
 
 import { changePassword, deleteAccount, me } from '../accounts/account';
 import { ApiError, request } from '../api/api';
 import { gameTable, type ArchiveEntry } from '../records/gametable';
 import { ratingChart, type RatingPoint } from './ratingchart';
+import { RepertoireBox } from './repertoire';
 import { h, scrollBox } from '../dom';
 import { lang, t } from '../i18n/i18n';
 import { renderNotFound } from '../screen';
@@ -59,6 +61,7 @@ export async function openProfile(root: HTMLElement, name: string, navigate: Nav
     return { destroy() {}, rerender() {} };
   }
   let page = 1;
+  const repertoire = new RepertoireBox(profile.name);
   const gamesBox = h('div', { id: 'profile-games' });
   // One's own profile: "your game is ready" for one's online tournament games.
   const readyBox = h('div', { class: 'ready-box' });
@@ -158,6 +161,7 @@ export async function openProfile(root: HTMLElement, name: string, navigate: Nav
             ),
         h('p', { class: 'note' }, t('provisionalNote')),
         charts.length ? h('div', { class: 'charts' }, charts) : null,
+        repertoire.el,
         h('h2', {}, t('games')),
         h(
           'p',
@@ -181,6 +185,7 @@ export async function openProfile(root: HTMLElement, name: string, navigate: Nav
     },
     rerender() {
       ready?.redraw();
+      repertoire.draw();
       draw();
       loadGames();
     },

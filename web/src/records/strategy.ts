@@ -2,6 +2,7 @@
 // side's opening and castles and the game's line, in the reader's language,
 // from the names the server sends with each tag.
 
+import { h, option } from '../dom';
 import { type Lang, lang, t } from '../i18n/i18n';
 
 /** A tag: its stable id and its names in the site's four languages. */
@@ -46,4 +47,28 @@ export function strategyText(s: Strategy | undefined, l: Lang = lang()): string 
   if (!sente && !gote && !s.line) return '';
   const sides = `☗ ${sente || '—'} — ☖ ${gote || '—'}`;
   return `${t('strategy')}: ${sides}${s.line ? ` · ${name(s.line, l)}` : ''}`;
+}
+
+/** The tags the server knows (`GET /api/strategies`). */
+export type StrategyTags = Record<'families' | 'openings' | 'castles' | 'lines', StrategyTag[]>;
+
+/** A select of every tag by group ("any" first), `value` chosen; empty groups until `tags` are loaded. */
+export function strategySelect(
+  tags: StrategyTags | null,
+  value: string,
+  attrs: Record<string, string>,
+): HTMLSelectElement {
+  const group = (label: string, list: StrategyTag[] | undefined) =>
+    h('optgroup', { label }, ...(list ?? []).map((g) => option(g.id, g.names[lang()] ?? g.id, value)));
+  return h(
+    'select',
+    attrs,
+    option('', t('any'), value),
+    group(
+      t('strategyOpenings'),
+      tags ? [...tags.families, ...tags.openings.filter((o) => o.id !== 'static_rook')] : [],
+    ),
+    group(t('strategyCastles'), tags?.castles),
+    group(t('strategyLines'), tags?.lines),
+  );
 }

@@ -29,6 +29,7 @@ import { defaultNotation } from '../board/movetext';
 import { groundDests, lastDests, moveShape } from '../board/ground';
 import { t } from '../i18n/i18n';
 import { MateSearch } from '../engine/mate';
+import { ExplorerPanel } from '../explorer/panel';
 import { renderNotFound } from '../screen';
 import { boardColumn, playBoard } from '../board/playboard';
 import { moveListBox, moveListItems, scrollIntoList } from '../records/movelist';
@@ -104,6 +105,7 @@ class Review implements Screen {
   private continueForm: ClockRules = { ...DEFAULT_CLOCK_RULES };
   private analysis: GameAnalysis;
   private mate: MateSearch;
+  private explorer = new ExplorerPanel({ play: (usi) => this.playMove(usi), notation: defaultNotation });
   private boardEl = h('div', { class: 'board' });
   private handTop = h('div', { class: 'hand hand-top-el' });
   private handBottom = h('div', { class: 'hand hand-bottom-el' });
@@ -152,6 +154,7 @@ class Review implements Screen {
     document.removeEventListener('keydown', this.keyHandler);
     window.removeEventListener('beforeunload', this.unloadHandler);
     this.analysis.destroy();
+    this.explorer.destroy();
     this.ground?.destroy();
   }
 
@@ -308,6 +311,7 @@ class Review implements Screen {
       if (s) shapes.push(s);
     }
     g.setAutoShapes(shapes);
+    this.explorer.show(toSfen(pos), info?.to);
   }
 
   // ---- the move list with its variations ----
@@ -514,6 +518,7 @@ class Review implements Screen {
         this.analysis.panel(this.analysisView()),
         moves,
         this.analysis.mistakeList(this.analysisView()),
+        this.explorer.el,
         this.commentBox(),
         editRow,
         h('div', { class: 'controls sfen-row' }, sfenInput, copyBtn),
@@ -523,6 +528,7 @@ class Review implements Screen {
         this.mate.panel(() => toSfen(this.positions[this.ply])),
       ].filter((el): el is HTMLElement => el !== null),
     );
+    this.explorer.render();
     this.updateSaveState();
     scrollIntoList(moves, moves.querySelector<HTMLElement>('.current'));
   }

@@ -154,6 +154,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/t/{id}/rounds/{n}/sheet", get(index))
         .route("/archive", get(index))
         .route("/import", get(index))
+        .route("/collections", get(index))
         // The learn pages: the course, a lesson, the coordinates trainer.
         .route("/learn", get(index))
         .route("/learn/{id}", get(index))

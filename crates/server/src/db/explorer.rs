@@ -295,6 +295,12 @@ pub struct MoveCounts {
 
 impl MoveCounts {
     fn add_game(&mut self, outcome: Option<Outcome>, rating: Option<i64>, played_at_ms: i64) {
+        // The first game sets the day: a game before 1970 is before the default 0.
+        self.last_played_ms = if self.games == 0 {
+            played_at_ms
+        } else {
+            self.last_played_ms.max(played_at_ms)
+        };
         self.games += 1;
         match outcome {
             Some(Outcome::SenteWin) => self.sente_wins += 1,
@@ -306,17 +312,20 @@ impl MoveCounts {
             self.rating_sum += r;
             self.rated += 1;
         }
-        self.last_played_ms = self.last_played_ms.max(played_at_ms);
     }
 
     fn add(&mut self, o: &MoveCounts) {
+        self.last_played_ms = match (self.games, o.games) {
+            (_, 0) => self.last_played_ms,
+            (0, _) => o.last_played_ms,
+            _ => self.last_played_ms.max(o.last_played_ms),
+        };
         self.games += o.games;
         self.sente_wins += o.sente_wins;
         self.gote_wins += o.gote_wins;
         self.draws += o.draws;
         self.rating_sum += o.rating_sum;
         self.rated += o.rated;
-        self.last_played_ms = self.last_played_ms.max(o.last_played_ms);
     }
 }
 
@@ -1021,4 +1030,23 @@ impl Store {
 /// A count as the database's integer.
 fn count(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Games from before 1970 have negative times: the last one is still theirs, not the epoch.
+    #[test]
+    fn last_played_before_1970_is_the_latest_game() {
+        let (y1709, y1711) = (-8_200_000_000_000, -8_140_000_000_000);
+        let mut c = MoveCounts::default();
+        c.add_game(None, None, y1709);
+        c.add_game(None, None, y1711);
+        assert_eq!(c.last_played_ms, y1711);
+        let mut sum = MoveCounts::default();
+        sum.add(&c);
+        sum.add(&MoveCounts::default());
+        assert_eq!(sum.last_played_ms, y1711);
+    }
 }
