@@ -15,7 +15,7 @@ use shogi_engine::params::EvalParams;
 use shogi_engine::rng::Rng;
 use shogi_engine::search::{search, PastPosition, SearchControl, SearchOptions, MATE_IN_MAX_PLY};
 use shogi_engine::tt::TranspositionTable;
-use shogi_record::encoding::{encode, Encoding};
+use shogi_record::encoding::Encoding;
 use shogi_record::{Format, Record};
 
 use crate::args::DbGenerateArgs;
@@ -192,10 +192,9 @@ fn write(out: &Path, index: usize, rec: &Record) -> Result<(), CliError> {
     let dir = out.join(format!("{:04}", index / 1000));
     std::fs::create_dir_all(&dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
     let (path, bytes) = if index.is_multiple_of(2) {
-        let text = shogi_record::write(rec, Format::Kif);
         (
             dir.join(format!("g{index:07}.kif")),
-            encode(&text, Encoding::ShiftJis),
+            shogi_record::write_bytes(rec, Format::Kif, Encoding::ShiftJis),
         )
     } else {
         let text = shogi_record::write(rec, Format::Csa);

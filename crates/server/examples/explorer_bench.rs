@@ -58,9 +58,13 @@ async fn main() {
     let mut rng = Rng(arg("--seed").map_or(0x5EED, |n| n.parse().expect("--seed N")) | 1);
     let collection = arg("--collection");
     let store = Store::open(&db).await.expect("the database opens");
-    let cols = query::collections(&store, None, collection.as_deref())
+    let cols: Vec<_> = store
+        .readable_collections(None)
         .await
-        .expect("the collections");
+        .expect("the collections")
+        .into_iter()
+        .filter(|c| collection.as_deref().is_none_or(|n| n == c.name))
+        .collect();
     let ids: Vec<i64> = cols.iter().map(|c| c.id).collect();
     let games: u64 = cols.iter().map(|c| c.games).sum();
     assert!(games > 0, "no games in {db}");
@@ -72,7 +76,6 @@ async fn main() {
                 &ids,
                 &GameFilter::default(),
                 Order::Recent,
-                false,
                 i64::try_from(rng.below(games)).unwrap_or(0),
                 1,
             )

@@ -43,14 +43,17 @@ CREATE UNIQUE INDEX collection_games_dedupe ON collection_games (collection, ded
 CREATE INDEX collection_games_recent ON collection_games (collection, played_at);
 
 -- Every position a game reached (once per game, where it first reached it),
--- keyed by its 64-bit Zobrist key (board, hands, side to move), with the move
--- the game then played (`Move::to_u16`, 0 when the game ended there).
+-- keyed by its 64-bit Zobrist key (board, hands, side to move), then by the
+-- game's date, so that the most recent games through a position are the
+-- first rows of its range, however many games reached it; with the move the
+-- game then played (`Move::to_u16`, 0 when the game ended there).
 CREATE TABLE explorer_positions (
-    hash  INTEGER NOT NULL,
-    game  INTEGER NOT NULL,              -- collection_games.n
-    ply   INTEGER NOT NULL,
-    next  INTEGER NOT NULL,
-    PRIMARY KEY (hash, game)
+    hash       INTEGER NOT NULL,
+    played_at  INTEGER NOT NULL,             -- collection_games.played_at
+    game       INTEGER NOT NULL,             -- collection_games.n
+    ply        INTEGER NOT NULL,
+    next       INTEGER NOT NULL,
+    PRIMARY KEY (hash, played_at, game)
 ) WITHOUT ROWID;
 
 -- The explorer's counts: per position, collection and move, the games that

@@ -279,7 +279,9 @@ pub(super) async fn import(
     body: Bytes,
 ) -> Result<Response, Error> {
     let c = store.collection(&name).await?.ok_or(Error::NotFound)?;
-    let readable = store.readable_collections(Some(account.id)).await?;
+    let readable = store
+        .readable_collections_uncounted(Some(account.id))
+        .await?;
     if !readable.iter().any(|r| r.id == c.id) {
         return Err(Error::NotFound);
     }

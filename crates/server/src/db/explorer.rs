@@ -535,17 +535,43 @@ impl Store {
         &self,
         reader: Option<i64>,
     ) -> Result<Vec<Collection>, sqlx::Error> {
-        let rows = sqlx::query(
+        self.readable(
+            reader,
+            "(SELECT COUNT(*) FROM collection_games g WHERE g.collection = c.id)",
+        )
+        .await
+    }
+
+    /// [`Store::readable_collections`] without counting their games (`games`
+    /// is 0): what every explorer request asks, in time that does not grow
+    /// with the games.
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn readable_collections_uncounted(
+        &self,
+        reader: Option<i64>,
+    ) -> Result<Vec<Collection>, sqlx::Error> {
+        self.readable(reader, "0").await
+    }
+
+    async fn readable(
+        &self,
+        reader: Option<i64>,
+        games: &'static str,
+    ) -> Result<Vec<Collection>, sqlx::Error> {
+        let sql = format!(
             "SELECT c.id, c.name, c.owner_user, c.tournament, c.visibility, \
-                    (SELECT COUNT(*) FROM collection_games g WHERE g.collection = c.id) AS games \
+                    {games} AS games \
              FROM collections c \
              WHERE c.visibility = 'public' OR c.owner_user = $1 \
                 OR c.tournament IN (SELECT tournament FROM tournament_organisers WHERE user_id = $1) \
-             ORDER BY c.name",
-        )
-        .bind(reader.unwrap_or(-1))
-        .fetch_all(&self.reader)
-        .await?;
+             ORDER BY c.name"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(reader.unwrap_or(-1))
+            .fetch_all(&self.reader)
+            .await?;
         rows.iter().map(Collection::of_row).collect()
     }
 
@@ -674,13 +700,14 @@ impl Store {
                     .await?;
             }
         }
-        // Positions, four values a row.
-        let rows: Vec<(i64, i64, i64, i64)> = added
+        // Positions, five values a row.
+        let rows: Vec<(i64, i64, i64, i64, i64)> = added
             .iter()
             .flat_map(|(n, e)| {
                 e.positions.iter().map(move |p| {
                     (
                         p.hash.cast_signed(),
+                        e.played_at_ms,
                         *n,
                         i64::from(p.ply),
                         i64::from(p.next),
@@ -691,14 +718,14 @@ impl Store {
         for big in rows.chunks(ROWS_PER_STATEMENT) {
             for chunk in in_chunks(big) {
                 let sql = self.dialect.values_sql(
-                    "INSERT INTO explorer_positions (hash, game, ply, next) VALUES ",
-                    4,
+                    "INSERT INTO explorer_positions (hash, played_at, game, ply, next) VALUES ",
+                    5,
                     chunk.len(),
                     " ON CONFLICT DO NOTHING",
                 );
                 let mut q = sqlx::query(&sql);
-                for &(h, g, p, m) in chunk {
-                    q = q.bind(h).bind(g).bind(p).bind(m);
+                for &(h, t, g, p, m) in chunk {
+                    q = q.bind(h).bind(t).bind(g).bind(p).bind(m);
                 }
                 q.execute(&mut *tx).await?;
             }
@@ -871,20 +898,15 @@ impl Store {
 
     /// A page of the games of `collections` that reached the position keyed
     /// `hash` (any position when `None`) and pass `filter`, in `order`.
-    /// `popular` asks for the plan that walks the games in order and looks
-    /// each up (fast when most games reach the position), rather than the
-    /// one that reads the position's games and sorts them.
     ///
     /// # Errors
     /// The database refused the query.
-    #[allow(clippy::too_many_arguments)]
     pub async fn list_games(
         &self,
         hash: Option<u64>,
         collections: &[i64],
         filter: &GameFilter,
         order: Order,
-        popular: bool,
         offset: i64,
         limit: i64,
     ) -> Result<Vec<Listed>, sqlx::Error> {
@@ -894,32 +916,28 @@ impl Store {
         let mut b = Built::default();
         let cs = b.ints(collections);
         let f = b.filter(filter, self.dialect);
-        let order_sql = match order {
-            Order::Recent => "g.played_at DESC, g.n DESC",
-            Order::Rating => {
+        let order_sql = |dated: &str| match order {
+            Order::Recent => format!("{dated}.played_at DESC, g.n DESC"),
+            Order::Rating => format!(
                 "CASE WHEN g.sente_rating IS NULL OR g.gote_rating IS NULL THEN 1 ELSE 0 END, \
-                 (g.sente_rating + g.gote_rating) DESC, g.played_at DESC, g.n DESC"
-            }
+                 (g.sente_rating + g.gote_rating) DESC, {dated}.played_at DESC, g.n DESC"
+            ),
         };
         b.sql = match hash {
             None => format!(
                 "SELECT {LISTED_COLUMNS} FROM collection_games g \
-                 WHERE g.collection IN ({cs}){f} ORDER BY {order_sql}"
+                 WHERE g.collection IN ({cs}){f} ORDER BY {}",
+                order_sql("g")
             ),
-            Some(h) if popular => {
-                let h = b.int(h.cast_signed());
-                format!(
-                    "SELECT {LISTED_COLUMNS}, p.ply, p.next FROM collection_games g \
-                     JOIN explorer_positions p ON p.hash = {h} AND p.game = g.n \
-                     WHERE g.collection IN ({cs}){f} ORDER BY {order_sql}"
-                )
-            }
+            // The most recent first: the position's range of the key, read
+            // backwards, stops after the page whatever the games through it.
             Some(h) => {
                 let h = b.int(h.cast_signed());
                 format!(
                     "SELECT {LISTED_COLUMNS}, p.ply, p.next FROM explorer_positions p \
                      JOIN collection_games g ON g.n = p.game \
-                     WHERE p.hash = {h} AND g.collection IN ({cs}){f} ORDER BY {order_sql}"
+                     WHERE p.hash = {h} AND g.collection IN ({cs}){f} ORDER BY {}",
+                    order_sql("p").replace("g.n DESC", "p.game DESC")
                 )
             }
         };

@@ -18,10 +18,6 @@ const MAX_SFEN_BYTES: usize = 200;
 /// Games listed at most by one request.
 pub const MAX_LIMIT: usize = 100;
 
-/// A position's total above which its games are listed by walking the
-/// games in order rather than by sorting the position's games.
-const POPULAR: u64 = 5000;
-
 /// The position of `text`: `startpos`, or an SFEN (with or without
 /// `sfen ` in front and the move number at the end).
 ///
@@ -58,7 +54,7 @@ pub async fn collections(
     reader: Option<i64>,
     names: Option<&str>,
 ) -> Result<Vec<Collection>, Error> {
-    let readable = store.readable_collections(reader).await?;
+    let readable = store.readable_collections_uncounted(reader).await?;
     let Some(names) = names.filter(|n| !n.trim().is_empty()) else {
         return Ok(readable);
     };
@@ -169,7 +165,6 @@ pub async fn explore(
                 &ids,
                 &req.filter,
                 req.order,
-                total > POPULAR,
                 0,
                 i64::try_from(limit).unwrap_or(0),
             )
@@ -285,7 +280,6 @@ pub async fn search(
             &ids,
             &req.filter,
             req.order,
-            false,
             i64::try_from(req.offset).unwrap_or(i64::MAX),
             i64::try_from(limit + 1).unwrap_or(i64::MAX),
         )

@@ -431,7 +431,7 @@ async fn unannotated(store: &Store, id: &str, reader: Option<i64>) -> Result<Rev
 /// read the collection: its record as imported, not to be annotated.
 async fn collection_game(store: &Store, id: &str, reader: Option<i64>) -> Result<Review, Error> {
     let entry = store.collection_entry(id).await?.ok_or(Error::NotFound)?;
-    let readable = store.readable_collections(reader).await?;
+    let readable = store.readable_collections_uncounted(reader).await?;
     if !readable.iter().any(|c| c.id == entry.collection) {
         return Err(Error::NotFound);
     }
