@@ -10,7 +10,7 @@ use crate::args::{ConvertArgs, EncodingArg, FormatArg};
 use crate::CliError;
 
 /// File name endings taken from a folder given as input.
-pub(crate) const RECORD_EXTENSIONS: [&str; 11] = [
+const RECORD_EXTENSIONS: [&str; 11] = [
     "kif", "kifu", "ki2", "ki2u", "csa", "jkf", "json", "usi", "usen", "sfen", "txt",
 ];
 
@@ -114,7 +114,7 @@ pub fn run(a: &ConvertArgs) -> Result<(), CliError> {
             "several inputs or a folder need -o OUTPUT_FOLDER".into(),
         ));
     };
-    let files = collect_inputs(&a.inputs)?;
+    let files = collect_inputs(&a.inputs, is_record_file)?;
     if files.is_empty() {
         return Err(CliError("no record files found in the inputs".into()));
     }
@@ -157,13 +157,24 @@ fn convert_one(a: &ConvertArgs, enc: Encoding) -> Result<(), CliError> {
     }
 }
 
-/// The files to convert: named files as given, folders' record files (recursively, sorted).
-fn collect_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+/// Whether `path` is named like a record file ([`RECORD_EXTENSIONS`]).
+pub(crate) fn is_record_file(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| RECORD_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+}
+
+/// The files to read: named files as given, and the files of named folders
+/// (recursively, sorted) that `wanted` keeps.
+pub(crate) fn collect_inputs(
+    inputs: &[PathBuf],
+    wanted: fn(&Path) -> bool,
+) -> Result<Vec<PathBuf>, CliError> {
     let mut files = Vec::new();
     for p in inputs {
         if p.is_dir() {
             let mut found = Vec::new();
-            walk(p, &mut found)?;
+            walk(p, wanted, &mut found)?;
             found.sort();
             files.extend(found);
         } else if p.is_file() {
@@ -175,7 +186,7 @@ fn collect_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     Ok(files)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
+fn walk(dir: &Path, wanted: fn(&Path) -> bool, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
     let entries =
         std::fs::read_dir(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
     for entry in entries {
@@ -183,12 +194,8 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
             .map_err(|e| CliError(format!("{}: {e}", dir.display())))?
             .path();
         if path.is_dir() {
-            walk(&path, out)?;
-        } else if path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| RECORD_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
-        {
+            walk(&path, wanted, out)?;
+        } else if wanted(&path) {
             out.push(path);
         }
     }

@@ -39,19 +39,9 @@ pub fn run(c: &DbCommand) -> Result<(), CliError> {
 /// The inputs: files as given, folders' record files and ZIP archives
 /// (recursively, sorted), each ZIP's members.
 fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Vec<import::Refused>), CliError> {
-    let mut found = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let mut more = Vec::new();
-            walk(p, &mut more)?;
-            more.sort();
-            found.extend(more);
-        } else if p.is_file() {
-            found.push(p.clone());
-        } else {
-            return Err(CliError(format!("{}: no such file or folder", p.display())));
-        }
-    }
+    let found = crate::convert::collect_inputs(paths, |p| {
+        is_zip_name(p) || crate::convert::is_record_file(p)
+    })?;
     let mut out = Vec::with_capacity(found.len());
     let mut refused = Vec::new();
     for p in found {
@@ -77,26 +67,6 @@ fn is_zip_name(p: &Path) -> bool {
     p.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
-    for entry in entries {
-        let path = entry
-            .map_err(|e| CliError(format!("{}: {e}", dir.display())))?
-            .path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if is_zip_name(&path)
-            || path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-                crate::convert::RECORD_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str())
-            })
-        {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 /// `FILE:LINE:COLUMN: message` of a file that did not import.

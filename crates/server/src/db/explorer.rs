@@ -8,11 +8,11 @@ use std::fmt;
 use std::io::Write as _;
 use std::str::FromStr;
 
+use shogi_core::Color;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use super::store::{in_chunks, Dialect, Store};
-use crate::game::Side;
 use crate::ratings::TimeClass;
 
 /// The id of the `site` collection: the games played here.
@@ -53,10 +53,10 @@ impl Outcome {
 
     /// The outcome of a game with this winner (`None`: a draw).
     #[must_use]
-    pub fn of_winner(winner: Option<Side>) -> Outcome {
+    pub fn of_winner(winner: Option<Color>) -> Outcome {
         match winner {
-            Some(Side::Sente) => Outcome::SenteWin,
-            Some(Side::Gote) => Outcome::GoteWin,
+            Some(Color::Sente) => Outcome::SenteWin,
+            Some(Color::Gote) => Outcome::GoteWin,
             None => Outcome::Draw,
         }
     }

@@ -66,15 +66,8 @@ fn short_key(hex: &str) -> Option<i64> {
 pub fn of_record(id: String, source: &[u8], rec: &Record, imported_at_ms: i64) -> Entry {
     let moves: Vec<Move> = rec.moves.iter().map(|n| n.mv).collect();
     let outcome = match rec.ending {
-        shogi_record::Ending::Game(e) => Some(match e.winner() {
-            Some(Color::Sente) => Outcome::SenteWin,
-            Some(Color::Gote) => Outcome::GoteWin,
-            None => Outcome::Draw,
-        }),
-        _ => rec.loser().map(|l| match l {
-            Color::Sente => Outcome::GoteWin,
-            Color::Gote => Outcome::SenteWin,
-        }),
+        shogi_record::Ending::Game(e) => Some(Outcome::of_winner(e.winner())),
+        _ => rec.loser().map(|l| Outcome::of_winner(Some(l.opponent()))),
     };
     let rating = |keys: &[&str]| {
         keys.iter()
@@ -127,11 +120,7 @@ pub fn of_game(id: &str, g: &StoredGame) -> Option<Entry> {
         gote: rec.headers.gote.clone(),
         sente_rating: rating(Color::Sente),
         gote_rating: rating(Color::Gote),
-        outcome: g.ending.map(|e| match e.winner() {
-            Some(Color::Sente) => Outcome::SenteWin,
-            Some(Color::Gote) => Outcome::GoteWin,
-            None => Outcome::Draw,
-        }),
+        outcome: g.ending.map(|e| Outcome::of_winner(e.winner())),
         played_at_ms: i64::try_from(g.created_at_ms).unwrap_or(i64::MAX),
         time_class: g.settings.time.as_ref().map(TimeClass::of_control),
         handicap: rec.handicap().map_or("custom", Handicap::name).to_owned(),

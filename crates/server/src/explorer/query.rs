@@ -70,6 +70,21 @@ pub async fn collections(
         .collect()
 }
 
+/// The collections a request counts ([`collections`]) and their ids, with
+/// the `site` collection brought up to date first when it is one of them.
+async fn counted(
+    store: &Store,
+    reader: Option<i64>,
+    names: Option<&str>,
+) -> Result<(Vec<Collection>, Vec<i64>), Error> {
+    let cols = collections(store, reader, names).await?;
+    if cols.iter().any(|c| c.id == crate::db::explorer::SITE) {
+        super::site::fill(store).await?;
+    }
+    let ids = cols.iter().map(|c| c.id).collect();
+    Ok((cols, ids))
+}
+
 /// What the explorer is asked.
 #[derive(Clone, Debug, Default)]
 pub struct ExplorerRequest {
@@ -122,11 +137,7 @@ pub async fn explore(
     req: &ExplorerRequest,
 ) -> Result<Answer, Error> {
     let position = position(&req.sfen)?;
-    let cols = collections(store, reader, req.collection.as_deref()).await?;
-    if cols.iter().any(|c| c.id == crate::db::explorer::SITE) {
-        super::site::fill(store).await?;
-    }
-    let ids: Vec<i64> = cols.iter().map(|c| c.id).collect();
+    let (cols, ids) = counted(store, reader, req.collection.as_deref()).await?;
     let hash = position.hash();
     let counts = if req.filter.is_empty() {
         store.explorer_counts(hash, &ids).await?
@@ -268,11 +279,7 @@ pub async fn search(
     req: &SearchRequest,
 ) -> Result<(Vec<Listed>, bool, Vec<Collection>), Error> {
     let position = req.sfen.as_deref().map(position).transpose()?;
-    let cols = collections(store, reader, req.collection.as_deref()).await?;
-    if cols.iter().any(|c| c.id == crate::db::explorer::SITE) {
-        super::site::fill(store).await?;
-    }
-    let ids: Vec<i64> = cols.iter().map(|c| c.id).collect();
+    let (cols, ids) = counted(store, reader, req.collection.as_deref()).await?;
     let limit = req.limit.clamp(1, MAX_LIMIT);
     let mut listed = store
         .list_games(
