@@ -13,7 +13,10 @@ use shogi_engine::eval::LinearEval;
 use shogi_engine::limits::SearchLimit;
 use shogi_engine::params::EvalParams;
 use shogi_engine::rng::Rng;
-use shogi_engine::search::{search, PastPosition, SearchControl, SearchOptions, MATE_IN_MAX_PLY};
+use shogi_engine::search::{
+    search_on_this_thread, PastPosition, SearchControl, SearchOptions, MATE_IN_MAX_PLY,
+    SEARCH_STACK,
+};
 use shogi_engine::tt::TranspositionTable;
 use shogi_record::encoding::Encoding;
 use shogi_record::{Format, Record};
@@ -41,6 +44,8 @@ fn play(
         max_moves: Some(a.max_plies),
         ..GameRules::default()
     };
+    // A game's table starts empty, so the game depends on its number only.
+    tt.clear();
     let mut game = Game::with_rules(Position::startpos(), rules);
     let mut past: Vec<PastPosition> = Vec::new();
     // The search checks its node count every 1024 nodes, so below that a
@@ -63,8 +68,7 @@ fn play(
             let moves = pos.legal_moves();
             moves[rng.below(moves.len())]
         } else {
-            tt.clear();
-            let r = search(
+            let r = search_on_this_thread(
                 &pos,
                 &past,
                 &limit,
@@ -140,7 +144,8 @@ pub fn run(a: &DbGenerateArgs) -> Result<(), CliError> {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 let next = Arc::clone(&next);
-                s.spawn(move || -> Result<(usize, usize), CliError> {
+                let thread = std::thread::Builder::new().stack_size(SEARCH_STACK);
+                thread.spawn_scoped(s, move || -> Result<(usize, usize), CliError> {
                     let params = EvalParams::builtin();
                     let options = SearchOptions {
                         impasse: ImpasseRule::Csa27,
@@ -167,9 +172,11 @@ pub fn run(a: &DbGenerateArgs) -> Result<(), CliError> {
             .collect();
         handles
             .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(CliError("a thread panicked".into())))
+            .map(|h| match h {
+                Ok(h) => h
+                    .join()
+                    .unwrap_or_else(|_| Err(CliError("a thread panicked".into()))),
+                Err(e) => Err(CliError(format!("starting a thread: {e}"))),
             })
             .collect::<Vec<_>>()
     });

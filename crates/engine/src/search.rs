@@ -272,6 +272,44 @@ struct Worker<'a> {
     buffers: Vec<Vec<(Move, i32)>>,
 }
 
+/// The stack each search thread is given: the search recurses up to
+/// `MAX_PLY` deep with a move buffer per ply. A caller of
+/// [`search_on_this_thread`] runs it on a thread with at least this much.
+pub const SEARCH_STACK: usize = 64 << 20;
+
+/// What one search's threads share, set up from its arguments.
+fn shared<'a>(
+    pos: &Position,
+    limit: &SearchLimit,
+    options: &'a SearchOptions,
+    tt: &'a TranspositionTable,
+    control: &'a SearchControl,
+) -> Shared<'a> {
+    tt.new_search();
+    let mut max_nodes = limit.max_nodes();
+    let skill = Skill::new(options.skill_level);
+    if let Some(skill) = skill {
+        let cap = skill.nodes();
+        max_nodes = Some(max_nodes.map_or(cap, |n| n.min(cap)));
+    }
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let ply = pos.move_number().saturating_sub(1);
+    Shared {
+        tt,
+        control,
+        done: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        options,
+        budget: allocate(limit, pos.side_to_move(), ply, options.network_delay),
+        max_nodes,
+        max_depth: limit.max_depth().unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
+        skill,
+        seed,
+    }
+}
+
 /// Searches `pos` under `limit`, sharing `tt`, stopping on `control`, and
 /// sending USI `info` lines (without a trailing newline) to `info` after
 /// every iteration. `past` is the game before `pos`, oldest first.
@@ -284,36 +322,13 @@ pub fn search(
     control: &SearchControl,
     info: &mut (dyn FnMut(&str) + Send),
 ) -> SearchResult {
-    tt.new_search();
-    let mut max_nodes = limit.max_nodes();
-    let skill = Skill::new(options.skill_level);
-    if let Some(skill) = skill {
-        let cap = skill.nodes();
-        max_nodes = Some(max_nodes.map_or(cap, |n| n.min(cap)));
-    }
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let ply = pos.move_number().saturating_sub(1);
-    let shared = Shared {
-        tt,
-        control,
-        done: AtomicBool::new(false),
-        nodes: AtomicU64::new(0),
-        options,
-        budget: allocate(limit, pos.side_to_move(), ply, options.network_delay),
-        max_nodes,
-        max_depth: limit.max_depth().unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
-        skill,
-        seed,
-    };
+    let shared = shared(pos, limit, options, tt, control);
     let threads = options.threads.clamp(1, 256);
-    let stack = 64 << 20;
     std::thread::scope(|scope| {
         let mut helpers = Vec::new();
         for id in 1..threads {
             let shared = &shared;
-            let builder = std::thread::Builder::new().stack_size(stack);
+            let builder = std::thread::Builder::new().stack_size(SEARCH_STACK);
             if let Ok(h) = builder.spawn_scoped(scope, move || {
                 let mut w = Worker::new(shared, id, pos, past);
                 w.iterate(&mut |_: &str| {});
@@ -323,7 +338,7 @@ pub fn search(
         }
         let shared_ref = &shared;
         let main = std::thread::Builder::new()
-            .stack_size(stack)
+            .stack_size(SEARCH_STACK)
             .spawn_scoped(scope, move || {
                 let mut w = Worker::new(shared_ref, 0, pos, past);
                 let r = w.iterate(info);
@@ -342,6 +357,27 @@ pub fn search(
         result.nodes = shared.nodes.load(Ordering::Relaxed);
         result
     })
+}
+
+/// [`search`] with one thread, the calling one, which must have a stack of
+/// at least [`SEARCH_STACK`] bytes (`options.threads` is not read). For
+/// many very short searches in a row (`shogi db generate` at a few hundred
+/// nodes a move), where starting a thread per search cost as much as the
+/// search; the moves found are the same as [`search`]'s with one thread.
+pub fn search_on_this_thread(
+    pos: &Position,
+    past: &[PastPosition],
+    limit: &SearchLimit,
+    options: &SearchOptions,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    info: &mut (dyn FnMut(&str) + Send),
+) -> SearchResult {
+    let shared = shared(pos, limit, options, tt, control);
+    let mut w = Worker::new(&shared, 0, pos, past);
+    let mut result = w.iterate(info);
+    result.nodes = shared.nodes.load(Ordering::Relaxed);
+    result
 }
 
 fn fallback_result(pos: &Position) -> SearchResult {
@@ -370,12 +406,7 @@ impl<'a> Worker<'a> {
             })
             .collect();
         let params = &shared.options.params;
-        let mut lmr = vec![[0i32; 64]; 128];
-        for (d, row) in lmr.iter_mut().enumerate() {
-            for (i, r) in row.iter_mut().enumerate() {
-                *r = params.reduction(d, i);
-            }
-        }
+        let lmr = params.reductions::<128, 64>();
         Worker {
             shared,
             id,
@@ -916,6 +947,33 @@ mod tests {
         let b = search_position(&p, &SearchLimit::Depth(5), &SearchOptions::default());
         assert_eq!(a.nodes, b.nodes);
         assert_eq!(a.best_move, b.best_move);
+    }
+
+    #[test]
+    fn on_this_thread_searches_as_one_search_thread_does() {
+        let sfens = [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/7P1/PPPPPPP1P/1B5R1/LNSGKGSNL w - 2",
+        ];
+        for sfen in sfens {
+            let p: Position = sfen.parse().unwrap();
+            let limit = SearchLimit::Depth(4);
+            let options = SearchOptions::default();
+            let spawned = search_position(&p, &limit, &options);
+            let here = std::thread::Builder::new()
+                .stack_size(SEARCH_STACK)
+                .spawn(move || {
+                    let tt = TranspositionTable::new(16);
+                    let control = SearchControl::new(false);
+                    search_on_this_thread(&p, &[], &limit, &options, &tt, &control, &mut |_| {})
+                })
+                .unwrap()
+                .join()
+                .unwrap();
+            assert_eq!(here.best_move, spawned.best_move, "{sfen}");
+            assert_eq!(here.nodes, spawned.nodes, "{sfen}");
+            assert_eq!(here.score, spawned.score, "{sfen}");
+        }
     }
 
     #[test]

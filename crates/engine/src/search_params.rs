@@ -175,6 +175,36 @@ impl SearchParams {
         let divisor = f64::from(self.reduction_divisor) / 100.0;
         (base + (depth as f64).ln() * (count as f64).ln() / divisor) as i32
     }
+
+    /// Every [`reduction`](Self::reduction) for depths below `DEPTHS` and
+    /// counts below `COUNTS`, each logarithm taken once (the same values:
+    /// the same operations in the same order). A search builds it per call,
+    /// so at a few hundred nodes a move the logarithms were most of the
+    /// time.
+    ///
+    /// ```
+    /// use shogi_engine::search_params::SearchParams;
+    /// let p = SearchParams::default();
+    /// let table = p.reductions::<16, 32>();
+    /// assert_eq!(table[10][20], p.reduction(10, 20));
+    /// ```
+    #[must_use]
+    pub fn reductions<const DEPTHS: usize, const COUNTS: usize>(&self) -> Vec<[i32; COUNTS]> {
+        let base = f64::from(self.reduction_base) / 100.0;
+        let divisor = f64::from(self.reduction_divisor) / 100.0;
+        let ln: Vec<f64> = (0..DEPTHS.max(COUNTS)).map(|i| (i as f64).ln()).collect();
+        (0..DEPTHS)
+            .map(|d| {
+                std::array::from_fn(|c| {
+                    if d == 0 || c == 0 {
+                        0
+                    } else {
+                        (base + ln[d] * ln[c] / divisor) as i32
+                    }
+                })
+            })
+            .collect()
+    }
 }
 
 /// The index in [`TUNABLES`] of the tunable named `name` (case-insensitive).
@@ -243,6 +273,12 @@ mod tests {
                 assert_eq!(p.reduction(d, m), want, "depth {d} move {m}");
             }
         }
-        assert_eq!(p.reduction(10, 20), 3); // 0.5 + 2.303 × 2.996 / 2.2 = 3.64
+        assert_eq!(p.reduction(10, 20), 3);
+        let table = p.reductions::<128, 64>();
+        for (d, row) in table.iter().enumerate() {
+            for (m, &r) in row.iter().enumerate() {
+                assert_eq!(r, p.reduction(d, m), "table at depth {d} move {m}");
+            }
+        } // 0.5 + 2.303 × 2.996 / 2.2 = 3.64
     }
 }
