@@ -145,7 +145,7 @@ async fn import_files(a: &DbImportArgs) -> Result<(), CliError> {
         bar.set_position(p.done as u64);
         bar.set_message(format!("{} added, {} duplicates", p.added, p.duplicates));
     };
-    let done = import::import(&store, c.id, files, show)
+    let done = import::import(&store, c.id, files, import::BULK_WRITE_POSITIONS, show)
         .await
         .map_err(|e| CliError(format!("import stopped: {e}")))?;
     bar.finish_and_clear();

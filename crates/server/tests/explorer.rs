@@ -175,7 +175,7 @@ async fn check_counts(games: Vec<Game>) {
             })
         })
         .collect();
-    let done = import::import(&store, club.id, files, |_| {})
+    let done = import::import(&store, club.id, files, import::BULK_WRITE_POSITIONS, |_| {})
         .await
         .unwrap();
     let want = direct_counts(&games);

@@ -329,7 +329,7 @@ pub(super) async fn import(
             }
         };
         let files = files.into_iter().map(import::Input::from).collect();
-        if let Err(e) = import::import(&store, c.id, files, send).await {
+        if let Err(e) = import::import(&store, c.id, files, 0, send).await {
             tracing::warn!("import into {}: {e}", c.name);
             let line =
                 json!({"error": "internal", "message": "the import stopped", "finished": true});

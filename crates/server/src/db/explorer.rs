@@ -701,7 +701,8 @@ impl Store {
             }
         }
         // Positions, five values a row.
-        let rows: Vec<(i64, i64, i64, i64, i64)> = added
+        // In key order, so that consecutive rows land on the same pages.
+        let mut rows: Vec<(i64, i64, i64, i64, i64)> = added
             .iter()
             .flat_map(|(n, e)| {
                 e.positions.iter().map(move |p| {
@@ -715,6 +716,7 @@ impl Store {
                 })
             })
             .collect();
+        rows.sort_unstable();
         for big in rows.chunks(ROWS_PER_STATEMENT) {
             for chunk in in_chunks(big) {
                 let sql = self.dialect.values_sql(
@@ -740,7 +742,9 @@ impl Store {
                 c.add_game(e.outcome, rating, e.played_at_ms);
             }
         }
-        let counts: Vec<(u64, MoveCounts)> = counts.into_iter().map(|((h, _), c)| (h, c)).collect();
+        let mut counts: Vec<(u64, MoveCounts)> =
+            counts.into_iter().map(|((h, _), c)| (h, c)).collect();
+        counts.sort_unstable_by_key(|(h, c)| (h.cast_signed(), c.next));
         for big in counts.chunks(ROWS_PER_STATEMENT / 2) {
             for chunk in in_chunks(big) {
                 let sql = self.dialect.values_sql(

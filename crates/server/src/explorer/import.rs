@@ -254,16 +254,25 @@ fn read_file(f: &SourceFile, now_ms: i64) -> Result<Entry, Refused> {
     ))
 }
 
-/// Imports `files` into collection `collection`: reads a batch on every
-/// core while the one before is written, one transaction a batch; calls
-/// `progress` after each batch (and once at the end, `finished`).
+/// The positions `shogi db import` gathers before it writes them, in one
+/// transaction and in key order: about 80,000 games. Once the explorer's
+/// tables outgrow memory, each transaction rewrites most of their pages
+/// whatever its size, so fewer, larger ones write less (docs/EXPLORER.md).
+pub const BULK_WRITE_POSITIONS: usize = 8_000_000;
+
+/// Imports `files` into collection `collection`: reads a batch of
+/// [`BATCH`] files on every core while the one before is written; the
+/// games read are written once they reach `write_positions` positions (0:
+/// each batch as it is read), one transaction each; calls `progress` after
+/// each batch read and each write (and once at the end, `finished`).
 ///
 /// # Errors
-/// Database errors (the batches written before stay).
+/// Database errors (the transactions written before stay).
 pub async fn import(
     store: &Store,
     collection: i64,
     files: Vec<Input>,
+    write_positions: usize,
     mut progress: impl FnMut(&Progress),
 ) -> Result<Progress, Error> {
     let now_ms = i64::try_from(unix_ms()).unwrap_or(i64::MAX);
@@ -284,6 +293,8 @@ pub async fn import(
     };
     let mut next = (batches > 0).then(|| read(0));
     let mut k = 0;
+    let mut pending: Vec<Entry> = Vec::new();
+    let mut pending_positions = 0;
     while let Some(reading) = next.take() {
         let (count, bytes, entries, refused) = reading
             .await
@@ -292,13 +303,19 @@ pub async fn import(
         if k < batches {
             next = Some(read(k));
         }
-        let added = store.add_to_collection(collection, &entries, false).await?;
         state.done += count;
         state.bytes += bytes;
         state.moves += entries.iter().map(|e| u64::from(e.plies)).sum::<u64>();
-        state.added += added;
-        state.duplicates += entries.len() - added;
         state.unreadable.extend(refused);
+        pending_positions += entries.iter().map(|e| e.positions.len()).sum::<usize>();
+        pending.extend(entries);
+        if pending_positions >= write_positions || k == batches {
+            let added = store.add_to_collection(collection, &pending, false).await?;
+            state.added += added;
+            state.duplicates += pending.len() - added;
+            pending.clear();
+            pending_positions = 0;
+        }
         progress(&state);
     }
     state.finished = true;
