@@ -356,6 +356,25 @@ export async function gameScenarios(browser: Browser): Promise<void> {
         'the result is counted',
       );
       check((await p.page.locator('#account-settings').count()) === 1, "account settings on one's own profile");
+      // The repertoire: the start position as Sente (7g7f, then 2g2f after
+      // 3c3d) or the position after 7g7f as Gote (3c3d), with the result.
+      const table = won ? '#repertoire-sente' : '#repertoire-gote';
+      const first = won ? '7g7f' : '3c3d';
+      const moveSelector = `${table} .repertoire-move[data-usi="${first}"]`;
+      const move = p.page.locator(moveSelector);
+      await move.waitFor({ state: 'visible' });
+      const line = await textOf(p.page, moveSelector);
+      check(line.includes(`1 · ${won ? '+1 −0 =0' : '+0 −1 =0'}`), `${name}'s repertoire line: ${line}`);
+      if (won) {
+        const later = await textOf(p.page, `${table} .repertoire-move[data-usi="2g2f"]`);
+        check(later.includes('+1 −0 =0'), `the second position's move: ${later}`);
+      }
+      await move.locator('a').click();
+      await p.page.waitForURL(/\/analysis\?/);
+      await p.page.waitForSelector('.board sg-board piece');
+      await p.page.screenshot({ path: join(shots, `repertoire-${won ? 'sente' : 'gote'}-opened.png`) });
+      await p.page.goBack();
+      await p.page.waitForSelector('#repertoire h2');
     }
     await sente.page.screenshot({ path: join(shots, 'profile.png'), fullPage: true });
     await sente.page.setViewportSize({ width: 390, height: 844 });
