@@ -270,7 +270,7 @@ export class ExplorerPanel {
     );
   }
 
-  private moveRow(m: ExplorerMove): HTMLElement {
+  private moveRow(m: ExplorerMove, rated: boolean): HTMLElement {
     const { pos, prevTo } = this.answerAt;
     const text = usiMoveText(pos ?? undefined, m.usi, prevTo, this.host.notation());
     const play = this.host.play;
@@ -283,8 +283,13 @@ export class ExplorerPanel {
       h('td', { class: 'explorer-move-text' }, move),
       h('td', { class: 'num explorer-count' }, m.games.toLocaleString()),
       h('td', { class: 'explorer-outcomes' }, outcomeBar(m)),
-      h('td', { class: 'num' }, m.average_rating === null ? '—' : String(m.average_rating)),
-      h('td', { class: 'nowrap' }, isoDayText(m.last_played) ?? '—'),
+      ...(rated ? [h('td', { class: 'num' }, m.average_rating === null ? '—' : String(m.average_rating))] : []),
+      // The month only (the day in the tooltip), so the table fits the side panel.
+      h(
+        'td',
+        { class: 'nowrap num', title: isoDayText(m.last_played) ?? '' },
+        m.last_played ? m.last_played.slice(0, -3) : '—',
+      ),
     );
     if (play) row.addEventListener('click', () => play(m.usi));
     return row;
@@ -305,6 +310,8 @@ export class ExplorerPanel {
       this.body.replaceChildren(h('p', { class: 'note', id: 'explorer-empty' }, t('exNoGames')));
       return;
     }
+    // The average rating's column only when some move has one.
+    const rated = a.moves.some((m) => m.average_rating !== null);
     const moves = h(
       'table',
       { class: 'explorer-moves', id: 'explorer-moves' },
@@ -314,13 +321,15 @@ export class ExplorerPanel {
         h(
           'tr',
           {},
-          [t('exMove'), t('games'), t('exResults'), t('exAvgRating'), t('exLastPlayed')].map((c) => h('th', {}, c)),
+          [t('exMove'), t('games'), t('exResults'), ...(rated ? [t('exAvgRating')] : []), t('exLastPlayed')].map((c) =>
+            h('th', {}, c),
+          ),
         ),
       ),
       h(
         'tbody',
         {},
-        a.moves.map((m) => this.moveRow(m)),
+        a.moves.map((m) => this.moveRow(m, rated)),
       ),
     );
     this.body.replaceChildren(
