@@ -952,6 +952,32 @@ impl Store {
         rows.iter().map(|r| listed(r, hash.is_some())).collect()
     }
 
+    /// The id of the first game of `collections` numbered `n` or above (the
+    /// games' compact numbers, `collection_games.n`): a game picked at
+    /// random by its number, one index seek however large the collection
+    /// (the explorer's benchmark).
+    ///
+    /// # Errors
+    /// The database refused the query.
+    pub async fn collection_game_from(
+        &self,
+        n: i64,
+        collections: &[i64],
+    ) -> Result<Option<String>, sqlx::Error> {
+        if collections.is_empty() {
+            return Ok(None);
+        }
+        let mut b = Built::default();
+        let from = b.int(n);
+        let cs = b.ints(collections);
+        b.sql = format!(
+            "SELECT id FROM collection_games WHERE n >= {from} AND collection IN ({cs}) \
+             ORDER BY n LIMIT 1"
+        );
+        let row = b.query().fetch_optional(&self.reader).await?;
+        row.map(|r| r.try_get("id")).transpose()
+    }
+
     /// The collection game `id`: its collection and its record file.
     ///
     /// # Errors
