@@ -171,9 +171,14 @@ impl SearchParams {
         if depth == 0 || count == 0 {
             return 0;
         }
+        self.reduction_of_logs((depth as f64).ln(), (count as f64).ln())
+    }
+
+    /// The reduction formula on the logarithms of the depth and the count.
+    fn reduction_of_logs(&self, ln_depth: f64, ln_count: f64) -> i32 {
         let base = f64::from(self.reduction_base) / 100.0;
         let divisor = f64::from(self.reduction_divisor) / 100.0;
-        (base + (depth as f64).ln() * (count as f64).ln() / divisor) as i32
+        (base + ln_depth * ln_count / divisor) as i32
     }
 
     /// Every [`reduction`](Self::reduction) for depths below `DEPTHS` and
@@ -190,8 +195,6 @@ impl SearchParams {
     /// ```
     #[must_use]
     pub fn reductions<const DEPTHS: usize, const COUNTS: usize>(&self) -> Vec<[i32; COUNTS]> {
-        let base = f64::from(self.reduction_base) / 100.0;
-        let divisor = f64::from(self.reduction_divisor) / 100.0;
         let ln: Vec<f64> = (0..DEPTHS.max(COUNTS)).map(|i| (i as f64).ln()).collect();
         (0..DEPTHS)
             .map(|d| {
@@ -199,7 +202,7 @@ impl SearchParams {
                     if d == 0 || c == 0 {
                         0
                     } else {
-                        (base + ln[d] * ln[c] / divisor) as i32
+                        self.reduction_of_logs(ln[d], ln[c])
                     }
                 })
             })
@@ -273,12 +276,12 @@ mod tests {
                 assert_eq!(p.reduction(d, m), want, "depth {d} move {m}");
             }
         }
-        assert_eq!(p.reduction(10, 20), 3);
+        assert_eq!(p.reduction(10, 20), 3); // 0.5 + 2.303 × 2.996 / 2.2 = 3.64
         let table = p.reductions::<128, 64>();
         for (d, row) in table.iter().enumerate() {
             for (m, &r) in row.iter().enumerate() {
                 assert_eq!(r, p.reduction(d, m), "table at depth {d} move {m}");
             }
-        } // 0.5 + 2.303 × 2.996 / 2.2 = 3.64
+        }
     }
 }
