@@ -4,7 +4,8 @@
 // and the unreadable file's line; then a player opens the analysis board,
 // sees the explorer's moves for the start position with the counts the
 // records' main lines give (read here from the .usi files beside them),
-// plays three moves by clicking them in the explorer's table, and opens a
+// narrows them to one month's games and back, plays three moves by
+// clicking them in the explorer's table, and opens a
 // game from the explorer's list in the review. Called by e2e.ts's main().
 
 import { readFileSync } from 'node:fs';
@@ -97,6 +98,15 @@ function mainLines(): string[][] {
     const m = /^position startpos moves (.*)$/.exec(text);
     if (!m) throw new Error(`${f}.usi is not a main line from the start position: ${text.slice(0, 60)}`);
     return m[1].trim().split(/\s+/);
+  });
+}
+
+/** The month (`YYYY-MM`) each record says its game was played in (開始日時, `$START_TIME`), or null. */
+function months(): (string | null)[] {
+  return FILES.map((f) => {
+    const text = readFileSync(join(RECORDS, f), 'utf8');
+    const m = /(?:開始日時：|\$START_TIME:)(\d{4})\/(\d{2})/.exec(text);
+    return m ? `${m[1]}-${m[2]}` : null;
   });
 }
 
@@ -205,6 +215,26 @@ export async function explorerScenarios(browser: Browser): Promise<void> {
     check(!/^\d[a-i]\d[a-i]$/.test(rows[0].move), `moves in the site's notation, not USI: ${rows[0].move}`);
     await p.waitForSelector('#explorer-games .explorer-game-link');
     await shootNarrow(p, 'explorer-analysis-start-russian', 'the analysis board with the explorer');
+
+    // The period: the games of one month only (the month each record's header gives).
+    const month = '1709-11';
+    const inMonth = lines.filter((_, i) => months()[i] === month);
+    check(inMonth.length >= 2 && inMonth.length < lines.length, `records of ${month}: ${inMonth.length}`);
+    await p.click('.explorer-filters summary');
+    await p.fill('#explorer-since', month);
+    await p.fill('#explorer-until', month);
+    const monthly = countsAfter(inMonth, []);
+    await waitTotal(p, monthly.games);
+    rows = await explorerRows(p);
+    check(
+      rows.map((r) => r.games).join(',') === monthly.next.map(([, n]) => String(n)).join(','),
+      `the moves of ${month}: ${JSON.stringify(rows)}, expected ${JSON.stringify(monthly.next)}`,
+    );
+    await p.screenshot({ path: join(shots, 'explorer-month-russian.png') });
+    await p.fill('#explorer-since', '');
+    await p.fill('#explorer-until', '');
+    await waitTotal(p, expected.games);
+    rows = await explorerRows(p);
 
     // Three moves played by clicking the most played one's text in the table.
     for (let i = 0; i < 3; i++) {

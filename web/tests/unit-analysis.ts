@@ -164,5 +164,23 @@ eq('mated now, Gote to move', m.scoreText(10000, 0), '☗ #0');
   eq('a repertoire move in words', m.outcomeText({ usi: '7g7f', games: 5, wins: 3, losses: 1, draws: 1 }), '+3 −1 =1');
 }
 
+// The explorer's filters keep to whole rating bands and months (summed by
+// the server from its count rows); an older panel's values move to theirs.
+{
+  const f = { collection: 'club', time_class: 'rapid', min_rating: '', max_rating: '', since: '', until: '' };
+  eq('an empty filter stays empty', m.inBands(f), f);
+  eq(
+    'ratings to their bands, days to their months',
+    m.inBands({ ...f, min_rating: '1250', max_rating: '1500', since: '2025-03-04', until: '2025-05-31' }),
+    { ...f, min_rating: '1200', max_rating: '1599', since: '2025-03', until: '2025-05' },
+  );
+  eq('a year is its months', m.inBands({ ...f, since: '2024', until: '2025' }), {
+    ...f,
+    since: '2024-01',
+    until: '2025-12',
+  });
+  eq('no negative rating', m.inBands({ ...f, min_rating: '-5', max_rating: 'x' }), f);
+}
+
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -33,6 +33,7 @@ pub mod accounts;
 pub mod activity;
 mod api;
 pub mod board;
+pub mod calendar;
 pub mod csa;
 pub mod db;
 mod error;

@@ -1,6 +1,7 @@
 //! The opening explorer and the collections (docs/EXPLORER.md): the
 //! explorer's counts equal a count made directly over the games
-//! (transpositions included), duplicates are skipped, a private collection
+//! (transpositions included), unfiltered and filtered by time class,
+//! rating and period (whole months and bands or not), duplicates are skipped, a private collection
 //! is invisible to others, and the site's own games join the `site`
 //! collection once over.
 
@@ -13,20 +14,54 @@ use common::{account, local, seek_game, TempDir, TestServer};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use shogi_core::{Color, Move, Position};
-use shogi_server::db::explorer::Order;
+use shogi_server::calendar::{days_from_civil, DAY_MS};
+use shogi_server::db::explorer::{CountsSlice, GameFilter, Order};
 use shogi_server::db::Store;
 use shogi_server::explorer::import::{self, SourceFile};
 use shogi_server::explorer::query::{self, ExplorerRequest};
+use shogi_server::ratings::TimeClass;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-/// A game as the test writes it: moves, players, and whether the side to
-/// move resigned at the end (else the record just stops).
+/// A game as the test writes it: moves, players, whether the side to move
+/// resigned at the end (else the record just stops), the players' ratings,
+/// the day and the time control.
 #[derive(Clone, Debug)]
 struct Game {
     moves: Vec<Move>,
     sente: String,
     gote: String,
     resigned: bool,
+    ratings: Option<(i64, i64)>,
+    day: (i64, u32, u32),
+    class: Option<TimeClass>,
+}
+
+/// Main time a side for each class, no byoyomi (bullet: under 3 minutes,
+/// blitz 3 to 10, rapid 10 to 35, classical 35 and more).
+const CLASS_LIMITS: [(TimeClass, &str); 4] = [
+    (TimeClass::Bullet, "00:01+00"),
+    (TimeClass::Blitz, "00:05+00"),
+    (TimeClass::Rapid, "00:20+00"),
+    (TimeClass::Classical, "01:00+00"),
+];
+
+impl Game {
+    fn played_at_ms(&self) -> i64 {
+        let (y, m, d) = self.day;
+        days_from_civil(y, m, d) * DAY_MS
+    }
+
+    /// Whether the explorer's filter `f` counts this game, decided here.
+    fn passes(&self, f: &GameFilter) -> bool {
+        // Both ratings are positive: the half of the sum, rounded down.
+        let avg = self.ratings.map(|(s, g)| i64::midpoint(s, g));
+        let t = self.played_at_ms();
+        f.time_class.is_none_or(|c| self.class == Some(c))
+            && f.min_rating.is_none_or(|r| avg.is_some_and(|a| a >= r))
+            && f.max_rating.is_none_or(|r| avg.is_some_and(|a| a <= r))
+            && f.since_ms.is_none_or(|s| t >= s)
+            && f.until_ms.is_none_or(|u| t < u)
+    }
 }
 
 /// Plays `choices` from the start: each picks one of the first four legal
@@ -49,7 +84,17 @@ fn play(choices: &[u8]) -> Vec<Move> {
 /// The game in CSA, written here from the moves (not by the record crate).
 fn csa(g: &Game) -> String {
     let mut pos = Position::startpos();
-    let mut text = format!("V2.2\nN+{}\nN-{}\nPI\n+\n", g.sente, g.gote);
+    let mut text = format!("V2.2\nN+{}\nN-{}\n", g.sente, g.gote);
+    let (y, m, d) = g.day;
+    text += &format!("$START_TIME:{y:04}/{m:02}/{d:02} 10:00:00\n");
+    if let Some((s, r)) = g.ratings {
+        text += &format!("$sente_rating:{s}\n$gote_rating:{r}\n");
+    }
+    if let Some(c) = g.class {
+        let limit = CLASS_LIMITS.iter().find(|(k, _)| *k == c).unwrap().1;
+        text += &format!("$TIME_LIMIT:{limit}\n");
+    }
+    text += "PI\n+\n";
     for &m in &g.moves {
         let side = if pos.side_to_move() == Color::Sente {
             '+'
@@ -86,18 +131,23 @@ fn csa(g: &Game) -> String {
     text
 }
 
-/// What the explorer should say of each position, counted game by game:
-/// per position key, per next move (0: the game ended there), the games
-/// and Sente's wins, Gote's wins.
-fn direct_counts(games: &[Game]) -> HashMap<u64, BTreeMap<u16, (u64, u64, u64)>> {
+/// What the explorer should say of each position, counted game by game
+/// over the games `filter` passes: per position key, per next move (0: the
+/// game ended there), the games and Sente's wins, Gote's wins.
+fn direct_counts(
+    games: &[Game],
+    filter: &GameFilter,
+) -> HashMap<u64, BTreeMap<u16, (u64, u64, u64)>> {
     let mut out: HashMap<u64, BTreeMap<u16, (u64, u64, u64)>> = HashMap::new();
     let mut distinct = HashSet::new();
     for g in games {
+        // A duplicate (same moves and names) is skipped, its first copy kept.
         if !distinct.insert((
             g.moves.clone(),
             g.sente.to_lowercase(),
             g.gote.to_lowercase(),
-        )) {
+        )) || !g.passes(filter)
+        {
             continue;
         }
         let to_move = if g.moves.len() % 2 == 0 {
@@ -128,12 +178,20 @@ fn direct_counts(games: &[Game]) -> HashMap<u64, BTreeMap<u16, (u64, u64, u64)>>
 }
 
 fn games_strategy() -> impl Strategy<Value = Vec<Game>> {
+    // Few months and a narrow range of ratings, so that the filters'
+    // edges fall among the games.
+    let rating = prop::option::of((1350i64..1750, 1350i64..1750));
+    let day = (2025i64..2026, 1u32..5, 1u32..29);
+    let class = prop::option::of(0usize..4);
     prop::collection::vec(
         (
             prop::collection::vec(0u8..4, 0..9),
             0usize..3,
             0usize..3,
             any::<bool>(),
+            rating,
+            day,
+            class,
         ),
         1..14,
     )
@@ -141,19 +199,77 @@ fn games_strategy() -> impl Strategy<Value = Vec<Game>> {
         let names = ["Alice", "Борис", "ALICE"];
         specs
             .into_iter()
-            .map(|(choices, s, g, resigned)| Game {
+            .map(|(choices, s, g, resigned, ratings, day, class)| Game {
                 moves: play(&choices),
                 sente: names[s].to_owned(),
                 gote: names[g].to_owned(),
                 resigned,
+                ratings,
+                day,
+                class: class.map(|i| CLASS_LIMITS[i].0),
+            })
+            .collect::<Vec<_>>()
+    })
+    .prop_map(|mut games| {
+        // Duplicates (same moves and names) get the first one's ratings,
+        // day and time control, whichever of them the import keeps.
+        for i in 0..games.len() {
+            let key = |g: &Game| {
+                (
+                    g.moves.clone(),
+                    g.sente.to_lowercase(),
+                    g.gote.to_lowercase(),
+                )
+            };
+            if let Some(j) = (0..i).find(|&j| key(&games[j]) == key(&games[i])) {
+                let first = games[j].clone();
+                let g = &mut games[i];
+                (g.ratings, g.day, g.class) = (first.ratings, first.day, first.class);
+            }
+        }
+        games
+    })
+}
+
+/// Filters of the explorer: some keep to whole months and hundreds of
+/// rating points (summed from the count rows), some do not (counted game
+/// by game).
+fn filters_strategy() -> impl Strategy<Value = Vec<GameFilter>> {
+    let day = (
+        2025i64..2026,
+        1u32..6,
+        prop_oneof![3 => Just(1u32), 1 => 2u32..29],
+    );
+    let ms = |(y, m, d): (i64, u32, u32)| days_from_civil(y, m, d) * DAY_MS;
+    let min = prop_oneof![3 => (13i64..18).prop_map(|h| h * 100), 1 => 1300i64..1800];
+    let max = prop_oneof![3 => (13i64..18).prop_map(|h| h * 100 + 99), 1 => 1300i64..1800];
+    let class = prop::option::of(0usize..4);
+    prop::collection::vec(
+        (
+            class,
+            prop::option::of(min),
+            prop::option::of(max),
+            prop::option::of(day.clone()),
+            prop::option::of(day),
+        ),
+        1..8,
+    )
+    .prop_map(move |fs| {
+        fs.into_iter()
+            .map(|(class, min_rating, max_rating, since, until)| GameFilter {
+                time_class: class.map(|i| CLASS_LIMITS[i].0),
+                min_rating,
+                max_rating,
+                since_ms: since.map(ms),
+                until_ms: until.map(ms),
+                ..GameFilter::default()
             })
             .collect()
     })
 }
 
-async fn check_counts(games: Vec<Game>) {
-    let tmp = TempDir::new("explorer-counts");
-    let store = Store::open(&tmp.db()).await.unwrap();
+/// Imports `games` (as CSA files) into a new public collection `club`.
+async fn import_into_club(store: &Store, games: &[Game]) -> import::Progress {
     store
         .create_collection(
             "club",
@@ -175,10 +291,16 @@ async fn check_counts(games: Vec<Game>) {
             })
         })
         .collect();
-    let done = import::import(&store, club.id, files, import::BULK_WRITE_POSITIONS, |_| {})
+    import::import(store, club.id, files, import::BULK_WRITE_POSITIONS, |_| {})
         .await
-        .unwrap();
-    let want = direct_counts(&games);
+        .unwrap()
+}
+
+async fn check_counts(games: Vec<Game>, filters: Vec<GameFilter>) {
+    let tmp = TempDir::new("explorer-counts");
+    let store = Store::open(&tmp.db()).await.unwrap();
+    let done = import_into_club(&store, &games).await;
+    let want = direct_counts(&games, &GameFilter::default());
     let distinct: usize = want
         .get(&Position::startpos().hash())
         .map_or(0, |m| m.values().map(|c| c.0).sum::<u64>() as usize);
@@ -198,38 +320,43 @@ async fn check_counts(games: Vec<Game>) {
     }
     positions.sort();
     positions.dedup();
-    for sfen in positions {
-        let req = ExplorerRequest {
-            sfen: sfen.clone(),
-            collection: Some("club".into()),
-            order: Order::Recent,
-            limit: 100,
-            ..ExplorerRequest::default()
-        };
-        let a = query::explore(&store, None, &req).await.unwrap();
-        let expected = &want[&a.position.hash()];
-        let mut got: BTreeMap<u16, (u64, u64, u64)> = a
-            .moves
-            .iter()
-            .map(|m| {
-                (
-                    m.mv.to_u16(),
-                    (m.counts.games, m.counts.sente_wins, m.counts.gote_wins),
-                )
-            })
-            .collect();
-        if a.ended.games > 0 {
-            got.insert(0, (a.ended.games, a.ended.sente_wins, a.ended.gote_wins));
+    for filter in std::iter::once(GameFilter::default()).chain(filters) {
+        let want = direct_counts(&games, &filter);
+        for sfen in &positions {
+            let req = ExplorerRequest {
+                sfen: sfen.clone(),
+                collection: Some("club".into()),
+                filter: filter.clone(),
+                order: Order::Recent,
+                limit: 100,
+            };
+            let a = query::explore(&store, None, &req).await.unwrap();
+            let none = BTreeMap::new();
+            let expected = want.get(&a.position.hash()).unwrap_or(&none);
+            let mut got: BTreeMap<u16, (u64, u64, u64)> = a
+                .moves
+                .iter()
+                .map(|m| {
+                    (
+                        m.mv.to_u16(),
+                        (m.counts.games, m.counts.sente_wins, m.counts.gote_wins),
+                    )
+                })
+                .collect();
+            if a.ended.games > 0 {
+                got.insert(0, (a.ended.games, a.ended.sente_wins, a.ended.gote_wins));
+            }
+            let sliced = CountsSlice::of(&filter).is_some();
+            assert_eq!(&got, expected, "{sfen} {filter:?} (summed: {sliced})");
+            assert_eq!(
+                a.total,
+                expected.values().map(|c| c.0).sum::<u64>(),
+                "{sfen} {filter:?}"
+            );
+            // The games listed are the games through it, each once.
+            let ids: HashSet<&str> = a.games.iter().map(|g| g.id.as_str()).collect();
+            assert_eq!(ids.len() as u64, a.total, "{sfen} {filter:?}");
         }
-        assert_eq!(&got, expected, "{sfen}");
-        assert_eq!(
-            a.total,
-            expected.values().map(|c| c.0).sum::<u64>(),
-            "{sfen}"
-        );
-        // The games listed are the games through it, each once.
-        let ids: HashSet<&str> = a.games.iter().map(|g| g.id.as_str()).collect();
-        assert_eq!(ids.len() as u64, a.total, "{sfen}");
     }
     store.close().await;
 }
@@ -237,13 +364,113 @@ async fn check_counts(games: Vec<Game>) {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
     #[test]
-    fn explorer_counts_equal_a_direct_count_over_the_games(games in games_strategy()) {
+    fn explorer_counts_equal_a_direct_count_over_the_games(
+        games in games_strategy(),
+        filters in filters_strategy(),
+    ) {
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .unwrap()
-            .block_on(check_counts(games));
+            .block_on(check_counts(games, filters));
     }
+}
+
+/// The count rows migration 0023 computes from the games in SQL (month,
+/// time class, band) are the rows the import writes.
+#[tokio::test]
+async fn the_migration_counts_the_rows_the_import_writes() {
+    let tmp = TempDir::new("explorer-migration");
+    let location = tmp.db();
+    let store = Store::open(&location).await.unwrap();
+    // Days at the edges of months and of the years the dates may have,
+    // ratings whose average is odd, every class and none.
+    let days = [
+        (1709, 2, 28),
+        (1969, 12, 31),
+        (1970, 1, 1),
+        (2024, 2, 29),
+        (2025, 12, 31),
+        (2026, 1, 1),
+        (1000, 1, 1),
+        (9999, 12, 31),
+    ];
+    let ratings = [
+        None,
+        Some((1499, 1500)),
+        Some((1500, 1501)),
+        Some((0, 1)),
+        Some((9999, 9999)),
+    ];
+    let mut games = Vec::new();
+    for (i, &day) in days.iter().enumerate() {
+        for (j, &r) in ratings.iter().enumerate() {
+            let choices: Vec<u8> = [i, j, i + j, i * j]
+                .iter()
+                .map(|&c| (c % 4) as u8)
+                .collect();
+            games.push(Game {
+                moves: play(&choices),
+                sente: format!("S{i}"),
+                gote: format!("G{j}"),
+                resigned: (i + j) % 2 == 0,
+                ratings: r,
+                day,
+                class: ((i + j) % 5 < 4).then(|| CLASS_LIMITS[(i + j) % 5].0),
+            });
+        }
+    }
+    let done = import_into_club(&store, &games).await;
+    assert_eq!(done.added, games.len(), "{done:?}");
+    store.close().await;
+
+    let pool = tmp.pool().await;
+    let rows = || async {
+        let rows = sqlx::query(
+            "SELECT hash, collection, month, time_class, band, next, games, sente_wins, \
+                 gote_wins, draws, rating_sum, rated_games, last_played \
+             FROM explorer_counts ORDER BY hash, collection, month, time_class, band, next",
+        )
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        rows.iter()
+            .map(|r| {
+                (0..13)
+                    .map(|i| sqlx::Row::try_get::<i64, _>(r, i).unwrap())
+                    .collect::<Vec<i64>>()
+            })
+            .collect::<Vec<_>>()
+    };
+    let written = rows().await;
+    let months: HashSet<i64> = written.iter().map(|r| r[2]).collect();
+    assert!(
+        [1709 * 100 + 2, 1000 * 100 + 1, 9999 * 100 + 12]
+            .iter()
+            .all(|m| months.contains(m)),
+        "{months:?}"
+    );
+    let bands: HashSet<i64> = written.iter().map(|r| r[4]).collect();
+    assert_eq!(bands, HashSet::from([-1, 0, 14, 15, 99]));
+    let migration = match location {
+        shogi_server::db::Location::Sqlite(_) => {
+            include_str!("../migrations/0023_explorer_counts.sql")
+        }
+        shogi_server::db::Location::Postgres(_) => {
+            include_str!("../migrations/postgres/0023_explorer_counts.sql")
+        }
+    };
+    let insert = migration
+        .split(';')
+        .find(|stmt| stmt.contains("INSERT INTO explorer_counts"))
+        .unwrap();
+    sqlx::query("DELETE FROM explorer_counts")
+        .execute(&pool)
+        .await
+        .unwrap();
+    sqlx::query(insert).execute(&pool).await.unwrap();
+    assert_eq!(rows().await, written);
+    pool.close().await;
 }
 
 /// A ZIP archive of `files` (name, text).
@@ -287,6 +514,9 @@ fn kif_game(sente: &str, gote: &str, moves: &[&str]) -> String {
         sente: sente.into(),
         gote: gote.into(),
         resigned: true,
+        ratings: None,
+        day: (2026, 1, 1),
+        class: None,
     }
     .pipe(|g| csa(&g))
 }

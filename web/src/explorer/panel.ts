@@ -50,9 +50,37 @@ export function shares(o: Outcomes): { sente: number; draw: number; gote: number
   return { sente, gote, draw: Math.max(0, 100 - sente - gote) };
 }
 
+/** Rating points in a band: the server sums whole bands from its count rows. */
+const BAND = 100;
+/** The highest band offered. */
+const TOP_BAND = 30;
+
+/**
+ * The filter as the panel offers it: ratings on whole bands (from 1200, to
+ * 1499) and whole months (`YYYY-MM`), which the server answers from its
+ * count rows however many games reach the position. A value saved by an
+ * older panel (a day, any rating) is moved to the band or month holding it.
+ */
+export function inBands(f: GameFilter): GameFilter {
+  const rating = (v: string, top: boolean) => {
+    const n = Number.parseInt(v, 10);
+    if (v.trim() === '' || !Number.isFinite(n) || n < 0) return '';
+    const band = Math.min(Math.floor(n / BAND), TOP_BAND);
+    return String(band * BAND + (top ? BAND - 1 : 0));
+  };
+  const month = (v: string) => (/^\d{4}-\d{2}/.test(v) ? v.slice(0, 7) : /^\d{4}$/.test(v) ? `${v}-01` : '');
+  return {
+    ...f,
+    min_rating: rating(f.min_rating, false),
+    max_rating: rating(f.max_rating, true),
+    since: month(f.since),
+    until: /^\d{4}$/.test(f.until) ? `${f.until}-12` : month(f.until),
+  };
+}
+
 function savedFilter(): GameFilter {
   try {
-    return { ...NO_FILTER, ...(JSON.parse(localStorage.getItem(STORE_KEY) ?? '{}') as Partial<GameFilter>) };
+    return inBands({ ...NO_FILTER, ...(JSON.parse(localStorage.getItem(STORE_KEY) ?? '{}') as Partial<GameFilter>) });
   } catch {
     return { ...NO_FILTER };
   }
@@ -247,8 +275,20 @@ export class ExplorerPanel {
       el.addEventListener('change', () => this.setFilter({ [key]: el.value.trim() }));
       return h('label', {}, `${label} `, el);
     };
-    const number = { type: 'number', min: 0, max: 10000, step: 50, class: 'explorer-rating' };
-    const day = { type: 'text', size: 10, placeholder: t('exDateHint'), class: 'explorer-date' };
+    // Whole bands of ratings: "from 1200" and "to 1499".
+    const rating = (key: 'min_rating' | 'max_rating', label: string) => {
+      const top = key === 'max_rating' ? BAND - 1 : 0;
+      const values = Array.from({ length: TOP_BAND + 1 }, (_, b) => String(b * BAND + top));
+      const el = h(
+        'select',
+        { id: `explorer-${key.replace('_', '-')}`, 'aria-label': label, class: 'explorer-rating' },
+        option('', t('any'), f[key]),
+        values.map((v) => option(v, v, f[key])),
+      );
+      el.addEventListener('change', () => this.setFilter({ [key]: el.value }));
+      return h('label', {}, `${label} `, el);
+    };
+    const month = { type: 'month', size: 8, placeholder: t('exDateHint'), class: 'explorer-date' };
     const narrowed = f.time_class || f.min_rating || f.max_rating || f.since || f.until;
     const filters = h(
       'details',
@@ -258,10 +298,10 @@ export class ExplorerPanel {
         'div',
         { class: 'controls' },
         h('label', {}, `${t('exTimeClass')} `, timeClass),
-        input('min_rating', t('exMinRating'), number),
-        input('max_rating', t('exMaxRating'), number),
+        rating('min_rating', t('exMinRating')),
+        rating('max_rating', t('exMaxRating')),
       ),
-      h('div', { class: 'controls' }, input('since', t('exSince'), day), input('until', t('exUntil'), day)),
+      h('div', { class: 'controls' }, input('since', t('exSince'), month), input('until', t('exUntil'), month)),
     );
     this.head.replaceChildren(
       h('h2', {}, t('exTitle')),

@@ -792,7 +792,7 @@ export const en = {
   exMaxRating: 'to',
   exSince: 'From',
   exUntil: 'Until',
-  exDateHint: 'YYYY-MM-DD',
+  exDateHint: 'YYYY-MM',
   exMove: 'Move',
   exResults: 'Sente / draw / Gote',
   exAvgRating: 'Av. rating',

@@ -788,7 +788,7 @@ export const ja: Dict = {
   exMaxRating: '上限',
   exSince: '開始',
   exUntil: '終了',
-  exDateHint: 'YYYY-MM-DD',
+  exDateHint: 'YYYY-MM',
   exMove: '指し手',
   exResults: '先手 / 引分 / 後手',
   exAvgRating: '平均レート',

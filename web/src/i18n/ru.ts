@@ -788,7 +788,7 @@ export const ru: Dict = {
   exMaxRating: 'до',
   exSince: 'С',
   exUntil: 'По',
-  exDateHint: 'ГГГГ-ММ-ДД',
+  exDateHint: 'ГГГГ-ММ',
   exMove: 'Ход',
   exResults: 'Сэнтэ / ничья / Готэ',
   exAvgRating: 'Ср. рейтинг',

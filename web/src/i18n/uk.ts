@@ -788,7 +788,7 @@ export const uk: Dict = {
   exMaxRating: 'до',
   exSince: 'З',
   exUntil: 'По',
-  exDateHint: 'РРРР-ММ-ДД',
+  exDateHint: 'РРРР-ММ',
   exMove: 'Хід',
   exResults: 'Сенте / нічия / Ґоте',
   exAvgRating: 'Сер. рейтинг',

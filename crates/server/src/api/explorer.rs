@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 
 use super::body::JsonBody;
 use super::session::{ClientAddr, MaybeUser, User};
+use crate::calendar::days_from_civil;
 use crate::db::explorer::{GameFilter, Order, Outcome, Privacy};
 use crate::db::Store;
 use crate::error::Error;
@@ -19,7 +20,6 @@ use crate::explorer::import::{self, SourceFile};
 use crate::explorer::{collection, query};
 use crate::limits::rates::{account_key, Kind, Limiter};
 use crate::ratings::TimeClass;
-use crate::review::records::days_from_civil;
 
 /// The largest upload to a collection (a ZIP archive or one record file).
 pub const MAX_UPLOAD_BYTES: usize = 64 * 1024 * 1024;

@@ -1,7 +1,8 @@
-//! Collections, the games in them and the explorer's tables (migration
-//! 0022, docs/EXPLORER.md): a collection's games with the columns the
-//! lists and filters read, every position each game reached keyed by its
-//! 64-bit Zobrist key, and the per-move counts the explorer answers from.
+//! Collections, the games in them and the explorer's tables (migrations
+//! 0022 and 0023, docs/EXPLORER.md): a collection's games with the columns
+//! the lists and filters read, every position each game reached keyed by
+//! its 64-bit Zobrist key, and the per-move counts the explorer answers
+//! from, by month, time class and rating band.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -13,6 +14,7 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use super::store::{in_chunks, Dialect, Store};
+use crate::calendar::{month_of, month_start};
 use crate::ratings::TimeClass;
 
 /// The id of the `site` collection: the games played here.
@@ -272,6 +274,103 @@ impl GameFilter {
     }
 }
 
+/// Rating points in a band of `explorer_counts`.
+pub const BAND: i64 = 100;
+
+/// The part of `explorer_counts` a filter reads: whole months, one time
+/// class, whole bands of [`BAND`] rating points. [`CountsSlice::default`]
+/// is every row.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CountsSlice {
+    /// The first month counted (`YYYYMM`).
+    pub since_month: Option<i64>,
+    /// The first month no longer counted (`YYYYMM`).
+    pub until_month: Option<i64>,
+    /// The time class.
+    pub time_class: Option<TimeClass>,
+    /// The lowest band counted (the average rating / [`BAND`]).
+    pub min_band: Option<i64>,
+    /// The highest band counted.
+    pub max_band: Option<i64>,
+}
+
+impl CountsSlice {
+    /// The slice that counts exactly the games `f` passes, when there is
+    /// one: `f` sets no more than the time class, the period and the
+    /// rating, its period starts and ends on the first of a month (UTC)
+    /// and its ratings on bands (`min_rating` 1200, `max_rating` 1499).
+    /// `None` when the games must be counted one by one.
+    ///
+    /// ```
+    /// use shogi_server::db::explorer::{CountsSlice, GameFilter};
+    /// let f = GameFilter { min_rating: Some(1200), max_rating: Some(1499), ..GameFilter::default() };
+    /// assert_eq!(CountsSlice::of(&f).unwrap().max_band, Some(14));
+    /// let f = GameFilter { max_rating: Some(1500), ..GameFilter::default() };
+    /// assert_eq!(CountsSlice::of(&f), None);
+    /// ```
+    #[must_use]
+    pub fn of(f: &GameFilter) -> Option<CountsSlice> {
+        let rest = GameFilter {
+            time_class: None,
+            min_rating: None,
+            max_rating: None,
+            since_ms: None,
+            until_ms: None,
+            ..f.clone()
+        };
+        if !rest.is_empty() {
+            return None;
+        }
+        let month = |ms: i64| {
+            let m = month_of(ms);
+            let start = month_start(m / 100, u32::try_from(m % 100).ok()?);
+            (m != 0 && start == ms).then_some(m)
+        };
+        let since_month = match f.since_ms {
+            None => None,
+            Some(ms) => Some(month(ms)?),
+        };
+        let until_month = match f.until_ms {
+            None => None,
+            Some(ms) => Some(month(ms)?),
+        };
+        let min_band = match f.min_rating {
+            None => None,
+            Some(r) if r >= 0 && r % BAND == 0 => Some(r / BAND),
+            Some(_) => return None,
+        };
+        let max_band = match f.max_rating {
+            None => None,
+            Some(r) if r >= 0 && (r + 1) % BAND == 0 => Some(r / BAND),
+            Some(_) => return None,
+        };
+        Some(CountsSlice {
+            since_month,
+            until_month,
+            time_class: f.time_class,
+            min_band,
+            max_band,
+        })
+    }
+}
+
+/// The `time_class` column of `explorer_counts`: 0 unknown, then
+/// [`TimeClass::ALL`]'s order from 1.
+fn class_code(c: Option<TimeClass>) -> i64 {
+    c.and_then(|c| TimeClass::ALL.iter().position(|&k| k == c))
+        .map_or(0, |i| i64::try_from(i).unwrap_or(0) + 1)
+}
+
+/// The `band` column of `explorer_counts` for an average rating: its
+/// hundreds, -1 when not known, -2 below 0.
+fn band_of(average: Option<i64>) -> i64 {
+    match average {
+        None => -1,
+        Some(a) if a < 0 => -2,
+        Some(a) => a / BAND,
+    }
+}
+
 /// One move's counts in an explorer answer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveCounts {
@@ -312,20 +411,6 @@ impl MoveCounts {
             self.rating_sum += r;
             self.rated += 1;
         }
-    }
-
-    fn add(&mut self, o: &MoveCounts) {
-        self.last_played_ms = match (self.games, o.games) {
-            (_, 0) => self.last_played_ms,
-            (0, _) => o.last_played_ms,
-            _ => self.last_played_ms.max(o.last_played_ms),
-        };
-        self.games += o.games;
-        self.sente_wins += o.sente_wins;
-        self.gote_wins += o.gote_wins;
-        self.draws += o.draws;
-        self.rating_sum += o.rating_sum;
-        self.rated += o.rated;
     }
 }
 
@@ -389,7 +474,7 @@ pub struct Stats {
     pub games: u64,
     /// Rows of `explorer_positions`.
     pub positions: u64,
-    /// Rows of `explorer_moves`.
+    /// Rows of `explorer_counts`.
     pub move_rows: u64,
     /// Bytes of deflated record files.
     pub source_bytes: u64,
@@ -521,6 +606,10 @@ impl Built {
         q
     }
 }
+
+/// A row of `explorer_counts` in its key's order after the collection:
+/// hash, month, time class, band, move.
+type CountsKey = (i64, i64, i64, i64, u16);
 
 /// Rows a statement of [`Store::add_to_collection`] writes at most.
 const ROWS_PER_STATEMENT: usize = 256;
@@ -732,42 +821,63 @@ impl Store {
                 q.execute(&mut *tx).await?;
             }
         }
-        // Counts, summed over the batch first.
-        let mut counts: HashMap<(u64, u16), MoveCounts> = HashMap::new();
-        for (_, e) in &added {
+        self.add_counts(&mut tx, collection, &added).await?;
+        tx.commit().await?;
+        Ok(added.len())
+    }
+
+    /// Adds the games `added` (numbered) to `collection`'s count rows.
+    async fn add_counts(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        collection: i64,
+        added: &[(i64, &Entry)],
+    ) -> Result<(), sqlx::Error> {
+        // Counts, summed over the batch first, by month, time class and band.
+        let mut counts: HashMap<CountsKey, MoveCounts> = HashMap::new();
+        for (_, e) in added {
             let rating = e.average_rating();
+            let (month, class, band) = (
+                month_of(e.played_at_ms),
+                class_code(e.time_class),
+                band_of(rating),
+            );
             for p in &e.positions {
-                let c = counts.entry((p.hash, p.next)).or_default();
+                let key = (p.hash.cast_signed(), month, class, band, p.next);
+                let c = counts.entry(key).or_default();
                 c.next = p.next;
                 c.add_game(e.outcome, rating, e.played_at_ms);
             }
         }
-        let mut counts: Vec<(u64, MoveCounts)> =
-            counts.into_iter().map(|((h, _), c)| (h, c)).collect();
-        counts.sort_unstable_by_key(|(h, c)| (h.cast_signed(), c.next));
+        let mut counts: Vec<(CountsKey, MoveCounts)> = counts.into_iter().collect();
+        counts.sort_unstable_by_key(|(k, _)| *k);
         for big in counts.chunks(ROWS_PER_STATEMENT / 2) {
             for chunk in in_chunks(big) {
                 let sql = self.dialect.values_sql(
-                    "INSERT INTO explorer_moves (hash, collection, next, games, sente_wins, \
-                         gote_wins, draws, rating_sum, rated_games, last_played) VALUES ",
-                    10,
+                    "INSERT INTO explorer_counts (hash, collection, month, time_class, band, \
+                         next, games, sente_wins, gote_wins, draws, rating_sum, rated_games, \
+                         last_played) VALUES ",
+                    13,
                     chunk.len(),
-                    " ON CONFLICT (hash, collection, next) DO UPDATE SET \
-                       games = explorer_moves.games + excluded.games, \
-                       sente_wins = explorer_moves.sente_wins + excluded.sente_wins, \
-                       gote_wins = explorer_moves.gote_wins + excluded.gote_wins, \
-                       draws = explorer_moves.draws + excluded.draws, \
-                       rating_sum = explorer_moves.rating_sum + excluded.rating_sum, \
-                       rated_games = explorer_moves.rated_games + excluded.rated_games, \
-                       last_played = CASE WHEN excluded.last_played > explorer_moves.last_played \
-                           THEN excluded.last_played ELSE explorer_moves.last_played END",
+                    " ON CONFLICT (hash, collection, month, time_class, band, next) DO UPDATE SET \
+                       games = explorer_counts.games + excluded.games, \
+                       sente_wins = explorer_counts.sente_wins + excluded.sente_wins, \
+                       gote_wins = explorer_counts.gote_wins + excluded.gote_wins, \
+                       draws = explorer_counts.draws + excluded.draws, \
+                       rating_sum = explorer_counts.rating_sum + excluded.rating_sum, \
+                       rated_games = explorer_counts.rated_games + excluded.rated_games, \
+                       last_played = CASE WHEN excluded.last_played > explorer_counts.last_played \
+                           THEN excluded.last_played ELSE explorer_counts.last_played END",
                 );
                 let mut q = sqlx::query(&sql);
-                for (h, c) in chunk {
+                for &((h, month, class, band, next), c) in chunk {
                     q = q
-                        .bind(h.cast_signed())
+                        .bind(h)
                         .bind(collection)
-                        .bind(i64::from(c.next))
+                        .bind(month)
+                        .bind(class)
+                        .bind(band)
+                        .bind(i64::from(next))
                         .bind(count(c.games))
                         .bind(count(c.sente_wins))
                         .bind(count(c.gote_wins))
@@ -776,11 +886,10 @@ impl Store {
                         .bind(count(c.rated))
                         .bind(c.last_played_ms);
                 }
-                q.execute(&mut *tx).await?;
+                q.execute(&mut **tx).await?;
             }
         }
-        tx.commit().await?;
-        Ok(added.len())
+        Ok(())
     }
 
     /// At most `limit` finished games not yet in the `site` collection.
@@ -814,7 +923,8 @@ impl Store {
     }
 
     /// The counts of every move from the position keyed `hash` over the
-    /// games of `collections`, summed over the collections.
+    /// games of `collections` in `slice`, summed over the collections,
+    /// months, time classes and bands.
     ///
     /// # Errors
     /// The database refused the query.
@@ -822,6 +932,7 @@ impl Store {
         &self,
         hash: u64,
         collections: &[i64],
+        slice: &CountsSlice,
     ) -> Result<Vec<MoveCounts>, sqlx::Error> {
         if collections.is_empty() {
             return Ok(Vec::new());
@@ -829,31 +940,50 @@ impl Store {
         let mut b = Built::default();
         let h = b.int(hash.cast_signed());
         let cs = b.ints(collections);
+        let mut within = String::new();
+        if let Some(m) = slice.since_month {
+            within += &format!(" AND month >= {}", b.int(m));
+        }
+        if let Some(m) = slice.until_month {
+            within += &format!(" AND month < {}", b.int(m));
+        }
+        if let Some(c) = slice.time_class {
+            within += &format!(" AND time_class = {}", b.int(class_code(Some(c))));
+        }
+        if let Some(lo) = slice.min_band {
+            within += &format!(" AND band >= {}", b.int(lo));
+        }
+        if let Some(hi) = slice.max_band {
+            within += &format!(" AND band <= {} AND band <> -1", b.int(hi));
+        }
+        // SUM is NUMERIC on PostgreSQL: each sum is cast back.
+        let sum = |c: &str| format!("CAST(SUM({c}) AS BIGINT) AS {c}");
         b.sql = format!(
-            "SELECT next, games, sente_wins, gote_wins, draws, rating_sum, rated_games, last_played \
-             FROM explorer_moves WHERE hash = {h} AND collection IN ({cs})"
+            "SELECT next, {}, {}, {}, {}, {}, {}, MAX(last_played) AS last_played \
+             FROM explorer_counts WHERE hash = {h} AND collection IN ({cs}){within} \
+             GROUP BY next",
+            sum("games"),
+            sum("sente_wins"),
+            sum("gote_wins"),
+            sum("draws"),
+            sum("rating_sum"),
+            sum("rated_games"),
         );
         let rows = b.query().fetch_all(&self.reader).await?;
-        let mut by_move: HashMap<u16, MoveCounts> = HashMap::new();
-        for r in &rows {
-            let next = u16::try_from(r.try_get::<i64, _>("next")?).unwrap_or(0);
-            let c = MoveCounts {
-                next,
-                games: super::store::to_u64(r.try_get("games")?),
-                sente_wins: super::store::to_u64(r.try_get("sente_wins")?),
-                gote_wins: super::store::to_u64(r.try_get("gote_wins")?),
-                draws: super::store::to_u64(r.try_get("draws")?),
-                rating_sum: r.try_get("rating_sum")?,
-                rated: super::store::to_u64(r.try_get("rated_games")?),
-                last_played_ms: r.try_get("last_played")?,
-            };
-            let sum = by_move.entry(next).or_insert(MoveCounts {
-                next,
-                ..MoveCounts::default()
-            });
-            sum.add(&c);
-        }
-        Ok(by_move.into_values().collect())
+        rows.iter()
+            .map(|r| {
+                Ok(MoveCounts {
+                    next: u16::try_from(r.try_get::<i64, _>("next")?).unwrap_or(0),
+                    games: super::store::to_u64(r.try_get("games")?),
+                    sente_wins: super::store::to_u64(r.try_get("sente_wins")?),
+                    gote_wins: super::store::to_u64(r.try_get("gote_wins")?),
+                    draws: super::store::to_u64(r.try_get("draws")?),
+                    rating_sum: r.try_get("rating_sum")?,
+                    rated: super::store::to_u64(r.try_get("rated_games")?),
+                    last_played_ms: r.try_get("last_played")?,
+                })
+            })
+            .collect()
     }
 
     /// The counts of every move from the position keyed `hash` over the
@@ -1068,7 +1198,7 @@ impl Store {
             games: collections.iter().map(|c| c.games).sum(),
             collections,
             positions: one("SELECT COUNT(*) FROM explorer_positions").await?,
-            move_rows: one("SELECT COUNT(*) FROM explorer_moves").await?,
+            move_rows: one("SELECT COUNT(*) FROM explorer_counts").await?,
             source_bytes,
             database_bytes,
         })
@@ -1092,9 +1222,5 @@ mod tests {
         c.add_game(None, None, y1709);
         c.add_game(None, None, y1711);
         assert_eq!(c.last_played_ms, y1711);
-        let mut sum = MoveCounts::default();
-        sum.add(&c);
-        sum.add(&MoveCounts::default());
-        assert_eq!(sum.last_played_ms, y1711);
     }
 }

@@ -6,7 +6,9 @@
 use serde_json::{json, Value};
 use shogi_core::{Move, Position};
 
-use crate::db::explorer::{Collection, GameFilter, Listed, MoveCounts, Order, Outcome};
+use crate::db::explorer::{
+    Collection, CountsSlice, GameFilter, Listed, MoveCounts, Order, Outcome,
+};
 use crate::db::Store;
 use crate::error::{Error, Problem};
 use crate::ratings::TimeClass;
@@ -139,12 +141,15 @@ pub async fn explore(
     let position = position(&req.sfen)?;
     let (cols, ids) = counted(store, reader, req.collection.as_deref()).await?;
     let hash = position.hash();
-    let counts = if req.filter.is_empty() {
-        store.explorer_counts(hash, &ids).await?
-    } else {
-        store
-            .explorer_counts_filtered(hash, &ids, &req.filter)
-            .await?
+    // Whole months and rating bands are summed from the count rows; any
+    // other filter counts the games through the position one by one.
+    let counts = match CountsSlice::of(&req.filter) {
+        Some(slice) => store.explorer_counts(hash, &ids, &slice).await?,
+        None => {
+            store
+                .explorer_counts_filtered(hash, &ids, &req.filter)
+                .await?
+        }
     };
     let total = counts.iter().map(|c| c.games).sum();
     let mut ended = MoveCounts::default();

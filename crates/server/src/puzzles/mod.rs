@@ -267,7 +267,7 @@ impl Puzzles {
         let mixed = days.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
         let len = u64::try_from(all.len()).ok().filter(|&n| n > 0)?;
         let index = usize::try_from(mixed % len).ok()?;
-        let (y, m, d) = crate::review::records::civil_from_days(i64::try_from(days).unwrap_or(0));
+        let (y, m, d) = crate::calendar::civil_from_days(i64::try_from(days).unwrap_or(0));
         Some((&all[index], format!("{y:04}-{m:02}-{d:02}")))
     }
 

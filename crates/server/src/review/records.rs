@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 use shogi_core::{ByColor, Color, Ending, Foul, Handicap, IllegalMove, Move, Position};
 use shogi_record::{Node, Record};
 
+use crate::calendar::{civil_from_days, days_from_civil};
 use crate::db::players::SeatPlayer;
 use crate::db::records::{Duplicate, NewRecord, Visibility};
 use crate::db::{Store, StoredGame};
@@ -46,20 +47,6 @@ pub struct Review {
     pub bots: ByColor<bool>,
 }
 
-/// The civil date (proleptic Gregorian) of a day counted from 1970-01-01,
-/// after Howard Hinnant's algorithm.
-pub(crate) fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(month <= 2), month, day)
-}
-
 /// `YYYY/MM/DD HH:MM:SS` (UTC) of Unix milliseconds.
 fn date_text(ms: u64) -> String {
     let secs = ms / 1000;
@@ -71,18 +58,6 @@ fn date_text(ms: u64) -> String {
         rem % 3600 / 60,
         rem % 60
     )
-}
-
-/// Days from 1970-01-01 to a civil date (proleptic Gregorian), after Howard
-/// Hinnant's algorithm (the inverse of [`date_text`]'s).
-pub(crate) fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let m = i64::from(month);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 /// The text with full-width digits (`２０２４`) as ASCII ones.
