@@ -356,6 +356,26 @@ async fn check_counts(games: Vec<Game>, filters: Vec<GameFilter>) {
             // The games listed are the games through it, each once.
             let ids: HashSet<&str> = a.games.iter().map(|g| g.id.as_str()).collect();
             assert_eq!(ids.len() as u64, a.total, "{sfen} {filter:?}");
+            // By rating: the same games, the highest average first, unrated last.
+            let req = ExplorerRequest {
+                order: Order::Rating,
+                ..req
+            };
+            let r = query::explore(&store, None, &req).await.unwrap();
+            let by_rating: HashSet<&str> = r.games.iter().map(|g| g.id.as_str()).collect();
+            assert_eq!(by_rating, ids, "{sfen} {filter:?}");
+            let averages: Vec<i64> = r
+                .games
+                .iter()
+                .map(|g| match (g.sente_rating, g.gote_rating) {
+                    (Some(s), Some(g)) => s + g,
+                    _ => -1,
+                })
+                .collect();
+            assert!(
+                averages.windows(2).all(|w| w[0] >= w[1]),
+                "{sfen} {filter:?}: {averages:?}"
+            );
         }
     }
     store.close().await;

@@ -452,7 +452,8 @@ pub enum Order {
     /// The most recent first.
     #[default]
     Recent,
-    /// The highest average rating first (games without one last).
+    /// The highest average rating first (games without one last); through
+    /// a position, among its [`RATED_WINDOW`] most recent games.
     Rating,
 }
 
@@ -610,6 +611,10 @@ impl Built {
 /// A row of `explorer_counts` in its key's order after the collection:
 /// hash, month, time class, band, move.
 type CountsKey = (i64, i64, i64, i64, u16);
+
+/// The most recent games through a position among which a list by rating
+/// picks the highest-rated.
+pub const RATED_WINDOW: i64 = 10_000;
 
 /// Rows a statement of [`Store::add_to_collection`] writes at most.
 const ROWS_PER_STATEMENT: usize = 256;
@@ -1065,13 +1070,29 @@ impl Store {
             ),
             // The most recent first: the position's range of the key, read
             // backwards, stops after the page whatever the games through it.
-            Some(h) => {
+            Some(h) if order == Order::Recent => {
                 let h = b.int(h.cast_signed());
                 format!(
                     "SELECT {LISTED_COLUMNS}, p.ply, p.next FROM explorer_positions p \
                      JOIN collection_games g ON g.n = p.game \
                      WHERE p.hash = {h} AND g.collection IN ({cs}){f} ORDER BY {}",
                     order_sql("p").replace("g.n DESC", "p.game DESC")
+                )
+            }
+            // The highest-rated of the most recent RATED_WINDOW games through
+            // it: the same backward read, stopped after the window, so that
+            // the start position of a large collection sorts a bounded list.
+            Some(h) => {
+                let h = b.int(h.cast_signed());
+                let window = b.int(RATED_WINDOW);
+                format!(
+                    "SELECT {LISTED_COLUMNS}, r.ply, r.next FROM \
+                     (SELECT p.played_at, p.game, p.ply, p.next FROM explorer_positions p \
+                      JOIN collection_games g ON g.n = p.game \
+                      WHERE p.hash = {h} AND g.collection IN ({cs}){f} \
+                      ORDER BY p.played_at DESC, p.game DESC LIMIT {window}) r \
+                     JOIN collection_games g ON g.n = r.game ORDER BY {}",
+                    order_sql("r").replace("g.n DESC", "r.game DESC")
                 )
             }
         };
