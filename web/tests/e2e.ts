@@ -36,7 +36,14 @@ import { tournamentScenarios } from './e2e-tournament';
 async function main(): Promise<void> {
   const server = await startServer();
   setBase(server.url);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  // A browser that does not start must not leave the server running (it
+  // would hold the output open and the run would never end).
+  const browser = await chromium
+    .launch({ executablePath: CHROMIUM, args: ARGS, headless: true })
+    .catch(async (e: unknown) => {
+      await server.stop();
+      throw e;
+    });
   try {
     await learnTests(browser);
     await boardScenarios(browser);
