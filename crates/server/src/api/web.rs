@@ -32,7 +32,7 @@ struct Asset {
 }
 
 /// The embedded bundle; `index.html` first.
-static ASSETS: [Asset; 3] = [
+static ASSETS: [Asset; 4] = [
     Asset {
         path: "index.html",
         content_type: "text/html; charset=utf-8",
@@ -47,6 +47,11 @@ static ASSETS: [Asset; 3] = [
         path: "assets/app.css",
         content_type: "text/css; charset=utf-8",
         body: include_bytes!("../../../../web/dist/assets/app.css"),
+    },
+    Asset {
+        path: "assets/pieces.woff2",
+        content_type: "font/woff2",
+        body: include_bytes!("../../../../web/dist/assets/pieces.woff2"),
     },
 ];
 
