@@ -1,9 +1,26 @@
 //! Builds a [`Record`] move by move while a reader walks its text: keeps the
 //! position of the line being read, checks legality, and grows variations.
 
-use shogi_core::{Move, Position, Square};
+use shogi_core::{Leniency, Move, Position, PositionError, Setup, Square};
 
 use crate::record::{Ending, IllegalMoveInfo, MoveProblem, Node, Record};
+
+/// The position of a setup read from a record, validated leniently (a side
+/// may lack its king, as in tsume problems). The even start, which most
+/// records spell out, is recognised and taken ready-made: validating it
+/// again was a tenth of reading the CSA records.
+pub(crate) fn lenient_position(setup: Setup) -> Result<Position, PositionError> {
+    static START: std::sync::OnceLock<Setup> = std::sync::OnceLock::new();
+    if setup == *START.get_or_init(Setup::startpos) {
+        return Ok(Position::startpos());
+    }
+    Position::from_setup_with(
+        setup,
+        Leniency {
+            allow_missing_kings: true,
+        },
+    )
+}
 
 /// How deeply variations may nest (deeper ones are refused, which keeps the recursive
 /// walks over the tree shallow whatever the input).

@@ -36,9 +36,9 @@
 
 use std::fmt::Write as _;
 
-use shogi_core::{Color, HandKind, Handicap, Leniency, Piece, PieceKind, Position, Setup, Square};
+use shogi_core::{Color, HandKind, Handicap, Piece, PieceKind, Position, Setup, Square};
 
-use crate::builder::Builder;
+use crate::builder::{lenient_position, Builder};
 use crate::encoding::{self, Encoding};
 use crate::error::{ReadError, ReadErrorKind};
 use crate::kif_family::ending::{refine, summary, summary_ending, terminal, terminal_word};
@@ -47,6 +47,7 @@ use crate::kif_family::preamble;
 use crate::notation::japanese::{self, digit_value, kanji_count, parse_piece};
 use crate::notation::kif as kif_move;
 use crate::record::{Ending, Headers, Node, Record, TimeControl};
+use crate::scan;
 
 /// Reads KIF (or KI2) bytes, sniffing the encoding from the content.
 ///
@@ -81,11 +82,12 @@ fn header(line: &str) -> Option<(&str, &str)> {
 
 /// Minutes and seconds of a KIF time column `( 0:01/00:00:01)`.
 fn move_time(rest: &str) -> Option<u32> {
-    let open = rest.find('(')?;
+    // `(` and `/` are ASCII: their byte offsets are character boundaries.
+    let open = scan::find_byte(rest.as_bytes(), b'(')?;
     let inner = &rest[open + 1..];
-    let slash = inner.find('/')?;
+    let slash = scan::find_byte(inner.as_bytes(), b'/')?;
     let mut secs: u32 = 0;
-    for part in inner[..slash].trim().split(':') {
+    for part in inner[..slash].trim().split([':']) {
         secs = secs
             .checked_mul(60)?
             .checked_add(part.trim().parse::<u32>().ok()?)?;
@@ -105,8 +107,8 @@ fn hand_kind_of(kind: PieceKind) -> Option<HandKind> {
     clippy::struct_excessive_bools,
     reason = "independent facts the reader has seen so far, not a state machine"
 )]
-struct Reader {
-    pending: Vec<Ki2Token>,
+struct Reader<'a> {
+    pending: Vec<Ki2Token<'a>>,
     b: Builder,
     started: bool,
     headers: Headers,
@@ -120,10 +122,14 @@ struct Reader {
     /// A `手合割` whose name is not a known handicap: an error unless a
     /// board diagram gives the position (`手合割：詰将棋` above a problem).
     unknown_handicap: Option<(usize, String, String)>,
+    /// Test only: resolve KI2 moves with the look-ahead alone, as before the
+    /// fast path for unambiguous moves, to check that both read alike.
+    #[cfg(test)]
+    lookahead_only: bool,
 }
 
-impl Reader {
-    fn new() -> Reader {
+impl<'a> Reader<'a> {
+    fn new() -> Reader<'a> {
         Reader {
             pending: Vec::new(),
             b: Builder::new(Position::startpos()),
@@ -135,6 +141,8 @@ impl Reader {
             have_side: false,
             found: false,
             unknown_handicap: None,
+            #[cfg(test)]
+            lookahead_only: false,
         }
     }
 
@@ -162,13 +170,9 @@ impl Reader {
                 s.side_to_move = self.setup.side_to_move;
                 self.setup = s;
             }
-            Position::from_setup_with(
-                self.setup.clone(),
-                Leniency {
-                    allow_missing_kings: true,
-                },
-            )
-            .map_err(|e| ReadError::new(line_no, 1, "", ReadErrorKind::Position(e.to_string())))?
+            lenient_position(self.setup.clone()).map_err(|e| {
+                ReadError::new(line_no, 1, "", ReadErrorKind::Position(e.to_string()))
+            })?
         } else {
             self.headers
                 .handicap
@@ -330,42 +334,99 @@ impl Reader {
         }
     }
 
-    fn ki2_moves(&mut self, line_no: usize, line: &str) -> Result<(), ReadError> {
+    fn ki2_moves(&mut self, line_no: usize, line: &'a str) -> Result<(), ReadError> {
         self.start(line_no)?;
-        let marks = ['▲', '△', '☗', '☖', '▼', '▽'];
-        let mut starts: Vec<usize> = line
-            .char_indices()
-            .filter(|(_, c)| marks.contains(c))
-            .map(|(i, _)| i)
-            .collect();
-        starts.push(line.len());
-        for w in starts.windows(2) {
-            let tok = line[w[0]..w[1]].trim_end_matches([' ', '　', '\t']);
-            let body = tok.get(3..).unwrap_or("");
-            let parsed = if terminal(body, Color::Sente).is_some() {
-                Ki2Token::End(body.to_string())
-            } else {
-                match japanese::parse(tok) {
-                    Some((jm, _)) => Ki2Token::Move(jm, tok.to_string()),
-                    None => return Err(ReadError::at(line_no, line, tok, ReadErrorKind::BadMove)),
-                }
-            };
-            self.pending.push(parsed);
+        // Each mark starts a token that runs to the next mark. The line starts
+        // with one; every mark is three bytes in UTF-8, led by 0xE2, which only
+        // ever starts a character, so a byte match is a character match.
+        let b = line.as_bytes();
+        let is_mark = |i: usize| {
+            matches!(
+                b.get(i..i + 3),
+                Some([0xE2, 0x96, 0xB2 | 0xB3 | 0xBC | 0xBD] | [0xE2, 0x98, 0x96 | 0x97])
+            )
+        };
+        let mut start = 0;
+        loop {
+            let next = (start + 3..b.len())
+                .find(|&i| is_mark(i))
+                .unwrap_or(b.len());
+            self.ki2_token(line_no, line, &line[start..next])?;
+            if next == b.len() {
+                return Ok(());
+            }
+            start = next;
         }
+    }
+
+    /// Queues one KI2 token (`▲７六歩`, `△投了`) of `line`.
+    fn ki2_token(&mut self, line_no: usize, line: &str, tok: &'a str) -> Result<(), ReadError> {
+        let tok = tok.trim_end_matches([' ', '　', '\t']);
+        let body = tok.get(3..).unwrap_or("");
+        let parsed = if terminal(body, Color::Sente).is_some() {
+            Ki2Token::End(body)
+        } else {
+            match japanese::parse(tok) {
+                Some((jm, _)) => Ki2Token::Move(jm, tok),
+                None => return Err(ReadError::at(line_no, line, tok, ReadErrorKind::BadMove)),
+            }
+        };
+        self.pending.push(parsed);
         Ok(())
     }
 
     /// Resolves the queued KI2 moves, looking ahead when a move without markers is ambiguous
     /// (some programs omit them) to pick the reading under which the following moves stay legal.
     fn flush_ki2(&mut self) {
-        let toks = std::mem::take(&mut self.pending);
-        if toks.is_empty() {
+        if self.pending.is_empty() {
             return;
         }
-        let mut pos = self.b.position().clone();
-        let mut budget = LOOKAHEAD_BUDGET;
-        let mut history = self.b.history();
-        let chosen = best_reading(&mut pos, self.b.last_to(), &toks, &mut budget, &mut history);
+        let mut toks = std::mem::take(&mut self.pending);
+        #[cfg(test)]
+        if self.lookahead_only {
+            self.play_ki2_looking_ahead(&toks);
+            toks.clear();
+            self.pending = toks;
+            return;
+        }
+        self.play_ki2(&toks);
+        toks.clear();
+        self.pending = toks;
+    }
+
+    fn play_ki2(&mut self, toks: &[Ki2Token<'a>]) {
+        if self.b.is_dead() {
+            return;
+        }
+        // Moves with a single reading are played straight away, as the
+        // look-ahead would play them: it weighs only ambiguous moves and
+        // spends none of its budget before the first one.
+        let mut i = 0;
+        while let Some(Ki2Token::Move(jm, text)) = toks.get(i) {
+            match japanese::candidates_few(self.b.position(), self.b.last_to(), jm) {
+                Ok(c) if c.len() == 1 => self.b.push_legal(Ok(c.as_slice()[0]), text),
+                Ok(_) => break,
+                Err(e) => {
+                    // The line ends here (`resolve` gives the same error).
+                    self.b.push_legal(Err(e), text);
+                    return;
+                }
+            }
+            i += 1;
+        }
+        self.play_ki2_looking_ahead(&toks[i..]);
+    }
+
+    /// Plays KI2 tokens, choosing among the readings of ambiguous moves with the look-ahead.
+    fn play_ki2_looking_ahead(&mut self, toks: &[Ki2Token<'a>]) {
+        let chosen = if matches!(toks.first(), Some(Ki2Token::Move(..))) {
+            let mut pos = self.b.position().clone();
+            let mut budget = LOOKAHEAD_BUDGET;
+            let mut history = self.b.history();
+            best_reading(&mut pos, self.b.last_to(), toks, &mut budget, &mut history)
+        } else {
+            Vec::new()
+        };
         for (i, tok) in toks.iter().enumerate() {
             if self.b.is_dead() {
                 break;
@@ -391,8 +452,8 @@ impl Reader {
         }
     }
 
-    fn run(mut self, text: &str) -> Result<Record, ReadError> {
-        for (i, raw) in text.lines().enumerate() {
+    fn run(mut self, text: &'a str) -> Result<Record, ReadError> {
+        for (i, raw) in scan::lines(text).enumerate() {
             let line_no = i + 1;
             let line = raw.trim_end_matches(['\r', ' ', '\t']);
             let trimmed = line.trim_start_matches([' ', '　', '\t']);
@@ -647,7 +708,7 @@ pub fn write_bytes(rec: &Record, enc: Encoding) -> Vec<u8> {
     encoding::encode(&write_with(rec, enc), enc)
 }
 
-impl Reader {
+impl Reader<'_> {
     /// Whether a line is free text (kept as a comment) or a header this
     /// reader does not know, rather than something records are made of.
     fn classify(trimmed: &str) -> bool {
@@ -707,5 +768,72 @@ fn no_record(text: &str) -> ReadError {
             ReadError::at(i + 1, l, &token, ReadErrorKind::NoRecord)
         }
         None => ReadError::new(0, 0, "", ReadErrorKind::NoRecord),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shogi_core::{Move, Position};
+
+    use super::Reader;
+    use crate::encoding::Encoding;
+    use crate::record::Record;
+
+    fn read_with(text: &str, lookahead_only: bool) -> String {
+        let mut r = Reader::new();
+        r.lookahead_only = lookahead_only;
+        format!("{:?}", r.run(text))
+    }
+
+    /// KI2 moves with a single reading are played at once, without the
+    /// look-ahead; random games written without their relative markers
+    /// (so that many moves are ambiguous), some with a move left out, read
+    /// the same both ways.
+    #[test]
+    fn ki2_moves_read_alike_with_and_without_the_fast_path() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut ambiguous_games = 0;
+        for game in 0..300 {
+            let mut pos = Position::startpos();
+            let mut rec = Record::new(pos.clone());
+            let plies = 20 + next() % 160;
+            for _ in 0..plies {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let m: Move = legal[(next() % legal.len() as u64) as usize];
+                pos.make_move(m);
+                rec.push(m);
+            }
+            let per_line = 1 + (next() % 8) as usize;
+            let text = crate::ki2::write_lines(&rec, Encoding::Utf8, per_line);
+            let mut stripped: String = text
+                .chars()
+                .filter(|c| !matches!(c, '右' | '左' | '直' | '上' | '引' | '寄'))
+                .collect();
+            if game % 3 == 0 {
+                // Leave one move out: the line turns illegal or takes another reading.
+                let marks: Vec<usize> =
+                    stripped.match_indices(['▲', '△']).map(|(i, _)| i).collect();
+                if marks.len() > 2 {
+                    let k = 1 + (next() as usize) % (marks.len() - 2);
+                    stripped.replace_range(marks[k]..marks[k + 1], "");
+                }
+            }
+            let fast = read_with(&stripped, false);
+            assert_eq!(fast, read_with(&stripped, true), "{stripped}");
+            if stripped != text && fast != format!("{:?}", super::read(&text)) {
+                ambiguous_games += 1;
+            }
+        }
+        // The markers mattered in some games: the look-ahead was exercised.
+        assert!(ambiguous_games > 0);
     }
 }

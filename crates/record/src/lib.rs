@@ -41,6 +41,7 @@ pub mod kif;
 mod kif_family;
 pub mod notation;
 mod record;
+mod scan;
 pub mod strategy;
 pub mod usen;
 pub mod usi;

@@ -7,9 +7,9 @@ use shogi_core::{Move, Position, Square};
 use crate::notation::japanese;
 
 /// One token of a KI2 move line: a move (parsed, with its text) or a terminal word.
-pub(crate) enum Ki2Token {
-    Move(japanese::JapaneseMove, String),
-    End(String),
+pub(crate) enum Ki2Token<'a> {
+    Move(japanese::JapaneseMove, &'a str),
+    End(&'a str),
 }
 
 /// How many alternatives the KI2 lookahead may try in one block of moves.
@@ -22,7 +22,7 @@ pub(crate) const LOOKAHEAD_BUDGET: u32 = 64;
 pub(crate) fn best_reading(
     pos: &mut Position,
     last_to: Option<Square>,
-    toks: &[Ki2Token],
+    toks: &[Ki2Token<'_>],
     budget: &mut u32,
     history: &mut Vec<Square>,
 ) -> Vec<Move> {
@@ -35,10 +35,10 @@ pub(crate) fn best_reading(
         let Some(Ki2Token::Move(jm, _)) = toks.get(i) else {
             break std::mem::take(&mut chosen);
         };
-        let Ok(mut cands) = japanese::candidates(pos, last_to, jm) else {
+        let Ok(mut cands) = japanese::candidates_few(pos, last_to, jm) else {
             break std::mem::take(&mut chosen);
         };
-        cands.sort_by_key(|m| {
+        cands.as_mut_slice().sort_by_key(|m| {
             let diagonal = m
                 .from()
                 .is_some_and(|f| f.file() != m.to().file() && f.rank() != m.to().rank());
@@ -47,7 +47,7 @@ pub(crate) fn best_reading(
                 std::cmp::Reverse(m.from().and_then(|f| history.iter().rposition(|&s| s == f))),
             )
         });
-        let Some(&first) = cands.first() else {
+        let Some(&first) = cands.as_slice().first() else {
             break std::mem::take(&mut chosen);
         };
         if cands.len() == 1 || *budget == 0 {
@@ -64,7 +64,7 @@ pub(crate) fn best_reading(
             .take_while(|t| matches!(t, Ki2Token::Move(..)))
             .count();
         let mut best: Vec<Move> = Vec::new();
-        for &m in &cands {
+        for &m in cands.as_slice() {
             *budget = budget.saturating_sub(1);
             let u = pos.make_move(m);
             history.push(m.to());

@@ -268,29 +268,96 @@ fn rightness(color: Color, sq: Square) -> i32 {
     }
 }
 
+/// How many origins or moves a [`Few`] holds: a side has at most 18
+/// pieces of one kind (its pawns, all promoted), and the candidates of a
+/// move are pieces of one kind (or a single drop).
+const FEW: usize = 18;
+
+/// Up to [`FEW`] items in order, without allocating: the candidates of one
+/// move, computed for every move a reader reads.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Few<T: Copy> {
+    len: usize,
+    items: [T; FEW],
+}
+
+impl<T: Copy> Few<T> {
+    /// An empty list (`fill` only initialises the unused slots).
+    fn new(fill: T) -> Few<T> {
+        Few {
+            len: 0,
+            items: [fill; FEW],
+        }
+    }
+
+    fn one(item: T) -> Few<T> {
+        Few {
+            len: 1,
+            items: [item; FEW],
+        }
+    }
+
+    /// Appends `item`; callers never hold more than [`FEW`] (see there).
+    fn push(&mut self, item: T) {
+        self.items[self.len] = item;
+        self.len += 1;
+    }
+
+    fn retain(&mut self, mut keep: impl FnMut(T) -> bool) {
+        let mut n = 0;
+        for i in 0..self.len {
+            let item = self.items[i];
+            if keep(item) {
+                self.items[n] = item;
+                n += 1;
+            }
+        }
+        self.len = n;
+    }
+
+    pub(crate) fn as_slice(&self) -> &[T] {
+        &self.items[..self.len]
+    }
+
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.items[..self.len]
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
 /// The origins among `cands` that the markers describe.
-fn filter(cands: &[Square], to: Square, color: Color, m: Markers) -> Vec<Square> {
-    let mut v: Vec<Square> = cands.to_vec();
+fn filter(cands: &[Square], to: Square, color: Color, m: Markers) -> Few<Square> {
+    let mut v = Few::new(to);
+    for &c in cands {
+        v.push(c);
+    }
     if m.up {
-        v.retain(|&f| forward(color, f, to) > 0);
+        v.retain(|f| forward(color, f, to) > 0);
     }
     if m.down {
-        v.retain(|&f| forward(color, f, to) < 0);
+        v.retain(|f| forward(color, f, to) < 0);
     }
     if m.sideways {
-        v.retain(|&f| forward(color, f, to) == 0);
+        v.retain(|f| forward(color, f, to) == 0);
     }
     if m.straight {
-        v.retain(|&f| f.file() == to.file() && forward(color, f, to) > 0);
+        v.retain(|f| f.file() == to.file() && forward(color, f, to) > 0);
     }
     if m.right {
-        if let Some(best) = v.iter().map(|&f| rightness(color, f)).min() {
-            v.retain(|&f| rightness(color, f) == best);
+        if let Some(best) = v.as_slice().iter().map(|&f| rightness(color, f)).min() {
+            v.retain(|f| rightness(color, f) == best);
         }
     }
     if m.left {
-        if let Some(best) = v.iter().map(|&f| rightness(color, f)).max() {
-            v.retain(|&f| rightness(color, f) == best);
+        if let Some(best) = v.as_slice().iter().map(|&f| rightness(color, f)).max() {
+            v.retain(|f| rightness(color, f) == best);
         }
     }
     v
@@ -302,20 +369,22 @@ fn filter(cands: &[Square], to: Square, color: Color, m: Markers) -> Vec<Square>
 /// reach `to` are tried, each with [`Position::check_move`], which agrees
 /// with the generator move for move; generating every legal move to find
 /// the few that land on `to` was most of a reader's time.
-fn board_candidates(pos: &Position, to: Square, kind: PieceKind, promote: bool) -> Vec<Square> {
+fn board_candidates(pos: &Position, to: Square, kind: PieceKind, promote: bool) -> Few<Square> {
     let us = pos.side_to_move();
+    let mut out = Few::new(to);
     // A piece of `us` on `from` reaches `to` exactly when the same piece of
     // the other colour on `to` would reach `from`.
     let reach = attacks::piece(us.opponent(), kind, to, pos.occupancy()) & pos.pieces(us, kind);
     if reach.is_empty() {
-        return Vec::new();
+        return out;
     }
     let pinned = pos.pinned(us);
-    (reach & !pinned)
-        .into_iter()
-        .chain(reach & pinned)
-        .filter(|&from| pos.check_move(Move::Board { from, to, promote }).is_ok())
-        .collect()
+    for from in (reach & !pinned).into_iter().chain(reach & pinned) {
+        if pos.check_move(Move::Board { from, to, promote }).is_ok() {
+            out.push(from);
+        }
+    }
+    out
 }
 
 fn candidates_kind(
@@ -324,7 +393,7 @@ fn candidates_kind(
     kind: PieceKind,
     promote: bool,
     jm: &JapaneseMove,
-) -> Result<Vec<Move>, MoveProblem> {
+) -> Result<Few<Move>, MoveProblem> {
     let drop = if kind.is_promoted() {
         None
     } else {
@@ -334,34 +403,35 @@ fn candidates_kind(
     if jm.drop {
         let m = drop.ok_or(MoveProblem::NoMatch)?;
         pos.check_move(m)?;
-        return Ok(vec![m]);
+        return Ok(Few::one(m));
     }
     let board = board_candidates(pos, to, kind, promote);
     if board.is_empty() {
         return match drop {
-            Some(m) if !promote && pos.is_legal(m) => Ok(vec![m]),
+            Some(m) if !promote && pos.is_legal(m) => Ok(Few::one(m)),
             _ => Err(MoveProblem::NoMatch),
         };
     }
-    let found = filter(&board, to, pos.side_to_move(), jm.markers);
+    let found = filter(board.as_slice(), to, pos.side_to_move(), jm.markers);
     if found.is_empty() {
         return Err(MoveProblem::NoMatch);
     }
-    Ok(found
-        .into_iter()
-        .map(|from| Move::Board { from, to, promote })
-        .collect())
+    let mut moves = Few::new(Move::Drop {
+        kind: shogi_core::HandKind::Pawn,
+        to,
+    });
+    for &from in found.as_slice() {
+        moves.push(Move::Board { from, to, promote });
+    }
+    Ok(moves)
 }
 
-/// Every legal move in `pos` that the parsed move can mean (more than one when it is ambiguous).
-///
-/// # Errors
-/// Why no legal move fits.
-pub fn candidates(
+/// [`candidates`] without allocating.
+pub(crate) fn candidates_few(
     pos: &Position,
     last_to: Option<Square>,
     jm: &JapaneseMove,
-) -> Result<Vec<Move>, MoveProblem> {
+) -> Result<Few<Move>, MoveProblem> {
     let to = match jm.to {
         Some(s) => s,
         None => last_to.ok_or(MoveProblem::NoPreviousMove)?,
@@ -373,7 +443,7 @@ pub fn candidates(
             promote: jm.promote == Some(true),
         };
         pos.check_move(m)?;
-        return Ok(vec![m]);
+        return Ok(Few::one(m));
     }
     let promote = jm.promote == Some(true);
     match candidates_kind(pos, to, jm.kind, promote, jm) {
@@ -385,6 +455,18 @@ pub fn candidates(
     }
 }
 
+/// Every legal move in `pos` that the parsed move can mean (more than one when it is ambiguous).
+///
+/// # Errors
+/// Why no legal move fits.
+pub fn candidates(
+    pos: &Position,
+    last_to: Option<Square>,
+    jm: &JapaneseMove,
+) -> Result<Vec<Move>, MoveProblem> {
+    candidates_few(pos, last_to, jm).map(|c| c.as_slice().to_vec())
+}
+
 /// Resolves a parsed move in `pos`; `last_to` is where the previous move landed (for `同`).
 ///
 /// # Errors
@@ -394,7 +476,7 @@ pub fn resolve(
     last_to: Option<Square>,
     jm: &JapaneseMove,
 ) -> Result<Move, MoveProblem> {
-    let c = candidates(pos, last_to, jm)?;
+    let c = candidates_few(pos, last_to, jm)?;
     match c.as_slice() {
         [m] => Ok(*m),
         _ => Err(MoveProblem::Ambiguous(c.len())),
@@ -474,7 +556,7 @@ fn markers_for(pos: &Position, mv: Move) -> (Markers, bool) {
                 });
             }
             for t in tries {
-                if filter(&cands, to, color, t) == [from] {
+                if filter(&cands, to, color, t).as_slice() == [from] {
                     return (t, false);
                 }
             }
@@ -581,7 +663,10 @@ mod tests {
         let legal = pos.legal_moves();
         let got = board_candidates(&pos, to, PieceKind::Gold, false);
         assert_eq!(got.len(), 2);
-        assert_eq!(got, by_generation(&pos, &legal, to, PieceKind::Gold, false));
+        assert_eq!(
+            got.as_slice(),
+            by_generation(&pos, &legal, to, PieceKind::Gold, false)
+        );
     }
 
     #[test]
@@ -595,7 +680,7 @@ mod tests {
                     for kind in PieceKind::ALL {
                         for promote in [false, true] {
                             assert_eq!(
-                                board_candidates(&pos, to, kind, promote),
+                                board_candidates(&pos, to, kind, promote).as_slice(),
                                 by_generation(&pos, &legal, to, kind, promote),
                                 "{kind:?} to {to} promote {promote} in {}",
                                 pos.to_sfen()

@@ -1,0 +1,117 @@
+//! Byte-level scanning shared by the readers: finding an ASCII byte and
+//! splitting text into lines, exactly as `str::find` with an ASCII `char` and
+//! `str::lines` do, without their per-match overhead (the standard searcher
+//! compares every candidate with a `memcmp` call, which was a tenth of
+//! reading the KIF and CSA records).
+
+/// Eight copies of `b`.
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+const LOW: u64 = splat(0x01);
+const HIGH: u64 = splat(0x80);
+
+/// Whether one of the eight bytes of `word` is zero (the classic SWAR test:
+/// exact, since a borrow only propagates from a byte that is zero itself).
+const fn has_zero(word: u64) -> bool {
+    word.wrapping_sub(LOW) & !word & HIGH != 0
+}
+
+/// The index of the first `needle` in `hay`.
+#[inline]
+pub(crate) fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
+    let pattern = splat(needle);
+    let mut chunks = hay.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        if has_zero(u64::from_ne_bytes(word) ^ pattern) {
+            break;
+        }
+        base += 8;
+    }
+    hay[base..]
+        .iter()
+        .position(|&b| b == needle)
+        .map(|i| base + i)
+}
+
+/// The lines of `text` as [`str::lines`] gives them: split at `\n`, one `\r`
+/// before it removed, no empty line after a final `\n`.
+pub(crate) fn lines(text: &str) -> Lines<'_> {
+    Lines { rest: text }
+}
+
+/// See [`lines`].
+pub(crate) struct Lines<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let line = match find_byte(self.rest.as_bytes(), b'\n') {
+            Some(i) => {
+                // `\n` is ASCII, so both cuts fall on character boundaries.
+                let (line, rest) = (&self.rest[..i], &self.rest[i + 1..]);
+                self.rest = rest;
+                line.strip_suffix('\r').unwrap_or(line)
+            }
+            None => std::mem::take(&mut self.rest),
+        };
+        Some(line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    #[test]
+    fn lines_agree_with_std_on_edge_cases() {
+        for text in [
+            "",
+            "\n",
+            "\r\n",
+            "\r",
+            "a",
+            "a\n",
+            "a\r\n",
+            "a\r",
+            "a\r\rb\r\n\r\n\n",
+            "\n\nx",
+            "一行目\r\n二行目\n\r三",
+            "0123456789abcdef\n0123456789abcdefghij\r\n",
+        ] {
+            assert_eq!(
+                lines(text).collect::<Vec<_>>(),
+                text.lines().collect::<Vec<_>>(),
+                "{text:?}"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn lines_agree_with_std(text in "[a\r\n \u{3000}歩]{0,80}") {
+            prop_assert_eq!(lines(&text).collect::<Vec<_>>(), text.lines().collect::<Vec<_>>());
+        }
+
+        #[test]
+        fn find_byte_agrees_with_position(
+            hay in proptest::collection::vec(any::<u8>(), 0..70),
+            needle in any::<u8>(),
+        ) {
+            prop_assert_eq!(find_byte(&hay, needle), hay.iter().position(|&b| b == needle));
+        }
+    }
+}
