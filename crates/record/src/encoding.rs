@@ -77,8 +77,99 @@ pub(crate) fn decode_cow(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
             Err(_) => {}
         }
     }
-    let text = encoding_rs::SHIFT_JIS.decode_without_bom_handling(bytes).0;
+    let text = match decode_sjis_plain(bytes) {
+        Some(text) => Cow::Owned(text),
+        None => encoding_rs::SHIFT_JIS.decode_without_bom_handling(bytes).0,
+    };
     (text, Encoding::ShiftJis)
+}
+
+/// How `encoding_rs` decodes each `Shift_JIS` unit, looked up rather than
+/// decoded: single bytes from 0x80 (0 where the byte is not a character on
+/// its own) and lead/trail pairs (0 where the pair is not a character). Every
+/// character these decode to is in the Basic Multilingual Plane, and none is
+/// U+0000.
+struct SjisTable {
+    single: [u16; 128],
+    /// Indexed by `(lead - 0x81) * TRAILS + (trail - 0x40)`.
+    pairs: Vec<u16>,
+}
+
+const TRAILS: usize = 0xFD - 0x40;
+const LEADS: usize = 0xFD - 0x81;
+
+/// The table, built once by asking `encoding_rs` about every unit.
+fn sjis_table() -> &'static SjisTable {
+    static TABLE: std::sync::OnceLock<SjisTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        // One decoding call for all units: each is followed by a newline,
+        // which no unit's bytes contain and after which the decoder starts
+        // afresh, so the output splits into one piece per unit.
+        let mut input = Vec::with_capacity(128 * 2 + LEADS * TRAILS * 3);
+        for b in 0x80..=0xFFu8 {
+            input.extend([b, b'\n']);
+        }
+        for lead in 0x81..0xFDu8 {
+            for trail in 0x40..0xFDu8 {
+                input.extend([lead, trail, b'\n']);
+            }
+        }
+        let text = encoding_rs::SHIFT_JIS.decode_without_bom_handling(&input).0;
+        let unit = |piece: &str| {
+            let mut chars = piece.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) if c != char::REPLACEMENT_CHARACTER => {
+                    u16::try_from(u32::from(c)).unwrap_or(0)
+                }
+                _ => 0,
+            }
+        };
+        let mut pieces = text.split('\n');
+        let mut table = SjisTable {
+            single: [0; 128],
+            pairs: vec![0; LEADS * TRAILS],
+        };
+        for slot in table.single.iter_mut().chain(table.pairs.iter_mut()) {
+            *slot = pieces.next().map_or(0, unit);
+        }
+        table
+    })
+}
+
+/// `Shift_JIS` bytes decoded as `encoding_rs` decodes them, when every unit is
+/// a character (ASCII, a single byte from the table or a lead/trail pair);
+/// `None` at the first unit that is not, for `encoding_rs` to decode the
+/// whole text with its replacement rules. Looking each unit up is about
+/// twice as fast as `encoding_rs`, which was a tenth of reading KIF files.
+fn decode_sjis_plain(bytes: &[u8]) -> Option<String> {
+    let table = sjis_table();
+    let mut out = String::with_capacity(bytes.len() + bytes.len() / 2);
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii() {
+            let run = bytes[i..]
+                .iter()
+                .position(|b| !b.is_ascii())
+                .unwrap_or(bytes.len() - i);
+            out.push_str(std::str::from_utf8(&bytes[i..i + run]).ok()?);
+            i += run;
+            continue;
+        }
+        let single = table.single[usize::from(b - 0x80)];
+        let code = if single != 0 {
+            i += 1;
+            single
+        } else {
+            let trail = *bytes.get(i + 1)?;
+            if !(0x81..0xFD).contains(&b) || !(0x40..0xFD).contains(&trail) {
+                return None;
+            }
+            i += 2;
+            table.pairs[usize::from(b - 0x81) * TRAILS + usize::from(trail - 0x40)]
+        };
+        out.push(char::from_u32(u32::from(code)).filter(|_| code != 0)?);
+    }
+    Some(out)
 }
 
 /// Encodes text; characters `Shift_JIS` cannot hold become HTML numeric references (`&#NNNN;`).
@@ -87,5 +178,56 @@ pub fn encode(text: &str, encoding: Encoding) -> Vec<u8> {
     match encoding {
         Encoding::Utf8 => text.as_bytes().to_vec(),
         Encoding::ShiftJis => encoding_rs::SHIFT_JIS.encode(text).0.into_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    fn reference(bytes: &[u8]) -> String {
+        encoding_rs::SHIFT_JIS
+            .decode_without_bom_handling(bytes)
+            .0
+            .into_owned()
+    }
+
+    #[test]
+    fn plain_sjis_decoding_agrees_with_encoding_rs_on_every_unit() {
+        let mut plain = 0;
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                for bytes in [
+                    &[a, b][..],
+                    &[b'x', a, b, 0x82][..],
+                    &[a, b, 0x88, 0x9f][..],
+                ] {
+                    if let Some(text) = super::decode_sjis_plain(bytes) {
+                        assert_eq!(text, reference(bytes), "{bytes:02x?}");
+                        plain += 1;
+                    }
+                }
+            }
+            assert_eq!(
+                super::decode_sjis_plain(&[a]).is_some(),
+                !reference(&[a]).contains('\u{fffd}')
+            );
+        }
+        // Most pairs are characters: the fast path is taken.
+        assert!(plain > 20_000, "{plain}");
+    }
+
+    proptest! {
+        #[test]
+        fn plain_sjis_decoding_agrees_with_encoding_rs(
+            bytes in proptest::collection::vec(
+                prop_oneof![any::<u8>(), 0x81..0xA0u8, 0xE0..0xF0u8, 0x20..0x7Fu8],
+                0..40,
+            )
+        ) {
+            if let Some(text) = super::decode_sjis_plain(&bytes) {
+                prop_assert_eq!(text, reference(&bytes));
+            }
+        }
     }
 }

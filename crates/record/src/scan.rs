@@ -70,6 +70,33 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
+/// `s.trim_start_matches([' ', '\t', '　'])`, compared as bytes (the
+/// full-width space is `E3 80 80`; `E3` only ever starts a character).
+#[inline]
+pub(crate) fn trim_start_spaces(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut i = 0;
+    loop {
+        match b.get(i..) {
+            Some([b' ' | b'\t', ..]) => i += 1,
+            Some([0xE3, 0x80, 0x80, ..]) => i += 3,
+            _ => return &s[i..],
+        }
+    }
+}
+
+/// `s.trim_end_matches(ascii)` for a set of ASCII characters, compared as
+/// bytes (the last byte of a longer character is never ASCII).
+#[inline]
+pub(crate) fn trim_end_ascii<'a>(s: &'a str, ascii: &[u8]) -> &'a str {
+    let b = s.as_bytes();
+    let mut end = b.len();
+    while end > 0 && ascii.contains(&b[end - 1]) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -104,6 +131,12 @@ mod tests {
         #[test]
         fn lines_agree_with_std(text in "[a\r\n \u{3000}歩]{0,80}") {
             prop_assert_eq!(lines(&text).collect::<Vec<_>>(), text.lines().collect::<Vec<_>>());
+        }
+
+        #[test]
+        fn trims_agree_with_std(text in "[a\r\t \u{3000}\u{3001}歩]{0,20}") {
+            prop_assert_eq!(trim_start_spaces(&text), text.trim_start_matches([' ', '\t', '\u{3000}']));
+            prop_assert_eq!(trim_end_ascii(&text, b"\r \t"), text.trim_end_matches(['\r', ' ', '\t']));
         }
 
         #[test]

@@ -28,6 +28,7 @@
 use shogi_core::{Color, Ending as GameEnding, Foul};
 
 use super::side_name;
+use crate::notation::japanese::digit_value;
 use crate::record::Ending;
 
 /// Terminal words in the order they are tried (a longer word before its prefix).
@@ -66,6 +67,12 @@ fn foul(loser: Color) -> Ending {
 /// The ending a terminal word at the start of `s` means, `stm` to move after the last move.
 pub(crate) fn terminal(s: &str, stm: Color) -> Option<Ending> {
     let s = s.trim_start_matches([' ', '　']);
+    // Most texts asked about are moves; no terminal word starts as a move
+    // does (with a digit of a square or 同), so those are answered at once.
+    match s.chars().next() {
+        Some(c) if c == '同' || c == '仝' || digit_value(c).is_some() => return None,
+        _ => {}
+    }
     let word = TERMINAL_WORDS.iter().find(|w| s.starts_with(*w))?;
     let game = |e: GameEnding| Some(Ending::Game(e));
     match *word {
@@ -227,5 +234,19 @@ pub(crate) fn refine(terminal: Ending, summary: Ending) -> Ending {
             summary
         }
         _ => terminal,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn no_terminal_word_starts_as_a_move_does() {
+        for w in super::TERMINAL_WORDS {
+            let c = w.chars().next().expect("a word");
+            assert!(
+                c != '同' && c != '仝' && super::digit_value(c).is_none(),
+                "{w}"
+            );
+        }
     }
 }
