@@ -364,6 +364,9 @@ fn filter(cands: &[Square], to: Square, color: Color, m: Markers) -> Few<Square>
     for &c in cands {
         v.push(c);
     }
+    if m == Markers::default() {
+        return v;
+    }
     if m.up {
         v.retain(|f| forward(color, f, to) > 0);
     }
@@ -405,8 +408,45 @@ fn board_candidates(pos: &Position, to: Square, kind: PieceKind, promote: bool) 
         return out;
     }
     let pinned = pos.pinned(us);
+    let king = pos.king(us);
+    if kind == PieceKind::King || pos.color_bb(us).contains(to) {
+        // At most one king, and no move onto an own piece: `check_move` says.
+        for from in (reach & !pinned).into_iter().chain(reach & pinned) {
+            if pos.check_move(Move::Board { from, to, promote }).is_ok() {
+                out.push(from);
+            }
+        }
+        return out;
+    }
+    // What `check_move` still asks of a piece of ours that reaches `to`,
+    // an empty or enemy square: the promotion rules, and that the king is
+    // not left attacked (judged as `check_move` judges it for a piece other
+    // than the king: in double check none may move, in single check the
+    // move must take the checker or block its line, a pinned piece stays on
+    // the line through its king). The checks are asked once, not per piece.
+    if let Some(k) = king {
+        let checkers = pos.checkers();
+        if checkers.more_than_one() {
+            return out;
+        }
+        if let Some(c) = checkers.first() {
+            if !(attacks::between(k, c) | checkers).contains(to) {
+                return out;
+            }
+        }
+    }
+    let must_promote = !kind.is_promoted() && rules::must_promote(us, kind, to);
     for from in (reach & !pinned).into_iter().chain(reach & pinned) {
-        if pos.check_move(Move::Board { from, to, promote }).is_ok() {
+        let promotion_ok = if promote {
+            rules::can_promote(us, kind, from, to)
+        } else {
+            !must_promote
+        };
+        let stays_on_line = match king {
+            Some(k) if pinned.contains(from) => attacks::line(k, from).contains(to),
+            _ => true,
+        };
+        if promotion_ok && stays_on_line {
             out.push(from);
         }
     }
@@ -719,6 +759,87 @@ mod tests {
             got.as_slice(),
             by_generation(&pos, &legal, to, PieceKind::Gold, false)
         );
+    }
+
+    /// What `board_candidates` did before it judged the king's safety once
+    /// for all pieces: `check_move` on every piece that reaches `to`.
+    fn by_check_move(pos: &Position, to: Square, kind: PieceKind, promote: bool) -> Vec<Square> {
+        let us = pos.side_to_move();
+        let reach = attacks::piece(us.opponent(), kind, to, pos.occupancy()) & pos.pieces(us, kind);
+        let pinned = pos.pinned(us);
+        (reach & !pinned)
+            .into_iter()
+            .chain(reach & pinned)
+            .filter(|&from| pos.check_move(Move::Board { from, to, promote }).is_ok())
+            .collect()
+    }
+
+    /// Games that give check whenever they can (so that checks, double
+    /// checks and pins are frequent), also with a king taken off the board
+    /// as in tsume problems.
+    #[test]
+    fn board_candidates_agree_with_check_move_in_checks_and_pins() {
+        let mut seed = 0x1d8e_4e27_c47d_124f_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checks = 0;
+        for game in 0..40 {
+            let mut pos = Position::startpos();
+            for _ply in 0..150 {
+                let mut variants = vec![pos.clone()];
+                if game % 4 == 0 {
+                    for color in Color::ALL {
+                        let mut setup = pos.to_setup();
+                        if let Some(k) = pos.king(color) {
+                            setup.set(k, None);
+                        }
+                        if let Ok(p) = Position::from_setup_with(
+                            setup,
+                            shogi_core::Leniency {
+                                allow_missing_kings: true,
+                            },
+                        ) {
+                            variants.push(p);
+                        }
+                    }
+                }
+                for p in &variants {
+                    checks += usize::from(p.in_check());
+                    for to in Square::all() {
+                        for kind in PieceKind::ALL {
+                            for promote in [false, true] {
+                                assert_eq!(
+                                    board_candidates(p, to, kind, promote).as_slice(),
+                                    by_check_move(p, to, kind, promote),
+                                    "{kind:?} to {to} promote {promote} in {}",
+                                    p.to_sfen()
+                                );
+                            }
+                        }
+                    }
+                }
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let checking: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.gives_check(m))
+                    .collect();
+                let m = if !checking.is_empty() && next() % 3 != 0 {
+                    checking[(next() % checking.len() as u64) as usize]
+                } else {
+                    legal[(next() % legal.len() as u64) as usize]
+                };
+                pos.make_move(m);
+            }
+        }
+        assert!(checks > 500, "{checks}");
     }
 
     #[test]
