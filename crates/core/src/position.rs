@@ -868,7 +868,14 @@ impl Position {
             }
         }
         match m.from() {
-            Some(from) => self.pinned(us).contains(from) && !attacks::line(k, from).contains(to),
+            Some(from) => {
+                // Pinned pieces stand on a line through the king, and one that
+                // stays on its line stays a shield: the pins (the costliest
+                // part of checking a move) are computed only for a piece
+                // leaving such a line.
+                let line = attacks::line(k, from);
+                line.any() && !line.contains(to) && self.pinned(us).contains(from)
+            }
             None => false,
         }
     }

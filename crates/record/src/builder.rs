@@ -115,8 +115,10 @@ impl Builder {
     }
 
     fn current_line_mut(&mut self) -> Option<&mut Vec<Node>> {
-        let path = self.top().path.clone();
-        line_at_mut(&mut self.rec.moves, &path)
+        // The path is borrowed, not cloned (a clone allocated for every move
+        // of a variation).
+        let path = &self.lines.last()?.path;
+        line_at_mut(&mut self.rec.moves, path)
     }
 
     fn current_len(&self) -> usize {

@@ -122,10 +122,15 @@ pub(crate) fn special_word(ending: Ending, stm: Color) -> Option<&'static str> {
 /// The piece kind of a CSA two-letter name.
 #[must_use]
 pub fn piece_kind(name: &str) -> Option<PieceKind> {
+    piece_kind_bytes(name.as_bytes())
+}
+
+/// [`piece_kind`] of the name's bytes (no UTF-8 check needed: every name is ASCII).
+fn piece_kind_bytes(name: &[u8]) -> Option<PieceKind> {
     // A match on the two bytes rather than 14 string comparisons (memcmp
     // was 13 % of reading the CSA records); the test below keeps it equal
     // to `PieceKind::csa`.
-    Some(match name.as_bytes() {
+    Some(match name {
         b"FU" => PieceKind::Pawn,
         b"KY" => PieceKind::Lance,
         b"KE" => PieceKind::Knight,
@@ -191,7 +196,7 @@ impl CsaMove {
             _ => return None,
         };
         let to = square(&b[3..5])?;
-        let kind = std::str::from_utf8(&b[5..7]).ok().and_then(piece_kind)?;
+        let kind = piece_kind_bytes(&b[5..7])?;
         let from = if &b[1..3] == b"00" {
             None
         } else {
@@ -435,7 +440,11 @@ impl Reader<'_> {
     }
 
     fn statement(&mut self, stmt: &str) -> Result<(), ReadError> {
-        let stmt = stmt.trim_end();
+        // `trim_end` only when the last byte may be (or end) whitespace.
+        let stmt = match stmt.as_bytes().last() {
+            Some(&b) if b.is_ascii() && !char::from(b).is_whitespace() => stmt,
+            _ => stmt.trim_end(),
+        };
         if stmt.is_empty() {
             return Ok(());
         }

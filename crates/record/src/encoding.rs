@@ -13,6 +13,7 @@
 //! ```
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// A text encoding a record can be written in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -65,11 +66,18 @@ pub fn decode(bytes: &[u8]) -> (String, Encoding) {
 /// (checked once, not once to sniff and again to convert).
 pub(crate) fn decode_cow(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
     if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        return (String::from_utf8_lossy(rest), Encoding::Utf8);
+        // What `from_utf8_lossy` gives valid text, found faster.
+        let text = match simdutf8::basic::from_utf8(rest) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(rest),
+        };
+        return (text, Encoding::Utf8);
     }
     let declared = declared(bytes);
     if declared != Some(Encoding::ShiftJis) {
-        match std::str::from_utf8(bytes) {
+        // The same verdict as `std::str::from_utf8`, several times faster on
+        // Japanese text.
+        match simdutf8::basic::from_utf8(bytes) {
             Ok(text) => return (Cow::Borrowed(text), Encoding::Utf8),
             Err(_) if declared == Some(Encoding::Utf8) => {
                 return (String::from_utf8_lossy(bytes), Encoding::Utf8);
@@ -86,54 +94,63 @@ pub(crate) fn decode_cow(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
 
 /// How `encoding_rs` decodes each `Shift_JIS` unit, looked up rather than
 /// decoded: single bytes from 0x80 (0 where the byte is not a character on
-/// its own) and lead/trail pairs (0 where the pair is not a character). Every
-/// character these decode to is in the Basic Multilingual Plane, and none is
-/// U+0000.
+/// its own) and lead/trail pairs, one row per lead byte (0 where the pair is
+/// not a character). Every character these decode to is in the Basic
+/// Multilingual Plane, and none is U+0000. Each part is built the first time
+/// it is needed, so that reading one file builds only the rows of the lead
+/// bytes it uses.
 struct SjisTable {
-    single: [u16; 128],
-    /// Indexed by `(lead - 0x81) * TRAILS + (trail - 0x40)`.
-    pairs: Vec<u16>,
+    single: OnceLock<[u16; 0x80]>,
+    /// Indexed by `lead - 0x81`, then `trail - 0x40`.
+    rows: [OnceLock<[u16; TRAILS]>; LEADS],
 }
 
 const TRAILS: usize = 0xFD - 0x40;
 const LEADS: usize = 0xFD - 0x81;
 
-/// The table, built once by asking `encoding_rs` about every unit.
-fn sjis_table() -> &'static SjisTable {
-    static TABLE: std::sync::OnceLock<SjisTable> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        // One decoding call for all units: each is followed by a newline,
-        // which no unit's bytes contain and after which the decoder starts
-        // afresh, so the output splits into one piece per unit.
-        let mut input = Vec::with_capacity(128 * 2 + LEADS * TRAILS * 3);
-        for b in 0x80..=0xFFu8 {
-            input.extend([b, b'\n']);
-        }
-        for lead in 0x81..0xFDu8 {
-            for trail in 0x40..0xFDu8 {
-                input.extend([lead, trail, b'\n']);
+static SJIS: SjisTable = SjisTable {
+    single: OnceLock::new(),
+    rows: [const { OnceLock::new() }; LEADS],
+};
+
+/// Asks `encoding_rs` how it decodes each of `units`, in one call: each
+/// unit is followed by a newline, which no unit's bytes contain and after
+/// which the decoder starts afresh, so the output falls into one piece per
+/// unit; a piece that is one character other than U+FFFD is that unit's.
+fn decode_units<const N: usize>(units: impl Iterator<Item = [u8; 2]>, len: usize) -> [u16; N] {
+    let mut input = Vec::with_capacity(N * 3);
+    for unit in units {
+        input.extend_from_slice(&unit[..len]);
+        input.push(b'\n');
+    }
+    let text = encoding_rs::SHIFT_JIS.decode_without_bom_handling(&input).0;
+    let mut out = [0u16; N];
+    let (mut i, mut count, mut first) = (0, 0, '\0');
+    for c in text.chars() {
+        if c == '\n' {
+            if count == 1 && first != char::REPLACEMENT_CHARACTER && i < N {
+                out[i] = u16::try_from(u32::from(first)).unwrap_or(0);
             }
-        }
-        let text = encoding_rs::SHIFT_JIS.decode_without_bom_handling(&input).0;
-        let unit = |piece: &str| {
-            let mut chars = piece.chars();
-            match (chars.next(), chars.next()) {
-                (Some(c), None) if c != char::REPLACEMENT_CHARACTER => {
-                    u16::try_from(u32::from(c)).unwrap_or(0)
-                }
-                _ => 0,
+            i += 1;
+            count = 0;
+        } else {
+            if count == 0 {
+                first = c;
             }
-        };
-        let mut pieces = text.split('\n');
-        let mut table = SjisTable {
-            single: [0; 128],
-            pairs: vec![0; LEADS * TRAILS],
-        };
-        for slot in table.single.iter_mut().chain(table.pairs.iter_mut()) {
-            *slot = pieces.next().map_or(0, unit);
+            count += 1;
         }
-        table
-    })
+    }
+    out
+}
+
+fn sjis_single() -> &'static [u16; 0x80] {
+    SJIS.single
+        .get_or_init(|| decode_units((0x80..=0xFFu8).map(|b| [b, 0]), 1))
+}
+
+fn sjis_row(lead: u8) -> &'static [u16; TRAILS] {
+    SJIS.rows[usize::from(lead - 0x81)]
+        .get_or_init(|| decode_units((0x40..0xFDu8).map(|t| [lead, t]), 2))
 }
 
 /// `Shift_JIS` bytes decoded as `encoding_rs` decodes them, when every unit is
@@ -142,7 +159,7 @@ fn sjis_table() -> &'static SjisTable {
 /// whole text with its replacement rules. Looking each unit up is about
 /// twice as fast as `encoding_rs`, which was a tenth of reading KIF files.
 fn decode_sjis_plain(bytes: &[u8]) -> Option<String> {
-    let table = sjis_table();
+    let single_table = sjis_single();
     let mut out = String::with_capacity(bytes.len() + bytes.len() / 2);
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
@@ -155,7 +172,7 @@ fn decode_sjis_plain(bytes: &[u8]) -> Option<String> {
             i += run;
             continue;
         }
-        let single = table.single[usize::from(b - 0x80)];
+        let single = single_table[usize::from(b - 0x80)];
         let code = if single != 0 {
             i += 1;
             single
@@ -165,7 +182,7 @@ fn decode_sjis_plain(bytes: &[u8]) -> Option<String> {
                 return None;
             }
             i += 2;
-            table.pairs[usize::from(b - 0x81) * TRAILS + usize::from(trail - 0x40)]
+            sjis_row(b)[usize::from(trail - 0x40)]
         };
         out.push(char::from_u32(u32::from(code)).filter(|_| code != 0)?);
     }
@@ -218,6 +235,18 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn simd_utf8_validation_agrees_with_std(
+            bytes in proptest::collection::vec(
+                prop_oneof![any::<u8>(), 0x80..0xC0u8, 0xE0..0xF0u8, 0x20..0x7Fu8],
+                0..80,
+            ),
+            text in "[a-z 歩▲\u{10000}-\u{10010}]{0,40}",
+        ) {
+            prop_assert_eq!(simdutf8::basic::from_utf8(&bytes).ok(), std::str::from_utf8(&bytes).ok());
+            prop_assert_eq!(simdutf8::basic::from_utf8(text.as_bytes()).ok(), Some(text.as_str()));
+        }
+
         #[test]
         fn plain_sjis_decoding_agrees_with_encoding_rs(
             bytes in proptest::collection::vec(

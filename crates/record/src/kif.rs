@@ -67,10 +67,10 @@ pub fn read(text: &str) -> Result<Record, ReadError> {
 
 /// Splits `key：value` (full-width or ASCII colon).
 fn header(line: &str) -> Option<(&str, &str)> {
-    let (k, v) = if let Some(i) = line.find('：') {
+    let (k, v) = if let Some(i) = scan::find_char(line, '：') {
         (&line[..i], &line[i + '：'.len_utf8()..])
     } else {
-        let i = line.find(':')?;
+        let i = scan::find_byte(line.as_bytes(), b':')?;
         (&line[..i], &line[i + 1..])
     };
     let k = k.trim();

@@ -38,6 +38,26 @@ pub(crate) fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
         .map(|i| base + i)
 }
 
+/// `s.find(c)`: the last byte of `c`'s encoding is searched for, then the
+/// bytes before it compared (a whole encoding matched in valid UTF-8 always
+/// starts at a character boundary).
+#[inline]
+pub(crate) fn find_char(s: &str, c: char) -> Option<usize> {
+    let mut buf = [0u8; 4];
+    let pat = c.encode_utf8(&mut buf).as_bytes();
+    let (&last, init) = pat.split_last()?;
+    let hay = s.as_bytes();
+    let mut from = 0;
+    while let Some(i) = find_byte(&hay[from..], last) {
+        let end = from + i;
+        if end >= init.len() && hay[end - init.len()..end].iter().eq(init) {
+            return Some(end - init.len());
+        }
+        from = end + 1;
+    }
+    None
+}
+
 /// The lines of `text` as [`str::lines`] gives them: split at `\n`, one `\r`
 /// before it removed, no empty line after a final `\n`.
 pub(crate) fn lines(text: &str) -> Lines<'_> {
@@ -137,6 +157,12 @@ mod tests {
         fn trims_agree_with_std(text in "[a\r\t \u{3000}\u{3001}歩]{0,20}") {
             prop_assert_eq!(trim_start_spaces(&text), text.trim_start_matches([' ', '\t', '\u{3000}']));
             prop_assert_eq!(trim_end_ascii(&text, b"\r \t"), text.trim_end_matches(['\r', ' ', '\t']));
+        }
+
+        #[test]
+        fn find_char_agrees_with_std(text in "[a:：\u{ff1b}\u{3000}歩]{0,20}", c in "[a:：\u{ff1b}歩\u{1a}]") {
+            let c = c.chars().next().expect("one char");
+            prop_assert_eq!(find_char(&text, c), text.find(c));
         }
 
         #[test]
