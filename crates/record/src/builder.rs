@@ -22,6 +22,9 @@ pub(crate) fn lenient_position(setup: Setup) -> Result<Position, PositionError> 
     )
 }
 
+/// The most main-line moves [`Builder::reserve_main_line`] makes room for.
+const MAX_RESERVE: usize = 1024;
+
 /// How deeply variations may nest (deeper ones are refused, which keeps the recursive
 /// walks over the tree shallow whatever the input).
 const MAX_DEPTH: usize = 64;
@@ -74,6 +77,13 @@ impl Builder {
             dead: false,
         });
         b
+    }
+
+    /// Makes room for about `moves` main-line moves at once (at most
+    /// [`MAX_RESERVE`]), rather than growing the line move by move; the
+    /// room left over is given back by [`Builder::finish`].
+    pub fn reserve_main_line(&mut self, moves: usize) {
+        self.rec.moves.reserve(moves.min(MAX_RESERVE));
     }
 
     /// Replaces the start position (only meaningful before any move).
@@ -329,6 +339,7 @@ impl Builder {
             }
         }
         prune(&mut self.rec.moves);
+        self.rec.moves.shrink_to_fit();
         self.rec
     }
 }

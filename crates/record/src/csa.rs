@@ -490,13 +490,10 @@ impl Reader<'_> {
             b'T' if self.b.rec.ending != Ending::None => {}
             b'T' => {
                 self.start()?;
-                if let Ok(t) = stmt[1..]
-                    .trim()
-                    .split('.')
-                    .next()
-                    .unwrap_or("")
-                    .parse::<u32>()
-                {
+                let t = stmt[1..].trim();
+                // `t.split('.').next()`: `.` is ASCII, a character boundary.
+                let whole = &t[..scan::find_byte(t.as_bytes(), b'.').unwrap_or(t.len())];
+                if let Ok(t) = whole.parse::<u32>() {
                     self.b.time(t);
                 }
             }
@@ -570,6 +567,8 @@ pub fn read(text: &str) -> Result<Record, ReadError> {
         line_no: 0,
         line: "",
     };
+    // A move line takes at least eight bytes (`+7776FU` and its newline).
+    r.b.reserve_main_line(text.len() / 8);
     for (i, line) in scan::lines(text).enumerate() {
         r.line_no = i + 1;
         r.line = line;

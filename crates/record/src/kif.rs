@@ -62,7 +62,10 @@ pub fn read_bytes(bytes: &[u8]) -> Result<Record, ReadError> {
 /// # Errors
 /// A malformed board diagram, hand or variation line, or an illegal start position.
 pub fn read(text: &str) -> Result<Record, ReadError> {
-    Reader::new().run(text)
+    let mut r = Reader::new();
+    // A KI2 move takes at least eight bytes (`▲同　歩`), a KIF move line more.
+    r.b.reserve_main_line(text.len() / 8);
+    r.run(text)
 }
 
 /// Splits `key：value` (full-width or ASCII colon).
@@ -332,9 +335,18 @@ impl<'a> Reader<'a> {
 
     fn kif_move(&mut self, line_no: usize, line: &str) -> Result<(), ReadError> {
         self.start(line_no)?;
-        let body = line
-            .trim_start()
-            .trim_start_matches(|c: char| c.is_ascii_digit());
+        // `line.trim_start()`, which usually meets an ASCII digit after
+        // ASCII spaces (the Unicode whitespace test is kept for the rest).
+        let spaces = line
+            .bytes()
+            .take_while(|&b| b == b' ' || b == b'\t')
+            .count();
+        let start = if line.as_bytes().get(spaces).is_some_and(u8::is_ascii_digit) {
+            &line[spaces..]
+        } else {
+            line.trim_start()
+        };
+        let body = start.trim_start_matches(|c: char| c.is_ascii_digit());
         let body = scan::trim_start_spaces(body);
         if self.b.is_dead() {
             return Ok(());
@@ -347,7 +359,12 @@ impl<'a> Reader<'a> {
         match japanese::parse(body) {
             Some((jm, rest)) => {
                 let mv = japanese::resolve(self.b.position(), self.b.last_to(), &jm);
-                let text = &body[..body.find(char::is_whitespace).unwrap_or(body.len())];
+                // The move as written is kept only for an illegal move's report.
+                let text = if mv.is_ok() {
+                    ""
+                } else {
+                    &body[..body.find(char::is_whitespace).unwrap_or(body.len())]
+                };
                 // `resolve` gives only moves legal in this position.
                 self.b.push_legal(mv, text);
                 if let Some(t) = move_time(rest) {

@@ -4,17 +4,18 @@
 //! compares every candidate with a `memcmp` call, which was a tenth of
 //! reading the KIF and CSA records).
 
-/// Eight copies of `b`.
-const fn splat(b: u8) -> u64 {
-    u64::from_ne_bytes([b; 8])
+/// Sixteen copies of `b`.
+const fn splat(b: u8) -> u128 {
+    u128::from_ne_bytes([b; 16])
 }
 
-const LOW: u64 = splat(0x01);
-const HIGH: u64 = splat(0x80);
+const LOW: u128 = splat(0x01);
+const HIGH: u128 = splat(0x80);
 
-/// Whether one of the eight bytes of `word` is zero (the classic SWAR test:
-/// exact, since a borrow only propagates from a byte that is zero itself).
-const fn has_zero(word: u64) -> bool {
+/// Whether one of the sixteen bytes of `word` is zero (the classic SWAR
+/// test: exact, since a borrow only propagates from a byte that is zero
+/// itself).
+const fn has_zero(word: u128) -> bool {
     word.wrapping_sub(LOW) & !word & HIGH != 0
 }
 
@@ -22,15 +23,14 @@ const fn has_zero(word: u64) -> bool {
 #[inline]
 pub(crate) fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
     let pattern = splat(needle);
-    let mut chunks = hay.chunks_exact(8);
     let mut base = 0;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
+    for chunk in hay.chunks_exact(16) {
+        let mut word = [0u8; 16];
         word.copy_from_slice(chunk);
-        if has_zero(u64::from_ne_bytes(word) ^ pattern) {
+        if has_zero(u128::from_ne_bytes(word) ^ pattern) {
             break;
         }
-        base += 8;
+        base += 16;
     }
     hay[base..]
         .iter()
