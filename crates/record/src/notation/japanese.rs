@@ -294,10 +294,12 @@ fn rightness(color: Color, sq: Square) -> i32 {
     }
 }
 
-/// How many origins or moves a [`Few`] holds: a side has at most 18
-/// pieces of one kind (its pawns, all promoted), and the candidates of a
-/// move are pieces of one kind (or a single drop).
-const FEW: usize = 18;
+/// How many origins or moves a [`Few`] holds. The candidates of a move
+/// are one drop, or pieces of one kind of the mover that reach the
+/// destination: for a stepping kind at most the squares it steps from
+/// (eight for the king's steps, the most), for a sliding kind at most the
+/// pieces of that kind a side can have (four lances, two of the others).
+const FEW: usize = 8;
 
 /// Up to [`FEW`] items in order, without allocating: the candidates of one
 /// move, computed for every move a reader reads.
