@@ -333,20 +333,13 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn kif_move(&mut self, line_no: usize, line: &str) -> Result<(), ReadError> {
+    /// A move line: `line` as read, `trimmed` without its leading spaces,
+    /// starting with the move number (ASCII digits).
+    fn kif_move(&mut self, line_no: usize, line: &str, trimmed: &str) -> Result<(), ReadError> {
         self.start(line_no)?;
-        // `line.trim_start()`, which usually meets an ASCII digit after
-        // ASCII spaces (the Unicode whitespace test is kept for the rest).
-        let spaces = line
-            .bytes()
-            .take_while(|&b| b == b' ' || b == b'\t')
-            .count();
-        let start = if line.as_bytes().get(spaces).is_some_and(u8::is_ascii_digit) {
-            &line[spaces..]
-        } else {
-            line.trim_start()
-        };
-        let body = start.trim_start_matches(|c: char| c.is_ascii_digit());
+        // After the number's digits (single bytes: the cut is a boundary).
+        let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+        let body = &trimmed[digits..];
         let body = scan::trim_start_spaces(body);
         if self.b.is_dead() {
             return Ok(());
@@ -504,6 +497,18 @@ impl<'a> Reader<'a> {
             let line_no = i + 1;
             let line = scan::trim_end_ascii(raw, b"\r \t");
             let trimmed = scan::trim_start_spaces(line);
+            if trimmed.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+                // A move line, most of a KIF file: what the tests below
+                // would find, found at once (such a line is part of a record,
+                // ends a KI2 block and is no comment, `#`, `&`, 変化 or まで
+                // line).
+                self.found = true;
+                self.flush_ki2();
+                if !Reader::column_numbers(trimmed) {
+                    self.kif_move(line_no, line, trimmed)?;
+                }
+                continue;
+            }
             let free_text = Reader::classify(trimmed);
             self.found |= !free_text;
             if trimmed.starts_with(['▲', '△', '☗', '☖', '▼', '▽']) {
@@ -539,21 +544,7 @@ impl<'a> Reader<'a> {
                 }
                 continue;
             }
-            // The cheap test first: most lines stop at their first character.
-            if trimmed
-                .chars()
-                .all(|c| digit_value(c).is_some() || c == ' ' || c == '　')
-                && trimmed
-                    .chars()
-                    .filter(|&c| digit_value(c).is_some())
-                    .count()
-                    == 9
-            {
-                // The column numbers above a board diagram.
-                continue;
-            }
-            if trimmed.starts_with(|c: char| c.is_ascii_digit()) {
-                self.kif_move(line_no, line)?;
+            if Reader::column_numbers(trimmed) {
                 continue;
             }
             if trimmed.starts_with("手数") {
@@ -607,6 +598,34 @@ impl<'a> Reader<'a> {
         let mut rec = self.b.finish();
         rec.headers = self.headers;
         Ok(rec)
+    }
+
+    /// Whether a line is the column numbers above a board diagram: nine
+    /// digits and spaces.
+    fn column_numbers(trimmed: &str) -> bool {
+        // One pass that stops at the first other character (a move line's
+        // piece name); ASCII is judged without decoding.
+        let mut digits = 0;
+        let mut rest = trimmed;
+        while let Some(&b) = rest.as_bytes().first() {
+            if b.is_ascii() {
+                match b {
+                    b'1'..=b'9' => digits += 1,
+                    b' ' => {}
+                    _ => return false,
+                }
+                rest = &rest[1..];
+                continue;
+            }
+            let mut chars = rest.chars();
+            match chars.next() {
+                Some(c) if digit_value(c).is_some() => digits += 1,
+                Some('　') => {}
+                _ => return false,
+            }
+            rest = chars.as_str();
+        }
+        digits == 9
     }
 
     fn headers_after_start(&mut self, k: &str, v: &str) {
@@ -888,6 +907,45 @@ mod tests {
 #[cfg(test)]
 mod time_tests {
     use proptest::prelude::*;
+
+    use crate::notation::japanese::digit_value;
+
+    /// What `column_numbers` did in two passes over the characters.
+    fn column_numbers_by_chars(trimmed: &str) -> bool {
+        trimmed
+            .chars()
+            .all(|c| digit_value(c).is_some() || c == ' ' || c == '　')
+            && trimmed
+                .chars()
+                .filter(|&c| digit_value(c).is_some())
+                .count()
+                == 9
+    }
+
+    proptest! {
+        #[test]
+        fn column_numbers_agree_with_the_character_test(
+            line in "[0-9１-９一二三四五六七八九十 　歩(a]{0,14}"
+        ) {
+            prop_assert_eq!(super::Reader::column_numbers(&line), column_numbers_by_chars(&line));
+        }
+    }
+
+    #[test]
+    fn column_numbers_are_recognised() {
+        for line in [
+            "９ ８ ７ ６ ５ ４ ３ ２ １",
+            "9 8 7 6 5 4 3 2 1",
+            "１２３４５６７８９",
+            "1 ７六歩(77)",
+        ] {
+            assert_eq!(
+                super::Reader::column_numbers(line),
+                column_numbers_by_chars(line),
+                "{line}"
+            );
+        }
+    }
 
     /// What `move_time` did before its ASCII fast path.
     fn general(rest: &str) -> Option<u32> {
