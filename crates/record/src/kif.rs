@@ -603,8 +603,15 @@ impl<'a> Reader<'a> {
     /// Whether a line is the column numbers above a board diagram: nine
     /// digits and spaces.
     fn column_numbers(trimmed: &str) -> bool {
-        // One pass that stops at the first other character (a move line's
-        // piece name); ASCII is judged without decoding.
+        // A move line usually ends in ASCII that is neither (`)`): no need
+        // to look further. Otherwise one pass that stops at the first other
+        // character (a move line's piece name), judging ASCII without
+        // decoding.
+        if let Some(&last) = trimmed.as_bytes().last() {
+            if last.is_ascii() && !matches!(last, b'1'..=b'9' | b' ') {
+                return false;
+            }
+        }
         let mut digits = 0;
         let mut rest = trimmed;
         while let Some(&b) = rest.as_bytes().first() {
