@@ -142,9 +142,10 @@ fn within(m: &str, module: &str) -> bool {
 /// What `db` may use besides itself and the game's model: value types and
 /// their arithmetic, which use nothing but the game's model themselves
 /// (`ratings`: Glicko-2, ranks, classes; the review's stored values; an
-/// account's role).
-const DB_VALUES: [&str; 4] = [
+/// account's role; `calendar`'s civil dates and months).
+const DB_VALUES: [&str; 5] = [
     "ratings",
+    "calendar",
     "review::eval",
     "review::annotated",
     "accounts::role",
