@@ -45,6 +45,39 @@ export SHOGI_OTHER_TOOLS="$required_tools"
 echo "== cargo test"
 cargo test --workspace
 
+# The passes below run the test programs and the `shogi` binary this build
+# made, as they are: `cargo test -p shogi-server` or `cargo build -p
+# shogi-cli` would resolve the dependencies' features for one package
+# instead of the workspace and build sqlx, axum, the server and every test
+# program a second (and third) time.
+test_programs() { # PACKAGE [TEST ...]: "DIR<TAB>EXECUTABLE" of each, built already
+  cargo test --workspace --no-run --message-format=json 2>/dev/null | python3 -c '
+import json, os, sys
+package, names = sys.argv[1], sys.argv[2:]
+for line in sys.stdin:
+    m = json.loads(line)
+    t = m.get("target", {})
+    if m.get("reason") != "compiler-artifact" or not m.get("executable") or not m.get("profile", {}).get("test"):
+        continue
+    pid = m["package_id"]  # "path+file:///...#shogi-server@0.1.0" (or, older, "shogi-server 0.1.0 (...)")
+    if "#" + package + "@" not in pid and not pid.startswith(package + " "):
+        continue
+    if t.get("kind") == ["test"] and (not names or t["name"] in names) or (t.get("kind") == ["lib"] and not names):
+        print(os.path.dirname(m["manifest_path"]) + "\t" + m["executable"])
+' "$@"
+}
+run_programs() { # PACKAGE [TEST ...]: runs them, failing on the first that fails
+  local listed dir exe n=0
+  listed="$(test_programs "$@")"
+  while IFS=$'\t' read -r dir exe; do
+    [ -n "$exe" ] || continue
+    echo "     Running $(basename "$exe")"
+    (cd "$dir" && "$exe" -q) || return 1
+    n=$((n + 1))
+  done <<<"$listed"
+  [ "$n" -gt 0 ] || { echo "FAIL: no test program of $1 found"; return 1; }
+}
+
 echo "== server tests again on PostgreSQL (each test on a fresh database of a throwaway server)"
 # The same server and CLI tests with SHOGI_TEST_POSTGRES set: tests/common
 # creates a database per test on this server and drops it after. Debian's
@@ -92,10 +125,10 @@ as_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/log" -w \
   -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null \
   || { cat "$pg_dir/log"; echo "FAIL: PostgreSQL did not start"; exit 1; }
 pg_started=$SECONDS
-SHOGI_TEST_POSTGRES="postgres://shogi@127.0.0.1:$pg_port/postgres" \
-  cargo test -p shogi-server --tests
-SHOGI_TEST_POSTGRES="postgres://shogi@127.0.0.1:$pg_port/postgres" \
-  cargo test -p shogi-cli --test cli --test user --test durability --test crash_endings --test instances
+export SHOGI_TEST_POSTGRES="postgres://shogi@127.0.0.1:$pg_port/postgres"
+run_programs shogi-server
+run_programs shogi-cli cli user durability crash_endings instances
+unset SHOGI_TEST_POSTGRES
 echo "PostgreSQL pass: $((SECONDS - pg_started)) s"
 stop_pg
 trap - EXIT
@@ -115,7 +148,7 @@ if command -v npm >/dev/null 2>&1; then
       apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
     fi
   fi
-  cargo build -q -p shogi-cli --profile test
+  # target/debug/shogi: the binary `cargo test --workspace` built for the CLI's tests.
   (cd web && SHOGI_BIN="$PWD/../target/debug/shogi" npm run test:e2e)
 else
   echo "SKIP: npm is not available: browser tests skipped"
@@ -123,7 +156,6 @@ fi
 
 echo "== a match through cshogi's runner (scripts/cshogi-match.sh)"
 if python3 -c 'import cshogi' >/dev/null 2>&1; then
-  cargo build -q -p shogi-cli --profile test
   SHOGI_BIN="$PWD/target/debug/shogi" scripts/cshogi-match.sh 4
 else
   echo "SKIP: cshogi is not installed (pip unavailable), so the cshogi match is skipped"
