@@ -864,13 +864,7 @@ mod tests {
     /// the same both ways.
     #[test]
     fn ki2_moves_read_alike_with_and_without_the_fast_path() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15_u64);
         let mut ambiguous_games = 0;
         for game in 0..300 {
             let mut pos = Position::startpos();

@@ -43,6 +43,8 @@ pub mod notation;
 mod record;
 mod scan;
 pub mod strategy;
+#[cfg(test)]
+mod test_rng;
 pub mod usen;
 pub mod usi;
 

@@ -781,13 +781,7 @@ mod tests {
     /// as in tsume problems.
     #[test]
     fn board_candidates_agree_with_check_move_in_checks_and_pins() {
-        let mut seed = 0x1d8e_4e27_c47d_124f_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x1d8e_4e27_c47d_124f_u64);
         let mut checks = 0;
         for game in 0..40 {
             let mut pos = Position::startpos();
@@ -833,7 +827,7 @@ mod tests {
                     .copied()
                     .filter(|&m| pos.gives_check(m))
                     .collect();
-                let m = if !checking.is_empty() && next() % 3 != 0 {
+                let m = if !checking.is_empty() && !next().is_multiple_of(3) {
                     checking[(next() % checking.len() as u64) as usize]
                 } else {
                     legal[(next() % legal.len() as u64) as usize]
@@ -846,7 +840,7 @@ mod tests {
 
     #[test]
     fn board_candidates_match_the_generator_in_its_order() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d_u64);
         for _game in 0..20 {
             let mut pos = Position::startpos();
             for _ply in 0..120 {
@@ -866,10 +860,7 @@ mod tests {
                 if legal.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.make_move(legal[(seed % legal.len() as u64) as usize]);
+                pos.make_move(legal[(next() % legal.len() as u64) as usize]);
             }
         }
     }
