@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use super::body::JsonBody;
 use super::session::{ClientAddr, MaybeUser, User};
-use crate::calendar::days_from_civil;
+use crate::calendar::{days_from_civil, DAY_MS};
 use crate::db::explorer::{GameFilter, Order, Outcome, Privacy};
 use crate::db::Store;
 use crate::error::Error;
@@ -108,7 +108,7 @@ fn date(name: &str, text: Option<&str>, end: bool) -> Result<Option<i64>, Error>
             _ => days + 1,
         };
     }
-    Ok(Some(days * 86_400_000))
+    Ok(Some(days * DAY_MS))
 }
 
 impl ExplorerQuery {

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use shogi_core::{ByColor, Color, Ending, Foul, Handicap, IllegalMove, Move, Position};
 use shogi_record::{Node, Record};
 
-use crate::calendar::{civil_from_days, days_from_civil};
+use crate::calendar::{civil_from_days, days_from_civil, DAY_MS};
 use crate::db::players::SeatPlayer;
 use crate::db::records::{Duplicate, NewRecord, Visibility};
 use crate::db::{Store, StoredGame};
@@ -132,7 +132,7 @@ pub fn played_at_ms(rec: &Record) -> Option<i64> {
         .into_iter()
         .chain(others)
         .find_map(parse_header_date)?;
-    Some(days_from_civil(y, m, d) * 86_400_000)
+    Some(days_from_civil(y, m, d) * DAY_MS)
 }
 
 /// A KIF 持ち時間 text in words as the common writers put it: `各30分`,
@@ -208,7 +208,7 @@ pub fn record_time(rec: &Record) -> Option<TimeControl> {
 
 /// `YYYY-MM-DD` of the day a played-at time falls on (UTC).
 pub(crate) fn iso_day(ms: i64) -> String {
-    let (year, month, day) = civil_from_days(ms.div_euclid(86_400_000));
+    let (year, month, day) = civil_from_days(ms.div_euclid(DAY_MS));
     format!("{year:04}-{month:02}-{day:02}")
 }
 
