@@ -270,9 +270,16 @@ fn filters_strategy() -> impl Strategy<Value = Vec<GameFilter>> {
 
 /// Imports `games` (as CSA files) into a new public collection `club`.
 async fn import_into_club(store: &Store, games: &[Game]) -> import::Progress {
+    import_into(store, "club", games).await
+}
+
+/// Imports `games` (as CSA files) into a new public collection `name`, in
+/// three imports (so that the games of a later one reach positions one game
+/// of an earlier one reached), with their progress summed.
+async fn import_into(store: &Store, name: &str, games: &[Game]) -> import::Progress {
     store
         .create_collection(
-            "club",
+            name,
             None,
             None,
             shogi_server::db::explorer::Privacy::Public,
@@ -280,25 +287,37 @@ async fn import_into_club(store: &Store, games: &[Game]) -> import::Progress {
         )
         .await
         .unwrap();
-    let club = store.collection("club").await.unwrap().unwrap();
-    let files: Vec<import::Input> = games
-        .iter()
-        .enumerate()
-        .map(|(i, g)| {
-            import::Input::from(SourceFile {
-                name: format!("{i}.csa"),
-                bytes: csa(g).into_bytes(),
+    let id = store.collection(name).await.unwrap().unwrap().id;
+    let mut total = import::Progress::default();
+    let third = games.len().div_ceil(3).max(1);
+    for (k, part) in games.chunks(third).enumerate() {
+        let files: Vec<import::Input> = part
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                import::Input::from(SourceFile {
+                    name: format!("{}.csa", k * third + i),
+                    bytes: csa(g).into_bytes(),
+                })
             })
-        })
-        .collect();
-    import::import(store, club.id, files, import::BULK_WRITE_POSITIONS, |_| {})
-        .await
-        .unwrap()
+            .collect();
+        let done = import::import(store, id, files, import::BULK_WRITE_POSITIONS, |_| {})
+            .await
+            .unwrap();
+        total.added += done.added;
+        total.duplicates += done.duplicates;
+        total.unreadable.extend(done.unreadable);
+    }
+    total
 }
 
 async fn check_counts(games: Vec<Game>, filters: Vec<GameFilter>) {
     let tmp = TempDir::new("explorer-counts");
     let store = Store::open(&tmp.db()).await.unwrap();
+    // Half the games in another collection first: their positions are
+    // counted there, not in the club's answers.
+    let other = import_into(&store, "other", &games[..games.len() / 2]).await;
+    assert!(other.unreadable.is_empty(), "{:?}", other.unreadable);
     let done = import_into_club(&store, &games).await;
     let want = direct_counts(&games, &GameFilter::default());
     let distinct: usize = want
@@ -396,8 +415,83 @@ proptest! {
     }
 }
 
+/// Two imports into two collections at once (interleaved statement by
+/// statement on PostgreSQL, where each has its own connection): every
+/// position's count is still every game through it, a position reached
+/// first by one game of each import included.
+#[tokio::test]
+async fn imports_at_once_count_every_game() {
+    let tmp = TempDir::new("explorer-at-once");
+    let store = Store::open(&tmp.db()).await.unwrap();
+    let game = |i: usize, side: &str| Game {
+        moves: play(&[
+            (i % 4) as u8,
+            (i / 4 % 4) as u8,
+            (i % 3) as u8,
+            (i / 3 % 4) as u8,
+            (i / 2 % 4) as u8,
+        ]),
+        sente: format!("{side}{i}"),
+        gote: format!("{side}-gote"),
+        resigned: i.is_multiple_of(2),
+        ratings: None,
+        day: (2025, 3, 1),
+        class: None,
+    };
+    let a: Vec<Game> = (0..24).map(|i| game(i, "a")).collect();
+    let b: Vec<Game> = (0..24).map(|i| game(i * 7 % 24, "b")).collect();
+    let (da, db) = tokio::join!(import_into(&store, "a", &a), import_into(&store, "b", &b));
+    assert_eq!((da.added, db.added), (24, 24));
+    let both: Vec<Game> = a.iter().chain(&b).cloned().collect();
+    let want = direct_counts(&both, &GameFilter::default());
+    for g in &both {
+        let mut pos = Position::startpos();
+        for i in 0..=g.moves.len() {
+            let req = ExplorerRequest {
+                sfen: pos.to_sfen(),
+                collection: Some("a,b".into()),
+                filter: GameFilter::default(),
+                order: Order::Recent,
+                limit: 0,
+            };
+            let got = query::explore(&store, None, &req).await.unwrap();
+            let total: u64 = want[&pos.hash()].values().map(|c| c.0).sum();
+            assert_eq!(got.total, total, "{}", pos.to_sfen());
+            if let Some(&mv) = g.moves.get(i) {
+                pos.make_move(mv);
+            }
+        }
+    }
+    store.close().await;
+}
+
+/// How many count rows the games have when every position has them: the
+/// distinct (position, month, class, band, move) where a game first
+/// reached a position.
+fn count_keys(games: &[Game]) -> usize {
+    let mut keys = HashSet::new();
+    for g in games {
+        let avg = g.ratings.map_or(-1, |(s, g)| i64::midpoint(s, g) / 100);
+        let (y, m, _) = g.day;
+        let class = g.class.map_or(0, |c| c as i64 + 1);
+        let mut pos = Position::startpos();
+        let mut seen = HashSet::new();
+        for i in 0..=g.moves.len() {
+            let next = g.moves.get(i).map_or(0, |m| m.to_u16());
+            if seen.insert(pos.hash()) {
+                keys.insert((pos.hash(), y * 100 + i64::from(m), class, avg, next));
+            }
+            if let Some(&mv) = g.moves.get(i) {
+                pos.make_move(mv);
+            }
+        }
+    }
+    keys.len()
+}
+
 /// The count rows migration 0023 computes from the games in SQL (month,
-/// time class, band) are the rows the import writes.
+/// time class, band), less those of positions one game reached (migration
+/// 0024), are the rows the import writes.
 #[tokio::test]
 async fn the_migration_counts_the_rows_the_import_writes() {
     let tmp = TempDir::new("explorer-migration");
@@ -440,6 +534,11 @@ async fn the_migration_counts_the_rows_the_import_writes() {
             });
         }
     }
+    // And one game going on where no other does.
+    games.push(Game {
+        moves: play(&[3, 2, 1, 0, 3, 2, 1, 0]),
+        ..games[0].clone()
+    });
     let done = import_into_club(&store, &games).await;
     assert_eq!(done.added, games.len(), "{done:?}");
     store.close().await;
@@ -463,6 +562,7 @@ async fn the_migration_counts_the_rows_the_import_writes() {
             .collect::<Vec<_>>()
     };
     let written = rows().await;
+    let all_counted = count_keys(&games);
     let months: HashSet<i64> = written.iter().map(|r| r[2]).collect();
     assert!(
         [1709 * 100 + 2, 1000 * 100 + 1, 9999 * 100 + 12]
@@ -472,15 +572,26 @@ async fn the_migration_counts_the_rows_the_import_writes() {
     );
     let bands: HashSet<i64> = written.iter().map(|r| r[4]).collect();
     assert_eq!(bands, HashSet::from([-1, 0, 14, 15, 99]));
-    let migration = match location {
-        shogi_server::db::Location::Sqlite(_) => {
-            include_str!("../migrations/0023_explorer_counts.sql")
-        }
-        shogi_server::db::Location::Postgres(_) => {
-            include_str!("../migrations/postgres/0023_explorer_counts.sql")
-        }
+    // Positions one game reached have no count rows; the start has each game's.
+    let start = Position::startpos().hash().cast_signed();
+    let at_start: i64 = written.iter().filter(|r| r[0] == start).map(|r| r[6]).sum();
+    assert_eq!(at_start, games.len() as i64);
+    assert!(
+        written.len() < all_counted,
+        "{} {all_counted}",
+        written.len()
+    );
+    let (counts, shared) = match location {
+        shogi_server::db::Location::Sqlite(_) => (
+            include_str!("../migrations/0023_explorer_counts.sql"),
+            include_str!("../migrations/0024_explorer_shared.sql"),
+        ),
+        shogi_server::db::Location::Postgres(_) => (
+            include_str!("../migrations/postgres/0023_explorer_counts.sql"),
+            include_str!("../migrations/postgres/0024_explorer_shared.sql"),
+        ),
     };
-    let insert = migration
+    let insert = counts
         .split(';')
         .find(|stmt| stmt.contains("INSERT INTO explorer_counts"))
         .unwrap();
@@ -489,6 +600,12 @@ async fn the_migration_counts_the_rows_the_import_writes() {
         .await
         .unwrap();
     sqlx::query(insert).execute(&pool).await.unwrap();
+    assert_eq!(rows().await.len(), all_counted);
+    let delete = shared
+        .split(';')
+        .find(|stmt| stmt.contains("DELETE FROM explorer_counts"))
+        .unwrap();
+    sqlx::query(delete).execute(&pool).await.unwrap();
     assert_eq!(rows().await, written);
     pool.close().await;
 }

@@ -608,13 +608,37 @@ impl Built {
     }
 }
 
-/// A row of `explorer_counts` in its key's order after the collection:
-/// hash, month, time class, band, move.
-type CountsKey = (i64, i64, i64, i64, u16);
+/// A row of `explorer_counts` in its key's order: hash, collection,
+/// month, time class, band, move.
+type CountsKey = (i64, i64, i64, i64, i64, u16);
+
+/// What reached a position before a batch of games is added.
+#[derive(Clone, Copy, Debug)]
+enum Before {
+    /// One game: it has no count rows yet.
+    Lone(LoneGame),
+    /// Two or more: their count rows are written.
+    Shared,
+}
+
+/// The one game that reached a position, as its count row needs it.
+#[derive(Clone, Copy, Debug)]
+struct LoneGame {
+    collection: i64,
+    next: u16,
+    outcome: Option<Outcome>,
+    rating: Option<i64>,
+    played_at_ms: i64,
+    time_class: Option<TimeClass>,
+}
 
 /// The most recent games through a position among which a list by rating
 /// picks the highest-rated.
 pub const RATED_WINDOW: i64 = 10_000;
+
+/// The first key of the PostgreSQL advisory lock an addition to a
+/// collection holds (see `rate_hits` and `tournaments` for the others).
+const EXPLORER_LOCK_CLASS: i32 = 0x5347_5800;
 
 /// Rows a statement of [`Store::add_to_collection`] writes at most.
 const ROWS_PER_STATEMENT: usize = 256;
@@ -755,6 +779,15 @@ impl Store {
         played_here: bool,
     ) -> Result<usize, sqlx::Error> {
         let mut tx = self.pool.begin().await?;
+        if self.dialect == Dialect::Postgres {
+            // One import at a time: each counts on the positions the others
+            // wrote before it (`reached_before`). SQLite writes one
+            // transaction at a time anyway.
+            sqlx::query("SELECT 1 FROM pg_advisory_xact_lock($1, 0)")
+                .bind(EXPLORER_LOCK_CLASS)
+                .execute(&mut *tx)
+                .await?;
+        }
         let mut added: Vec<(i64, &Entry)> = Vec::with_capacity(entries.len());
         for e in entries {
             let row = sqlx::query(
@@ -794,6 +827,15 @@ impl Store {
                     .await?;
             }
         }
+        // Which positions other games reached before (before this batch's
+        // rows are written): a position gets count rows from its second game.
+        let mut hashes: Vec<i64> = added
+            .iter()
+            .flat_map(|(_, e)| e.positions.iter().map(|p| p.hash.cast_signed()))
+            .collect();
+        hashes.sort_unstable();
+        hashes.dedup();
+        let before = self.reached_before(&mut tx, &hashes).await?;
         // Positions, five values a row.
         // In key order, so that consecutive rows land on the same pages.
         let mut rows: Vec<(i64, i64, i64, i64, i64)> = added
@@ -826,32 +868,151 @@ impl Store {
                 q.execute(&mut *tx).await?;
             }
         }
-        self.add_counts(&mut tx, collection, &added).await?;
+        self.add_counts(&mut tx, collection, &added, &before)
+            .await?;
         tx.commit().await?;
         Ok(added.len())
     }
 
-    /// Adds the games `added` (numbered) to `collection`'s count rows.
+    /// The games that reached each of `hashes` (sorted) before: the lone
+    /// game of a position one game reached, [`Before::Shared`] for one two
+    /// or more reached; a position no game reached is left out.
+    async fn reached_before(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        hashes: &[i64],
+    ) -> Result<HashMap<i64, Before>, sqlx::Error> {
+        let mut before = HashMap::new();
+        let mut lone = Vec::new();
+        for big in hashes.chunks(ROWS_PER_STATEMENT) {
+            for chunk in in_chunks(big) {
+                // Each position's games counted up to two, by its key.
+                let sql = self.dialect.values_sql(
+                    "WITH v (h) AS (VALUES ",
+                    1,
+                    chunk.len(),
+                    ") SELECT v.h AS hash, (SELECT COUNT(*) FROM (SELECT 1 FROM \
+                       explorer_positions p WHERE p.hash = v.h LIMIT 2) AS x) AS k FROM v",
+                );
+                let mut q = sqlx::query(&sql);
+                for &h in chunk {
+                    q = q.bind(h);
+                }
+                for r in q.fetch_all(&mut **tx).await? {
+                    let (h, k): (i64, i64) = (r.try_get("hash")?, r.try_get("k")?);
+                    match k {
+                        0 => {}
+                        1 => lone.push(h),
+                        _ => {
+                            before.insert(h, Before::Shared);
+                        }
+                    }
+                }
+            }
+        }
+        for big in lone.chunks(ROWS_PER_STATEMENT) {
+            for chunk in in_chunks(big) {
+                let sql = self.dialect.values_sql(
+                    "SELECT p.hash, p.next, g.collection, g.result, g.sente_rating, \
+                         g.gote_rating, g.played_at, g.time_class \
+                     FROM explorer_positions p JOIN collection_games g ON g.n = p.game \
+                     WHERE p.hash IN ",
+                    chunk.len(),
+                    1,
+                    "",
+                );
+                let mut q = sqlx::query(&sql);
+                for &h in chunk {
+                    q = q.bind(h);
+                }
+                for r in q.fetch_all(&mut **tx).await? {
+                    let outcome: Option<String> = r.try_get("result")?;
+                    let class: Option<String> = r.try_get("time_class")?;
+                    let s: Option<i64> = r.try_get("sente_rating")?;
+                    let g: Option<i64> = r.try_get("gote_rating")?;
+                    before.insert(
+                        r.try_get("hash")?,
+                        Before::Lone(LoneGame {
+                            collection: r.try_get("collection")?,
+                            next: u16::try_from(r.try_get::<i64, _>("next")?).unwrap_or(0),
+                            outcome: outcome.as_deref().and_then(Outcome::from_name),
+                            rating: s.zip(g).map(|(s, g)| i64::midpoint(s, g)),
+                            played_at_ms: r.try_get("played_at")?,
+                            time_class: class.as_deref().and_then(TimeClass::from_name),
+                        }),
+                    );
+                }
+            }
+        }
+        Ok(before)
+    }
+
+    /// Adds the games `added` (numbered) to `collection`'s count rows, for
+    /// the positions two or more games have reached with them (`before`:
+    /// what [`Store::reached_before`] found), and the lone game of a
+    /// position one game reached before to its own collection's.
     async fn add_counts(
         &self,
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         collection: i64,
         added: &[(i64, &Entry)],
+        before: &HashMap<i64, Before>,
     ) -> Result<(), sqlx::Error> {
+        let mut here: HashMap<i64, u32> = HashMap::new();
+        for (_, e) in added {
+            for p in &e.positions {
+                *here.entry(p.hash.cast_signed()).or_default() += 1;
+            }
+        }
         // Counts, summed over the batch first, by month, time class and band.
         let mut counts: HashMap<CountsKey, MoveCounts> = HashMap::new();
+        let mut add = |collection: i64,
+                       hash: i64,
+                       next: u16,
+                       outcome: Option<Outcome>,
+                       rating: Option<i64>,
+                       played_at_ms: i64,
+                       class: Option<TimeClass>| {
+            let key = (
+                hash,
+                collection,
+                month_of(played_at_ms),
+                class_code(class),
+                band_of(rating),
+                next,
+            );
+            let c = counts.entry(key).or_default();
+            c.next = next;
+            c.add_game(outcome, rating, played_at_ms);
+        };
         for (_, e) in added {
             let rating = e.average_rating();
-            let (month, class, band) = (
-                month_of(e.played_at_ms),
-                class_code(e.time_class),
-                band_of(rating),
-            );
             for p in &e.positions {
-                let key = (p.hash.cast_signed(), month, class, band, p.next);
-                let c = counts.entry(key).or_default();
-                c.next = p.next;
-                c.add_game(e.outcome, rating, e.played_at_ms);
+                let h = p.hash.cast_signed();
+                if here[&h] >= 2 || before.contains_key(&h) {
+                    add(
+                        collection,
+                        h,
+                        p.next,
+                        e.outcome,
+                        rating,
+                        e.played_at_ms,
+                        e.time_class,
+                    );
+                }
+            }
+        }
+        for (&h, b) in before {
+            if let Before::Lone(g) = b {
+                add(
+                    g.collection,
+                    h,
+                    g.next,
+                    g.outcome,
+                    g.rating,
+                    g.played_at_ms,
+                    g.time_class,
+                );
             }
         }
         let mut counts: Vec<(CountsKey, MoveCounts)> = counts.into_iter().collect();
@@ -875,7 +1036,7 @@ impl Store {
                            THEN excluded.last_played ELSE explorer_counts.last_played END",
                 );
                 let mut q = sqlx::query(&sql);
-                for &((h, month, class, band, next), c) in chunk {
+                for &((h, collection, month, class, band, next), c) in chunk {
                     q = q
                         .bind(h)
                         .bind(collection)
@@ -928,20 +1089,57 @@ impl Store {
     }
 
     /// The counts of every move from the position keyed `hash` over the
-    /// games of `collections` in `slice`, summed over the collections,
-    /// months, time classes and bands.
+    /// games of `collections` that pass `filter`: summed from the count
+    /// rows when the filter keeps to a [`CountsSlice`] and two or more games
+    /// reached the position, else counted game by game.
     ///
     /// # Errors
-    /// The database refused the query.
+    /// The database refused a query.
     pub async fn explorer_counts(
+        &self,
+        hash: u64,
+        collections: &[i64],
+        filter: &GameFilter,
+    ) -> Result<Vec<MoveCounts>, sqlx::Error> {
+        if collections.is_empty() {
+            return Ok(Vec::new());
+        }
+        if let Some(slice) = CountsSlice::of(filter) {
+            let counts = self.summed_counts(hash, collections, &slice).await?;
+            if !counts.is_empty() {
+                return Ok(counts);
+            }
+            // A position only one game reached has no count rows. One two
+            // games reached has them for every game: read again, in case
+            // the second game's import committed between the two queries.
+            if !self.reached_by_one_at_most(hash).await? {
+                return self.summed_counts(hash, collections, &slice).await;
+            }
+        }
+        self.counted_one_by_one(hash, collections, filter).await
+    }
+
+    /// Whether no more than one game (of any collection) reached the
+    /// position keyed `hash`.
+    async fn reached_by_one_at_most(&self, hash: u64) -> Result<bool, sqlx::Error> {
+        let k: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM explorer_positions WHERE hash = $1 LIMIT 2) AS x",
+        )
+        .bind(hash.cast_signed())
+        .fetch_one(&self.reader)
+        .await?;
+        Ok(k < 2)
+    }
+
+    /// The counts of every move from the position keyed `hash` over the
+    /// games of `collections` in `slice`, summed over the collections,
+    /// months, time classes and bands of its count rows.
+    async fn summed_counts(
         &self,
         hash: u64,
         collections: &[i64],
         slice: &CountsSlice,
     ) -> Result<Vec<MoveCounts>, sqlx::Error> {
-        if collections.is_empty() {
-            return Ok(Vec::new());
-        }
         let mut b = Built::default();
         let h = b.int(hash.cast_signed());
         let cs = b.ints(collections);
@@ -993,18 +1191,12 @@ impl Store {
 
     /// The counts of every move from the position keyed `hash` over the
     /// games of `collections` that pass `filter`, counted game by game.
-    ///
-    /// # Errors
-    /// The database refused the query.
-    pub async fn explorer_counts_filtered(
+    async fn counted_one_by_one(
         &self,
         hash: u64,
         collections: &[i64],
         filter: &GameFilter,
     ) -> Result<Vec<MoveCounts>, sqlx::Error> {
-        if collections.is_empty() {
-            return Ok(Vec::new());
-        }
         let mut b = Built::default();
         let h = b.int(hash.cast_signed());
         let cs = b.ints(collections);

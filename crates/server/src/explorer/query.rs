@@ -6,9 +6,7 @@
 use serde_json::{json, Value};
 use shogi_core::{Move, Position};
 
-use crate::db::explorer::{
-    Collection, CountsSlice, GameFilter, Listed, MoveCounts, Order, Outcome,
-};
+use crate::db::explorer::{Collection, GameFilter, Listed, MoveCounts, Order, Outcome};
 use crate::db::Store;
 use crate::error::{Error, Problem};
 use crate::ratings::TimeClass;
@@ -143,14 +141,7 @@ pub async fn explore(
     let hash = position.hash();
     // Whole months and rating bands are summed from the count rows; any
     // other filter counts the games through the position one by one.
-    let counts = match CountsSlice::of(&req.filter) {
-        Some(slice) => store.explorer_counts(hash, &ids, &slice).await?,
-        None => {
-            store
-                .explorer_counts_filtered(hash, &ids, &req.filter)
-                .await?
-        }
-    };
+    let counts = store.explorer_counts(hash, &ids, &req.filter).await?;
     let total = counts.iter().map(|c| c.games).sum();
     let mut ended = MoveCounts::default();
     let mut moves = Vec::new();
