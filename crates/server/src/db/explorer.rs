@@ -354,6 +354,20 @@ impl CountsSlice {
     }
 }
 
+impl CountsSlice {
+    /// Whether a count row of `month`, time class `class` and `band` is
+    /// in the slice: what [`Store::explorer_counts`] asks in SQL.
+    fn holds(&self, month: i64, class: Option<TimeClass>, band: i64) -> bool {
+        self.since_month.is_none_or(|m| month >= m)
+            && self.until_month.is_none_or(|m| month < m)
+            && self
+                .time_class
+                .is_none_or(|c| class_code(Some(c)) == class_code(class))
+            && self.min_band.is_none_or(|lo| band >= lo)
+            && self.max_band.is_none_or(|hi| band <= hi && band != -1)
+    }
+}
+
 /// The `time_class` column of `explorer_counts`: 0 unknown, then
 /// [`TimeClass::ALL`]'s order from 1.
 fn class_code(c: Option<TimeClass>) -> i64 {
@@ -630,6 +644,45 @@ struct LoneGame {
     rating: Option<i64>,
     played_at_ms: i64,
     time_class: Option<TimeClass>,
+}
+
+impl LoneGame {
+    /// Read from a row of `explorer_positions` (`next`) joined to
+    /// `collection_games` (`collection`, `result`, the ratings,
+    /// `played_at`, `time_class`).
+    fn of_row(r: &AnyRow) -> Result<LoneGame, sqlx::Error> {
+        let outcome: Option<String> = r.try_get("result")?;
+        let class: Option<String> = r.try_get("time_class")?;
+        let s: Option<i64> = r.try_get("sente_rating")?;
+        let g: Option<i64> = r.try_get("gote_rating")?;
+        Ok(LoneGame {
+            collection: r.try_get("collection")?,
+            next: u16::try_from(r.try_get::<i64, _>("next")?).unwrap_or(0),
+            outcome: outcome.as_deref().and_then(Outcome::from_name),
+            rating: s.zip(g).map(|(s, g)| i64::midpoint(s, g)),
+            played_at_ms: r.try_get("played_at")?,
+            time_class: class.as_deref().and_then(TimeClass::from_name),
+        })
+    }
+
+    /// Its counts when it is a game of `collections` in `slice`, as its
+    /// count row would be summed.
+    fn counts_in(&self, collections: &[i64], slice: &CountsSlice) -> Option<MoveCounts> {
+        let counted = collections.contains(&self.collection)
+            && slice.holds(
+                month_of(self.played_at_ms),
+                self.time_class,
+                band_of(self.rating),
+            );
+        counted.then(|| {
+            let mut c = MoveCounts {
+                next: self.next,
+                ..MoveCounts::default()
+            };
+            c.add_game(self.outcome, self.rating, self.played_at_ms);
+            c
+        })
+    }
 }
 
 /// The most recent games through a position among which a list by rating
@@ -926,21 +979,7 @@ impl Store {
                     q = q.bind(h);
                 }
                 for r in q.fetch_all(&mut **tx).await? {
-                    let outcome: Option<String> = r.try_get("result")?;
-                    let class: Option<String> = r.try_get("time_class")?;
-                    let s: Option<i64> = r.try_get("sente_rating")?;
-                    let g: Option<i64> = r.try_get("gote_rating")?;
-                    before.insert(
-                        r.try_get("hash")?,
-                        Before::Lone(LoneGame {
-                            collection: r.try_get("collection")?,
-                            next: u16::try_from(r.try_get::<i64, _>("next")?).unwrap_or(0),
-                            outcome: outcome.as_deref().and_then(Outcome::from_name),
-                            rating: s.zip(g).map(|(s, g)| i64::midpoint(s, g)),
-                            played_at_ms: r.try_get("played_at")?,
-                            time_class: class.as_deref().and_then(TimeClass::from_name),
-                        }),
-                    );
+                    before.insert(r.try_get("hash")?, Before::Lone(LoneGame::of_row(&r)?));
                 }
             }
         }
@@ -1109,26 +1148,33 @@ impl Store {
             if !counts.is_empty() {
                 return Ok(counts);
             }
-            // A position only one game reached has no count rows. One two
-            // games reached has them for every game: read again, in case
-            // the second game's import committed between the two queries.
-            if !self.reached_by_one_at_most(hash).await? {
-                return self.summed_counts(hash, collections, &slice).await;
-            }
+            // A position only one game reached has no count rows: its game
+            // is counted here. One two games reached has them for every
+            // game: read again, in case the second game's import committed
+            // between the two queries.
+            let reached = self.first_two_through(hash).await?;
+            return match reached.as_slice() {
+                [] => Ok(Vec::new()),
+                [g] => Ok(g.counts_in(collections, &slice).into_iter().collect()),
+                _ => self.summed_counts(hash, collections, &slice).await,
+            };
         }
         self.counted_one_by_one(hash, collections, filter).await
     }
 
-    /// Whether no more than one game (of any collection) reached the
-    /// position keyed `hash`.
-    async fn reached_by_one_at_most(&self, hash: u64) -> Result<bool, sqlx::Error> {
-        let k: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM (SELECT 1 FROM explorer_positions WHERE hash = $1 LIMIT 2) AS x",
+    /// Two of the games (of any collection) through the position keyed
+    /// `hash`: fewer when fewer reached it.
+    async fn first_two_through(&self, hash: u64) -> Result<Vec<LoneGame>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT p.next, g.collection, g.result, g.sente_rating, g.gote_rating, \
+                 g.played_at, g.time_class \
+             FROM explorer_positions p JOIN collection_games g ON g.n = p.game \
+             WHERE p.hash = $1 LIMIT 2",
         )
         .bind(hash.cast_signed())
-        .fetch_one(&self.reader)
+        .fetch_all(&self.reader)
         .await?;
-        Ok(k < 2)
+        rows.iter().map(LoneGame::of_row).collect()
     }
 
     /// The counts of every move from the position keyed `hash` over the
