@@ -221,8 +221,16 @@ export async function explorerScenarios(browser: Browser): Promise<void> {
     const inMonth = lines.filter((_, i) => months()[i] === month);
     check(inMonth.length >= 2 && inMonth.length < lines.length, `records of ${month}: ${inMonth.length}`);
     await p.click('.explorer-filters summary');
-    await p.fill('#explorer-since', month);
-    await p.fill('#explorer-until', month);
+    // As a person does: the month by its Russian name, the year typed.
+    const [year, mm] = month.split('-');
+    const name = new Intl.DateTimeFormat('ru-RU', { month: 'long', timeZone: 'UTC' }).format(
+      new Date(Date.UTC(2000, Number(mm) - 1, 1)),
+    );
+    for (const end of ['since', 'until']) {
+      await p.selectOption(`#explorer-${end}-month`, { label: name });
+      await p.fill(`#explorer-${end}-year`, year);
+      await p.press(`#explorer-${end}-year`, 'Tab');
+    }
     const monthly = countsAfter(inMonth, []);
     await waitTotal(p, monthly.games);
     rows = await explorerRows(p);
@@ -231,8 +239,10 @@ export async function explorerScenarios(browser: Browser): Promise<void> {
       `the moves of ${month}: ${JSON.stringify(rows)}, expected ${JSON.stringify(monthly.next)}`,
     );
     await p.screenshot({ path: join(shots, 'explorer-month-russian.png') });
-    await p.fill('#explorer-since', '');
-    await p.fill('#explorer-until', '');
+    for (const end of ['since', 'until']) {
+      await p.fill(`#explorer-${end}-year`, '');
+      await p.press(`#explorer-${end}-year`, 'Tab');
+    }
     await waitTotal(p, expected.games);
     rows = await explorerRows(p);
 

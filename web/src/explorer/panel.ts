@@ -23,7 +23,7 @@ import type { Notation } from '../board/notation';
 import { parseSfen, type Position } from '../board/shogi';
 import { h, option, scrollBox } from '../dom';
 import { t } from '../i18n/i18n';
-import { isoDayText } from '../records/dates';
+import { isoDayText, monthNames } from '../records/dates';
 import { CLASSES, className } from '../rules/timecontrol';
 
 /** How long a position must stay shown before the server is asked. */
@@ -270,11 +270,6 @@ export class ExplorerPanel {
       CLASSES.map((c) => option(c, className(c), f.time_class)),
     );
     timeClass.addEventListener('change', () => this.setFilter({ time_class: timeClass.value }));
-    const input = (key: keyof GameFilter, label: string, attrs: Record<string, string | number>) => {
-      const el = h('input', { id: `explorer-${key.replace('_', '-')}`, value: f[key], 'aria-label': label, ...attrs });
-      el.addEventListener('change', () => this.setFilter({ [key]: el.value.trim() }));
-      return h('label', {}, `${label} `, el);
-    };
     // Whole bands of ratings: "from 1200" and "to 1499".
     const rating = (key: 'min_rating' | 'max_rating', label: string) => {
       const top = key === 'max_rating' ? BAND - 1 : 0;
@@ -288,7 +283,36 @@ export class ExplorerPanel {
       el.addEventListener('change', () => this.setFilter({ [key]: el.value }));
       return h('label', {}, `${label} `, el);
     };
-    const month = { type: 'month', size: 8, placeholder: t('exDateHint'), class: 'explorer-date' };
+    // A period of whole months: a year typed (records go back centuries)
+    // and a month named in the page's language (a browser's month picker
+    // speaks the browser's); the filter keeps `YYYY-MM`.
+    const period = (key: 'since' | 'until', label: string) => {
+      const [y, m] = f[key] ? f[key].split('-') : ['', key === 'since' ? '01' : '12'];
+      const id = `explorer-${key}`;
+      const year = h('input', {
+        id: `${id}-year`,
+        type: 'number',
+        min: 1,
+        max: 9999,
+        value: y,
+        placeholder: t('exYearHint'),
+        'aria-label': `${label}: ${t('exYear')}`,
+        class: 'explorer-year',
+      });
+      const month = h(
+        'select',
+        { id: `${id}-month`, 'aria-label': `${label}: ${t('exMonth')}` },
+        monthNames().map((name, i) => option(String(i + 1).padStart(2, '0'), name, m)),
+      );
+      const changed = () => {
+        const n = Number.parseInt(year.value, 10);
+        const value = n >= 1 && n <= 9999 ? `${String(n).padStart(4, '0')}-${month.value}` : '';
+        if (value !== this.filter[key]) this.setFilter({ [key]: value });
+      };
+      year.addEventListener('change', changed);
+      month.addEventListener('change', changed);
+      return h('label', {}, `${label} `, month, ' ', year);
+    };
     const narrowed = f.time_class || f.min_rating || f.max_rating || f.since || f.until;
     const filters = h(
       'details',
@@ -301,7 +325,7 @@ export class ExplorerPanel {
         rating('min_rating', t('exMinRating')),
         rating('max_rating', t('exMaxRating')),
       ),
-      h('div', { class: 'controls' }, input('since', t('exSince'), month), input('until', t('exUntil'), month)),
+      h('div', { class: 'controls' }, period('since', t('exSince')), period('until', t('exUntil'))),
     );
     this.head.replaceChildren(
       h('h2', {}, t('exTitle')),

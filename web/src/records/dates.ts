@@ -27,3 +27,9 @@ export function isoDayText(iso: string | null | undefined, l: Lang = lang()): st
   d.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
   return dayText(d.getTime(), l);
 }
+
+/** The twelve months' names in `l`'s words, as a month stands alone (ru `ноябрь`, uk `листопад`, ja `11月`). */
+export function monthNames(l: Lang = lang()): string[] {
+  const f = new Intl.DateTimeFormat(LOCALE[l], { month: 'long', timeZone: 'UTC' });
+  return Array.from({ length: 12 }, (_, m) => f.format(new Date(Date.UTC(2000, m, 1))));
+}
