@@ -630,14 +630,15 @@ type CountsKey = (i64, i64, i64, i64, i64, u16);
 #[derive(Clone, Copy, Debug)]
 enum Before {
     /// One game: it has no count rows yet.
-    Lone(LoneGame),
+    Lone(GameAt),
     /// Two or more: their count rows are written.
     Shared,
 }
 
-/// The one game that reached a position, as its count row needs it.
+/// A game at a position, as its count row needs it: the one game that
+/// reached a position, or a game of the batch being added.
 #[derive(Clone, Copy, Debug)]
-struct LoneGame {
+struct GameAt {
     collection: i64,
     next: u16,
     outcome: Option<Outcome>,
@@ -646,16 +647,16 @@ struct LoneGame {
     time_class: Option<TimeClass>,
 }
 
-impl LoneGame {
+impl GameAt {
     /// Read from a row of `explorer_positions` (`next`) joined to
     /// `collection_games` (`collection`, `result`, the ratings,
     /// `played_at`, `time_class`).
-    fn of_row(r: &AnyRow) -> Result<LoneGame, sqlx::Error> {
+    fn of_row(r: &AnyRow) -> Result<GameAt, sqlx::Error> {
         let outcome: Option<String> = r.try_get("result")?;
         let class: Option<String> = r.try_get("time_class")?;
         let s: Option<i64> = r.try_get("sente_rating")?;
         let g: Option<i64> = r.try_get("gote_rating")?;
-        Ok(LoneGame {
+        Ok(GameAt {
             collection: r.try_get("collection")?,
             next: u16::try_from(r.try_get::<i64, _>("next")?).unwrap_or(0),
             outcome: outcome.as_deref().and_then(Outcome::from_name),
@@ -663,6 +664,18 @@ impl LoneGame {
             played_at_ms: r.try_get("played_at")?,
             time_class: class.as_deref().and_then(TimeClass::from_name),
         })
+    }
+
+    /// The key of its count row at the position keyed `hash`.
+    fn key(&self, hash: i64) -> CountsKey {
+        (
+            hash,
+            self.collection,
+            month_of(self.played_at_ms),
+            class_code(self.time_class),
+            band_of(self.rating),
+            self.next,
+        )
     }
 
     /// Its counts when it is a game of `collections` in `slice`, as its
@@ -979,7 +992,7 @@ impl Store {
                     q = q.bind(h);
                 }
                 for r in q.fetch_all(&mut **tx).await? {
-                    before.insert(r.try_get("hash")?, Before::Lone(LoneGame::of_row(&r)?));
+                    before.insert(r.try_get("hash")?, Before::Lone(GameAt::of_row(&r)?));
                 }
             }
         }
@@ -1005,53 +1018,30 @@ impl Store {
         }
         // Counts, summed over the batch first, by month, time class and band.
         let mut counts: HashMap<CountsKey, MoveCounts> = HashMap::new();
-        let mut add = |collection: i64,
-                       hash: i64,
-                       next: u16,
-                       outcome: Option<Outcome>,
-                       rating: Option<i64>,
-                       played_at_ms: i64,
-                       class: Option<TimeClass>| {
-            let key = (
-                hash,
-                collection,
-                month_of(played_at_ms),
-                class_code(class),
-                band_of(rating),
-                next,
-            );
-            let c = counts.entry(key).or_default();
-            c.next = next;
-            c.add_game(outcome, rating, played_at_ms);
+        let mut add = |hash: i64, g: &GameAt| {
+            let c = counts.entry(g.key(hash)).or_default();
+            c.next = g.next;
+            c.add_game(g.outcome, g.rating, g.played_at_ms);
         };
         for (_, e) in added {
-            let rating = e.average_rating();
             for p in &e.positions {
                 let h = p.hash.cast_signed();
                 if here[&h] >= 2 || before.contains_key(&h) {
-                    add(
+                    let g = GameAt {
                         collection,
-                        h,
-                        p.next,
-                        e.outcome,
-                        rating,
-                        e.played_at_ms,
-                        e.time_class,
-                    );
+                        next: p.next,
+                        outcome: e.outcome,
+                        rating: e.average_rating(),
+                        played_at_ms: e.played_at_ms,
+                        time_class: e.time_class,
+                    };
+                    add(h, &g);
                 }
             }
         }
         for (&h, b) in before {
             if let Before::Lone(g) = b {
-                add(
-                    g.collection,
-                    h,
-                    g.next,
-                    g.outcome,
-                    g.rating,
-                    g.played_at_ms,
-                    g.time_class,
-                );
+                add(h, g);
             }
         }
         let mut counts: Vec<(CountsKey, MoveCounts)> = counts.into_iter().collect();
@@ -1164,7 +1154,7 @@ impl Store {
 
     /// Two of the games (of any collection) through the position keyed
     /// `hash`: fewer when fewer reached it.
-    async fn first_two_through(&self, hash: u64) -> Result<Vec<LoneGame>, sqlx::Error> {
+    async fn first_two_through(&self, hash: u64) -> Result<Vec<GameAt>, sqlx::Error> {
         let rows = sqlx::query(
             "SELECT p.next, g.collection, g.result, g.sente_rating, g.gote_rating, \
                  g.played_at, g.time_class \
@@ -1174,7 +1164,7 @@ impl Store {
         .bind(hash.cast_signed())
         .fetch_all(&self.reader)
         .await?;
-        rows.iter().map(LoneGame::of_row).collect()
+        rows.iter().map(GameAt::of_row).collect()
     }
 
     /// The counts of every move from the position keyed `hash` over the
