@@ -156,22 +156,32 @@ fn direct_counts(
             Color::Gote
         };
         let loser = g.resigned.then_some(to_move);
-        let mut pos = Position::startpos();
-        let mut seen = HashSet::new();
-        for i in 0..=g.moves.len() {
-            let next = g.moves.get(i).map_or(0, |m| m.to_u16());
-            if seen.insert(pos.hash()) {
-                let c = out.entry(pos.hash()).or_default().entry(next).or_default();
-                c.0 += 1;
-                match loser {
-                    Some(Color::Gote) => c.1 += 1,
-                    Some(Color::Sente) => c.2 += 1,
-                    None => {}
-                }
+        for (hash, next) in first_reached(&g.moves) {
+            let c = out.entry(hash).or_default().entry(next).or_default();
+            c.0 += 1;
+            match loser {
+                Some(Color::Gote) => c.1 += 1,
+                Some(Color::Sente) => c.2 += 1,
+                None => {}
             }
-            if let Some(&m) = g.moves.get(i) {
-                pos.make_move(m);
-            }
+        }
+    }
+    out
+}
+
+/// Each position a game reached, once, where it first reached it: its key
+/// and the move then played (0 where the game ended), in order.
+fn first_reached(moves: &[Move]) -> Vec<(u64, u16)> {
+    let mut pos = Position::startpos();
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for i in 0..=moves.len() {
+        let next = moves.get(i).map_or(0, |m| m.to_u16());
+        if seen.insert(pos.hash()) {
+            out.push((pos.hash(), next));
+        }
+        if let Some(&m) = moves.get(i) {
+            pos.make_move(m);
         }
     }
     out
@@ -474,16 +484,8 @@ fn count_keys(games: &[Game]) -> usize {
         let avg = g.ratings.map_or(-1, |(s, g)| i64::midpoint(s, g) / 100);
         let (y, m, _) = g.day;
         let class = g.class.map_or(0, |c| c as i64 + 1);
-        let mut pos = Position::startpos();
-        let mut seen = HashSet::new();
-        for i in 0..=g.moves.len() {
-            let next = g.moves.get(i).map_or(0, |m| m.to_u16());
-            if seen.insert(pos.hash()) {
-                keys.insert((pos.hash(), y * 100 + i64::from(m), class, avg, next));
-            }
-            if let Some(&mv) = g.moves.get(i) {
-                pos.make_move(mv);
-            }
+        for (hash, next) in first_reached(&g.moves) {
+            keys.insert((hash, y * 100 + i64::from(m), class, avg, next));
         }
     }
     keys.len()

@@ -352,9 +352,7 @@ impl CountsSlice {
             max_band,
         })
     }
-}
 
-impl CountsSlice {
     /// Whether a count row of `month`, time class `class` and `band` is
     /// in the slice: what [`Store::explorer_counts`] asks in SQL.
     fn holds(&self, month: i64, class: Option<TimeClass>, band: i64) -> bool {
@@ -366,6 +364,12 @@ impl CountsSlice {
             && self.min_band.is_none_or(|lo| band >= lo)
             && self.max_band.is_none_or(|hi| band <= hi && band != -1)
     }
+}
+
+/// The `next` column of a row (`Move::to_u16`; 0 for the games that
+/// ended there).
+fn next_move(r: &AnyRow) -> Result<u16, sqlx::Error> {
+    Ok(u16::try_from(r.try_get::<i64, _>("next")?).unwrap_or(0))
 }
 
 /// The `time_class` column of `explorer_counts`: 0 unknown, then
@@ -407,6 +411,12 @@ pub struct MoveCounts {
 }
 
 impl MoveCounts {
+    /// Adds game `g`, which played `g.next` (this line's move).
+    fn add_game_at(&mut self, g: &GameAt) {
+        self.next = g.next;
+        self.add_game(g.outcome, g.rating, g.played_at_ms);
+    }
+
     fn add_game(&mut self, outcome: Option<Outcome>, rating: Option<i64>, played_at_ms: i64) {
         // The first game sets the day: a game before 1970 is before the default 0.
         self.last_played_ms = if self.games == 0 {
@@ -506,11 +516,7 @@ fn listed(r: &AnyRow, reached: bool) -> Result<Listed, sqlx::Error> {
     let plies: i64 = r.try_get("plies")?;
     let reached = if reached {
         let ply: i64 = r.try_get("ply")?;
-        let next: i64 = r.try_get("next")?;
-        Some((
-            u32::try_from(ply).unwrap_or(0),
-            u16::try_from(next).unwrap_or(0),
-        ))
+        Some((u32::try_from(ply).unwrap_or(0), next_move(r)?))
     } else {
         None
     };
@@ -687,11 +693,8 @@ impl GameAt {
                 band_of(self.rating),
             );
         counted.then(|| {
-            let mut c = MoveCounts {
-                next: self.next,
-                ..MoveCounts::default()
-            };
-            c.add_game(self.outcome, self.rating, self.played_at_ms);
+            let mut c = MoveCounts::default();
+            c.add_game_at(self);
             c
         })
     }
@@ -998,8 +1001,7 @@ impl Store {
                     q = q.bind(h);
                 }
                 for r in q.fetch_all(&mut **tx).await? {
-                    let next = u16::try_from(r.try_get::<i64, _>("next")?).unwrap_or(0);
-                    rows.push((r.try_get("hash")?, r.try_get("game")?, next));
+                    rows.push((r.try_get("hash")?, r.try_get("game")?, next_move(&r)?));
                 }
             }
         }
@@ -1064,11 +1066,7 @@ impl Store {
         }
         // Counts, summed over the batch first, by month, time class and band.
         let mut counts: HashMap<CountsKey, MoveCounts> = HashMap::new();
-        let mut add = |hash: i64, g: &GameAt| {
-            let c = counts.entry(g.key(hash)).or_default();
-            c.next = g.next;
-            c.add_game(g.outcome, g.rating, g.played_at_ms);
-        };
+        let mut add = |hash: i64, g: &GameAt| counts.entry(g.key(hash)).or_default().add_game_at(g);
         for (_, e) in added {
             for p in &e.positions {
                 let h = p.hash.cast_signed();
@@ -1211,10 +1209,7 @@ impl Store {
         .fetch_all(&self.reader)
         .await?;
         rows.iter()
-            .map(|r| {
-                let next = u16::try_from(r.try_get::<i64, _>("next")?).unwrap_or(0);
-                GameAt::of_row(r, next)
-            })
+            .map(|r| GameAt::of_row(r, next_move(r)?))
             .collect()
     }
 
@@ -1263,7 +1258,7 @@ impl Store {
         rows.iter()
             .map(|r| {
                 Ok(MoveCounts {
-                    next: u16::try_from(r.try_get::<i64, _>("next")?).unwrap_or(0),
+                    next: next_move(r)?,
                     games: super::store::to_u64(r.try_get("games")?),
                     sente_wins: super::store::to_u64(r.try_get("sente_wins")?),
                     gote_wins: super::store::to_u64(r.try_get("gote_wins")?),
@@ -1289,27 +1284,16 @@ impl Store {
         let cs = b.ints(collections);
         let f = b.filter(filter, self.dialect);
         b.sql = format!(
-            "SELECT p.next, g.result, g.sente_rating, g.gote_rating, g.played_at \
+            "SELECT p.next, g.collection, g.result, g.sente_rating, g.gote_rating, \
+                 g.played_at, g.time_class \
              FROM explorer_positions p JOIN collection_games g ON g.n = p.game \
              WHERE p.hash = {h} AND g.collection IN ({cs}){f}"
         );
         let rows = b.query().fetch_all(&self.reader).await?;
         let mut by_move: HashMap<u16, MoveCounts> = HashMap::new();
         for r in &rows {
-            let next = u16::try_from(r.try_get::<i64, _>("next")?).unwrap_or(0);
-            let outcome: Option<String> = r.try_get("result")?;
-            let s: Option<i64> = r.try_get("sente_rating")?;
-            let g: Option<i64> = r.try_get("gote_rating")?;
-            let rating = s.zip(g).map(|(s, g)| i64::midpoint(s, g));
-            let c = by_move.entry(next).or_insert(MoveCounts {
-                next,
-                ..MoveCounts::default()
-            });
-            c.add_game(
-                outcome.as_deref().and_then(Outcome::from_name),
-                rating,
-                r.try_get("played_at")?,
-            );
+            let g = GameAt::of_row(r, next_move(r)?)?;
+            by_move.entry(g.next).or_default().add_game_at(&g);
         }
         Ok(by_move.into_values().collect())
     }
