@@ -238,7 +238,7 @@ export async function explorerScenarios(browser: Browser): Promise<void> {
       rows.map((r) => r.games).join(',') === monthly.next.map(([, n]) => String(n)).join(','),
       `the moves of ${month}: ${JSON.stringify(rows)}, expected ${JSON.stringify(monthly.next)}`,
     );
-    await p.screenshot({ path: join(shots, 'explorer-month-russian.png') });
+    await shootNarrow(p, 'explorer-month-russian', 'the explorer with its period open');
     for (const end of ['since', 'until']) {
       await p.fill(`#explorer-${end}-year`, '');
       await p.press(`#explorer-${end}-year`, 'Tab');
