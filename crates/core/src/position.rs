@@ -799,16 +799,20 @@ impl Position {
                 if self.by_color[us.index()].contains(to) {
                     return Err(IllegalMove::OwnPieceOnTarget(to));
                 }
-                let empty_board = attacks::piece(us, piece.kind, from, &Occupied::default());
-                if !empty_board.contains(to) {
-                    return Err(IllegalMove::BadDirection {
-                        kind: piece.kind,
-                        from,
-                        to,
-                    });
-                }
+                // A legal move reaches `to` through the real occupancy, so the
+                // empty board (which tells a wrong direction from a blocked
+                // path) is looked at only for a move that does not.
                 if !attacks::piece(us, piece.kind, from, &self.occ).contains(to) {
-                    return Err(IllegalMove::PathBlocked { from, to });
+                    let empty_board = attacks::piece(us, piece.kind, from, &Occupied::default());
+                    return Err(if empty_board.contains(to) {
+                        IllegalMove::PathBlocked { from, to }
+                    } else {
+                        IllegalMove::BadDirection {
+                            kind: piece.kind,
+                            from,
+                            to,
+                        }
+                    });
                 }
                 if promote {
                     if !rules::can_promote(us, piece.kind, from, to) {

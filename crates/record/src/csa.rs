@@ -298,10 +298,18 @@ impl Reader<'_> {
         self.setup.get_or_insert_with(Setup::empty)
     }
 
+    /// Fixes the start position at the first statement that needs it (a
+    /// move, a time, an ending); a check for every move, so kept inline.
+    #[inline]
     fn start(&mut self) -> Result<(), ReadError> {
         if self.started {
             return Ok(());
         }
+        self.start_now()
+    }
+
+    #[cold]
+    fn start_now(&mut self) -> Result<(), ReadError> {
         self.started = true;
         if let Some(setup) = self.setup.take() {
             let pos = lenient_position(setup)
@@ -317,12 +325,9 @@ impl Reader<'_> {
         for chunk in rest.chunks(4) {
             let bad = || self.err(stmt, ReadErrorKind::BadBoard);
             let sq = chunk.get(..2).and_then(square).ok_or_else(bad)?;
-            let name = chunk
-                .get(2..4)
-                .and_then(|n| std::str::from_utf8(n).ok())
-                .ok_or_else(bad)?;
+            let name = chunk.get(2..4).ok_or_else(bad)?;
             match s.piece_at(sq) {
-                Some(p) if p.kind.csa() == name => s.set(sq, None),
+                Some(p) if p.kind.csa().as_bytes() == name => s.set(sq, None),
                 _ => return Err(bad()),
             }
         }
@@ -334,30 +339,35 @@ impl Reader<'_> {
 
     fn row(&mut self, stmt: &str, rank: u8) -> Result<(), ReadError> {
         let bad = || self.err(stmt, ReadErrorKind::BadBoard);
-        let mut cells: Vec<Option<Piece>> = Vec::with_capacity(9);
+        // Nine cells, or the row is bad (a tenth one is refused at once:
+        // every bad row gives the same error).
+        let mut cells = [None; 9];
+        let mut n = 0;
         let b = stmt.as_bytes();
         let mut i = 2;
         while i < b.len() {
-            match b[i] {
-                b' ' => i += 1,
-                b'*' => {
-                    cells.push(None);
+            let cell = match b[i] {
+                b' ' => {
                     i += 1;
+                    continue;
+                }
+                b'*' => {
+                    i += 1;
+                    None
                 }
                 c @ (b'+' | b'-') => {
-                    let name = b
-                        .get(i + 1..i + 3)
-                        .and_then(|n| std::str::from_utf8(n).ok())
-                        .ok_or_else(bad)?;
-                    let kind = piece_kind(name).ok_or_else(bad)?;
+                    let name = b.get(i + 1..i + 3).ok_or_else(bad)?;
+                    let kind = piece_kind_bytes(name).ok_or_else(bad)?;
                     let color = if c == b'+' { Color::Sente } else { Color::Gote };
-                    cells.push(Some(Piece::new(color, kind)));
                     i += 3;
+                    Some(Piece::new(color, kind))
                 }
                 _ => return Err(bad()),
-            }
+            };
+            *cells.get_mut(n).ok_or_else(bad)? = cell;
+            n += 1;
         }
-        if cells.len() != 9 {
+        if n != 9 {
             return Err(bad());
         }
         let setup = self.setup_mut();
@@ -373,12 +383,9 @@ impl Reader<'_> {
         let rest = stmt.as_bytes().get(2..).unwrap_or(&[]);
         for chunk in rest.chunks(4) {
             let bad = || self.err(stmt, ReadErrorKind::BadHand);
-            let name = chunk
-                .get(2..4)
-                .and_then(|n| std::str::from_utf8(n).ok())
-                .ok_or_else(bad)?;
+            let name = chunk.get(2..4).ok_or_else(bad)?;
             if chunk.get(..2) == Some(b"00") {
-                if name == "AL" {
+                if name == b"AL" {
                     let setup = self.setup_mut();
                     let missing = setup.missing_pieces();
                     let hand = &mut setup.hands[color];
@@ -388,7 +395,7 @@ impl Reader<'_> {
                     }
                     continue;
                 }
-                let hk = piece_kind(name)
+                let hk = piece_kind_bytes(name)
                     .filter(|k| !k.is_promoted())
                     .and_then(PieceKind::hand_kind)
                     .ok_or_else(bad)?;
@@ -396,7 +403,7 @@ impl Reader<'_> {
                 hand.set(hk, hand.count(hk).saturating_add(1));
             } else {
                 let sq = chunk.get(..2).and_then(square).ok_or_else(bad)?;
-                let kind = piece_kind(name).ok_or_else(bad)?;
+                let kind = piece_kind_bytes(name).ok_or_else(bad)?;
                 self.setup_mut().set(sq, Some(Piece::new(color, kind)));
             }
         }
@@ -572,7 +579,16 @@ pub fn read(text: &str) -> Result<Record, ReadError> {
     for (i, line) in scan::lines(text).enumerate() {
         r.line_no = i + 1;
         r.line = line;
-        let line = line.trim_end_matches(['\r', ' ', '\t']);
+        let line = scan::trim_end_ascii(line, b"\r \t");
+        let b = line.as_bytes();
+        // Most lines are one move (`+7776FU`): played without the general
+        // statement splitting (a line `statement` would not trim further).
+        if let [b'+' | b'-', _, _, _, _, _, last] = *b {
+            if last.is_ascii() && !char::from(last).is_whitespace() && !b.contains(&b',') {
+                r.mv(line)?;
+                continue;
+            }
+        }
         if let Some(c) = line.strip_prefix('\'') {
             if let Some(c) = c.strip_prefix('*') {
                 r.b.comment(c);

@@ -12,30 +12,41 @@ const fn splat(b: u8) -> u128 {
 const LOW: u128 = splat(0x01);
 const HIGH: u128 = splat(0x80);
 
-/// Whether one of the sixteen bytes of `word` is zero (the classic SWAR
-/// test: exact, since a borrow only propagates from a byte that is zero
-/// itself).
-const fn has_zero(word: u128) -> bool {
-    word.wrapping_sub(LOW) & !word & HIGH != 0
+/// The index of the first zero byte of `word` (read little-endian, so the
+/// first byte is the lowest): the classic SWAR test, whose lowest flagged
+/// byte is always a true zero (a borrow only carries upward, past a zero).
+#[inline]
+const fn first_zero(word: u128) -> Option<usize> {
+    let mask = word.wrapping_sub(LOW) & !word & HIGH;
+    if mask == 0 {
+        None
+    } else {
+        Some((mask.trailing_zeros() / 8) as usize)
+    }
 }
 
-/// The index of the first `needle` in `hay`.
+/// The index of the first `needle` in `hay`, sixteen bytes at a time (the
+/// last few bytes padded with a byte that is not `needle`).
 #[inline]
 pub(crate) fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
     let pattern = splat(needle);
+    let mut chunks = hay.chunks_exact(16);
     let mut base = 0;
-    for chunk in hay.chunks_exact(16) {
+    for chunk in &mut chunks {
         let mut word = [0u8; 16];
         word.copy_from_slice(chunk);
-        if has_zero(u128::from_ne_bytes(word) ^ pattern) {
-            break;
+        if let Some(i) = first_zero(u128::from_le_bytes(word) ^ pattern) {
+            return Some(base + i);
         }
         base += 16;
     }
-    hay[base..]
-        .iter()
-        .position(|&b| b == needle)
-        .map(|i| base + i)
+    let rest = chunks.remainder();
+    if rest.is_empty() {
+        return None;
+    }
+    let mut word = [!needle; 16];
+    word[..rest.len()].copy_from_slice(rest);
+    first_zero(u128::from_le_bytes(word) ^ pattern).map(|i| base + i)
 }
 
 /// `s.find(c)`: the last byte of `c`'s encoding is searched for, then the
