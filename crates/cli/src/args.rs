@@ -547,9 +547,15 @@ pub struct CsaClientArgs {
     pub id: String,
     /// LOGIN's password: the game name and the account's token (on our
     /// server the CSA token of `shogi user add NAME --bot`; on floodgate
-    /// any trip), as GAME,TOKEN. Note that other users of this machine can
-    /// see a process's arguments.
-    #[arg(long, value_name = "GAME,TOKEN")]
+    /// any trip), as GAME,TOKEN. Other users of this machine can see a
+    /// process's arguments but not its environment: the environment
+    /// variable SHOGI_CSA_PASSWORD keeps the token out of sight.
+    #[arg(
+        long,
+        value_name = "GAME,TOKEN",
+        env = "SHOGI_CSA_PASSWORD",
+        hide_env_values = true
+    )]
     pub password: String,
     /// The USI engine's program (default: this program's own engine, `shogi usi`).
     #[arg(long, value_name = "PATH")]

@@ -42,12 +42,33 @@ fn program(db: &Path, name: &str) -> String {
     line.rsplit(' ').next().unwrap().to_owned()
 }
 
+/// How a bridge is given its password.
+#[derive(Clone, Copy)]
+enum Given {
+    /// `--password GAME,TOKEN`.
+    Argument,
+    /// The environment variable `SHOGI_CSA_PASSWORD`, where other users of
+    /// the machine cannot read it.
+    Environment,
+}
+
 /// `shogi csa-client` for one game as `id` with `password`, our engine at
 /// its weakest.
 fn bridge(server: &str, id: &str, password: &str) -> Child {
-    shogi()
+    bridge_given(server, id, password, Given::Argument)
+}
+
+/// [`bridge`], the password given as `given` says.
+fn bridge_given(server: &str, id: &str, password: &str, given: Given) -> Child {
+    let mut command = shogi();
+    command
         .args(["csa-client", "--server", server, "--id", id])
-        .args(["--password", password])
+        .env_remove("SHOGI_CSA_PASSWORD");
+    match given {
+        Given::Argument => command.args(["--password", password]),
+        Given::Environment => command.env("SHOGI_CSA_PASSWORD", password),
+    };
+    command
         .args(["--option", "SkillLevel=0", "--option", "USI_Hash=16"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -126,7 +147,13 @@ fn two_bridges_play_one_game_to_one_result_kept_in_the_archive() {
         support::serve_with_csa(db.as_os_str(), &["--port", "0", "--csa-port", "0"]);
 
     let a = bridge(&csa, "bridge-a", &format!("test-0-10,{token_a}"));
-    let b = bridge(&csa, "bridge-b", &format!("test-0-10,{token_b}"));
+    // The second bridge reads its token from the environment.
+    let b = bridge_given(
+        &csa,
+        "bridge-b",
+        &format!("test-0-10,{token_b}"),
+        Given::Environment,
+    );
     let (a, b) = (finish(a), finish(b));
     for o in [&a, &b] {
         assert!(
