@@ -187,7 +187,7 @@ export async function explorerScenarios(browser: Browser): Promise<void> {
     const unreadable = await page.locator('#upload-unreadable li').allTextContents();
     check(unreadable.length === 1, `one unreadable file: ${unreadable.join(' | ')}`);
     check(
-      /^сломанный\.kif: строка 4, столбец \d+ — /.test(unreadable[0]),
+      /^сломанный\.kif: строка 4, столбец \d+ — ход не читается «.+»$/.test(unreadable[0]),
       `the unreadable file's line: ${unreadable[0]}`,
     );
     await retry(async () => {

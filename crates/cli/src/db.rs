@@ -50,12 +50,7 @@ fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Vec<import::Refused>), CliEr
             let (files, too_big) = import::expand_zip(&p.display().to_string(), &bytes)
                 .map_err(|e| CliError(e.to_string()))?;
             out.extend(files.into_iter().map(Input::Bytes));
-            refused.extend(too_big.into_iter().map(|file| import::Refused {
-                file,
-                problem: "larger than 1 MiB".into(),
-                line: None,
-                column: None,
-            }));
+            refused.extend(too_big.into_iter().map(import::Refused::too_large));
         } else {
             out.push(Input::Path(p));
         }

@@ -87,7 +87,17 @@ export interface ImportProgress {
   done: number;
   added: number;
   duplicates: number;
-  unreadable: { file: string; problem: string; line?: number | null; column?: number | null }[];
+  unreadable: {
+    file: string;
+    /** Why, in English. */
+    problem: string;
+    /** Why, as a code: the record reader's reasons, `empty_file`, `too_large` or `unreadable_file`. */
+    reason?: string;
+    /** The text that does not read. */
+    token?: string;
+    line?: number | null;
+    column?: number | null;
+  }[];
   bytes: number;
   moves: number;
   finished: boolean;

@@ -113,6 +113,11 @@ const REASONS = [
   'unknown_handicap',
 ] as const;
 
+/** A record reader's reason (`bad_move`...) in the reader's language, or null for another word. */
+export function recordReasonText(reason: unknown): string | null {
+  return has(REASONS, reason) ? t(`rec_${reason}` as MsgKey) : null;
+}
+
 function has<T extends string>(list: readonly T[], x: unknown): x is T {
   return typeof x === 'string' && (list as readonly string[]).includes(x);
 }
@@ -149,7 +154,7 @@ export function problemText(e: ServerError, fallback = ''): string {
     return text.charAt(0).toUpperCase() + text.slice(1);
   }
   if (code === 'unreadable_record') {
-    const reason = has(REASONS, e.reason) ? t(`rec_${e.reason}` as MsgKey) : english(e, fallback);
+    const reason = recordReasonText(e.reason) ?? english(e, fallback);
     const at = typeof e.line === 'number' && e.line > 0 ? fill(t('err_at_line'), e) : '';
     const token = typeof e.token === 'string' && e.token !== '' ? ` «${e.token}»` : '';
     return `${at}${reason}${token}`;

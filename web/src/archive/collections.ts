@@ -8,6 +8,7 @@
 
 import { me, onAccountChange } from '../accounts/account';
 import { request } from '../api/api';
+import { recordReasonText } from '../api/problem';
 import {
   collections as listCollections,
   createCollection,
@@ -43,6 +44,19 @@ function placeText(u: ImportProgress['unreadable'][number]): string {
   if (u.line && u.column) return fill(t('collLineColumn'), { line: u.line, column: u.column });
   if (u.line) return fill(t('collLine'), { line: u.line });
   return '';
+}
+
+/**
+ * Why a file did not import, in the reader's language (the server's English
+ * words, without the place, for a reason this page does not know).
+ */
+function reasonText(u: ImportProgress['unreadable'][number]): string {
+  const reader = recordReasonText(u.reason);
+  if (reader) return u.token ? `${reader} «${u.token}»` : reader;
+  if (u.reason === 'empty_file') return t('collEmptyFile');
+  if (u.reason === 'too_large') return t('collTooLarge');
+  if (u.reason === 'unreadable_file') return t('collUnreadableFile');
+  return u.problem.replace(/^line \d+(, column \d+)?: /, '');
 }
 
 /** Draws the collections page. */
@@ -191,13 +205,12 @@ export function renderCollections(root: HTMLElement): Screen {
               const place = placeText(u);
               // The server names the body `upload.zip` and repeats the place in the problem.
               const file = u.file.replace(/^upload\.zip\//, '');
-              const problem = u.problem.replace(/^line \d+(, column \d+)?: /, '');
               return h(
                 'li',
                 { class: 'unreadable-file' },
                 h('strong', {}, file),
                 place ? `: ${place}` : '',
-                ` — ${problem}`,
+                ` — ${reasonText(u)}`,
               );
             }),
           ),

@@ -309,15 +309,7 @@ pub(super) async fn import(
     tokio::spawn(async move {
         let refused: Vec<import::Refused> = too_big
             .into_iter()
-            .map(|file| import::Refused {
-                file,
-                problem: format!(
-                    "larger than {} bytes",
-                    crate::review::records::MAX_IMPORT_BYTES
-                ),
-                line: None,
-                column: None,
-            })
+            .map(import::Refused::too_large)
             .collect();
         let send = |p: &import::Progress| {
             let mut p = p.clone();

@@ -117,14 +117,47 @@ pub fn expand_zip(name: &str, bytes: &[u8]) -> Result<(Vec<SourceFile>, Vec<Stri
 pub struct Refused {
     /// The file's name.
     pub file: String,
-    /// Why.
+    /// Why, in English words (for the terminal).
     pub problem: String,
+    /// Why, as a code a page words in its reader's language: the record
+    /// reader's reasons (`bad_move`, `unknown_format`... as in an
+    /// `unreadable_record` error), or `empty_file`, `too_large` (over
+    /// [`MAX_IMPORT_BYTES`]), `unreadable_file` (the file system's error).
+    pub reason: &'static str,
+    /// The text that does not read, for a record that does not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
     /// The line of the token that does not read (from 1), if it is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     /// Its column (from 1, in characters).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<usize>,
+}
+
+impl Refused {
+    /// A file refused as a whole (not at a place in it).
+    #[must_use]
+    pub fn whole(file: String, reason: &'static str, problem: String) -> Refused {
+        Refused {
+            file,
+            problem,
+            reason,
+            token: None,
+            line: None,
+            column: None,
+        }
+    }
+
+    /// A file larger than [`MAX_IMPORT_BYTES`].
+    #[must_use]
+    pub fn too_large(file: String) -> Refused {
+        Refused::whole(
+            file,
+            "too_large",
+            format!("larger than {MAX_IMPORT_BYTES} bytes"),
+        )
+    }
 }
 
 /// How an import is going.
@@ -214,12 +247,7 @@ fn read_one(input: &Input, now_ms: i64) -> (Result<Entry, Refused>, u64) {
                     (read_file(&SourceFile { name, bytes }, now_ms), n)
                 }
                 Err(e) => (
-                    Err(Refused {
-                        file: name,
-                        problem: e.to_string(),
-                        line: None,
-                        column: None,
-                    }),
+                    Err(Refused::whole(name, "unreadable_file", e.to_string())),
                     0,
                 ),
             }
@@ -229,22 +257,23 @@ fn read_one(input: &Input, now_ms: i64) -> (Result<Entry, Refused>, u64) {
 
 /// The entry of one file, or why it does not read.
 fn read_file(f: &SourceFile, now_ms: i64) -> Result<Entry, Refused> {
-    let refuse = |problem: String| Refused {
-        file: f.name.clone(),
-        problem,
-        line: None,
-        column: None,
-    };
     if f.bytes.is_empty() {
-        return Err(refuse("empty file".into()));
+        return Err(Refused::whole(
+            f.name.clone(),
+            "empty_file",
+            "empty file".into(),
+        ));
     }
     if f.bytes.len() > MAX_IMPORT_BYTES {
-        return Err(refuse(format!("larger than {MAX_IMPORT_BYTES} bytes")));
+        return Err(Refused::too_large(f.name.clone()));
     }
     let rec = shogi_record::read(&f.bytes).map_err(|e| Refused {
+        file: f.name.clone(),
+        problem: e.to_string(),
+        reason: e.kind.code(),
+        token: Some(e.token.clone()).filter(|t| !t.is_empty()),
         line: Some(e.line),
         column: Some(e.column),
-        ..refuse(e.to_string())
     })?;
     Ok(super::entry::of_record(
         token::new_game_id(),
