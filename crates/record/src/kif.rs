@@ -83,6 +83,48 @@ fn header(line: &str) -> Option<(&str, &str)> {
     Some((k, v.trim_matches([' ', '　', '\t'])))
 }
 
+/// Whether a KI2 mark (`▲△▼▽☗☖`) starts at byte `i` of `b`. Every mark is
+/// three bytes in UTF-8, led by `0xE2`, which only ever starts a character,
+/// so a byte match is a character match.
+fn is_mark(b: &[u8], i: usize) -> bool {
+    matches!(
+        b.get(i..i + 3),
+        Some([0xE2, 0x96, 0xB2 | 0xB3 | 0xBC | 0xBD] | [0xE2, 0x98, 0x96 | 0x97])
+    )
+}
+
+/// The byte offset of the first KI2 mark at or after `from` in `b`, or
+/// `b.len()`. Only the lead byte `0xE2` is looked for, byte by byte (the
+/// digits and kanji of moves never start with it), and the rest of a mark
+/// compared where one is found: a range search testing three bytes at every
+/// offset was a tenth of reading KI2.
+fn next_mark(b: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while let Some(off) = b.get(i..).and_then(|r| r.iter().position(|&x| x == 0xE2)) {
+        let at = i + off;
+        if is_mark(b, at) {
+            return at;
+        }
+        i = at + 1;
+    }
+    b.len()
+}
+
+/// `s.trim_end_matches([' ', '\u{3000}', '\t'])` compared as bytes (the
+/// full-width space is `E3 80 80`, whose last two bytes only ever continue a
+/// character, so a match at the end is a whole character).
+fn trim_end_spaces(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut end = b.len();
+    loop {
+        match &b[..end] {
+            [.., b' ' | b'\t'] => end -= 1,
+            [.., 0xE3, 0x80, 0x80] => end -= 3,
+            _ => return &s[..end],
+        }
+    }
+}
+
 /// Minutes and seconds of a KIF time column `( 0:01/00:00:01)`.
 fn move_time(rest: &str) -> Option<u32> {
     // `(` and `/` are ASCII: their byte offsets are character boundaries.
@@ -377,22 +419,12 @@ impl<'a> Reader<'a> {
     fn ki2_moves(&mut self, line_no: usize, line: &'a str) -> Result<(), ReadError> {
         self.start(line_no)?;
         // Each mark starts a token that runs to the next mark. The line starts
-        // with one; every mark is three bytes in UTF-8, led by 0xE2, which only
-        // ever starts a character, so a byte match is a character match.
-        let b = line.as_bytes();
-        let is_mark = |i: usize| {
-            matches!(
-                b.get(i..i + 3),
-                Some([0xE2, 0x96, 0xB2 | 0xB3 | 0xBC | 0xBD] | [0xE2, 0x98, 0x96 | 0x97])
-            )
-        };
+        // with one (three bytes).
         let mut start = 0;
         loop {
-            let next = (start + 3..b.len())
-                .find(|&i| is_mark(i))
-                .unwrap_or(b.len());
+            let next = next_mark(line.as_bytes(), start + 3);
             self.ki2_token(line_no, line, &line[start..next])?;
-            if next == b.len() {
+            if next == line.len() {
                 return Ok(());
             }
             start = next;
@@ -401,7 +433,7 @@ impl<'a> Reader<'a> {
 
     /// Queues one KI2 token (`▲７六歩`, `△投了`) of `line`.
     fn ki2_token(&mut self, line_no: usize, line: &str, tok: &'a str) -> Result<(), ReadError> {
-        let tok = tok.trim_end_matches([' ', '　', '\t']);
+        let tok = trim_end_spaces(tok);
         let body = tok.get(3..).unwrap_or("");
         let parsed = if terminal(body, Color::Sente).is_some() {
             Ki2Token::End(body)
@@ -929,6 +961,25 @@ mod time_tests {
             line in "[0-9１-９一二三四五六七八九十 　歩(a]{0,14}"
         ) {
             prop_assert_eq!(super::Reader::column_numbers(&line), column_numbers_by_chars(&line));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn trim_end_spaces_agrees_with_trim_end_matches(s in "[a ▲　\t歩]{0,8}") {
+            prop_assert_eq!(super::trim_end_spaces(&s), s.trim_end_matches([' ', '　', '\t']));
+        }
+
+        #[test]
+        fn next_mark_agrees_with_a_character_search(s in "[▲△▼▽☗☖…─a７歩 ]{0,10}", from in 0usize..4) {
+            let b = s.as_bytes();
+            let by_chars = s
+                .char_indices()
+                .find(|&(i, c)| i >= from && matches!(c, '▲' | '△' | '▼' | '▽' | '☗' | '☖'))
+                .map_or(b.len(), |(i, _)| i);
+            if s.is_char_boundary(from.min(b.len())) {
+                prop_assert_eq!(super::next_mark(b, from), by_chars);
+            }
         }
     }
 
