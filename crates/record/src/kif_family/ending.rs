@@ -66,6 +66,15 @@ fn foul(loser: Color) -> Ending {
 
 /// The ending a terminal word at the start of `s` means, `stm` to move after the last move.
 pub(crate) fn terminal(s: &str, stm: Color) -> Option<Ending> {
+    // A move text usually starts with a digit `1`-`9` or `１`-`９` or with
+    // `同`: judged on the bytes before anything is decoded or trimmed, as
+    // this is asked of every move of a KI2 record.
+    if matches!(
+        s.as_bytes(),
+        [b'1'..=b'9', ..] | [0xEF, 0xBC, 0x91..=0x99, ..] | [0xE5, 0x90, 0x8C, ..]
+    ) {
+        return None;
+    }
     let s = s.trim_start_matches([' ', '　']);
     // Most texts asked about are moves; no terminal word starts as a move
     // does (with a digit of a square or 同), so those are answered at once.
@@ -248,5 +257,30 @@ mod tests {
                 "{w}"
             );
         }
+    }
+
+    /// The byte test agrees with the character test it short-cuts.
+    #[test]
+    fn moves_are_told_from_terminal_words_by_their_bytes() {
+        use shogi_core::Color;
+        for s in [
+            "７六歩",
+            "1 投了",
+            "同　歩",
+            "同歩",
+            "９九香成",
+            "投了",
+            "　投了",
+            "詰み",
+            "五五",
+        ] {
+            let first = s.chars().next().expect("text");
+            let by_char = first == '同' || super::digit_value(first).is_some();
+            let ending = super::terminal(s, Color::Sente);
+            if by_char {
+                assert_eq!(ending, None, "{s}");
+            }
+        }
+        assert!(super::terminal("　投了", Color::Sente).is_some());
     }
 }
