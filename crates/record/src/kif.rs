@@ -183,7 +183,12 @@ fn hand_kind_of(kind: PieceKind) -> Option<HandKind> {
     reason = "independent facts the reader has seen so far, not a state machine"
 )]
 struct Reader<'a> {
+    /// The KI2 tokens of the current block from its first ambiguous move
+    /// on, for the look-ahead.
     pending: Vec<Ki2Token<'a>>,
+    /// Whether the current block of KI2 lines had a terminal word: what
+    /// follows it up to the end of the block is not played.
+    ki2_block_ended: bool,
     b: Builder,
     started: bool,
     headers: Headers,
@@ -207,6 +212,7 @@ impl<'a> Reader<'a> {
     fn new() -> Reader<'a> {
         Reader {
             pending: Vec::new(),
+            ki2_block_ended: false,
             b: Builder::new(Position::startpos()),
             started: false,
             headers: Headers::default(),
@@ -431,7 +437,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Queues one KI2 token (`▲７六歩`, `△投了`) of `line`.
+    /// Reads one KI2 token (`▲７六歩`, `△投了`) of `line` and plays or queues it.
     fn ki2_token(&mut self, line_no: usize, line: &str, tok: &'a str) -> Result<(), ReadError> {
         let tok = trim_end_spaces(tok);
         let body = tok.get(3..).unwrap_or("");
@@ -443,50 +449,62 @@ impl<'a> Reader<'a> {
                 None => return Err(ReadError::at(line_no, line, tok, ReadErrorKind::BadMove)),
             }
         };
-        self.pending.push(parsed);
+        self.play_or_queue(parsed);
         Ok(())
     }
 
-    /// Resolves the queued KI2 moves, looking ahead when a move without markers is ambiguous
-    /// (some programs omit them) to pick the reading under which the following moves stay legal.
+    /// Plays a KI2 token at once while its block has needed no look-ahead,
+    /// or queues it for [`Reader::flush_ki2`]. Moves with a single reading
+    /// are played straight away, as the look-ahead would play them: it
+    /// weighs only ambiguous moves and spends none of its budget before the
+    /// first one, which starts the queue. Playing at once spares copying
+    /// every token into a queue that grows with the block.
+    fn play_or_queue(&mut self, tok: Ki2Token<'a>) {
+        #[cfg(test)]
+        if self.lookahead_only {
+            self.pending.push(tok);
+            return;
+        }
+        if !self.pending.is_empty() {
+            self.pending.push(tok);
+            return;
+        }
+        // A terminal word ends the block, as an illegal move ends the line.
+        if self.ki2_block_ended || self.b.is_dead() {
+            return;
+        }
+        match tok {
+            Ki2Token::Move(jm, text) => {
+                match japanese::candidates_few(self.b.position(), self.b.last_to(), &jm) {
+                    Ok(c) if c.len() == 1 => self.b.push_legal(Ok(c.as_slice()[0]), text),
+                    Ok(_) => self.pending.push(tok),
+                    // The line ends here (`resolve` gives the same error).
+                    Err(e) => self.b.push_legal(Err(e), text),
+                }
+            }
+            Ki2Token::End(body) => {
+                let stm = self.b.position().side_to_move();
+                if let Some(e) = terminal(body, stm) {
+                    self.b.ending(e);
+                }
+                self.ki2_block_ended = true;
+            }
+        }
+    }
+
+    /// Ends a block of KI2 move lines: resolves the queued moves, looking
+    /// ahead (the first is ambiguous: written without markers, as some
+    /// programs do) to pick the reading under which the following moves stay
+    /// legal.
     fn flush_ki2(&mut self) {
+        self.ki2_block_ended = false;
         if self.pending.is_empty() {
             return;
         }
         let mut toks = std::mem::take(&mut self.pending);
-        #[cfg(test)]
-        if self.lookahead_only {
-            self.play_ki2_looking_ahead(&toks);
-            toks.clear();
-            self.pending = toks;
-            return;
-        }
-        self.play_ki2(&toks);
+        self.play_ki2_looking_ahead(&toks);
         toks.clear();
         self.pending = toks;
-    }
-
-    fn play_ki2(&mut self, toks: &[Ki2Token<'a>]) {
-        if self.b.is_dead() {
-            return;
-        }
-        // Moves with a single reading are played straight away, as the
-        // look-ahead would play them: it weighs only ambiguous moves and
-        // spends none of its budget before the first one.
-        let mut i = 0;
-        while let Some(Ki2Token::Move(jm, text)) = toks.get(i) {
-            match japanese::candidates_few(self.b.position(), self.b.last_to(), jm) {
-                Ok(c) if c.len() == 1 => self.b.push_legal(Ok(c.as_slice()[0]), text),
-                Ok(_) => break,
-                Err(e) => {
-                    // The line ends here (`resolve` gives the same error).
-                    self.b.push_legal(Err(e), text);
-                    return;
-                }
-            }
-            i += 1;
-        }
-        self.play_ki2_looking_ahead(&toks[i..]);
     }
 
     /// Plays KI2 tokens, choosing among the readings of ambiguous moves with the look-ahead.
@@ -934,6 +952,20 @@ mod tests {
         }
         // The markers mattered in some games: the look-ahead was exercised.
         assert!(ambiguous_games > 0);
+    }
+
+    /// A terminal word ends its block of KI2 lines and an illegal move its
+    /// line, whether the moves before were played at once or looked ahead.
+    #[test]
+    fn terminal_words_and_illegal_moves_end_a_ki2_block_both_ways() {
+        for text in [
+            "▲７六歩 △投了 ▲２六歩\n",
+            "▲７六歩 △投了\n▲２六歩\n*c\n▲２六歩\n",
+            "▲７六歩 △３三歩 ▲２六歩\n*c\n",
+            "▲７六歩 △３四歩 ▲２二角成 △同銀 ▲投了\n",
+        ] {
+            assert_eq!(read_with(text, false), read_with(text, true), "{text}");
+        }
     }
 }
 
