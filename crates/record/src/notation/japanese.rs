@@ -120,34 +120,117 @@ pub fn piece_name(kind: PieceKind) -> &'static str {
 /// Reads a piece name at the start of `s`, returning the kind and the rest.
 #[must_use]
 pub fn parse_piece(s: &str) -> Option<(PieceKind, &str)> {
-    // One match on the first character rather than 19 prefix comparisons
-    // (each a memcmp call); the names of `PIECE_NAMES` (the test below keeps
-    // them equal) have distinct first characters but for the three `成…`.
-    let mut it = s.chars();
-    let kind = match it.next()? {
-        '成' => match it.next()? {
-            '香' => PieceKind::ProLance,
-            '桂' => PieceKind::ProKnight,
-            '銀' => PieceKind::ProSilver,
-            _ => return None,
-        },
-        '歩' => PieceKind::Pawn,
-        '香' => PieceKind::Lance,
-        '桂' => PieceKind::Knight,
-        '銀' => PieceKind::Silver,
-        '金' => PieceKind::Gold,
-        '角' => PieceKind::Bishop,
-        '飛' => PieceKind::Rook,
-        '玉' | '王' => PieceKind::King,
-        'と' => PieceKind::ProPawn,
-        '杏' => PieceKind::ProLance,
-        '圭' => PieceKind::ProKnight,
-        '全' => PieceKind::ProSilver,
-        '馬' => PieceKind::Horse,
-        '龍' | '竜' => PieceKind::Dragon,
+    let (kind, len) = piece_at(s.as_bytes())?;
+    Some((kind, &s[len..]))
+}
+
+/// The first character of `b` if it takes three bytes in UTF-8, as one
+/// number ([`key`]), else 0 (no key). Texts here are valid UTF-8 read from
+/// a character boundary: three bytes equal to a character's encoding are
+/// that character, and readers compare keys rather than decode characters
+/// (decoding was a fifth of reading a move).
+#[inline]
+fn key_at(b: &[u8]) -> u32 {
+    match *b {
+        [x, y, z, ..] => u32::from(x) << 16 | u32::from(y) << 8 | u32::from(z),
+        _ => 0,
+    }
+}
+
+/// The UTF-8 encoding of `c`, a character of three bytes (U+0800 to
+/// U+FFFF), as one number, first byte highest: what [`key_at`] reads.
+const fn key(c: char) -> u32 {
+    let c = c as u32;
+    assert!(c >= 0x800 && c <= 0xFFFF, "a character of three bytes");
+    (0xE0 | c >> 12) << 16 | (0x80 | (c >> 6 & 0x3F)) << 8 | (0x80 | (c & 0x3F))
+}
+
+/// A piece name at the start of `b`: its kind and length in bytes.
+fn piece_at(b: &[u8]) -> Option<(PieceKind, usize)> {
+    // One match on the first character rather than 19 prefix comparisons;
+    // the names of `PIECE_NAMES` (the test below keeps them equal) have
+    // distinct first characters but for the three `成…`.
+    const NARI: u32 = key('成');
+    const FU: u32 = key('歩');
+    const KYO: u32 = key('香');
+    const KEI: u32 = key('桂');
+    const GIN: u32 = key('銀');
+    const KIN: u32 = key('金');
+    const KAKU: u32 = key('角');
+    const HI: u32 = key('飛');
+    const GYOKU: u32 = key('玉');
+    const OU: u32 = key('王');
+    const TO: u32 = key('と');
+    const NARIKYO: u32 = key('杏');
+    const NARIKEI: u32 = key('圭');
+    const NARIGIN: u32 = key('全');
+    const UMA: u32 = key('馬');
+    const RYU: u32 = key('龍');
+    const RYU2: u32 = key('竜');
+    let kind = match key_at(b) {
+        NARI => {
+            let kind = match key_at(b.get(3..)?) {
+                KYO => PieceKind::ProLance,
+                KEI => PieceKind::ProKnight,
+                GIN => PieceKind::ProSilver,
+                _ => return None,
+            };
+            return Some((kind, 6));
+        }
+        FU => PieceKind::Pawn,
+        KYO => PieceKind::Lance,
+        KEI => PieceKind::Knight,
+        GIN => PieceKind::Silver,
+        KIN => PieceKind::Gold,
+        KAKU => PieceKind::Bishop,
+        HI => PieceKind::Rook,
+        GYOKU | OU => PieceKind::King,
+        TO => PieceKind::ProPawn,
+        NARIKYO => PieceKind::ProLance,
+        NARIKEI => PieceKind::ProKnight,
+        NARIGIN => PieceKind::ProSilver,
+        UMA => PieceKind::Horse,
+        RYU | RYU2 => PieceKind::Dragon,
         _ => return None,
     };
-    Some((kind, it.as_str()))
+    Some((kind, 3))
+}
+
+/// [`digit_value`] of the first character of `b`, with its length in bytes.
+fn digit_at(b: &[u8]) -> Option<(u8, usize)> {
+    const KANJI: [u32; 9] = [
+        key('一'),
+        key('二'),
+        key('三'),
+        key('四'),
+        key('五'),
+        key('六'),
+        key('七'),
+        key('八'),
+        key('九'),
+    ];
+    match *b {
+        [d @ b'1'..=b'9', ..] => Some((d - b'0', 1)),
+        // `１`-`９`, U+FF11 to U+FF19.
+        [0xEF, 0xBC, d @ 0x91..=0x99, ..] => Some((d - 0x90, 3)),
+        _ => {
+            let k = key_at(b);
+            let i = KANJI.iter().position(|&d| d == k)?;
+            Some((i as u8 + 1, 3))
+        }
+    }
+}
+
+/// The end of the spaces (`' '`, `'\t'`, `'　'`) at `i` in `b`, as
+/// [`skip_spaces`] skips them.
+fn spaces_end(b: &[u8], mut i: usize) -> usize {
+    loop {
+        match b.get(i..) {
+            Some([b' ' | b'\t', ..]) => i += 1,
+            Some([0xE3, 0x80, 0x80, ..]) => i += 3,
+            _ => return i,
+        }
+    }
 }
 
 const FULL_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
@@ -204,35 +287,56 @@ fn skip_spaces(s: &str) -> &str {
 /// and a KIF origin `(77)`.
 #[must_use]
 pub fn parse(s: &str) -> Option<(JapaneseMove, &str)> {
-    let mut s = skip_spaces(s);
-    let mut color = None;
-    if let Some(c) = s.chars().next() {
-        let mark = match c {
-            '▲' | '☗' | '▼' => Some(Color::Sente),
-            '△' | '☖' | '▽' => Some(Color::Gote),
-            _ => None,
-        };
-        if mark.is_some() {
-            color = mark;
-            s = &s[c.len_utf8()..];
-        }
+    const SENTE_MARKS: [u32; 3] = [key('▲'), key('☗'), key('▼')];
+    const GOTE_MARKS: [u32; 3] = [key('△'), key('☖'), key('▽')];
+    const DOU: u32 = key('同');
+    const DOU2: u32 = key('仝');
+    const RIGHT: u32 = key('右');
+    const LEFT: u32 = key('左');
+    const STRAIGHT: u32 = key('直');
+    const UP: u32 = key('上');
+    const GO: u32 = key('行');
+    const ENTER: u32 = key('入');
+    const DOWN: u32 = key('引');
+    const SIDEWAYS: u32 = key('寄');
+    const DROP: u32 = key('打');
+    const PROMOTE: u32 = key('成');
+    const RAW: u32 = key('生');
+    const NOT: u32 = key('不');
+    const OPEN: u32 = key('（');
+    const CLOSE: u32 = key('）');
+    // Every character compared is ASCII or three bytes long; `i` always
+    // stays on a character boundary.
+    let s = skip_spaces(s);
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mark = key_at(b);
+    let color = if SENTE_MARKS.contains(&mark) {
+        Some(Color::Sente)
+    } else if GOTE_MARKS.contains(&mark) {
+        Some(Color::Gote)
+    } else {
+        None
+    };
+    if color.is_some() {
+        i = 3;
     }
-    let to = if let Some(rest) = s.strip_prefix('同').or_else(|| s.strip_prefix('仝')) {
-        s = skip_spaces(rest);
+    let to = if matches!(key_at(&b[i..]), DOU | DOU2) {
+        i = spaces_end(b, i + 3);
         None
     } else {
-        let mut it = s.chars();
-        let f = digit_value(it.next()?)?;
-        let r = digit_value(it.next()?)?;
-        s = it.as_str();
+        let (f, n) = digit_at(&b[i..])?;
+        i += n;
+        let (r, n) = digit_at(&b[i..])?;
+        i += n;
         // Some writers put 同 after the square: `２四同歩`.
-        if let Some(rest) = s.strip_prefix('同') {
-            s = skip_spaces(rest);
+        if key_at(&b[i..]) == DOU {
+            i = spaces_end(b, i + 3);
         }
         Some(Square::from_numbers(f, r)?)
     };
-    let (kind, rest) = parse_piece(s)?;
-    s = rest;
+    let (kind, n) = piece_at(&b[i..])?;
+    i += n;
     let mut mv = JapaneseMove {
         color,
         to,
@@ -243,38 +347,46 @@ pub fn parse(s: &str) -> Option<(JapaneseMove, &str)> {
         from: None,
     };
     loop {
-        let mut it = s.chars();
-        match it.next() {
-            Some('右') => mv.markers.right = true,
-            Some('左') => mv.markers.left = true,
-            Some('直') => mv.markers.straight = true,
-            Some('上' | '行' | '入') => mv.markers.up = true,
-            Some('引') => mv.markers.down = true,
-            Some('寄') => mv.markers.sideways = true,
-            Some('打') => mv.drop = true,
-            Some('成') => mv.promote = Some(true),
-            Some('生') => mv.promote = Some(false),
-            Some('不') => {
-                let rest = it.as_str();
-                let rest = rest.strip_prefix('成')?;
+        match key_at(&b[i..]) {
+            RIGHT => mv.markers.right = true,
+            LEFT => mv.markers.left = true,
+            STRAIGHT => mv.markers.straight = true,
+            UP | GO | ENTER => mv.markers.up = true,
+            DOWN => mv.markers.down = true,
+            SIDEWAYS => mv.markers.sideways = true,
+            DROP => mv.drop = true,
+            PROMOTE => mv.promote = Some(true),
+            RAW => mv.promote = Some(false),
+            NOT => {
+                if key_at(&b[i + 3..]) != PROMOTE {
+                    return None;
+                }
                 mv.promote = Some(false);
-                s = rest;
-                continue;
+                i += 3;
             }
             _ => break,
         }
-        s = it.as_str();
+        i += 3;
     }
-    if let Some(rest) = s.strip_prefix('(').or_else(|| s.strip_prefix('（')) {
-        let mut it = rest.chars();
-        let f = digit_value(it.next()?)?;
-        let r = digit_value(it.next()?)?;
-        let rest = it.as_str();
-        let rest = rest.strip_prefix(')').or_else(|| rest.strip_prefix('）'))?;
+    let open = match b.get(i) {
+        Some(b'(') => Some(1),
+        _ if key_at(&b[i..]) == OPEN => Some(3),
+        _ => None,
+    };
+    if let Some(n) = open {
+        i += n;
+        let (f, n) = digit_at(&b[i..])?;
+        i += n;
+        let (r, n) = digit_at(&b[i..])?;
+        i += n;
+        match b.get(i) {
+            Some(b')') => i += 1,
+            _ if key_at(&b[i..]) == CLOSE => i += 3,
+            _ => return None,
+        }
         mv.from = Some(Square::from_numbers(f, r)?);
-        s = rest;
     }
-    Some((mv, s))
+    Some((mv, &s[i..]))
 }
 
 fn forward(color: Color, from: Square, to: Square) -> i32 {
@@ -727,6 +839,99 @@ mod tests {
         PIECE_NAMES
             .iter()
             .find_map(|&(name, kind)| s.strip_prefix(name).map(|rest| (kind, rest)))
+    }
+
+    /// What `parse` did before it compared bytes: the characters decoded.
+    fn parse_by_chars(s: &str) -> Option<(JapaneseMove, &str)> {
+        let mut s = skip_spaces(s);
+        let mut color = None;
+        if let Some(c) = s.chars().next() {
+            let mark = match c {
+                '▲' | '☗' | '▼' => Some(Color::Sente),
+                '△' | '☖' | '▽' => Some(Color::Gote),
+                _ => None,
+            };
+            if mark.is_some() {
+                color = mark;
+                s = &s[c.len_utf8()..];
+            }
+        }
+        let to = if let Some(rest) = s.strip_prefix('同').or_else(|| s.strip_prefix('仝')) {
+            s = skip_spaces(rest);
+            None
+        } else {
+            let mut it = s.chars();
+            let f = digit_value(it.next()?)?;
+            let r = digit_value(it.next()?)?;
+            s = it.as_str();
+            // Some writers put 同 after the square: `２四同歩`.
+            if let Some(rest) = s.strip_prefix('同') {
+                s = skip_spaces(rest);
+            }
+            Some(Square::from_numbers(f, r)?)
+        };
+        let (kind, rest) = parse_piece(s)?;
+        s = rest;
+        let mut mv = JapaneseMove {
+            color,
+            to,
+            kind,
+            markers: Markers::default(),
+            drop: false,
+            promote: None,
+            from: None,
+        };
+        loop {
+            let mut it = s.chars();
+            match it.next() {
+                Some('右') => mv.markers.right = true,
+                Some('左') => mv.markers.left = true,
+                Some('直') => mv.markers.straight = true,
+                Some('上' | '行' | '入') => mv.markers.up = true,
+                Some('引') => mv.markers.down = true,
+                Some('寄') => mv.markers.sideways = true,
+                Some('打') => mv.drop = true,
+                Some('成') => mv.promote = Some(true),
+                Some('生') => mv.promote = Some(false),
+                Some('不') => {
+                    let rest = it.as_str();
+                    let rest = rest.strip_prefix('成')?;
+                    mv.promote = Some(false);
+                    s = rest;
+                    continue;
+                }
+                _ => break,
+            }
+            s = it.as_str();
+        }
+        if let Some(rest) = s.strip_prefix('(').or_else(|| s.strip_prefix('（')) {
+            let mut it = rest.chars();
+            let f = digit_value(it.next()?)?;
+            let r = digit_value(it.next()?)?;
+            let rest = it.as_str();
+            let rest = rest.strip_prefix(')').or_else(|| rest.strip_prefix('）'))?;
+            mv.from = Some(Square::from_numbers(f, r)?);
+            s = rest;
+        }
+        Some((mv, s))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn parse_agrees_with_the_character_reading(
+            mark in "[ 　▲△☗☖▼▽x]{0,2}",
+            to in "(同|仝|[1-9１-９一二三四五六七八九é０][1-9１-９一九0]同?)[ 　]?",
+            piece in "成[香桂銀x]?|[歩香桂銀金角飛玉王と杏圭全馬龍竜x]",
+            markers in "[右左直上行入引寄打成生不😀]{0,3}",
+            from in "([(（][1-9１-９一九x]{0,2}[)）]?)?",
+            tail in "[ x]{0,2}",
+        ) {
+            let s = format!("{mark}{to}{piece}{markers}{from}{tail}");
+            proptest::prop_assert_eq!(parse(&s), parse_by_chars(&s));
+            for (i, _) in s.char_indices() {
+                proptest::prop_assert_eq!(parse(&s[..i]), parse_by_chars(&s[..i]));
+            }
+        }
     }
 
     #[test]
