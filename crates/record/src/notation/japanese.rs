@@ -23,7 +23,7 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-use shogi_core::{attacks, rules, Color, Move, PieceKind, Position, Square};
+use shogi_core::{attacks, rules, Bitboard, Color, Move, PieceKind, Position, Square};
 
 use crate::record::MoveProblem;
 
@@ -518,16 +518,31 @@ fn board_candidates(pos: &Position, to: Square, kind: PieceKind, promote: bool) 
     // A piece of `us` on `from` reaches `to` exactly when the same piece of
     // the other colour on `to` would reach `from`.
     let reach = attacks::piece(us.opponent(), kind, to, pos.occupancy()) & pos.pieces(us, kind);
-    if reach.is_empty() {
+    if reach.is_empty() || pos.color_bb(us).contains(to) {
+        // Nothing reaches `to`, or it holds a piece of ours: no move.
         return out;
     }
-    let pinned = pos.pinned(us);
     let king = pos.king(us);
-    if kind == PieceKind::King || pos.color_bb(us).contains(to) {
-        // At most one king, and no move onto an own piece: `check_move` says.
-        for from in (reach & !pinned).into_iter().chain(reach & pinned) {
-            if pos.check_move(Move::Board { from, to, promote }).is_ok() {
-                out.push(from);
+    if kind == PieceKind::King {
+        match (reach.single(), king) {
+            (Some(from), Some(k)) if from == k => {
+                // The king (which promotes neither way) may step where no
+                // enemy attacks it once it has left its square, as
+                // `check_move` judges.
+                let occ = pos.occupancy().with_toggled(k);
+                if !promote && !pos.is_attacked(to, us.opponent(), &occ) {
+                    out.push(from);
+                }
+            }
+            _ => {
+                // A king the position does not track (a lenient setup with
+                // two): `check_move` says.
+                let pinned = pos.pinned(us);
+                for from in (reach & !pinned).into_iter().chain(reach & pinned) {
+                    if pos.check_move(Move::Board { from, to, promote }).is_ok() {
+                        out.push(from);
+                    }
+                }
             }
         }
         return out;
@@ -550,17 +565,42 @@ fn board_candidates(pos: &Position, to: Square, kind: PieceKind, promote: bool) 
         }
     }
     let must_promote = !kind.is_promoted() && rules::must_promote(us, kind, to);
-    for from in (reach & !pinned).into_iter().chain(reach & pinned) {
-        let promotion_ok = if promote {
+    let promotion_ok = |from| {
+        if promote {
             rules::can_promote(us, kind, from, to)
         } else {
             !must_promote
+        }
+    };
+    // The pins (a search for enemy sliders aimed at the king, the costliest
+    // part) are computed only when they can matter: pinned pieces stand on a
+    // line through their king, and one that stays on its line stays legal.
+    if let Some(from) = reach.single() {
+        // One piece: the order of the pieces is no question.
+        let stays_on_line = match king {
+            Some(k) => {
+                let line = attacks::line(k, from);
+                !line.any() || line.contains(to) || !pos.pinned(us).contains(from)
+            }
+            None => true,
         };
+        if promotion_ok(from) && stays_on_line {
+            out.push(from);
+        }
+        return out;
+    }
+    let pinned = match king {
+        Some(k) if (reach & (attacks::rook_pseudo(k) | attacks::bishop_pseudo(k))).any() => {
+            pos.pinned(us)
+        }
+        _ => Bitboard::EMPTY,
+    };
+    for from in (reach & !pinned).into_iter().chain(reach & pinned) {
         let stays_on_line = match king {
             Some(k) if pinned.contains(from) => attacks::line(k, from).contains(to),
             _ => true,
         };
-        if promotion_ok && stays_on_line {
+        if promotion_ok(from) && stays_on_line {
             out.push(from);
         }
     }
