@@ -455,6 +455,15 @@ impl<T: Copy> Few<T> {
         self.len = n;
     }
 
+    /// The items mapped one by one, in the same order (the unused slots
+    /// too: a fixed-size map, without a loop over the length).
+    fn map<U: Copy>(self, f: impl Fn(T) -> U) -> Few<U> {
+        Few {
+            len: self.len,
+            items: self.items.map(f),
+        }
+    }
+
     pub(crate) fn as_slice(&self) -> &[T] {
         &self.items[..self.len]
     }
@@ -632,18 +641,15 @@ fn candidates_kind(
             _ => Err(MoveProblem::NoMatch),
         };
     }
-    let found = filter(board.as_slice(), to, pos.side_to_move(), jm.markers);
+    let found = if jm.markers == Markers::default() {
+        board
+    } else {
+        filter(board.as_slice(), to, pos.side_to_move(), jm.markers)
+    };
     if found.is_empty() {
         return Err(MoveProblem::NoMatch);
     }
-    let mut moves = Few::new(Move::Drop {
-        kind: shogi_core::HandKind::Pawn,
-        to,
-    });
-    for &from in found.as_slice() {
-        moves.push(Move::Board { from, to, promote });
-    }
-    Ok(moves)
+    Ok(found.map(|from| Move::Board { from, to, promote }))
 }
 
 /// [`candidates`] without allocating.
