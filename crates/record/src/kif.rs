@@ -114,13 +114,14 @@ fn next_mark(b: &[u8], from: usize) -> usize {
 /// full-width space is `E3 80 80`, whose last two bytes only ever continue a
 /// character, so a match at the end is a whole character).
 fn trim_end_spaces(s: &str) -> &str {
-    let b = s.as_bytes();
-    let mut end = b.len();
+    let mut b = s.as_bytes();
     loop {
-        match &b[..end] {
-            [.., b' ' | b'\t'] => end -= 1,
-            [.., 0xE3, 0x80, 0x80] => end -= 3,
-            _ => return &s[..end],
+        while let [rest @ .., b' ' | b'\t'] = b {
+            b = rest;
+        }
+        match b {
+            [rest @ .., 0xE3, 0x80, 0x80] => b = rest,
+            _ => return &s[..b.len()],
         }
     }
 }
@@ -559,12 +560,15 @@ impl<'a> Reader<'a> {
                 }
                 continue;
             }
-            let free_text = Reader::classify(trimmed);
-            self.found |= !free_text;
-            if trimmed.starts_with(['▲', '△', '☗', '☖', '▼', '▽']) {
+            if is_mark(trimmed.as_bytes(), 0) {
+                // A KI2 move line, most of a KI2 file: part of a record, as
+                // `classify` finds.
+                self.found = true;
                 self.ki2_moves(line_no, trimmed)?;
                 continue;
             }
+            let free_text = Reader::classify(trimmed);
+            self.found |= !free_text;
             self.flush_ki2();
             if trimmed.is_empty() || line.starts_with('#') || line.starts_with('&') {
                 continue;
