@@ -476,9 +476,9 @@ impl<'a> Reader<'a> {
         }
         match tok {
             Ki2Token::Move(jm, text) => {
-                match japanese::candidates_few(self.b.position(), self.b.last_to(), &jm) {
-                    Ok(c) if c.len() == 1 => self.b.push_legal(Ok(c.as_slice()[0]), text),
-                    Ok(_) => self.pending.push(tok),
+                match japanese::single_reading(self.b.position(), self.b.last_to(), &jm) {
+                    Ok(Some(m)) => self.b.push_legal(Ok(m), text),
+                    Ok(None) => self.pending.push(tok),
                     // The line ends here (`resolve` gives the same error).
                     Err(e) => self.b.push_legal(Err(e), text),
                 }

@@ -616,13 +616,63 @@ fn board_candidates(pos: &Position, to: Square, kind: PieceKind, promote: bool) 
     out
 }
 
-fn candidates_kind(
+/// The legal readings of a move, before they are made [`Move`]s: the
+/// readings of most moves are one board move, which is then made without
+/// filling a list of moves.
+#[derive(Clone, Copy)]
+enum Readings {
+    /// One move: a drop, or a move with its origin written.
+    One(Move),
+    /// Board moves to `to` from these origins (at least one).
+    Board {
+        origins: Few<Square>,
+        to: Square,
+        promote: bool,
+    },
+}
+
+impl Readings {
+    fn len(&self) -> usize {
+        match self {
+            Readings::One(_) => 1,
+            Readings::Board { origins, .. } => origins.len(),
+        }
+    }
+
+    /// The reading if there is only one.
+    fn single(&self) -> Option<Move> {
+        match *self {
+            Readings::One(m) => Some(m),
+            Readings::Board {
+                origins,
+                to,
+                promote,
+            } => match origins.as_slice() {
+                &[from] => Some(Move::Board { from, to, promote }),
+                _ => None,
+            },
+        }
+    }
+
+    fn moves(&self) -> Few<Move> {
+        match *self {
+            Readings::One(m) => Few::one(m),
+            Readings::Board {
+                origins,
+                to,
+                promote,
+            } => origins.map(|from| Move::Board { from, to, promote }),
+        }
+    }
+}
+
+fn readings_kind(
     pos: &Position,
     to: Square,
     kind: PieceKind,
     promote: bool,
     jm: &JapaneseMove,
-) -> Result<Few<Move>, MoveProblem> {
+) -> Result<Readings, MoveProblem> {
     let drop = if kind.is_promoted() {
         None
     } else {
@@ -632,32 +682,36 @@ fn candidates_kind(
     if jm.drop {
         let m = drop.ok_or(MoveProblem::NoMatch)?;
         pos.check_move(m)?;
-        return Ok(Few::one(m));
+        return Ok(Readings::One(m));
     }
     let board = board_candidates(pos, to, kind, promote);
     if board.is_empty() {
         return match drop {
-            Some(m) if !promote && pos.is_legal(m) => Ok(Few::one(m)),
+            Some(m) if !promote && pos.is_legal(m) => Ok(Readings::One(m)),
             _ => Err(MoveProblem::NoMatch),
         };
     }
-    let found = if jm.markers == Markers::default() {
+    let origins = if jm.markers == Markers::default() {
         board
     } else {
         filter(board.as_slice(), to, pos.side_to_move(), jm.markers)
     };
-    if found.is_empty() {
+    if origins.is_empty() {
         return Err(MoveProblem::NoMatch);
     }
-    Ok(found.map(|from| Move::Board { from, to, promote }))
+    Ok(Readings::Board {
+        origins,
+        to,
+        promote,
+    })
 }
 
-/// [`candidates`] without allocating.
-pub(crate) fn candidates_few(
+/// The readings of [`candidates`].
+fn readings(
     pos: &Position,
     last_to: Option<Square>,
     jm: &JapaneseMove,
-) -> Result<Few<Move>, MoveProblem> {
+) -> Result<Readings, MoveProblem> {
     let to = match jm.to {
         Some(s) => s,
         None => last_to.ok_or(MoveProblem::NoPreviousMove)?,
@@ -669,16 +723,37 @@ pub(crate) fn candidates_few(
             promote: jm.promote == Some(true),
         };
         pos.check_move(m)?;
-        return Ok(Few::one(m));
+        return Ok(Readings::One(m));
     }
     let promote = jm.promote == Some(true);
-    match candidates_kind(pos, to, jm.kind, promote, jm) {
+    match readings_kind(pos, to, jm.kind, promote, jm) {
         Err(MoveProblem::NoMatch) if jm.kind.is_promoted() && jm.promote.is_none() && !jm.drop => {
-            candidates_kind(pos, to, jm.kind.unpromote(), true, jm)
-                .map_err(|_| MoveProblem::NoMatch)
+            readings_kind(pos, to, jm.kind.unpromote(), true, jm).map_err(|_| MoveProblem::NoMatch)
         }
         r => r,
     }
+}
+
+/// [`candidates`] without allocating.
+pub(crate) fn candidates_few(
+    pos: &Position,
+    last_to: Option<Square>,
+    jm: &JapaneseMove,
+) -> Result<Few<Move>, MoveProblem> {
+    readings(pos, last_to, jm).map(|r| r.moves())
+}
+
+/// The move if the parsed move has one reading (`None` if several): the
+/// question asked of most moves, answered without a list of moves.
+///
+/// # Errors
+/// Why no legal move fits, as [`candidates`] says.
+pub(crate) fn single_reading(
+    pos: &Position,
+    last_to: Option<Square>,
+    jm: &JapaneseMove,
+) -> Result<Option<Move>, MoveProblem> {
+    readings(pos, last_to, jm).map(|r| r.single())
 }
 
 /// Every legal move in `pos` that the parsed move can mean (more than one when it is ambiguous).
@@ -702,11 +777,8 @@ pub fn resolve(
     last_to: Option<Square>,
     jm: &JapaneseMove,
 ) -> Result<Move, MoveProblem> {
-    let c = candidates_few(pos, last_to, jm)?;
-    match c.as_slice() {
-        [m] => Ok(*m),
-        _ => Err(MoveProblem::Ambiguous(c.len())),
-    }
+    let r = readings(pos, last_to, jm)?;
+    r.single().ok_or(MoveProblem::Ambiguous(r.len()))
 }
 
 /// Reads one move text in `pos`.
