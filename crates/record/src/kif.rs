@@ -41,7 +41,9 @@ use shogi_core::{Color, HandKind, Handicap, Piece, PieceKind, Position, Setup, S
 use crate::builder::{lenient_position, Builder};
 use crate::encoding::{self, Encoding};
 use crate::error::{ReadError, ReadErrorKind};
-use crate::kif_family::ending::{refine, summary, summary_ending, terminal, terminal_word};
+use crate::kif_family::ending::{
+    refine, starts_as_a_move, summary, summary_ending, terminal, terminal_word,
+};
 use crate::kif_family::lookahead::{best_reading, Ki2Token, LOOKAHEAD_BUDGET};
 use crate::kif_family::preamble;
 use crate::notation::japanese::{self, digit_value, kanji_count, parse_piece};
@@ -442,7 +444,7 @@ impl<'a> Reader<'a> {
     fn ki2_token(&mut self, line_no: usize, line: &str, tok: &'a str) -> Result<(), ReadError> {
         let tok = trim_end_spaces(tok);
         let body = tok.get(3..).unwrap_or("");
-        let parsed = if terminal(body, Color::Sente).is_some() {
+        let parsed = if !starts_as_a_move(body) && terminal(body, Color::Sente).is_some() {
             Ki2Token::End(body)
         } else {
             match japanese::parse(tok) {

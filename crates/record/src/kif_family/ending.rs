@@ -64,15 +64,21 @@ fn foul(loser: Color) -> Ending {
     })
 }
 
-/// The ending a terminal word at the start of `s` means, `stm` to move after the last move.
-pub(crate) fn terminal(s: &str, stm: Color) -> Option<Ending> {
-    // A move text usually starts with a digit `1`-`9` or `１`-`９` or with
-    // `同`: judged on the bytes before anything is decoded or trimmed, as
-    // this is asked of every move of a KI2 record.
-    if matches!(
+/// Whether `s` starts as a move text usually does, with a digit `1`-`9` or
+/// `１`-`９` or with `同`, so that it is no terminal word: judged on the
+/// bytes, without decoding or trimming, as this is asked of every move of
+/// a KI2 record ([`terminal`] tells the other starts).
+#[inline]
+pub(crate) fn starts_as_a_move(s: &str) -> bool {
+    matches!(
         s.as_bytes(),
         [b'1'..=b'9', ..] | [0xEF, 0xBC, 0x91..=0x99, ..] | [0xE5, 0x90, 0x8C, ..]
-    ) {
+    )
+}
+
+/// The ending a terminal word at the start of `s` means, `stm` to move after the last move.
+pub(crate) fn terminal(s: &str, stm: Color) -> Option<Ending> {
+    if starts_as_a_move(s) {
         return None;
     }
     let s = s.trim_start_matches([' ', '　']);
