@@ -441,15 +441,23 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads one KI2 token (`▲７六歩`, `△投了`) of `line` and plays or queues it.
+    ///
+    /// The token runs up to the next mark, with the spaces before it: the
+    /// move and the terminal word are read from the start, and the text kept
+    /// for an illegal move's report is trimmed where it is reported, so they
+    /// are cut off only for a malformed move's error.
     fn ki2_token(&mut self, line_no: usize, line: &str, tok: &'a str) -> Result<(), ReadError> {
-        let tok = trim_end_spaces(tok);
+        // After the mark, three bytes.
         let body = tok.get(3..).unwrap_or("");
         let parsed = if !starts_as_a_move(body) && terminal(body, Color::Sente).is_some() {
             Ki2Token::End(body)
         } else {
             match japanese::parse(tok) {
                 Some((jm, _)) => Ki2Token::Move(jm, tok),
-                None => return Err(ReadError::at(line_no, line, tok, ReadErrorKind::BadMove)),
+                None => {
+                    let tok = trim_end_spaces(tok);
+                    return Err(ReadError::at(line_no, line, tok, ReadErrorKind::BadMove));
+                }
             }
         };
         self.play_or_queue(parsed);
