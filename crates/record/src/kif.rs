@@ -34,6 +34,7 @@
 //! # Ok::<_, shogi_record::ReadError>(())
 //! ```
 
+use std::cell::OnceCell;
 use std::fmt::Write as _;
 
 use shogi_core::{Color, HandKind, Handicap, Piece, PieceKind, Position, Setup, Square};
@@ -577,7 +578,9 @@ impl<'a> Reader<'a> {
                 self.ki2_moves(line_no, trimmed)?;
                 continue;
             }
-            let free_text = Reader::classify(trimmed);
+            // The `key：value` split of the line, found at most once.
+            let split = OnceCell::new();
+            let free_text = Reader::classify(trimmed, &split);
             self.found |= !free_text;
             self.flush_ki2();
             if trimmed.is_empty() || line.starts_with('#') || line.starts_with('&') {
@@ -620,7 +623,7 @@ impl<'a> Reader<'a> {
             }
             if self.started {
                 // Board diagrams and headers after the moves began describe something else.
-                if let Some((k, v)) = header(trimmed) {
+                if let Some((k, v)) = *split.get_or_init(|| header(trimmed)) {
                     if !k.ends_with("持駒") {
                         self.headers_after_start(k, v);
                     }
@@ -647,7 +650,7 @@ impl<'a> Reader<'a> {
                 }
                 _ => {}
             }
-            if let Some((k, v)) = header(trimmed) {
+            if let Some((k, v)) = *split.get_or_init(|| header(trimmed)) {
                 self.header_line(line_no, line, k, v)?;
                 continue;
             }
@@ -848,7 +851,10 @@ pub fn write_bytes(rec: &Record, enc: Encoding) -> Vec<u8> {
 impl Reader<'_> {
     /// Whether a line is free text (kept as a comment) or a header this
     /// reader does not know, rather than something records are made of.
-    fn classify(trimmed: &str) -> bool {
+    ///
+    /// `split` keeps the line's [`header`] split once it is asked for, so
+    /// that the reader does not split a header line twice.
+    fn classify<'t>(trimmed: &'t str, split: &OnceCell<Option<(&'t str, &'t str)>>) -> bool {
         if trimmed.is_empty() || trimmed.starts_with(['#', '&', '*']) {
             return true;
         }
@@ -861,7 +867,7 @@ impl Reader<'_> {
         {
             return false;
         }
-        match header(trimmed) {
+        match *split.get_or_init(|| header(trimmed)) {
             Some((k, _)) => !KNOWN_HEADERS.contains(&k) && !k.ends_with("持駒"),
             None => true,
         }
