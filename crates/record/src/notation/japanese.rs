@@ -346,7 +346,9 @@ pub fn parse(s: &str) -> Option<(JapaneseMove, &str)> {
         promote: None,
         from: None,
     };
-    loop {
+    // Every marker is three bytes long: an ASCII byte (a space padding the
+    // move, `(`) or the end ends them without a comparison.
+    while b.get(i).is_some_and(|&x| x >= 0x80) {
         match key_at(&b[i..]) {
             RIGHT => mv.markers.right = true,
             LEFT => mv.markers.left = true,
@@ -370,7 +372,7 @@ pub fn parse(s: &str) -> Option<(JapaneseMove, &str)> {
     }
     let open = match b.get(i) {
         Some(b'(') => Some(1),
-        _ if key_at(&b[i..]) == OPEN => Some(3),
+        Some(&x) if x >= 0x80 && key_at(&b[i..]) == OPEN => Some(3),
         _ => None,
     };
     if let Some(n) = open {
