@@ -231,10 +231,17 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Sets up the start position when the moves begin (once: asked of
+    /// every move line, so the test is inlined and the setup is not).
+    #[inline]
     fn start(&mut self, line_no: usize) -> Result<(), ReadError> {
         if self.started {
             return Ok(());
         }
+        self.start_now(line_no)
+    }
+
+    fn start_now(&mut self, line_no: usize) -> Result<(), ReadError> {
         self.started = true;
         if let (Some((at, line, name)), false) = (&self.unknown_handicap, self.have_board) {
             return Err(ReadError::at(
