@@ -79,11 +79,34 @@ fn header(line: &str) -> Option<(&str, &str)> {
         let i = scan::find_byte(line.as_bytes(), b':')?;
         (&line[..i], &line[i + 1..])
     };
-    let k = k.trim();
-    if k.is_empty() || k.chars().any(char::is_whitespace) {
+    let k = if may_hold_whitespace(k.as_bytes()) {
+        let k = k.trim();
+        if k.chars().any(char::is_whitespace) {
+            return None;
+        }
+        k
+    } else {
+        k
+    };
+    if k.is_empty() {
         return None;
     }
-    Some((k, v.trim_matches([' ', '　', '\t'])))
+    // `v.trim_matches([' ', '　', '\t'])`, as bytes.
+    Some((k, trim_end_spaces(scan::trim_start_spaces(v))))
+}
+
+/// Whether `b` may hold a character that [`char::is_whitespace`] accepts:
+/// one of the bytes that start one (ASCII `\t`-`\r` and space, and the
+/// lead bytes `C2`, `E1`, `E2` of the others) or a full-width space
+/// (`E3 80 80`, whose lead byte also starts every kana). A header key,
+/// kanji and kana, mostly has none and is then neither trimmed nor
+/// searched character by character.
+fn may_hold_whitespace(b: &[u8]) -> bool {
+    b.iter().enumerate().any(|(i, &x)| match x {
+        0x09..=0x0D | b' ' | 0xC2 | 0xE1 | 0xE2 => true,
+        0xE3 => b.get(i + 1..i + 3) == Some(&[0x80, 0x80]),
+        _ => false,
+    })
 }
 
 /// Whether a KI2 mark (`▲△▼▽☗☖`) starts at byte `i` of `b`. Every mark is
@@ -1039,6 +1062,30 @@ mod time_tests {
             if s.is_char_boundary(from.min(b.len())) {
                 prop_assert_eq!(super::next_mark(b, from), by_chars);
             }
+        }
+    }
+
+    /// What `header` did before it judged the key's whitespace by bytes.
+    fn header_by_chars(line: &str) -> Option<(&str, &str)> {
+        let (k, v) = if let Some(i) = line.find('：') {
+            (&line[..i], &line[i + '：'.len_utf8()..])
+        } else {
+            let i = line.find(':')?;
+            (&line[..i], &line[i + 1..])
+        };
+        let k = k.trim();
+        if k.is_empty() || k.chars().any(char::is_whitespace) {
+            return None;
+        }
+        Some((k, v.trim_matches([' ', '　', '\t'])))
+    }
+
+    proptest! {
+        #[test]
+        fn header_agrees_with_the_character_reading(
+            line in "[ 　\t\u{a0}\u{2003}\u{85}\u{b}先手の持駒、「a:：x]{0,12}"
+        ) {
+            prop_assert_eq!(super::header(&line), header_by_chars(&line));
         }
     }
 
