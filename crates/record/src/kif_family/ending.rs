@@ -179,6 +179,9 @@ fn named_side(s: &str) -> Option<Color> {
 
 /// The ending a `まで…` summary line says, `stm` to move after the main line.
 pub(crate) fn summary_ending(s: &str, stm: Color) -> Option<Ending> {
+    if let Some(e) = plain_resignation(s) {
+        return Some(e);
+    }
     let named = named_side(s);
     let game = |e: GameEnding| Some(Ending::Game(e));
     if s.contains("連続王手") {
@@ -236,6 +239,23 @@ pub(crate) fn summary_ending(s: &str, stm: Color) -> Option<Ending> {
     })
 }
 
+/// The resignation a summary line of the usual form says,
+/// `まで{n}手で{side}の勝ち` with `n` in ASCII digits: [`summary_ending`]'s
+/// answer, found without searching the line for the words of every other
+/// ending (such a line holds none of them).
+fn plain_resignation(s: &str) -> Option<Ending> {
+    let rest = s.strip_prefix("まで")?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let winner = match rest[digits..].strip_prefix("手で")? {
+        "先手の勝ち" | "下手の勝ち" => Color::Sente,
+        "後手の勝ち" | "上手の勝ち" => Color::Gote,
+        _ => return None,
+    };
+    Some(Ending::Game(GameEnding::Resignation {
+        loser: winner.opponent(),
+    }))
+}
+
 /// The ending of a record whose terminal word said `terminal` and whose summary line says
 /// `summary`: the summary's when both name the same kind of ending and it can only be more
 /// precise (it names the side; a terminal word only implies it from the side to move), as for a
@@ -288,5 +308,30 @@ mod tests {
             }
         }
         assert!(super::terminal("　投了", Color::Sente).is_some());
+    }
+
+    /// The usual summary of a resignation reads as the general search reads it.
+    #[test]
+    fn plain_resignations_read_as_the_general_search_reads_them() {
+        use shogi_core::Color;
+        for side in ["先手", "後手", "下手", "上手"] {
+            for n in ["", "0", "114", "９"] {
+                let s = format!("まで{n}手で{side}の勝ち");
+                for stm in Color::ALL {
+                    let fast = super::plain_resignation(&s);
+                    assert_eq!(fast.is_some(), n != "９", "{s}");
+                    if let Some(e) = fast {
+                        assert_eq!(Some(e), general(&s, stm), "{s}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// `summary_ending` by its word search alone: a full-width space after
+    /// the line keeps `plain_resignation` from taking it and no word the
+    /// search looks for has one.
+    fn general(s: &str, stm: shogi_core::Color) -> Option<super::Ending> {
+        super::summary_ending(&format!("{s}\u{3000}"), stm)
     }
 }
