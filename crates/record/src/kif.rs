@@ -462,8 +462,7 @@ impl<'a> Reader<'a> {
         // with one (three bytes).
         let mut start = 0;
         loop {
-            let next = next_mark(line.as_bytes(), start + 3);
-            self.ki2_token(line_no, line, &line[start..next])?;
+            let next = self.ki2_token(line_no, line, start)?;
             if next == line.len() {
                 return Ok(());
             }
@@ -471,28 +470,41 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads one KI2 token (`▲７六歩`, `△投了`) of `line` and plays or queues it.
+    /// Reads the KI2 token (`▲７六歩`, `△投了`) at byte `start` of `line`,
+    /// plays or queues it, and returns where the next token starts.
     ///
-    /// The token runs up to the next mark, with the spaces before it: the
-    /// move and the terminal word are read from the start, and the text kept
-    /// for an illegal move's report is trimmed where it is reported, so they
-    /// are cut off only for a malformed move's error.
-    fn ki2_token(&mut self, line_no: usize, line: &str, tok: &'a str) -> Result<(), ReadError> {
+    /// A token runs up to the next mark, with the spaces before it. The
+    /// move or terminal word is read from the rest of the line: neither
+    /// reads a mark after its start, so the token's end does not change
+    /// what is read, and the next mark is looked for only after the move's
+    /// text. The text kept for an illegal move's report is trimmed where it
+    /// is reported; a malformed move's error names the token without its
+    /// trailing spaces.
+    fn ki2_token(
+        &mut self,
+        line_no: usize,
+        line: &'a str,
+        start: usize,
+    ) -> Result<usize, ReadError> {
+        let rest = &line[start..];
         // After the mark, three bytes.
-        let body = tok.get(3..).unwrap_or("");
-        let parsed = if !starts_as_a_move(body) && terminal(body, Color::Sente).is_some() {
-            Ki2Token::End(body)
-        } else {
-            match japanese::parse(tok) {
-                Some((jm, _)) => Ki2Token::Move(jm, tok),
-                None => {
-                    let tok = trim_end_spaces(tok);
-                    return Err(ReadError::at(line_no, line, tok, ReadErrorKind::BadMove));
-                }
+        let body = rest.get(3..).unwrap_or("");
+        let b = line.as_bytes();
+        if !starts_as_a_move(body) && terminal(body, Color::Sente).is_some() {
+            self.play_or_queue(Ki2Token::End(body));
+            return Ok(next_mark(b, start + 3));
+        }
+        match japanese::parse(rest) {
+            Some((jm, after)) => {
+                let next = next_mark(b, line.len() - after.len());
+                self.play_or_queue(Ki2Token::Move(jm, &line[start..next]));
+                Ok(next)
             }
-        };
-        self.play_or_queue(parsed);
-        Ok(())
+            None => {
+                let tok = trim_end_spaces(&line[start..next_mark(b, start + 3)]);
+                Err(ReadError::at(line_no, line, tok, ReadErrorKind::BadMove))
+            }
+        }
     }
 
     /// Plays a KI2 token at once while its block has needed no look-ahead,

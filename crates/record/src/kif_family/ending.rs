@@ -310,6 +310,25 @@ mod tests {
         assert!(super::terminal("　投了", Color::Sente).is_some());
     }
 
+    /// A KI2 reader reads a terminal word from the rest of its line: the
+    /// tokens after it change nothing.
+    #[test]
+    fn terminal_words_read_alike_before_other_tokens() {
+        use shogi_core::Color;
+        for w in super::TERMINAL_WORDS.iter().chain(&["投", "同　歩", "x"]) {
+            for next in ["▲７六歩", "  △投了", "▽", "☗詰み"] {
+                let line = format!("{w}{next}");
+                for stm in Color::ALL {
+                    assert_eq!(
+                        super::terminal(&line, stm),
+                        super::terminal(w, stm),
+                        "{line}"
+                    );
+                }
+            }
+        }
+    }
+
     /// The usual summary of a resignation reads as the general search reads it.
     #[test]
     fn plain_resignations_read_as_the_general_search_reads_them() {

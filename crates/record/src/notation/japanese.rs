@@ -1048,6 +1048,12 @@ mod tests {
         ) {
             let s = format!("{mark}{to}{piece}{markers}{from}{tail}");
             proptest::prop_assert_eq!(parse(&s), parse_by_chars(&s));
+            // A KI2 reader reads a token from the rest of its line: what
+            // follows from the next mark on changes nothing read.
+            for next in ["▲７六歩", "△", "▽同　銀", "☗"] {
+                let line = format!("{s}{next}");
+                proptest::prop_assert_eq!(parse(&line).map(|(m, _)| m), parse(&s).map(|(m, _)| m));
+            }
             for (i, _) in s.char_indices() {
                 proptest::prop_assert_eq!(parse(&s[..i]), parse_by_chars(&s[..i]));
             }
