@@ -478,6 +478,62 @@ fn illegal_move_loses_when_the_game_says_so() {
     assert_eq!(g.status(), GameStatus::Ongoing);
 }
 
+/// `check_move` tells a slider's blocked path from a square its piece
+/// never reaches, whichever way it judges the two (a move that does reach
+/// its square is the common case and is judged first).
+#[test]
+fn a_blocked_path_is_told_from_a_wrong_direction() {
+    let pos = Position::startpos();
+    let sq = |s: &str| s.parse().unwrap();
+    // The rook's file is blocked by its own pawn; the lance's too.
+    assert_eq!(
+        pos.check_move(mv("2h2c")),
+        Err(IllegalMove::PathBlocked {
+            from: sq("2h"),
+            to: sq("2c")
+        })
+    );
+    assert_eq!(
+        pos.check_move(mv("1i1e")),
+        Err(IllegalMove::PathBlocked {
+            from: sq("1i"),
+            to: sq("1e")
+        })
+    );
+    // The bishop's diagonal through 7g (its own pawn) is blocked; sideways
+    // it never goes; nor a rook diagonally, nor a lance backwards.
+    assert_eq!(
+        pos.check_move(mv("8h6f")),
+        Err(IllegalMove::PathBlocked {
+            from: sq("8h"),
+            to: sq("6f")
+        })
+    );
+    for (m, kind, from, to) in [
+        ("8h6h", PieceKind::Bishop, "8h", "6h"),
+        ("2h3f", PieceKind::Rook, "2h", "3f"),
+        ("2g2e", PieceKind::Pawn, "2g", "2e"),
+    ] {
+        assert_eq!(
+            pos.check_move(mv(m)),
+            Err(IllegalMove::BadDirection {
+                kind,
+                from: sq(from),
+                to: sq(to)
+            }),
+            "{m}"
+        );
+    }
+    // The rook's rank runs into its own bishop on the way to 9h.
+    assert_eq!(
+        pos.check_move(mv("2h9h")),
+        Err(IllegalMove::PathBlocked {
+            from: sq("2h"),
+            to: sq("9h")
+        })
+    );
+}
+
 // --- Handicaps -------------------------------------------------------------
 
 #[test]
