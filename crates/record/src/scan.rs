@@ -101,17 +101,39 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
-/// `s.trim_start_matches([' ', '\t', '　'])`, compared as bytes (the
-/// full-width space is `E3 80 80`; `E3` only ever starts a character).
+/// How many bytes of spaces (`' '`, `'\t'`, `'　'`) `b` starts with,
+/// compared as bytes (the full-width space is `E3 80 80`; `E3` only ever
+/// starts a character).
 #[inline]
-pub(crate) fn trim_start_spaces(s: &str) -> &str {
-    let b = s.as_bytes();
+pub(crate) fn leading_spaces(b: &[u8]) -> usize {
     let mut i = 0;
     loop {
         match b.get(i..) {
             Some([b' ' | b'\t', ..]) => i += 1,
             Some([0xE3, 0x80, 0x80, ..]) => i += 3,
-            _ => return &s[i..],
+            _ => return i,
+        }
+    }
+}
+
+/// `s.trim_start_matches([' ', '\t', '　'])`, compared as bytes.
+#[inline]
+pub(crate) fn trim_start_spaces(s: &str) -> &str {
+    &s[leading_spaces(s.as_bytes())..]
+}
+
+/// `s.trim_end_matches([' ', '\t', '　'])` compared as bytes (the last two
+/// bytes of the full-width space `E3 80 80` only ever continue a
+/// character, so a match at the end is a whole character).
+pub(crate) fn trim_end_spaces(s: &str) -> &str {
+    let mut b = s.as_bytes();
+    loop {
+        while let [rest @ .., b' ' | b'\t'] = b {
+            b = rest;
+        }
+        match b {
+            [rest @ .., 0xE3, 0x80, 0x80] => b = rest,
+            _ => return &s[..b.len()],
         }
     }
 }
@@ -167,6 +189,7 @@ mod tests {
         #[test]
         fn trims_agree_with_std(text in "[a\r\t \u{3000}\u{3001}歩]{0,20}") {
             prop_assert_eq!(trim_start_spaces(&text), text.trim_start_matches([' ', '\t', '\u{3000}']));
+            prop_assert_eq!(trim_end_spaces(&text), text.trim_end_matches([' ', '\t', '\u{3000}']));
             prop_assert_eq!(trim_end_ascii(&text, b"\r \t"), text.trim_end_matches(['\r', ' ', '\t']));
         }
 

@@ -201,17 +201,16 @@ fn piece_at(b: &[u8]) -> Option<(PieceKind, usize)> {
 
 /// [`digit_value`] of the first character of `b`, with its length in bytes.
 fn digit_at(b: &[u8]) -> Option<(u8, usize)> {
-    const KANJI: [u32; 9] = [
-        key('一'),
-        key('二'),
-        key('三'),
-        key('四'),
-        key('五'),
-        key('六'),
-        key('七'),
-        key('八'),
-        key('九'),
-    ];
+    // The keys of `KANJI_DIGITS`.
+    const KANJI: [u32; 9] = {
+        let mut keys = [0; 9];
+        let mut i = 0;
+        while i < 9 {
+            keys[i] = key(KANJI_DIGITS[i]);
+            i += 1;
+        }
+        keys
+    };
     match *b {
         [d @ b'1'..=b'9', ..] => Some((d - b'0', 1)),
         // `１`-`９`, U+FF11 to U+FF19.
@@ -224,16 +223,9 @@ fn digit_at(b: &[u8]) -> Option<(u8, usize)> {
     }
 }
 
-/// The end of the spaces (`' '`, `'\t'`, `'　'`) at `i` in `b`, as
-/// [`skip_spaces`] skips them.
-fn spaces_end(b: &[u8], mut i: usize) -> usize {
-    loop {
-        match b.get(i..) {
-            Some([b' ' | b'\t', ..]) => i += 1,
-            Some([0xE3, 0x80, 0x80, ..]) => i += 3,
-            _ => return i,
-        }
-    }
+/// The end of the spaces (`' '`, `'\t'`, `'　'`) from `i` in `b`.
+fn spaces_end(b: &[u8], i: usize) -> usize {
+    i + b.get(i..).map_or(0, crate::scan::leading_spaces)
 }
 
 const FULL_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
