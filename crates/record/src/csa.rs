@@ -281,6 +281,16 @@ impl std::fmt::Display for CsaMove {
     }
 }
 
+/// Whether `stmt` ends in an ASCII byte that is not whitespace, so that
+/// `trim_end` would leave it as it is (a last byte that is whitespace or
+/// ends a longer character may need the trim).
+#[inline]
+fn ends_trimmed(stmt: &str) -> bool {
+    stmt.as_bytes()
+        .last()
+        .is_some_and(|&b| b.is_ascii() && !char::from(b).is_whitespace())
+}
+
 struct Reader<'a> {
     b: Builder,
     setup: Option<Setup>,
@@ -447,10 +457,10 @@ impl Reader<'_> {
     }
 
     fn statement(&mut self, stmt: &str) -> Result<(), ReadError> {
-        // `trim_end` only when the last byte may be (or end) whitespace.
-        let stmt = match stmt.as_bytes().last() {
-            Some(&b) if b.is_ascii() && !char::from(b).is_whitespace() => stmt,
-            _ => stmt.trim_end(),
+        let stmt = if ends_trimmed(stmt) {
+            stmt
+        } else {
+            stmt.trim_end()
         };
         if stmt.is_empty() {
             return Ok(());
@@ -583,8 +593,8 @@ pub fn read(text: &str) -> Result<Record, ReadError> {
         let b = line.as_bytes();
         // Most lines are one move (`+7776FU`): played without the general
         // statement splitting (a line `statement` would not trim further).
-        if let [b'+' | b'-', _, _, _, _, _, last] = *b {
-            if last.is_ascii() && !char::from(last).is_whitespace() && !b.contains(&b',') {
+        if let [b'+' | b'-', _, _, _, _, _, _] = *b {
+            if ends_trimmed(line) && !b.contains(&b',') {
                 r.mv(line)?;
                 continue;
             }
