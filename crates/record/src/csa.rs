@@ -281,6 +281,28 @@ impl std::fmt::Display for CsaMove {
     }
 }
 
+/// Whether `b` starts with a line that is one move and nothing else
+/// (`+7776FU`, ended by `\n` or `\r\n`, its last character neither a space
+/// nor a comma): the move's length and the line's with its ending. The line
+/// loop below reads any other line, and reads these ones the same way.
+#[inline]
+fn move_line(b: &[u8]) -> Option<(usize, usize)> {
+    let [sign, m @ .., end] = b.get(..8)? else {
+        return None;
+    };
+    if !matches!(sign, b'+' | b'-')
+        || m.iter().any(|&c| c == b'\n' || c == b',')
+        || !m[5].is_ascii_graphic()
+    {
+        return None;
+    }
+    match end {
+        b'\n' => Some((7, 8)),
+        b'\r' if b.get(8) == Some(&b'\n') => Some((7, 9)),
+        _ => None,
+    }
+}
+
 /// Whether `stmt` ends in an ASCII byte that is not whitespace, so that
 /// `trim_end` would leave it as it is (a last byte that is whitespace or
 /// ends a longer character may need the trim).
@@ -586,13 +608,33 @@ pub fn read(text: &str) -> Result<Record, ReadError> {
     };
     // A move line takes at least eight bytes (`+7776FU` and its newline).
     r.b.reserve_main_line(text.len() / 8);
-    for (i, line) in scan::lines(text).enumerate() {
-        r.line_no = i + 1;
+    let mut rest = text;
+    while !rest.is_empty() {
+        r.line_no += 1;
+        // Most lines are one move (`+7776FU` and a line break): played
+        // straight from the text, without looking for the line's end.
+        if let Some((line, len)) = move_line(rest.as_bytes()) {
+            let line = &rest[..line];
+            rest = &rest[len..];
+            r.line = line;
+            r.mv(line)?;
+            continue;
+        }
+        // A line as `str::lines` gives it.
+        let line = match scan::find_byte(rest.as_bytes(), b'\n') {
+            Some(i) => {
+                let line = &rest[..i];
+                rest = &rest[i + 1..];
+                line.strip_suffix('\r').unwrap_or(line)
+            }
+            None => std::mem::take(&mut rest),
+        };
         r.line = line;
         let line = scan::trim_end_ascii(line, b"\r \t");
         let b = line.as_bytes();
-        // Most lines are one move (`+7776FU`): played without the general
-        // statement splitting (a line `statement` would not trim further).
+        // A move line that `move_line` left (spaces after the move, no line
+        // break after it): played without the general statement splitting
+        // (a line `statement` would not trim further).
         if let [b'+' | b'-', _, _, _, _, _, _] = *b {
             if ends_trimmed(line) && !b.contains(&b',') {
                 r.mv(line)?;
@@ -611,12 +653,12 @@ pub fn read(text: &str) -> Result<Record, ReadError> {
             continue;
         }
         // `line.split(',')`, without the searcher's per-match overhead.
-        let mut rest = line;
-        while let Some(i) = scan::find_byte(rest.as_bytes(), b',') {
-            r.statement(&rest[..i])?;
-            rest = &rest[i + 1..];
+        let mut stmts = line;
+        while let Some(i) = scan::find_byte(stmts.as_bytes(), b',') {
+            r.statement(&stmts[..i])?;
+            stmts = &stmts[i + 1..];
         }
-        r.statement(rest)?;
+        r.statement(stmts)?;
     }
     r.start()?;
     Ok(r.b.finish())

@@ -229,6 +229,40 @@ fn csa_position_statements() {
     assert_eq!(placed.start.to_sfen(), "4k4/9/9/9/9/9/9/9/4K1R2 b - 1");
 }
 
+/// Move lines end in every way a file may end them: `\n`, `\r\n`, spaces
+/// or a tab before the break, a comma and a time, the end of the text; a
+/// lone `\r` does not end a line. The line an error names counts them all.
+#[test]
+fn csa_move_lines_end_in_every_way() {
+    let text = "PI\r\n+\n+7776FU\r\n-3334FU \n+8822UM\t\r\n-3122GI,T3\r\n+0055KA\r\r\n-5142OU";
+    let rec = csa::read(text).expect("reads");
+    assert_eq!(
+        rec.main_line(),
+        [
+            mv("7g7f"),
+            mv("3c3d"),
+            mv("8h2b+"),
+            mv("3a2b"),
+            mv("B*5e"),
+            mv("5a4b")
+        ]
+    );
+    assert_eq!(rec.moves[3].time, Some(3));
+    let wrong_side = csa::read("PI\n+\n+7776FU\r\n+3334FU\n").expect("reads");
+    let illegal = wrong_side
+        .illegal_move
+        .expect("the second move is not Gote's");
+    assert_eq!((illegal.ply, illegal.text.as_str()), (2, "+3334FU"));
+    for (text, line, token) in [
+        ("PI\r\n+\r\n+7776FU\r\n-3334FU\r\n-8822XX\r\n", 5, "-8822XX"),
+        ("PI\n+\n+7776FU\r-3334FU\n", 3, "+7776FU\r-3334FU"),
+        ("PI\n+\n+7776FU\n+77,76FU\n", 4, "+77"),
+    ] {
+        let e = csa::read(text).expect_err(text);
+        assert_eq!((e.line, e.token.as_str()), (line, token), "{text:?}");
+    }
+}
+
 #[test]
 fn csa_specials() {
     let cases = [
