@@ -1,7 +1,7 @@
 //! Builds a [`Record`] move by move while a reader walks its text: keeps the
 //! position of the line being read, checks legality, and grows variations.
 
-use shogi_core::{Leniency, Move, Position, PositionError, Setup, Square};
+use shogi_core::{Leniency, Move, Piece, Position, PositionError, Setup, Square};
 
 use crate::record::{Ending, IllegalMoveInfo, MoveProblem, Node, Record};
 
@@ -10,8 +10,32 @@ use crate::record::{Ending, IllegalMoveInfo, MoveProblem, Node, Record};
 /// records spell out, is recognised and taken ready-made: validating it
 /// again was a tenth of reading the CSA records.
 pub(crate) fn lenient_position(setup: Setup) -> Result<Position, PositionError> {
-    static START: std::sync::OnceLock<Setup> = std::sync::OnceLock::new();
-    if setup == *START.get_or_init(Setup::startpos) {
+    static START: std::sync::OnceLock<(Setup, [u8; 81])> = std::sync::OnceLock::new();
+    let (start, codes) = START.get_or_init(|| {
+        let start = Setup::startpos();
+        let codes = start.board.map(code);
+        (start, codes)
+    });
+    // `setup == *start`, the board compared as small numbers without
+    // stopping at the first difference (the derived comparison, square by
+    // square, cost over a thousand instructions for every record that
+    // spells out the even start). Every field is named: a new one would
+    // have to be compared here too.
+    let Setup {
+        board,
+        hands,
+        side_to_move,
+        move_number,
+    } = &setup;
+    let differences = board
+        .iter()
+        .zip(codes)
+        .fold(0, |acc, (&p, &c)| acc | (code(p) ^ c));
+    if differences == 0
+        && *hands == start.hands
+        && *side_to_move == start.side_to_move
+        && *move_number == start.move_number
+    {
         return Ok(Position::startpos());
     }
     Position::from_setup_with(
@@ -20,6 +44,11 @@ pub(crate) fn lenient_position(setup: Setup) -> Result<Position, PositionError> 
             allow_missing_kings: true,
         },
     )
+}
+
+/// A number for what stands on a square, different for each piece.
+fn code(p: Option<Piece>) -> u8 {
+    p.map_or(0, |p| 1 + 16 * p.color.index() as u8 + p.kind as u8)
 }
 
 /// The most main-line moves [`Builder::reserve_main_line`] makes room for.
@@ -341,5 +370,57 @@ impl Builder {
         prune(&mut self.rec.moves);
         self.rec.moves.shrink_to_fit();
         self.rec
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shogi_core::{Color, HandKind, Leniency, Position, Setup};
+
+    use super::lenient_position;
+
+    fn validated(setup: Setup) -> Result<Position, shogi_core::PositionError> {
+        Position::from_setup_with(
+            setup,
+            Leniency {
+                allow_missing_kings: true,
+            },
+        )
+    }
+
+    /// The even start is taken ready-made, and only the even start: a setup
+    /// that differs in one square, a hand, the side to move or the move
+    /// number is validated as it is (and may be refused).
+    #[test]
+    fn only_the_even_start_is_taken_ready_made() {
+        let start = Setup::startpos();
+        assert_eq!(lenient_position(start.clone()), Ok(Position::startpos()));
+        let mut variants = Vec::new();
+        for (i, &p) in start.board.iter().enumerate() {
+            let mut s = start.clone();
+            match p {
+                Some(piece) if piece.kind != shogi_core::PieceKind::King => {
+                    s.board[i] = None;
+                    variants.push(s.clone());
+                    s.board[i] = Some(shogi_core::Piece::new(piece.color.opponent(), piece.kind));
+                    variants.push(s);
+                }
+                _ => {}
+            }
+        }
+        let mut s = start.clone();
+        s.hands.sente.add(HandKind::Pawn);
+        variants.push(s);
+        let mut s = start.clone();
+        s.side_to_move = Color::Gote;
+        variants.push(s);
+        let mut s = start.clone();
+        s.move_number = 2;
+        variants.push(s);
+        for s in variants {
+            let got = lenient_position(s.clone());
+            assert_ne!(got, Ok(Position::startpos()), "{s:?}");
+            assert_eq!(got, validated(s));
+        }
     }
 }
