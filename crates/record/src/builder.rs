@@ -186,8 +186,17 @@ impl Builder {
 
     /// Plays a resolved move (or records why it could not be resolved).
     pub fn push(&mut self, mv: Result<Move, MoveProblem>, text: &str) {
-        if self.top().dead {
+        let c = self.top_mut();
+        if c.dead {
             return;
+        }
+        // A legal move (nearly every one) is made once it is checked, its
+        // problem asked for only when it has one.
+        if let Ok(m) = mv {
+            if c.pos.check_move(m).is_ok() {
+                self.play(m);
+                return;
+            }
         }
         let checked = mv.and_then(|m| {
             self.top()
@@ -212,14 +221,7 @@ impl Builder {
             "push_legal given an illegal move"
         );
         match checked {
-            Ok(m) => {
-                let c = self.top_mut();
-                c.pos.make_move(m);
-                c.last_to = Some(m.to());
-                if let Some(line) = self.current_line_mut() {
-                    line.push(Node::new(m));
-                }
-            }
+            Ok(m) => self.play(m),
             Err(problem) => {
                 let ply = self.next_ply();
                 if self.in_main_line() && self.rec.illegal_move.is_none() {
@@ -231,6 +233,17 @@ impl Builder {
                 }
                 self.top_mut().dead = true;
             }
+        }
+    }
+
+    /// Makes `m`, a legal move, on the current line.
+    #[inline(always)]
+    fn play(&mut self, m: Move) {
+        let c = self.top_mut();
+        c.pos.make_move(m);
+        c.last_to = Some(m.to());
+        if let Some(line) = self.current_line_mut() {
+            line.push(Node::new(m));
         }
     }
 
