@@ -287,13 +287,20 @@ impl std::fmt::Display for CsaMove {
 /// loop below reads any other line, and reads these ones the same way.
 #[inline]
 fn move_line(b: &[u8]) -> Option<(usize, usize)> {
-    let [sign, m @ .., end] = b.get(..8)? else {
-        return None;
-    };
-    if !matches!(sign, b'+' | b'-')
-        || m.iter().any(|&c| c == b'\n' || c == b',')
-        || !m[5].is_ascii_graphic()
-    {
+    /// The bytes of `x` that are zero, each flagged by its high bit (exact:
+    /// no carry crosses from one byte to the next).
+    const fn zero_bytes(x: u64) -> u64 {
+        const LOW7: u64 = u64::from_ne_bytes([0x7F; 8]);
+        !(((x & LOW7) + LOW7) | x | LOW7)
+    }
+    /// The high bits of bytes 1 to 6, the move after its sign.
+    const BODY: u64 = 0x0080_8080_8080_8000;
+    let &bytes = b.first_chunk::<8>()?;
+    let [sign, .., last, end] = bytes;
+    let word = u64::from_le_bytes(bytes);
+    let breaks = zero_bytes(word ^ u64::from_ne_bytes([b'\n'; 8]))
+        | zero_bytes(word ^ u64::from_ne_bytes([b','; 8]));
+    if !matches!(sign, b'+' | b'-') || breaks & BODY != 0 || !last.is_ascii_graphic() {
         return None;
     }
     match end {
@@ -785,7 +792,40 @@ pub fn write_bytes(rec: &Record, enc: Encoding) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    /// `move_line` by the lines as `str::lines` splits them: a line of
+    /// seven bytes from a sign (one `\r` before its `\n` dropped), with no
+    /// comma, its last byte printable ASCII.
+    fn move_line_by_lines(b: &[u8]) -> Option<(usize, usize)> {
+        let end = b.iter().position(|&c| c == b'\n')?;
+        let line = &b[..end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.len() != 7 || !matches!(line[0], b'+' | b'-') || line.contains(&b',') {
+            return None;
+        }
+        line[6].is_ascii_graphic().then_some((7, end + 1))
+    }
+
+    fn byte_from(alphabet: &'static [u8]) -> impl Strategy<Value = u8> {
+        proptest::sample::select(alphabet)
+    }
+
+    proptest! {
+        #[test]
+        fn move_line_agrees_with_the_lines(
+            sign in byte_from(b"+-+-x"),
+            body in proptest::collection::vec(byte_from(b"7766FUOU,\n\r \t\x01\xe6"), 6),
+            tail in proptest::collection::vec(byte_from(b"\n\n\r \tx"), 0..4),
+        ) {
+            let mut b = vec![sign];
+            b.extend(body);
+            b.extend(tail);
+            prop_assert_eq!(move_line(&b), move_line_by_lines(&b), "{:?}", b);
+        }
+    }
 
     #[test]
     fn piece_kind_reads_every_csa_name_and_nothing_else() {
