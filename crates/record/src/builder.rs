@@ -5,37 +5,40 @@ use shogi_core::{Leniency, Move, Piece, Position, PositionError, Setup, Square};
 
 use crate::record::{Ending, IllegalMoveInfo, MoveProblem, Node, Record};
 
-/// The position of a setup read from a record, validated leniently (a side
-/// may lack its king, as in tsume problems). The even start, which most
-/// records spell out, is recognised and taken ready-made: validating it
-/// again was a tenth of reading the CSA records.
-pub(crate) fn lenient_position(setup: Setup) -> Result<Position, PositionError> {
+/// Whether `setup` is the even start (`*setup == Setup::startpos()`), which
+/// most records spell out.
+pub(crate) fn is_even_start(setup: &Setup) -> bool {
     static START: std::sync::OnceLock<(Setup, [u8; 81])> = std::sync::OnceLock::new();
     let (start, codes) = START.get_or_init(|| {
         let start = Setup::startpos();
         let codes = start.board.map(code);
         (start, codes)
     });
-    // `setup == *start`, the board compared as small numbers without
-    // stopping at the first difference (the derived comparison, square by
-    // square, cost over a thousand instructions for every record that
-    // spells out the even start). Every field is named: a new one would
-    // have to be compared here too.
+    // The board compared as small numbers without stopping at the first
+    // difference (the derived comparison, square by square, cost over a
+    // thousand instructions). Every field is named: a new one would have to
+    // be compared here too.
     let Setup {
         board,
         hands,
         side_to_move,
         move_number,
-    } = &setup;
+    } = setup;
     let differences = board
         .iter()
         .zip(codes)
         .fold(0, |acc, (&p, &c)| acc | (code(p) ^ c));
-    if differences == 0
+    differences == 0
         && *hands == start.hands
         && *side_to_move == start.side_to_move
         && *move_number == start.move_number
-    {
+}
+
+/// The position of a setup read from a record, validated leniently (a side
+/// may lack its king, as in tsume problems). The even start is taken
+/// ready-made: validating it again was a tenth of reading the CSA records.
+pub(crate) fn lenient_position(setup: Setup) -> Result<Position, PositionError> {
+    if is_even_start(&setup) {
         return Ok(Position::startpos());
     }
     Position::from_setup_with(

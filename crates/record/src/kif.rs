@@ -39,7 +39,7 @@ use std::fmt::Write as _;
 
 use shogi_core::{Color, HandKind, Handicap, Piece, PieceKind, Position, Setup, Square};
 
-use crate::builder::{lenient_position, Builder};
+use crate::builder::{is_even_start, lenient_position, Builder};
 use crate::encoding::{self, Encoding};
 use crate::error::{ReadError, ReadErrorKind};
 use crate::kif_family::ending::{
@@ -271,14 +271,19 @@ impl<'a> Reader<'a> {
                 s.side_to_move = self.setup.side_to_move;
                 self.setup = s;
             }
+            if is_even_start(&self.setup) {
+                return Ok(());
+            }
             lenient_position(self.setup.clone()).map_err(|e| {
                 ReadError::new(line_no, 1, "", ReadErrorKind::Position(e.to_string()))
             })?
         } else {
-            self.headers
-                .handicap
-                .map_or_else(Position::startpos, Handicap::position)
+            match self.headers.handicap {
+                None | Some(Handicap::Even) => return Ok(()),
+                Some(h) => h.position(),
+            }
         };
+        // The builder starts from the even start (the returns above).
         self.b.set_start(pos);
         Ok(())
     }
