@@ -74,6 +74,13 @@ struct Cursor {
     dead: bool,
 }
 
+/// A place in the current line that [`Builder::rewind`] returns to.
+pub(crate) struct Mark {
+    pos: Position,
+    last_to: Option<Square>,
+    len: usize,
+}
+
 pub(crate) struct Builder {
     pub rec: Record,
     lines: Vec<Cursor>,
@@ -248,6 +255,28 @@ impl Builder {
         if let Some(line) = self.current_line_mut() {
             line.push(Node::new(m));
         }
+    }
+
+    /// Where the current line stands, for [`Builder::rewind`].
+    pub fn mark(&self) -> Mark {
+        let c = self.top();
+        Mark {
+            pos: c.pos.clone(),
+            last_to: c.last_to,
+            len: self.current_len(),
+        }
+    }
+
+    /// Takes back the moves made on the current line since `mark` was
+    /// taken, when nothing but legal moves ([`Builder::push_legal`] with a
+    /// move) was added to it since.
+    pub fn rewind(&mut self, mark: Mark) {
+        if let Some(line) = self.current_line_mut() {
+            line.truncate(mark.len);
+        }
+        let c = self.top_mut();
+        c.pos = mark.pos;
+        c.last_to = mark.last_to;
     }
 
     /// Adds a comment to the last move of the current line (or to the start, before any move).

@@ -39,13 +39,13 @@ use std::fmt::Write as _;
 
 use shogi_core::{Color, HandKind, Handicap, Piece, PieceKind, Position, Setup, Square};
 
-use crate::builder::{is_even_start, lenient_position, Builder};
+use crate::builder::{is_even_start, lenient_position, Builder, Mark};
 use crate::encoding::{self, Encoding};
 use crate::error::{ReadError, ReadErrorKind};
 use crate::kif_family::ending::{
     refine, starts_as_a_move, summary, summary_ending, terminal, terminal_word,
 };
-use crate::kif_family::lookahead::{best_reading, Ki2Token, LOOKAHEAD_BUDGET};
+use crate::kif_family::lookahead::{best_reading, first_reading, Ki2Token, LOOKAHEAD_BUDGET};
 use crate::kif_family::preamble;
 use crate::notation::japanese::{self, digit_value, kanji_count, parse_piece};
 use crate::notation::kif as kif_move;
@@ -199,6 +199,9 @@ struct Reader<'a> {
     /// The KI2 tokens of the current block from its first ambiguous move
     /// on, for the look-ahead.
     pending: Vec<Ki2Token<'a>>,
+    /// While the moves from the current block's first ambiguous one on are
+    /// played at once: where the line stood before that move.
+    speculation: Option<Mark>,
     /// Whether the current block of KI2 lines had a terminal word: what
     /// follows it up to the end of the block is not played.
     ki2_block_ended: bool,
@@ -225,6 +228,7 @@ impl<'a> Reader<'a> {
     fn new() -> Reader<'a> {
         Reader {
             pending: Vec::new(),
+            speculation: None,
             ki2_block_ended: false,
             b: Builder::new(Position::startpos()),
             started: false,
@@ -504,6 +508,13 @@ impl<'a> Reader<'a> {
     /// weighs only ambiguous moves and spends none of its budget before the
     /// first one, which starts the queue. Playing at once spares copying
     /// every token into a queue that grows with the block.
+    ///
+    /// From the first ambiguous move on, each move is still played at once,
+    /// an ambiguous one in the reading the look-ahead tries first
+    /// ([`first_reading`]), and queued as well: if every move to the end of
+    /// the block has a reading, these are the look-ahead's choices. A move
+    /// with no reading takes them all back, and the look-ahead reads the
+    /// queue when the block ends.
     fn play_or_queue(&mut self, tok: Ki2Token<'a>) {
         #[cfg(test)]
         if self.lookahead_only {
@@ -511,6 +522,9 @@ impl<'a> Reader<'a> {
             return;
         }
         if !self.pending.is_empty() {
+            if self.speculation.is_some() {
+                self.speculate(&tok);
+            }
             self.pending.push(tok);
             return;
         }
@@ -522,7 +536,11 @@ impl<'a> Reader<'a> {
             Ki2Token::Move(jm, text) => {
                 match japanese::single_reading(self.b.position(), self.b.last_to(), &jm) {
                     Ok(Some(m)) => self.b.push_legal(Ok(m), text),
-                    Ok(None) => self.pending.push(tok),
+                    Ok(None) => {
+                        self.speculation = Some(self.b.mark());
+                        self.speculate(&tok);
+                        self.pending.push(tok);
+                    }
                     // The line ends here (`resolve` gives the same error).
                     Err(e) => self.b.push_legal(Err(e), text),
                 }
@@ -537,6 +555,44 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Plays a token from the block's first ambiguous move on, while every
+    /// move since has had a reading (see [`Reader::play_or_queue`]).
+    fn speculate(&mut self, tok: &Ki2Token<'a>) {
+        match tok {
+            Ki2Token::Move(jm, text) => {
+                let first = match japanese::single_reading(self.b.position(), self.b.last_to(), jm)
+                {
+                    Ok(Some(m)) => Some(m),
+                    Ok(None) => {
+                        let history = self.b.history();
+                        first_reading(self.b.position(), self.b.last_to(), jm, &history)
+                    }
+                    Err(_) => None,
+                };
+                match first {
+                    Some(m) => self.b.push_legal(Ok(m), text),
+                    None => {
+                        if let Some(mark) = self.speculation.take() {
+                            self.b.rewind(mark);
+                        }
+                    }
+                }
+            }
+            Ki2Token::End(body) => {
+                // Every move up to the terminal word had a reading: the
+                // look-ahead's choices, made. The rest of the block is not
+                // played.
+                let stm = self.b.position().side_to_move();
+                if let Some(e) = terminal(body, stm) {
+                    self.b.ending(e);
+                }
+                self.speculation = None;
+                self.pending.clear();
+                self.ki2_block_ended = true;
+            }
+        }
+    }
+
     /// Ends a block of KI2 move lines: resolves the queued moves, looking
     /// ahead (the first is ambiguous: written without markers, as some
     /// programs do) to pick the reading under which the following moves stay
@@ -544,6 +600,11 @@ impl<'a> Reader<'a> {
     fn flush_ki2(&mut self) {
         self.ki2_block_ended = false;
         if self.pending.is_empty() {
+            return;
+        }
+        if self.speculation.take().is_some() {
+            // Played already, as the look-ahead would have chosen.
+            self.pending.clear();
             return;
         }
         let mut toks = std::mem::take(&mut self.pending);

@@ -15,6 +15,36 @@ pub(crate) enum Ki2Token<'a> {
 /// How many alternatives the KI2 lookahead may try in one block of moves.
 pub(crate) const LOOKAHEAD_BUDGET: u32 = 64;
 
+/// Puts the readings of an ambiguous move in the order they are tried:
+/// orthogonal steps before diagonal ones, then pieces that moved more
+/// recently (later in `history`) first.
+fn order(cands: &mut [Move], history: &[Square]) {
+    cands.sort_by_key(|m| {
+        let diagonal = m
+            .from()
+            .is_some_and(|f| f.file() != m.to().file() && f.rank() != m.to().rank());
+        (
+            diagonal,
+            std::cmp::Reverse(m.from().and_then(|f| history.iter().rposition(|&s| s == f))),
+        )
+    });
+}
+
+/// The reading of `jm` that [`best_reading`] tries first (`None` when it
+/// has none): if every move after it in its block has a reading, the
+/// readings tried first included, [`best_reading`] keeps these first
+/// readings (it stops at the first line that reads to the block's end).
+pub(crate) fn first_reading(
+    pos: &Position,
+    last_to: Option<Square>,
+    jm: &japanese::JapaneseMove,
+    history: &[Square],
+) -> Option<Move> {
+    let mut cands = japanese::candidates_few(pos, last_to, jm).ok()?;
+    order(cands.as_mut_slice(), history);
+    cands.as_slice().first().copied()
+}
+
 /// The longest prefix of `toks` that can be read as legal moves from `pos`.
 /// Among ambiguous readings, orthogonal steps are tried before diagonal ones, then pieces that
 /// moved more recently (later in `history`) first; the first reading under which every
@@ -38,15 +68,7 @@ pub(crate) fn best_reading(
         let Ok(mut cands) = japanese::candidates_few(pos, last_to, jm) else {
             break std::mem::take(&mut chosen);
         };
-        cands.as_mut_slice().sort_by_key(|m| {
-            let diagonal = m
-                .from()
-                .is_some_and(|f| f.file() != m.to().file() && f.rank() != m.to().rank());
-            (
-                diagonal,
-                std::cmp::Reverse(m.from().and_then(|f| history.iter().rposition(|&s| s == f))),
-            )
-        });
+        order(cands.as_mut_slice(), history);
         let Some(&first) = cands.as_slice().first() else {
             break std::mem::take(&mut chosen);
         };
