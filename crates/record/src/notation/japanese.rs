@@ -204,6 +204,8 @@ fn piece_at(b: &[u8]) -> Option<(PieceKind, usize)> {
 }
 
 /// [`digit_value`] of the first character of `b`, with its length in bytes.
+// Always inlined: left a call, it was a sixth of reading a plain move.
+#[inline(always)]
 fn digit_at(b: &[u8]) -> Option<(u8, usize)> {
     // The keys of `KANJI_DIGITS`.
     const KANJI: [u32; 9] = {
