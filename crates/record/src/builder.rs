@@ -84,6 +84,8 @@ pub(crate) struct Mark {
 pub(crate) struct Builder {
     pub rec: Record,
     lines: Vec<Cursor>,
+    /// Whether a variation was begun (only then may an empty one be left).
+    branched: bool,
 }
 
 fn line_at<'a>(moves: &'a [Node], path: &[(usize, usize)]) -> Option<&'a [Node]> {
@@ -107,6 +109,7 @@ impl Builder {
         let mut b = Builder {
             rec: Record::new(start.clone()),
             lines: Vec::new(),
+            branched: false,
         };
         b.lines.push(Cursor {
             path: Vec::new(),
@@ -389,6 +392,7 @@ impl Builder {
             return false;
         };
         node.variations.push(Vec::new());
+        self.branched = true;
         let v = node.variations.len() - 1;
         let mut new_path = path;
         new_path.push((k, v));
@@ -412,7 +416,9 @@ impl Builder {
                 }
             }
         }
-        prune(&mut self.rec.moves);
+        if self.branched {
+            prune(&mut self.rec.moves);
+        }
         self.rec.moves.shrink_to_fit();
         self.rec
     }
