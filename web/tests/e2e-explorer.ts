@@ -163,7 +163,14 @@ export async function explorerScenarios(browser: Browser): Promise<void> {
     await page.waitForSelector(`.collection-row[data-name="${collection}"]`);
     const files: [string, Buffer][] = FILES.map((f) => [f, readFileSync(join(RECORDS, f))]);
     files.push(['сломанный.kif', Buffer.from(BROKEN, 'utf8')]);
-    await page.setInputFiles('#upload-file', { name: 'партии.zip', mimeType: 'application/zip', buffer: zip(files) });
+    // The file is chosen as a person chooses it: the page's own button (in
+    // Russian, not the browser's "Choose File") opens the file dialog, and
+    // the page then names the chosen file.
+    check((await textOf(page, '.file-picker .file-name')) === 'Файл не выбран', 'no file chosen yet, in Russian');
+    const dialog = page.waitForEvent('filechooser');
+    await page.getByText('Выбрать файл…', { exact: true }).click();
+    await (await dialog).setFiles({ name: 'партии.zip', mimeType: 'application/zip', buffer: zip(files) });
+    check((await textOf(page, '.file-picker .file-name')) === 'партии.zip', 'the chosen file is named');
     check((await page.inputValue('#upload-collection')) === collection, 'the upload goes into the new collection');
     await page.click('#upload-start');
     await page.waitForSelector('#upload-progress');

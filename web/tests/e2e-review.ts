@@ -40,7 +40,9 @@ export async function reviewScenarios(browser: Browser): Promise<void> {
       timeout: 5000,
     });
     await shootNarrow(page, 'import-error', 'the import page');
-    await page.setInputFiles('#import-file', { name: 'game.kif', mimeType: 'text/plain', buffer: Buffer.from(kif) });
+    const dialog = page.waitForEvent('filechooser');
+    await page.getByText('Choose a file…', { exact: true }).click();
+    await (await dialog).setFiles({ name: 'game.kif', mimeType: 'text/plain', buffer: Buffer.from(kif) });
     // The file is previewed first, then saved.
     await page.waitForSelector('#import-preview #import-moves .move[data-ply="6"]');
     await page.click('#import-save');

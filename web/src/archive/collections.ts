@@ -18,7 +18,7 @@ import {
   type ImportProgress,
   type ListedGame,
 } from '../api/explorer';
-import { h, option, scrollBox } from '../dom';
+import { filePicker, h, option, scrollBox } from '../dom';
 import { listedGamesTable } from '../explorer/panel';
 import { analysisSfen } from '../explorer/remembered';
 import { t } from '../i18n/i18n';
@@ -257,7 +257,11 @@ export function renderCollections(root: HTMLElement): Screen {
     into.addEventListener('change', () => {
       target = into.value;
     });
-    const file = h('input', { type: 'file', id: 'upload-file', accept: '.zip,.kif,.kifu,.ki2,.csa,.jkf,.usi,.sfen' });
+    const picker = filePicker(t('pickFile'), {
+      id: 'upload-file',
+      accept: '.zip,.kif,.kifu,.ki2,.csa,.jkf,.usi,.sfen',
+    });
+    const file = picker.input;
     const button = h('button', { type: 'button', id: 'upload-start', disabled: busy }, t('collUploadButton'));
     button.addEventListener('click', () => {
       const f = file.files?.[0];
@@ -268,13 +272,7 @@ export function renderCollections(root: HTMLElement): Screen {
       h('p', { class: 'hint' }, t('collUploadHelp')),
       writable.length === 0
         ? h('p', { class: 'note', id: 'upload-none' }, t('collNoWritable'))
-        : h(
-            'div',
-            { class: 'controls' },
-            h('label', {}, `${t('collInto')} `, into),
-            h('label', {}, `${t('chooseFile')}: `, file),
-            button,
-          ),
+        : h('div', { class: 'controls' }, h('label', {}, `${t('collInto')} `, into), picker.element, button),
       ...drawProgress(),
     );
   };

@@ -12,7 +12,7 @@ import { request as call, saveToken } from '../api/api';
 import { makeGround, lastDests } from '../board/ground';
 import { boardColumn } from '../board/playboard';
 import { boardSfen, handsSfen, replay, type MoveInfo, type Position } from '../board/shogi';
-import { h } from '../dom';
+import { filePicker, h } from '../dom';
 import { t } from '../i18n/i18n';
 import { factsText, playersText, type RecordHead } from '../records/summary';
 import { moveListBox, moveListItems, scrollIntoList } from '../records/movelist';
@@ -225,7 +225,8 @@ export function renderImport(root: HTMLElement, navigate: Navigate): Screen {
     area.addEventListener('input', () => {
       text = area.value;
     });
-    const file = h('input', { type: 'file', id: 'import-file' });
+    const picker = filePicker(t('pickFile'), { id: 'import-file' });
+    const file = picker.input;
     file.addEventListener('change', () => {
       const f = file.files?.[0];
       if (f) read(f);
@@ -244,7 +245,7 @@ export function renderImport(root: HTMLElement, navigate: Navigate): Screen {
         h('h1', {}, t('importTitle')),
         h('p', {}, t('importHelp')),
         area,
-        h('div', { class: 'controls' }, button, h('label', {}, `${t('chooseFile')}: `, file)),
+        h('div', { class: 'controls' }, button, picker.element),
         err,
         preview ? previewBox(preview) : null,
         preview ? saveForm() : null,

@@ -4,7 +4,7 @@
 // the next round (players sitting out with 0, ½ or 1 point, pairs forced
 // together) or unpairing the last, the co-organisers, and the audit log.
 
-import { h, option, scrollBox } from '../dom';
+import { filePicker, h, option, scrollBox } from '../dom';
 import { lang, t, type MsgKey } from '../i18n/i18n';
 import { HANDICAPS } from '../rules/handicaps';
 import {
@@ -215,12 +215,8 @@ function kifUpload(ev: EventView, r: Round, b: Board, act: Act): HTMLElement {
   const area = h('textarea', { class: 'kif-text', rows: 5, 'aria-label': 'KIF', placeholder: t('evKifHelp') });
   area.value = kifText.get(key) ?? '';
   area.addEventListener('input', () => kifText.set(key, area.value));
-  const file = h('input', {
-    type: 'file',
-    class: 'kif-file',
-    accept: '.kif,.kifu,.ki2,.csa,.jkf,.txt',
-    'aria-label': t('chooseFile'),
-  });
+  const picker = filePicker(t('pickFile'), { class: 'kif-file', accept: '.kif,.kifu,.ki2,.csa,.jkf,.txt' });
+  const file = picker.input;
   file.addEventListener('change', async () => {
     const f = file.files?.[0];
     if (!f) return;
@@ -248,7 +244,7 @@ function kifUpload(ev: EventView, r: Round, b: Board, act: Act): HTMLElement {
     { class: 'kif-upload' },
     h('summary', {}, b.record ? t('evKifReplace') : t('evUploadKif')),
     area,
-    h('div', { class: 'controls' }, file, send),
+    h('div', { class: 'controls' }, picker.element, send),
   );
   details.open = !!kifText.get(key);
   return details;
