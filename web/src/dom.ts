@@ -57,17 +57,25 @@ export function scrollBox(table: HTMLElement): HTMLElement {
 /**
  * A file input worded in the page's language. A browser words its own file
  * input ("Choose File", "No file chosen") in the browser's language, so the
- * input is kept out of sight inside a label that looks like a button and
- * reads `label` (a click on it opens the browser's file dialog), with the
- * chosen file's name, or "no file chosen", beside it. `attrs` go on the
- * input (`id`, `class`, `accept`), where a page reads the chosen file.
+ * input is hidden inside a label that looks like a button and reads `label`
+ * (a click on it, or Enter or Space once it has the focus, opens the
+ * browser's file dialog), with the chosen file's name, or "no file chosen",
+ * beside it. `attrs` go on the input (`id`, `class`, `accept`), where a page
+ * reads the chosen file.
  */
 export function filePicker(label: string, attrs: Attrs): { element: HTMLElement; input: HTMLInputElement } {
-  const input = h('input', { ...attrs, type: 'file', class: `visually-hidden ${attrs.class ?? ''}`.trim() });
+  const input = h('input', { ...attrs, type: 'file', hidden: true });
   const name = h('span', { class: 'file-name' }, t('noFileChosen'));
   input.addEventListener('change', () => {
     name.textContent = input.files?.[0]?.name ?? t('noFileChosen');
   });
-  const element = h('span', { class: 'file-picker' }, h('label', { class: 'file-button' }, label, input), ' ', name);
+  const button = h('label', { class: 'file-button', tabindex: 0, role: 'button' }, label, input);
+  button.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      input.click();
+    }
+  });
+  const element = h('span', { class: 'file-picker' }, button, ' ', name);
   return { element, input };
 }
