@@ -208,24 +208,15 @@ fn piece_at(b: &[u8]) -> Option<(PieceKind, usize)> {
 #[inline(always)]
 fn digit_at(b: &[u8]) -> Option<(u8, usize)> {
     // The keys of `KANJI_DIGITS`.
-    const KANJI: [u32; 9] = {
-        let mut keys = [0; 9];
-        let mut i = 0;
-        while i < 9 {
-            keys[i] = key(KANJI_DIGITS[i]);
-            i += 1;
-        }
-        keys
-    };
-    const ONE: u32 = KANJI[0];
-    const TWO: u32 = KANJI[1];
-    const THREE: u32 = KANJI[2];
-    const FOUR: u32 = KANJI[3];
-    const FIVE: u32 = KANJI[4];
-    const SIX: u32 = KANJI[5];
-    const SEVEN: u32 = KANJI[6];
-    const EIGHT: u32 = KANJI[7];
-    const NINE: u32 = KANJI[8];
+    const ONE: u32 = key(KANJI_DIGITS[0]);
+    const TWO: u32 = key(KANJI_DIGITS[1]);
+    const THREE: u32 = key(KANJI_DIGITS[2]);
+    const FOUR: u32 = key(KANJI_DIGITS[3]);
+    const FIVE: u32 = key(KANJI_DIGITS[4]);
+    const SIX: u32 = key(KANJI_DIGITS[5]);
+    const SEVEN: u32 = key(KANJI_DIGITS[6]);
+    const EIGHT: u32 = key(KANJI_DIGITS[7]);
+    const NINE: u32 = key(KANJI_DIGITS[8]);
     match *b {
         [d @ b'1'..=b'9', ..] => Some((d - b'0', 1)),
         // `１`-`９`, U+FF11 to U+FF19.
