@@ -35,7 +35,7 @@ use shogi_core::{
     Color, Ending as GameEnding, Foul, HandKind, Move, Piece, PieceKind, Position, Setup, Square,
 };
 
-use crate::builder::{is_even_start, lenient_position, Builder};
+use crate::builder::{lenient_start, Builder};
 use crate::encoding::{self, Encoding};
 use crate::error::{ReadError, ReadErrorKind};
 use crate::record::{Ending, MoveProblem, Record, TimeControl};
@@ -350,12 +350,12 @@ impl Reader<'_> {
     #[cold]
     fn start_now(&mut self) -> Result<(), ReadError> {
         self.started = true;
-        // The builder starts from the even start, which most records spell
-        // out: it is not set up again.
-        if let Some(setup) = self.setup.take().filter(|s| !is_even_start(s)) {
-            let pos = lenient_position(setup)
+        if let Some(setup) = self.setup.take() {
+            let start = lenient_start(setup)
                 .map_err(|e| self.err("", ReadErrorKind::Position(e.to_string())))?;
-            self.b.set_start(pos);
+            if let Some(pos) = start {
+                self.b.set_start(pos);
+            }
         }
         Ok(())
     }

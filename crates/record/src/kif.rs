@@ -39,7 +39,7 @@ use std::fmt::Write as _;
 
 use shogi_core::{Color, HandKind, Handicap, Piece, PieceKind, Position, Setup, Square};
 
-use crate::builder::{is_even_start, lenient_position, Builder, Mark};
+use crate::builder::{lenient_start, Builder, Mark};
 use crate::encoding::{self, Encoding};
 use crate::error::{ReadError, ReadErrorKind};
 use crate::kif_family::ending::{
@@ -275,12 +275,13 @@ impl<'a> Reader<'a> {
                 s.side_to_move = self.setup.side_to_move;
                 self.setup = s;
             }
-            if is_even_start(&self.setup) {
-                return Ok(());
-            }
-            lenient_position(self.setup.clone()).map_err(|e| {
+            let start = lenient_start(self.setup.clone()).map_err(|e| {
                 ReadError::new(line_no, 1, "", ReadErrorKind::Position(e.to_string()))
-            })?
+            })?;
+            match start {
+                Some(pos) => pos,
+                None => return Ok(()),
+            }
         } else {
             match self.headers.handicap {
                 None | Some(Handicap::Even) => return Ok(()),
