@@ -539,7 +539,7 @@ impl<'a> Reader<'a> {
                     Ok(Some(m)) => self.b.push_legal(Ok(m), text),
                     Ok(None) => {
                         self.speculation = Some(self.b.mark());
-                        self.speculate(&tok);
+                        self.play_first_reading(&jm, text);
                         self.pending.push(tok);
                     }
                     // The line ends here (`resolve` gives the same error).
@@ -561,22 +561,10 @@ impl<'a> Reader<'a> {
     fn speculate(&mut self, tok: &Ki2Token<'a>) {
         match tok {
             Ki2Token::Move(jm, text) => {
-                let first = match japanese::single_reading(self.b.position(), self.b.last_to(), jm)
-                {
-                    Ok(Some(m)) => Some(m),
-                    Ok(None) => {
-                        let history = self.b.history();
-                        first_reading(self.b.position(), self.b.last_to(), jm, &history)
-                    }
-                    Err(_) => None,
-                };
-                match first {
-                    Some(m) => self.b.push_legal(Ok(m), text),
-                    None => {
-                        if let Some(mark) = self.speculation.take() {
-                            self.b.rewind(mark);
-                        }
-                    }
+                match japanese::single_reading(self.b.position(), self.b.last_to(), jm) {
+                    Ok(Some(m)) => self.b.push_legal(Ok(m), text),
+                    Ok(None) => self.play_first_reading(jm, text),
+                    Err(_) => self.take_back_speculation(),
                 }
             }
             Ki2Token::End(body) => {
@@ -591,6 +579,24 @@ impl<'a> Reader<'a> {
                 self.pending.clear();
                 self.ki2_block_ended = true;
             }
+        }
+    }
+
+    /// Plays an ambiguous move in the reading the look-ahead tries first,
+    /// while the block's moves are played at once.
+    fn play_first_reading(&mut self, jm: &japanese::JapaneseMove, text: &str) {
+        let history = self.b.history();
+        match first_reading(self.b.position(), self.b.last_to(), jm, &history) {
+            Some(m) => self.b.push_legal(Ok(m), text),
+            None => self.take_back_speculation(),
+        }
+    }
+
+    /// Takes back the moves played at once since the block's first
+    /// ambiguous move: the look-ahead reads the block when it ends.
+    fn take_back_speculation(&mut self) {
+        if let Some(mark) = self.speculation.take() {
+            self.b.rewind(mark);
         }
     }
 
