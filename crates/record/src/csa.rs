@@ -14,6 +14,13 @@
 //! `%MATTA`, `%TSUMI`, `%FUZUMI`, `%ERROR`, `%TIME_UP`, `%MAX_MOVES`, and
 //! this crate's `%TRY`.
 //!
+//! A file may hold several records, a line holding only `/` between each
+//! and the next (CSA V2.2 and V3.0, section 2.1): [`read`] reads one
+//! record and refuses a second ([`ReadErrorKind::SeveralRecords`] at its
+//! separator; a separator followed by nothing but comments and blank lines
+//! ends the record), [`records`] finds each one's text and
+//! [`crate::read_each`] reads them all.
+//!
 //! `%ILLEGAL_MOVE`, `%TIME_UP`, `%TORYO`, `%TSUMI` apply to the side to move
 //! (it lost) and `%KACHI` too (it declared and won); `%OUTE_SENNICHITE` is
 //! taken as lost by the side that moved last; `%TRY` (this crate's word, see
@@ -310,6 +317,80 @@ fn move_line(b: &[u8]) -> Option<(usize, usize)> {
     }
 }
 
+/// Whether `line` (without its line break) is a separator between two
+/// records: `/` alone, with spaces or tabs around it.
+fn is_separator(line: &[u8]) -> bool {
+    line.trim_ascii() == b"/"
+}
+
+/// Whether `text` holds more than blank lines, `'` comments and separators.
+fn holds_statements(text: &[u8]) -> bool {
+    text.split(|&b| b == b'\n').any(|l| {
+        let l = l.trim_ascii();
+        !l.is_empty() && l[0] != b'\'' && l != b"/"
+    })
+}
+
+/// One record of a CSA file that may hold several.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part<'a> {
+    /// The lines of the file before this record's first line (add it to
+    /// the line of a [`ReadError`] in this record, [`ReadError::after_lines`]).
+    pub lines_before: usize,
+    /// The record's text, without the separator lines.
+    pub bytes: &'a [u8],
+}
+
+/// The records of CSA text `bytes` (raw or decoded: the separators are
+/// ASCII, and no `Shift_JIS` character holds `/` or a line break), split at
+/// the lines that hold only `/`; a part with nothing but blank lines and
+/// comments is left out. A file without separators is one part.
+///
+/// ```
+/// let text = b"V2.2\nPI\n+\n+7776FU\n/\nPI\n+\n+2726FU\n/\n";
+/// let parts = shogi_record::csa::records(text);
+/// assert_eq!(parts.len(), 2);
+/// assert_eq!((parts[1].lines_before, parts[1].bytes), (5, &b"PI\n+\n+2726FU\n"[..]));
+/// ```
+#[must_use]
+pub fn records(bytes: &[u8]) -> Vec<Part<'_>> {
+    let mut parts = Vec::new();
+    let (mut start, mut start_line) = (0, 0);
+    let (mut at, mut line) = (0, 0);
+    while at < bytes.len() {
+        let end = scan::find_byte(&bytes[at..], b'\n').map_or(bytes.len(), |i| at + i);
+        let next = (end + 1).min(bytes.len());
+        if is_separator(&bytes[at..end]) {
+            let part = &bytes[start..at];
+            if holds_statements(part) {
+                parts.push(Part {
+                    lines_before: start_line,
+                    bytes: part,
+                });
+            }
+            (start, start_line) = (next, line + 1);
+        }
+        at = next;
+        line += 1;
+    }
+    let last = &bytes[start.min(bytes.len())..];
+    if holds_statements(last) {
+        parts.push(Part {
+            lines_before: start_line,
+            bytes: last,
+        });
+    }
+    if parts.is_empty() {
+        // Nothing but separators, comments and blank lines: one part, which
+        // the reader refuses as it would have.
+        parts.push(Part {
+            lines_before: 0,
+            bytes,
+        });
+    }
+    parts
+}
+
 /// Whether `stmt` ends in an ASCII byte that is not whitespace, so that
 /// `trim_end` would leave it as it is (a last byte that is whitespace or
 /// ends a longer character may need the trim).
@@ -449,6 +530,21 @@ impl Reader<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether `line` separates this record from what follows, `rest`:
+    /// `true` for a separator that nothing but comments and blank lines
+    /// follow (the end of the record), an error when another record follows.
+    #[cold]
+    #[inline(never)]
+    fn ends_record(&self, line: &str, rest: &str) -> Result<bool, ReadError> {
+        if !is_separator(line.as_bytes()) {
+            return Ok(false);
+        }
+        if holds_statements(rest.as_bytes()) {
+            return Err(self.err(line.trim(), ReadErrorKind::SeveralRecords));
+        }
+        Ok(true)
     }
 
     fn mv(&mut self, stmt: &str) -> Result<(), ReadError> {
@@ -641,6 +737,9 @@ pub fn read(text: &str) -> Result<Record, ReadError> {
         r.line = line;
         let line = scan::trim_end_ascii(line, b"\r \t");
         let b = line.as_bytes();
+        if matches!(b, [b'/'] | [b' ' | b'\t', ..]) && r.ends_record(line, rest)? {
+            break;
+        }
         // A move line that `move_line` left (spaces after the move, no line
         // break after it): played without the general statement splitting
         // (a line `statement` would not trim further).
@@ -797,6 +896,68 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    const ONE: &str = "V2.2\nN+A\nN-B\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
+
+    #[test]
+    fn a_separator_with_nothing_after_it_ends_the_record() {
+        let alone = read(ONE).expect("one record");
+        for tail in ["/\n", "/", " / \r\n", "/\n' the end\n\n", "/\n/\n"] {
+            assert_eq!(read(&format!("{ONE}{tail}")), Ok(alone.clone()), "{tail:?}");
+        }
+    }
+
+    #[test]
+    fn a_second_record_is_refused_at_its_separator() {
+        for (text, line) in [
+            (format!("{ONE}/\nPI\n+\n+2726FU\n"), 9),
+            (format!("{ONE}' remark\n/\n' remark\nN+C\n"), 10),
+        ] {
+            let err = read(&text).expect_err("two records");
+            assert_eq!(
+                (err.line, err.column, err.token.as_str(), err.kind.code()),
+                (line, 1, "/", "several_records"),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn records_split_at_separator_lines_only() {
+        let text = format!("'head\r\n{ONE}/\r\n'only a remark\r\n\r\n/\r\n{ONE}\t/\n$EVENT:a/b\n");
+        let parts = records(text.as_bytes());
+        let texts: Vec<&str> = parts
+            .iter()
+            .map(|p| std::str::from_utf8(p.bytes).expect("ASCII"))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                format!("'head\r\n{ONE}"),
+                ONE.to_owned(),
+                "$EVENT:a/b\n".to_owned()
+            ]
+        );
+        assert_eq!(
+            parts.iter().map(|p| p.lines_before).collect::<Vec<_>>(),
+            [0, 13, 22]
+        );
+        // Each part's lines are the file's from `lines_before` on.
+        let lines: Vec<&str> = text.lines().collect();
+        for (p, t) in parts.iter().zip(&texts) {
+            assert_eq!(t.lines().next(), Some(lines[p.lines_before]));
+        }
+        // No separator, or nothing but separators and remarks: one part, the whole.
+        for whole in [ONE, "/\n' x\n/\n", ""] {
+            assert_eq!(
+                records(whole.as_bytes()),
+                [Part {
+                    lines_before: 0,
+                    bytes: whole.as_bytes()
+                }]
+            );
+        }
+    }
 
     /// `move_line` by the lines as `str::lines` splits them: a line of
     /// seven bytes from a sign (one `\r` before its `\n` dropped), with no

@@ -47,6 +47,11 @@ pub enum ReadErrorKind {
     /// A `手合割` (handicap) name that is not a known handicap, with no board diagram to give the position.
     #[error("unknown handicap name")]
     UnknownHandicap,
+    /// A second record starts here: a CSA file of several records (lines
+    /// holding only `/` between them), given where one record is read.
+    /// [`crate::read_each`] reads each of them.
+    #[error("a second record starts here (a CSA file of several records)")]
+    SeveralRecords,
 }
 
 impl ReadErrorKind {
@@ -71,6 +76,7 @@ impl ReadErrorKind {
             ReadErrorKind::UnexpectedLine => "unexpected_line",
             ReadErrorKind::NoRecord => "no_record",
             ReadErrorKind::UnknownHandicap => "unknown_handicap",
+            ReadErrorKind::SeveralRecords => "several_records",
         }
     }
 }
@@ -113,6 +119,21 @@ impl ReadError {
             token,
             kind,
         }
+    }
+
+    /// The same error in a text where `lines` more lines come before it
+    /// (one record of a file of several); an error tied to no line stays so.
+    ///
+    /// ```
+    /// let err = shogi_record::csa::read("PI\n+\n+7776XX\n").unwrap_err();
+    /// assert_eq!(err.after_lines(10).line, 13);
+    /// ```
+    #[must_use]
+    pub fn after_lines(mut self, lines: usize) -> ReadError {
+        if self.line > 0 {
+            self.line = self.line.saturating_add(lines);
+        }
+        self
     }
 
     /// An error about the whole of `line_text` at `line`, pointing at `token` within it.

@@ -146,6 +146,47 @@ pub fn read(bytes: &[u8]) -> Result<Record, ReadError> {
     read_str_as(&text, detect(&text))
 }
 
+/// Reads every record of a file in any format, sniffing encoding and
+/// format as [`read`] does: each with the bytes it was read from. A CSA
+/// file may hold several records, a line holding only `/` between each and
+/// the next ([`csa::records`]); each is read on its own, its error's line
+/// counted from the top of the file. Any other file is one record, read
+/// by [`read`].
+///
+/// ```
+/// let file = b"V2.2\nN+A\nPI\n+\n+7776FU\n/\nN+B\nPI\n+\n+7776XX\n";
+/// let read = shogi_record::read_each(file);
+/// assert_eq!(read.len(), 2);
+/// assert_eq!(read[0].1.as_ref().unwrap().headers.sente.as_deref(), Some("A"));
+/// assert_eq!(read[1].0, &b"N+B\nPI\n+\n+7776XX\n"[..]);
+/// assert_eq!(read[1].1.as_ref().unwrap_err().line, 10);
+/// ```
+#[must_use]
+pub fn read_each(bytes: &[u8]) -> Vec<(&[u8], Result<Record, ReadError>)> {
+    let text = encoding::decode_cow(bytes).0;
+    let format = detect(&text);
+    if format == Format::Csa {
+        // The same lines split the decoded text and the bytes: each record
+        // is read from the file's text as a whole was decoded, and keeps its
+        // own bytes.
+        let texts = csa::records(text.as_bytes());
+        let raw = csa::records(bytes);
+        if texts.len() > 1 && texts.len() == raw.len() {
+            return texts
+                .iter()
+                .zip(raw)
+                .map(|(t, r)| {
+                    // Split at ASCII lines of valid UTF-8: a character boundary.
+                    let part = std::str::from_utf8(t.bytes).unwrap_or_default();
+                    let rec = csa::read(part).map_err(|e| e.after_lines(t.lines_before));
+                    (r.bytes, rec)
+                })
+                .collect();
+        }
+    }
+    vec![(bytes, read_str_as(&text, format))]
+}
+
 /// Reads a record in `format`, sniffing the encoding.
 ///
 /// # Errors

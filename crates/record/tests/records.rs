@@ -308,3 +308,68 @@ fn written_kif_lays_out_its_columns_as_the_shared_records_do() {
     }
     assert!(compared >= 300, "only {compared} lines compared");
 }
+
+/// The shared CSA records written one after another in one file (CSA's `/`
+/// line between them, as V2.2 and V3.0 allow), with LF and with CRLF line
+/// breaks: `read_each` gives each record as reading its file alone does,
+/// with its own bytes, and an error's line counted from the top of the file.
+#[test]
+fn a_csa_file_of_several_records_reads_as_its_records_alone() {
+    let files: Vec<String> = manifest()
+        .into_iter()
+        .filter(|e| {
+            std::path::Path::new(&e.file)
+                .extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("csa"))
+        })
+        .filter_map(|e| {
+            // Records in Shift_JIS declare it in their first line, which
+            // would apply to the whole file: only the UTF-8 ones are joined.
+            let bytes = std::fs::read(data_dir().join(&e.file)).expect("record readable");
+            String::from_utf8(bytes).ok()
+        })
+        .collect();
+    assert!(files.len() >= 5, "{} UTF-8 CSA records", files.len());
+    for crlf in [false, true] {
+        let texts: Vec<String> = files
+            .iter()
+            .map(|t| {
+                let t = if t.ends_with('\n') {
+                    t.clone()
+                } else {
+                    format!("{t}\n")
+                };
+                if crlf {
+                    t.replace("\r\n", "\n").replace('\n', "\r\n")
+                } else {
+                    t
+                }
+            })
+            .collect();
+        let sep = if crlf { "/\r\n" } else { "/\n" };
+        let joined = texts.join(sep);
+        let read = shogi_record::read_each(joined.as_bytes());
+        assert_eq!(read.len(), texts.len());
+        for ((bytes, rec), text) in read.iter().zip(&texts) {
+            assert_eq!(*bytes, text.as_bytes());
+            assert_eq!(rec, &shogi_record::read(text.as_bytes()), "{text}");
+        }
+        // A bad move in the last record: its line in the whole file.
+        let bad = format!(
+            "{joined}{sep}PI{}+{}+7776XX{}",
+            &sep[1..],
+            &sep[1..],
+            &sep[1..]
+        );
+        let read = shogi_record::read_each(bad.as_bytes());
+        let err = read
+            .last()
+            .and_then(|r| r.1.as_ref().err())
+            .expect("bad move");
+        assert_eq!(err.line, bad.lines().count());
+        assert_eq!(bad.lines().nth(err.line - 1), Some("+7776XX"));
+        // One record alone, a separator after it: still one record.
+        let one = format!("{}{sep}", texts[0]);
+        assert_eq!(shogi_record::read_each(one.as_bytes()).len(), 1);
+    }
+}

@@ -301,16 +301,20 @@ async fn import_into(store: &Store, name: &str, games: &[Game]) -> import::Progr
     let mut total = import::Progress::default();
     let third = games.len().div_ceil(3).max(1);
     for (k, part) in games.chunks(third).enumerate() {
-        let files: Vec<import::Input> = part
-            .iter()
-            .enumerate()
-            .map(|(i, g)| {
-                import::Input::from(SourceFile {
-                    name: format!("{}.csa", k * third + i),
-                    bytes: csa(g).into_bytes(),
-                })
-            })
-            .collect();
+        // One, two or three games a file: a CSA file may hold several
+        // records, a line holding only `/` between them.
+        let mut files: Vec<import::Input> = Vec::new();
+        let mut rest = part;
+        while !rest.is_empty() {
+            let n = (files.len() % 3 + 1).min(rest.len());
+            let (these, later) = rest.split_at(n);
+            let text: Vec<String> = these.iter().map(csa).collect();
+            files.push(import::Input::from(SourceFile {
+                name: format!("{k}-{}.csa", files.len()),
+                bytes: text.join("/\n").into_bytes(),
+            }));
+            rest = later;
+        }
         let done = import::import(store, id, files, import::BULK_WRITE_POSITIONS, |_| {})
             .await
             .unwrap();
@@ -779,6 +783,84 @@ async fn an_upload_reports_progress_skips_duplicates_and_names_bad_files() {
         .await;
     assert_eq!(found["games"].as_array().unwrap().len(), 1, "{found}");
     assert_eq!(found["games"][0]["ply"], 1);
+    ts.shutdown().await;
+}
+
+/// A CSA file of several records (CSA's `/` line between them) imports
+/// each as a game of its own, kept with its own text; a record that does
+/// not read is named by its line in the file, and the others still import.
+#[tokio::test]
+async fn a_csa_file_of_several_records_imports_each() {
+    let tmp = TempDir::new("explorer-several");
+    let ts = TestServer::start(&tmp.db()).await;
+    let (alice, _) = account(&ts, "alice").await;
+    let (status, _, made) = ts
+        .request_with(
+            "POST",
+            "/api/collections",
+            &[&alice],
+            Some(&json!({"name": "match"})),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let records = [
+        kif_game("Anna", "Boris", &["7g7f", "3c3d"]),
+        "PI\n+\n+7776FU\n-33ZZFU\n".to_owned(),
+        kif_game("Boris", "Anna", &["2g2f", "8c8d", "2f2e"]),
+        kif_game("Anna", "Vera", &["5g5f"]),
+    ];
+    let file = records.join("/\r\n") + "/\n";
+    let bad_line = records[0].lines().count() + 1 + 4;
+    assert_eq!(file.lines().nth(bad_line - 1), Some("-33ZZFU"));
+    let (status, lines) = upload(
+        &ts,
+        "/api/collections/match/import",
+        &alice,
+        &zip(&[("round1.csa", file)]),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let last = lines.last().unwrap();
+    assert_eq!(
+        (last["files"].as_u64(), last["added"].as_u64()),
+        (Some(1), Some(3)),
+        "{last}"
+    );
+    let bad = &last["unreadable"][0];
+    assert_eq!(bad["file"], "upload.zip/round1.csa");
+    assert_eq!(
+        (bad["line"].as_u64(), bad["token"].as_str()),
+        (Some(bad_line as u64), Some("-33ZZFU")),
+        "{bad}"
+    );
+    // Each game opens in the review as its own record: its players, its moves.
+    for (player, gote, plies) in [
+        ("anna", "Boris", 2),
+        ("boris", "Anna", 3),
+        ("vera", "Vera", 1),
+    ] {
+        let (_, found) = ts
+            .request(
+                "GET",
+                &format!("/api/search?player={player}&collection=match"),
+                None,
+            )
+            .await;
+        let game = found["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["gote"] == gote)
+            .unwrap_or_else(|| panic!("{player}: {found}"))
+            .clone();
+        let id = game["id"].as_str().unwrap();
+        let (status, rec) = ts
+            .request("GET", &format!("/api/games/{id}/record?format=json"), None)
+            .await;
+        assert_eq!(status, 200, "{rec}");
+        assert_eq!(rec["headers"]["gote"], gote, "{rec}");
+        assert_eq!(rec["moves"].as_array().unwrap().len(), plies, "{rec}");
+    }
     ts.shutdown().await;
 }
 

@@ -111,6 +111,7 @@ const REASONS = [
   'unexpected_line',
   'no_record',
   'unknown_handicap',
+  'several_records',
 ] as const;
 
 /** A record reader's reason (`bad_move`...) in the reader's language, or null for another word. */

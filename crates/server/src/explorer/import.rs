@@ -205,7 +205,7 @@ pub const BATCH: usize = 2000;
 fn read_batch(files: &[Input], now_ms: i64) -> (Vec<Entry>, Vec<Refused>, u64) {
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let per = files.len().div_ceil(threads).max(1);
-    let parts: Vec<Vec<(Result<Entry, Refused>, u64)>> = std::thread::scope(|s| {
+    let parts: Vec<Vec<FileRead>> = std::thread::scope(|s| {
         let handles: Vec<_> = files
             .chunks(per)
             .map(|chunk| {
@@ -225,18 +225,24 @@ fn read_batch(files: &[Input], now_ms: i64) -> (Vec<Entry>, Vec<Refused>, u64) {
     let mut entries = Vec::with_capacity(files.len());
     let mut refused = Vec::new();
     let mut bytes = 0;
-    for (r, n) in parts.into_iter().flatten() {
+    for (read, n) in parts.into_iter().flatten() {
         bytes += n;
-        match r {
-            Ok(e) => entries.push(e),
-            Err(x) => refused.push(x),
+        for r in read {
+            match r {
+                Ok(e) => entries.push(e),
+                Err(x) => refused.push(x),
+            }
         }
     }
     (entries, refused, bytes)
 }
 
-/// The entry of one input and its size, or why it does not read.
-fn read_one(input: &Input, now_ms: i64) -> (Result<Entry, Refused>, u64) {
+/// What one input gave: the entries of its records (a file may hold
+/// several), or why one of them or the file does not read; and its size.
+type FileRead = (Vec<Result<Entry, Refused>>, u64);
+
+/// Reads one input.
+fn read_one(input: &Input, now_ms: i64) -> FileRead {
     match input {
         Input::Bytes(f) => (read_file(f, now_ms), f.bytes.len() as u64),
         Input::Path(path) => {
@@ -247,7 +253,7 @@ fn read_one(input: &Input, now_ms: i64) -> (Result<Entry, Refused>, u64) {
                     (read_file(&SourceFile { name, bytes }, now_ms), n)
                 }
                 Err(e) => (
-                    Err(Refused::whole(name, "unreadable_file", e.to_string())),
+                    vec![Err(Refused::whole(name, "unreadable_file", e.to_string()))],
                     0,
                 ),
             }
@@ -255,32 +261,39 @@ fn read_one(input: &Input, now_ms: i64) -> (Result<Entry, Refused>, u64) {
     }
 }
 
-/// The entry of one file, or why it does not read.
-fn read_file(f: &SourceFile, now_ms: i64) -> Result<Entry, Refused> {
+/// The entries of one file's records (a CSA file may hold several, see
+/// [`shogi_record::read_each`]), each kept with its own bytes, or why a
+/// record or the file does not read.
+fn read_file(f: &SourceFile, now_ms: i64) -> Vec<Result<Entry, Refused>> {
     if f.bytes.is_empty() {
-        return Err(Refused::whole(
+        return vec![Err(Refused::whole(
             f.name.clone(),
             "empty_file",
             "empty file".into(),
-        ));
+        ))];
     }
     if f.bytes.len() > MAX_IMPORT_BYTES {
-        return Err(Refused::too_large(f.name.clone()));
+        return vec![Err(Refused::too_large(f.name.clone()))];
     }
-    let rec = shogi_record::read(&f.bytes).map_err(|e| Refused {
-        file: f.name.clone(),
-        problem: e.to_string(),
-        reason: e.kind.code(),
-        token: Some(e.token.clone()).filter(|t| !t.is_empty()),
-        line: Some(e.line),
-        column: Some(e.column),
-    })?;
-    Ok(super::entry::of_record(
-        token::new_game_id(),
-        &f.bytes,
-        &rec,
-        now_ms,
-    ))
+    shogi_record::read_each(&f.bytes)
+        .into_iter()
+        .map(|(bytes, read)| {
+            let rec = read.map_err(|e| Refused {
+                file: f.name.clone(),
+                problem: e.to_string(),
+                reason: e.kind.code(),
+                token: Some(e.token.clone()).filter(|t| !t.is_empty()),
+                line: Some(e.line),
+                column: Some(e.column),
+            })?;
+            Ok(super::entry::of_record(
+                token::new_game_id(),
+                bytes,
+                &rec,
+                now_ms,
+            ))
+        })
+        .collect()
 }
 
 /// The positions `shogi db import` gathers before it writes them, in one
