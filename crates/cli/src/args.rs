@@ -63,6 +63,8 @@ pub enum Command {
     /// .jkf .json .usi .usen .sfen .txt) convert in one call into the folder -o names,
     /// with a progress bar on stderr when it is a terminal; each unreadable input gets
     /// its one line, the others are still converted, and the exit status is then 2.
+    /// A CSA file of several records (a line holding only `/` between them) gives
+    /// one output each, `NAME-1`, `NAME-2`..., in the folder -o names.
     #[command(after_help = CONVERT_EXAMPLES, after_long_help = CONVERT_EXAMPLES)]
     Convert(ConvertArgs),
     /// Draw a board diagram as SVG or PNG.
@@ -832,8 +834,9 @@ pub struct ConvertArgs {
     /// with the new extension.
     #[arg(value_name = "FILE|-")]
     pub inputs: Vec<PathBuf>,
-    /// Output file (one input) or folder (several inputs, a folder, or an existing
-    /// folder as -o; created if missing). Without it, one input is written to stdout.
+    /// Output file (one input) or folder (several inputs, a folder, an existing
+    /// folder or a name ending in `/` as -o; created if missing). Without it, one
+    /// input is written to stdout.
     #[arg(short = 'o', long, value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// Text encoding of KIF, KI2 and CSA output (JKF, USEN and USI are always UTF-8).

@@ -90,6 +90,19 @@ fn parse(bytes: &[u8], from: Option<FormatArg>, name: &str) -> Result<Record, Cl
     result.map_err(|e| CliError(read_error_line(name, &e)))
 }
 
+/// Each record of `bytes`: a CSA file may hold several (a line holding only
+/// `/` between them, [`shogi_record::read_each`]) when the format is found
+/// from the content; a format given reads one record.
+fn parse_each(bytes: &[u8], from: Option<FormatArg>, name: &str) -> Vec<Result<Record, CliError>> {
+    match from {
+        Some(_) => vec![parse(bytes, from, name)],
+        None => shogi_record::read_each(bytes)
+            .into_iter()
+            .map(|(_, r)| r.map_err(|e| CliError(read_error_line(name, &e))))
+            .collect(),
+    }
+}
+
 /// Runs `shogi convert`.
 pub fn run(a: &ConvertArgs) -> Result<(), CliError> {
     let enc = match a.encoding {
@@ -105,7 +118,13 @@ pub fn run(a: &ConvertArgs) -> Result<(), CliError> {
     let batch = !from_stdin
         && (a.inputs.len() > 1
             || a.inputs.iter().any(|p| p.is_dir())
-            || a.output.as_ref().is_some_and(|o| o.is_dir()));
+            || a.output.as_ref().is_some_and(|o| {
+                // An existing folder, or a name ending in `/`: one to make.
+                o.is_dir()
+                    || o.as_os_str()
+                        .to_string_lossy()
+                        .ends_with(std::path::is_separator)
+            }));
     if !batch {
         return convert_one(a, enc);
     }
@@ -138,7 +157,15 @@ fn convert_one(a: &ConvertArgs, enc: Encoding) -> Result<(), CliError> {
             (buf, "-".to_string())
         }
     };
-    let rec = parse(&bytes, a.from, &name)?;
+    let mut each = parse_each(&bytes, a.from, &name);
+    if each.len() > 1 {
+        return Err(CliError(format!(
+            "{name}: {} records in one file (CSA `/` lines between them): \
+             convert them into a folder, one file each (-o FOLDER/)",
+            each.len()
+        )));
+    }
+    let rec = each.pop().unwrap_or_else(|| parse(&bytes, a.from, &name))?;
     if let Some(w) = illegal_warning(&name, &rec) {
         eprintln!("shogi: {w}");
     }
@@ -248,25 +275,36 @@ fn convert_many(
     for path in files {
         let name = path.display().to_string();
         bar.set_message(name.clone());
-        let result = std::fs::read(path)
-            .map_err(|e| CliError(format!("{name}: {e}")))
-            .and_then(|bytes| parse(&bytes, a.from, &name));
-        match result {
-            Ok(rec) => {
-                if let Some(w) = illegal_warning(&name, &rec) {
-                    bar.suspend(|| eprintln!("shogi: {w}"));
+        let each = match std::fs::read(path) {
+            Ok(bytes) => parse_each(&bytes, a.from, &name),
+            Err(e) => vec![Err(CliError(format!("{name}: {e}")))],
+        };
+        let several = each.len() > 1;
+        for (k, result) in each.into_iter().enumerate() {
+            match result {
+                Ok(rec) => {
+                    if let Some(w) = illegal_warning(&name, &rec) {
+                        bar.suspend(|| eprintln!("shogi: {w}"));
+                    }
+                    // The records of a file of several: `match-1.kif`, `match-2.kif`...
+                    let input = if several {
+                        let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+                        path.with_file_name(format!("{stem}-{}.record", k + 1))
+                    } else {
+                        path.clone()
+                    };
+                    let target = out_dir.join(output_name(&input, ext, &mut used));
+                    if let Err(e) = std::fs::write(&target, render(&rec, a.to, enc)) {
+                        bar.finish_and_clear();
+                        return Err(CliError(format!("{}: {e}", target.display())));
+                    }
                 }
-                let target = out_dir.join(output_name(path, ext, &mut used));
-                if let Err(e) = std::fs::write(&target, render(&rec, a.to, enc)) {
-                    bar.finish_and_clear();
-                    return Err(CliError(format!("{}: {e}", target.display())));
+                Err(e) => {
+                    if let Some(previous) = errors.last() {
+                        bar.suspend(|| eprintln!("shogi: {previous}"));
+                    }
+                    errors.push(e);
                 }
-            }
-            Err(e) => {
-                if let Some(previous) = errors.last() {
-                    bar.suspend(|| eprintln!("shogi: {previous}"));
-                }
-                errors.push(e);
             }
         }
         bar.inc(1);

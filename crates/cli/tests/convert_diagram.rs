@@ -269,6 +269,35 @@ fn convert_many_files_into_a_folder() {
     assert_eq!((o.status.code(), stderr(&o).lines().count()), (Some(2), 1));
 }
 
+/// A CSA file of several records (`/` lines between them): one output each
+/// in a folder, named after the file and the record's place; where one
+/// output is asked for, one clear line and exit 2.
+#[test]
+fn convert_a_csa_file_of_several_records_into_a_folder() {
+    let dir = scratch("convert_several");
+    let second = "N+C\nN-D\nPI\n+\n+2726FU\n-8384FU\n%TORYO\n";
+    let bad = "PI\n+\n+7776FU\n-33ZZFU\n";
+    let file = dir.join("match.csa");
+    std::fs::write(&file, format!("{CSA}/\n{second}/\n{bad}")).unwrap();
+    let o = shogi(&["convert", "--to", "usi", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("3 records in one file"), "{err}");
+    // Into a folder named with a trailing `/`, made for it: the bad record
+    // named by its line in the file, the others written.
+    let out = format!("{}/", dir.join("out").display());
+    let o = shogi(&["convert", "--to", "usi", file.to_str().unwrap(), "-o", &out]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    let bad_line = CSA.lines().count() + second.lines().count() + 2 + 4;
+    assert!(err.contains(&format!("match.csa:{bad_line}:1: ")), "{err}");
+    let read = |name: &str| std::fs::read_to_string(dir.join("out").join(name)).unwrap();
+    assert_eq!(read("match-1.usi"), format!("{USI_LINE}\n"));
+    assert_eq!(read("match-2.usi"), "startpos moves 2g2f 8c8d\n");
+    assert!(!dir.join("out/match-3.usi").exists());
+}
+
 #[test]
 fn convert_and_diagram_help_document_every_flag_with_examples() {
     let o = shogi(&["convert", "--help"]);
