@@ -35,6 +35,16 @@ fn samples() -> Vec<Vec<u8>> {
 
 fn read_everything(bytes: &[u8]) {
     let _ = shogi_record::read(bytes);
+    // Each record of a file of several: its bytes a part of the file, an
+    // error's line one of the file's.
+    let lines = bytes.split(|&b| b == b'\n').count();
+    for (part, read) in shogi_record::read_each(bytes) {
+        let range = bytes.as_ptr_range();
+        assert!(range.contains(&part.as_ptr()) || part.is_empty() || part == bytes);
+        if let Err(e) = read {
+            assert!(e.line <= lines, "line {} of {lines}", e.line);
+        }
+    }
     for f in Format::ALL {
         if let Ok(rec) = shogi_record::read_as(bytes, f) {
             // Whatever was read can be written in every format.
@@ -131,7 +141,7 @@ proptest! {
     }
 
     #[test]
-    fn random_text_never_panics(text in "[▲△同成不打右左直上引寄一二三四五六七八九１２３４５６７８９歩金銀玉飛角 \n:：*+\\-%PI0-9A-Z]{0,120}") {
+    fn random_text_never_panics(text in "[▲△同成不打右左直上引寄一二三四五六七八九１２３４５６７８９歩金銀玉飛角 \n:：*+\\-%/PI0-9A-Z]{0,120}") {
         read_everything(text.as_bytes());
     }
 
