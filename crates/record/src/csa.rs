@@ -323,6 +323,25 @@ fn is_separator(line: &[u8]) -> bool {
     line.trim_ascii() == b"/"
 }
 
+/// Whether a line of `bytes` is a separator ([`is_separator`]), found
+/// from the `/` bytes alone.
+fn has_separator(bytes: &[u8]) -> bool {
+    let mut from = 0;
+    while let Some(i) = scan::find_byte(&bytes[from..], b'/') {
+        let at = from + i;
+        let start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |n| n + 1);
+        let end = scan::find_byte(&bytes[at..], b'\n').map_or(bytes.len(), |n| at + n);
+        if is_separator(&bytes[start..end]) {
+            return true;
+        }
+        from = end.max(at + 1);
+    }
+    false
+}
+
 /// Whether `text` holds more than blank lines, `'` comments and separators.
 fn holds_statements(text: &[u8]) -> bool {
     text.split(|&b| b == b'\n').any(|l| {
@@ -354,13 +373,20 @@ pub struct Part<'a> {
 /// ```
 #[must_use]
 pub fn records(bytes: &[u8]) -> Vec<Part<'_>> {
+    if !has_separator(bytes) {
+        // Most files: a `/` only in dates, if at all.
+        return vec![Part {
+            lines_before: 0,
+            bytes,
+        }];
+    }
     let mut parts = Vec::new();
     let (mut start, mut start_line) = (0, 0);
     let (mut at, mut line) = (0, 0);
     while at < bytes.len() {
         let end = scan::find_byte(&bytes[at..], b'\n').map_or(bytes.len(), |i| at + i);
         let next = (end + 1).min(bytes.len());
-        if is_separator(&bytes[at..end]) {
+        if is_separator(&bytes[start..end]) {
             let part = &bytes[start..at];
             if holds_statements(part) {
                 parts.push(Part {
@@ -974,6 +1000,14 @@ mod tests {
 
     fn byte_from(alphabet: &'static [u8]) -> impl Strategy<Value = u8> {
         proptest::sample::select(alphabet)
+    }
+
+    proptest! {
+        #[test]
+        fn has_separator_agrees_with_the_lines(text in "[/ \t\r\na'P+]{0,40}") {
+            let by_lines = text.split('\n').any(|l| is_separator(l.as_bytes()));
+            prop_assert_eq!(has_separator(text.as_bytes()), by_lines);
+        }
     }
 
     proptest! {
