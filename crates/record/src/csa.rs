@@ -386,7 +386,7 @@ pub fn records(bytes: &[u8]) -> Vec<Part<'_>> {
     while at < bytes.len() {
         let end = scan::find_byte(&bytes[at..], b'\n').map_or(bytes.len(), |i| at + i);
         let next = (end + 1).min(bytes.len());
-        if is_separator(&bytes[start..end]) {
+        if is_separator(&bytes[at..end]) {
             let part = &bytes[start..at];
             if holds_statements(part) {
                 parts.push(Part {
@@ -1007,6 +1007,31 @@ mod tests {
         fn has_separator_agrees_with_the_lines(text in "[/ \t\r\na'P+]{0,40}") {
             let by_lines = text.split('\n').any(|l| is_separator(l.as_bytes()));
             prop_assert_eq!(has_separator(text.as_bytes()), by_lines);
+        }
+
+        #[test]
+        fn records_agree_with_the_lines(text in "[/ \t\r\na'P+]{0,60}") {
+            // The lines with their breaks, grouped between separator lines.
+            let mut parts: Vec<(usize, String)> = vec![(0, String::new())];
+            for (i, line) in text.split_inclusive('\n').enumerate() {
+                if is_separator(line.trim_end_matches('\n').as_bytes()) {
+                    parts.push((i + 1, String::new()));
+                } else if let Some(last) = parts.last_mut() {
+                    last.1.push_str(line);
+                }
+            }
+            let mut want: Vec<(usize, String)> = parts
+                .into_iter()
+                .filter(|(_, t)| holds_statements(t.as_bytes()))
+                .collect();
+            if want.is_empty() {
+                want.push((0, text.clone()));
+            }
+            let got: Vec<(usize, String)> = records(text.as_bytes())
+                .into_iter()
+                .map(|p| (p.lines_before, String::from_utf8(p.bytes.to_vec()).expect("ASCII")))
+                .collect();
+            prop_assert_eq!(got, want);
         }
     }
 
