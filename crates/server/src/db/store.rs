@@ -36,7 +36,7 @@ macro_rules! step {
 
 /// The migrations, in order: the same versions and names for both
 /// databases, each with its `SQLite` file and its PostgreSQL twin.
-const MIGRATIONS: [Step; 24] = [
+const MIGRATIONS: [Step; 25] = [
     step!(1, "games", "0001_games.sql"),
     step!(2, "archive", "0002_archive.sql"),
     step!(3, "annotations", "0003_annotations.sql"),
@@ -61,6 +61,7 @@ const MIGRATIONS: [Step; 24] = [
     step!(22, "explorer", "0022_explorer.sql"),
     step!(23, "explorer_counts", "0023_explorer_counts.sql"),
     step!(24, "explorer_shared", "0024_explorer_shared.sql"),
+    step!(25, "explorer_narrow", "0025_explorer_narrow.sql"),
 ];
 
 /// Where the data lives: what `shogi serve --db` accepts.
