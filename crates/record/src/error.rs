@@ -47,10 +47,12 @@ pub enum ReadErrorKind {
     /// A `手合割` (handicap) name that is not a known handicap, with no board diagram to give the position.
     #[error("unknown handicap name")]
     UnknownHandicap,
-    /// A second record starts here: a CSA file of several records (lines
-    /// holding only `/` between them), given where one record is read.
-    /// [`crate::read_each`] reads each of them.
-    #[error("a second record starts here (a CSA file of several records)")]
+    /// A second record starts here: a file of several records, given where
+    /// one record is read. In a CSA file (lines holding only `/` between
+    /// the records) [`crate::read_each`] reads each of them; in KIF or KI2,
+    /// moves after the main line's game ended (a terminal word or a `まで`
+    /// summary) are refused here rather than added to it.
+    #[error("a second record starts here (the file holds several)")]
     SeveralRecords,
 }
 

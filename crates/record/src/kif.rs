@@ -452,8 +452,41 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A move line in the main line after its game ended (resigned, mated,
+    /// drawn, lost on time...; a terminal word or a `まで` summary): the
+    /// next game of a file of several, refused rather than appended to this
+    /// one. A game adjourned (`封じ手`), broken off (`中断`) or marked with
+    /// `待った`, `不詰` or `エラー` may go on. Asked only once the record has
+    /// an ending, so kept out of line.
+    #[cold]
+    #[inline(never)]
+    fn refuse_after_the_end(
+        &self,
+        line_no: usize,
+        line: &str,
+        text: &str,
+    ) -> Result<(), ReadError> {
+        let over = matches!(self.b.current_ending(), Ending::Game(e) if !matches!(e, shogi_core::Ending::Abort));
+        if over && self.b.in_main_line() {
+            return Err(ReadError::at(
+                line_no,
+                line,
+                text,
+                ReadErrorKind::SeveralRecords,
+            ));
+        }
+        Ok(())
+    }
+
     fn ki2_moves(&mut self, line_no: usize, line: &'a str) -> Result<(), ReadError> {
         self.start(line_no)?;
+        // A new block (the last one played) in a record that has an ending.
+        if self.pending.is_empty()
+            && !self.ki2_block_ended
+            && !matches!(self.b.current_ending(), Ending::None)
+        {
+            self.refuse_after_the_end(line_no, line, line)?;
+        }
         // Each mark starts a token that runs to the next mark. The line starts
         // with one (three bytes).
         let mut start = 0;
@@ -668,6 +701,9 @@ impl<'a> Reader<'a> {
                 self.found = true;
                 self.flush_ki2();
                 if !Reader::column_numbers(trimmed) {
+                    if !matches!(self.b.current_ending(), Ending::None) {
+                        self.refuse_after_the_end(line_no, line, trimmed)?;
+                    }
                     self.kif_move(line_no, line, trimmed)?;
                 }
                 continue;
@@ -1022,6 +1058,47 @@ mod tests {
     use super::Reader;
     use crate::encoding::Encoding;
     use crate::record::Record;
+
+    /// Two games one after the other in one KIF or KI2 file: the second is
+    /// refused at its first move line (it was added to the first game's
+    /// moves); a variation after the ending, and moves after an adjourned
+    /// or broken-off game, still read.
+    #[test]
+    fn a_second_game_after_the_end_is_refused() {
+        let first =
+            "先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n";
+        let second = "\n先手：C\n後手：D\n手数----指手---------消費時間--\n   1 ２六歩(27)\n";
+        for end in [
+            "   3 投了\n",
+            "   3 詰み\n",
+            "まで2手で後手の勝ち\n",
+            "   3 千日手\n",
+        ] {
+            let text = format!("{first}{end}{second}");
+            let err = super::read(&text).expect_err(end);
+            assert_eq!(
+                (err.line, err.kind.code(), err.token.as_str()),
+                (text.lines().count(), "several_records", "1 ２六歩(27)"),
+                "{end}"
+            );
+        }
+        let ki2 = "先手：A\n後手：B\n▲７六歩 △３四歩 ▲投了\nまで2手で後手の勝ち\n\n先手：C\n▲２六歩 △８四歩\n";
+        let err = super::read(ki2).expect_err("KI2");
+        assert_eq!((err.line, err.kind.code()), (7, "several_records"));
+        // Not a second game: a variation, or a game that goes on.
+        let variation =
+            format!("{first}   3 投了\nまで2手で後手の勝ち\n\n変化：2手\n   2 ８四歩(83)\n");
+        assert_eq!(
+            super::read(&variation).expect("variation").moves[1]
+                .variations
+                .len(),
+            1
+        );
+        for pause in ["   3 封じ手\n", "   3 中断\n"] {
+            let text = format!("{first}{pause}   3 ２六歩(27)\n");
+            assert_eq!(super::read(&text).expect(pause).moves.len(), 3, "{pause}");
+        }
+    }
 
     fn read_with(text: &str, lookahead_only: bool) -> String {
         let mut r = Reader::new();

@@ -588,8 +588,7 @@ export const en = {
   rec_unexpected_line: 'a line the format does not allow',
   rec_no_record: 'there is no game record in it',
   rec_unknown_handicap: 'an unknown handicap name',
-  rec_several_records:
-    'a second record starts here (a CSA file of several records: import it into a collection to read each)',
+  rec_several_records: 'a second game starts here (the file holds several)',
   err_at_line: 'Line {line}, column {column}: ',
   err_not_legal_here: '{move} is not legal here',
   err_refused: 'The server refused',

@@ -584,7 +584,7 @@ export const ja: Dict = {
   rec_unexpected_line: 'この形式にない行です',
   rec_no_record: '棋譜が含まれていません',
   rec_unknown_handicap: '不明な手合割です',
-  rec_several_records: 'ここから二局目です（複数の棋譜を含むCSAファイル：コレクションに取り込むと各局を読み込めます）',
+  rec_several_records: 'ここから二局目です（ファイルに複数の棋譜があります）',
   err_at_line: '{line}行{column}列：',
   err_not_legal_here: '{move}はここでは指せません',
   err_refused: 'サーバーが拒否しました',

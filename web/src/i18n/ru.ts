@@ -584,8 +584,7 @@ export const ru: Dict = {
   rec_unexpected_line: 'такой строки в этом формате быть не может',
   rec_no_record: 'в тексте нет записи партии',
   rec_unknown_handicap: 'неизвестное название форы',
-  rec_several_records:
-    'здесь начинается вторая партия (CSA-файл из нескольких партий: загрузите его в коллекцию, чтобы прочитать каждую)',
+  rec_several_records: 'здесь начинается вторая партия (в файле их несколько)',
   err_at_line: 'Строка {line}, столбец {column}: ',
   err_not_legal_here: 'Ход {move} здесь невозможен',
   err_refused: 'Сервер отказал',

@@ -584,8 +584,7 @@ export const uk: Dict = {
   rec_unexpected_line: 'такого рядка в цьому форматі бути не може',
   rec_no_record: 'у тексті немає запису партії',
   rec_unknown_handicap: 'невідома назва фори',
-  rec_several_records:
-    'тут починається друга партія (CSA-файл із кількох партій: завантажте його до колекції, щоб прочитати кожну)',
+  rec_several_records: 'тут починається друга партія (у файлі їх кілька)',
   err_at_line: 'Рядок {line}, стовпчик {column}: ',
   err_not_legal_here: 'Хід {move} тут неможливий',
   err_refused: 'Сервер відмовив',
