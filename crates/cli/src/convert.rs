@@ -160,8 +160,8 @@ fn convert_one(a: &ConvertArgs, enc: Encoding) -> Result<(), CliError> {
     let mut each = parse_each(&bytes, a.from, &name);
     if each.len() > 1 {
         return Err(CliError(format!(
-            "{name}: {} records in one file (CSA `/` lines between them): \
-             convert them into a folder, one file each (-o FOLDER/)",
+            "{name}: {} records in one file: convert them into a folder, \
+             one file each (-o FOLDER/)",
             each.len()
         )));
     }

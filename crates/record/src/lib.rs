@@ -149,9 +149,10 @@ pub fn read(bytes: &[u8]) -> Result<Record, ReadError> {
 /// Reads every record of a file in any format, sniffing encoding and
 /// format as [`read`] does: each with the bytes it was read from. A CSA
 /// file may hold several records, a line holding only `/` between each and
-/// the next ([`csa::records`]); each is read on its own, its error's line
-/// counted from the top of the file. Any other file is one record, read
-/// by [`read`].
+/// the next ([`csa::records`]), and a USI file one game a line
+/// ([`usi::records`]); each is read on its own, its error's line counted
+/// from the top of the file. Any other file is one record, read by
+/// [`read`].
 ///
 /// ```
 /// let file = b"V2.2\nN+A\nPI\n+\n+7776FU\n/\nN+B\nPI\n+\n+7776XX\n";
@@ -180,6 +181,20 @@ pub fn read_each(bytes: &[u8]) -> Vec<(&[u8], Result<Record, ReadError>)> {
                     let part = std::str::from_utf8(t.bytes).unwrap_or_default();
                     let rec = csa::read(part).map_err(|e| e.after_lines(t.lines_before));
                     (r.bytes, rec)
+                })
+                .collect();
+        }
+    }
+    if format == Format::Usi {
+        // One game a line (`startpos moves ...`), ASCII: the lines of the bytes.
+        let games = usi::records(bytes);
+        if !games.is_empty() {
+            return games
+                .into_iter()
+                .map(|(before, line)| {
+                    let rec = usi::read(&String::from_utf8_lossy(line))
+                        .map_err(|e| e.after_lines(before));
+                    (line, rec)
                 })
                 .collect();
         }

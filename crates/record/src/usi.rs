@@ -87,10 +87,46 @@ fn word_ending(word: &str, stm: Color) -> Option<Ending> {
     }))
 }
 
-/// Reads the first non-empty line of USI position text.
+/// Whether `line` starts a position: `position`, `startpos` or `sfen `
+/// (after spaces, and a byte-order mark on a file's first line).
+fn is_position_line(line: &[u8]) -> bool {
+    let line = line
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(line)
+        .trim_ascii_start();
+    line.starts_with(b"position") || line.starts_with(b"startpos") || line.starts_with(b"sfen ")
+}
+
+/// The lines of a USI file of several games, one position line each
+/// (`startpos moves ...` as engines and match runners list their games),
+/// each with the number of lines before it; other lines (`go`, `bestmove`
+/// of a log) are left out. Empty unless the file holds two or more.
+///
+/// ```
+/// let file = b"startpos moves 7g7f\ngo btime 0\nstartpos moves 2g2f\n";
+/// let games = shogi_record::usi::records(file);
+/// assert_eq!(games, [(0, &b"startpos moves 7g7f"[..]), (2, &b"startpos moves 2g2f"[..])]);
+/// ```
+#[must_use]
+pub fn records(bytes: &[u8]) -> Vec<(usize, &[u8])> {
+    let lines: Vec<(usize, &[u8])> = bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter(|(_, l)| is_position_line(l))
+        .map(|(i, l)| (i, l.strip_suffix(b"\r").unwrap_or(l)))
+        .collect();
+    if lines.len() < 2 {
+        return Vec::new();
+    }
+    lines
+}
+
+/// Reads the first non-empty line of USI position text; a second position
+/// line (another game: [`crate::read_each`] reads each) is refused.
 ///
 /// # Errors
-/// A malformed SFEN or move token.
+/// A malformed SFEN or move token; [`ReadErrorKind::SeveralRecords`] at
+/// a second position line.
 pub fn read(text: &str) -> Result<Record, ReadError> {
     let Some((idx, raw)) = text.lines().enumerate().find(|(_, l)| !l.trim().is_empty()) else {
         return Err(ReadError::new(
@@ -101,6 +137,19 @@ pub fn read(text: &str) -> Result<Record, ReadError> {
         ));
     };
     let line_no = idx + 1;
+    if let Some((i, second)) = text
+        .lines()
+        .enumerate()
+        .skip(line_no)
+        .find(|(_, l)| is_position_line(l.as_bytes()))
+    {
+        return Err(ReadError::at(
+            i + 1,
+            second,
+            second.trim(),
+            ReadErrorKind::SeveralRecords,
+        ));
+    }
     let line = raw.trim();
     let mut rest = line.strip_prefix("position").unwrap_or(line).trim_start();
     let (pos_part, moves_part) = match rest.find(" moves") {

@@ -537,3 +537,32 @@ fn a_resignation_out_of_turn_keeps_its_loser_where_the_format_can_say_so() {
     assert!(csa.trim_end().ends_with("%+ILLEGAL_ACTION"), "{csa}");
     assert_eq!(csa::read(&csa).expect("reads").loser(), Some(Color::Sente));
 }
+
+/// A USI file of several games, one a line (as engines and match runners
+/// list them, here with a `go` line of a log between): each line is a
+/// game of its own, a bad one named by its line in the file; where one
+/// record is read, a second position line is refused.
+#[test]
+fn a_usi_file_of_one_game_a_line_reads_each() {
+    let file = "startpos moves 7g7f 3c3d resign\r\ngo btime 1000\r\n\r\nposition startpos moves 2g2f\r\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves zz\r\n";
+    let read = shogi_record::read_each(file.as_bytes());
+    assert_eq!(read.len(), 3);
+    let (first, second) = (read[0].1.as_ref().unwrap(), read[1].1.as_ref().unwrap());
+    assert_eq!(first.main_line(), vec![mv("7g7f"), mv("3c3d")]);
+    assert!(matches!(first.ending, Ending::Game(_)));
+    assert_eq!(second.main_line(), vec![mv("2g2f")]);
+    assert_eq!(read[1].0, b"position startpos moves 2g2f");
+    let err = read[2].1.as_ref().unwrap_err();
+    assert_eq!((err.line, err.token.as_str()), (5, "zz"));
+    // One record: the first line was read and the others dropped; now the
+    // second game is refused where it starts.
+    let err = usi::read(file).unwrap_err();
+    assert_eq!(
+        (err.line, err.kind.clone()),
+        (4, ReadErrorKind::SeveralRecords)
+    );
+    // A log's other lines are no second game.
+    let one = usi::read("position startpos moves 7g7f\ngo btime 0 wtime 0\n").expect("one game");
+    assert_eq!(one.main_line(), vec![mv("7g7f")]);
+    assert_eq!(shogi_record::read_each(b"startpos moves 7g7f\n").len(), 1);
+}
