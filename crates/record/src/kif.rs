@@ -95,6 +95,28 @@ fn header(line: &str) -> Option<(&str, &str)> {
     Some((k, scan::trim_end_spaces(scan::trim_start_spaces(v))))
 }
 
+/// How many lines of `text` the first game takes when a second game's
+/// first move is on line `second` (from 1, a [`ReadErrorKind::SeveralRecords`]
+/// error's line): the lines before it, less the second game's own
+/// preamble just above it (blank lines, `key：value` headers, `#` remarks
+/// and the `手数----指手` line).
+pub(crate) fn first_game_lines(text: &str, second: usize) -> usize {
+    let lines: Vec<&str> = text.split('\n').take(second.saturating_sub(1)).collect();
+    let mut n = lines.len();
+    while let Some(line) = n.checked_sub(1).and_then(|i| lines.get(i)) {
+        let t = scan::trim_start_spaces(scan::trim_end_ascii(line, b"\r \t"));
+        let preamble = t.is_empty()
+            || t.starts_with('#')
+            || t.starts_with("手数")
+            || (!t.starts_with("まで") && !t.starts_with('*') && header(t).is_some());
+        if !preamble {
+            break;
+        }
+        n -= 1;
+    }
+    n
+}
+
 /// Whether `b` may hold a character that [`char::is_whitespace`] accepts:
 /// one of the bytes that start one (ASCII `\t`-`\r` and space, and the
 /// lead bytes `C2`, `E1`, `E2` of the others) or a full-width space

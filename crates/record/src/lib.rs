@@ -185,6 +185,24 @@ pub fn read_each(bytes: &[u8]) -> Vec<(&[u8], Result<Record, ReadError>)> {
                 .collect();
         }
     }
+    if matches!(format, Format::Kif | Format::Ki2) {
+        // No separator: a second game is found where its first move follows
+        // the first game's end. The first game is read alone and the rest
+        // reported from that line.
+        let first = kif::read(&text);
+        let Err(e) = &first else {
+            return vec![(bytes, first)];
+        };
+        if e.kind != ReadErrorKind::SeveralRecords {
+            return vec![(bytes, first)];
+        }
+        let keep = kif::first_game_lines(&text, e.line);
+        let text_cut = line_start(text.as_bytes(), keep);
+        let bytes_cut = line_start(bytes, keep);
+        let game = std::str::from_utf8(&text.as_bytes()[..text_cut])
+            .map_or_else(|_| first.clone(), kif::read);
+        return vec![(&bytes[..bytes_cut], game), (&bytes[bytes_cut..], first)];
+    }
     if format == Format::Usi {
         // One game a line (`startpos moves ...`), ASCII: the lines of the bytes.
         let games = usi::records(bytes);
@@ -200,6 +218,18 @@ pub fn read_each(bytes: &[u8]) -> Vec<(&[u8], Result<Record, ReadError>)> {
         }
     }
     vec![(bytes, read_str_as(&text, format))]
+}
+
+/// The byte where line `n` (from 0) of `b` starts (its length past the last).
+fn line_start(b: &[u8], n: usize) -> usize {
+    if n == 0 {
+        return 0;
+    }
+    b.iter()
+        .enumerate()
+        .filter(|&(_, &c)| c == b'\n')
+        .nth(n - 1)
+        .map_or(b.len(), |(i, _)| i + 1)
 }
 
 /// Reads a record in `format`, sniffing the encoding.

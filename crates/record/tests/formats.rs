@@ -566,3 +566,34 @@ fn a_usi_file_of_one_game_a_line_reads_each() {
     assert_eq!(one.main_line(), vec![mv("7g7f")]);
     assert_eq!(shogi_record::read_each(b"startpos moves 7g7f\n").len(), 1);
 }
+
+/// Two KIF games one after the other (no separator in KIF): the first is
+/// read alone, from its own lines, and the second is reported at its first
+/// move with the rest of the file; the same in KI2 and in `Shift_JIS`.
+#[test]
+fn a_kif_file_of_two_games_keeps_the_first_and_reports_the_second() {
+    let first = "# remark\n先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\nまで2手で後手の勝ち\n";
+    let second = "\n開始日時：2026/01/02\n先手：C\n後手：D\n手数----指手---------消費時間--\n   1 ２六歩(27)\n   2 投了\n";
+    let ki2_first = "先手：A\n後手：B\n▲７六歩 △３四歩\nまで2手で後手の勝ち\n";
+    let ki2_second = "\n先手：C\n後手：D\n▲２六歩\n";
+    for (one, two) in [(first, second), (ki2_first, ki2_second)] {
+        let file = format!("{one}{two}");
+        for bytes in [file.clone().into_bytes(), encode(&file, Encoding::ShiftJis)] {
+            let read = shogi_record::read_each(&bytes);
+            assert_eq!(read.len(), 2, "{file}");
+            let game = read[0].1.as_ref().expect("the first game");
+            assert_eq!(game.main_line(), vec![mv("7g7f"), mv("3c3d")]);
+            assert_eq!(game.headers.gote.as_deref(), Some("B"));
+            assert_eq!(game.headers.other.len(), 0, "{:?}", game.headers.other);
+            // Its own lines, which read alone to the same game.
+            assert_eq!(shogi_record::read(read[0].0).as_ref(), Ok(game));
+            let err = read[1].1.as_ref().expect_err("the second game");
+            assert_eq!(err.kind, ReadErrorKind::SeveralRecords);
+            assert_eq!(
+                file.lines().nth(err.line - 1).map(str::trim),
+                Some(err.token.as_str())
+            );
+            assert_eq!(read[0].0.len() + read[1].0.len(), bytes.len());
+        }
+    }
+}
