@@ -24,7 +24,7 @@ fn class(ty: &str, name: &str, flags: &[&str]) -> &'static str {
     match ty.to_ascii_lowercase().as_str() {
         "integer" if flags.contains(&name) => "flag",
         "boolean" => "flag",
-        "integer" | "bigint" => "integer",
+        "integer" | "bigint" | "smallint" => "integer",
         "real" | "double precision" => "real",
         "text" => "text",
         "blob" | "bytea" => "bytes",
