@@ -166,8 +166,10 @@ export async function explorerScenarios(browser: Browser): Promise<void> {
     // The file is chosen as a person chooses it: the page's own button (in
     // Russian, not the browser's "Choose File") opens the file dialog, and
     // the page then names the chosen file.
-    check((await textOf(page, '.file-picker .file-name')) === 'Файл не выбран', 'no file chosen yet, in Russian');
+    // Awaited from before the click (see e2e-review: Playwright intercepts
+    // file dialogs only once its browser has been told to).
     const dialog = page.waitForEvent('filechooser');
+    check((await textOf(page, '.file-picker .file-name')) === 'Файл не выбран', 'no file chosen yet, in Russian');
     await page.getByText('Выбрать файл…', { exact: true }).click();
     await (await dialog).setFiles({ name: 'партии.zip', mimeType: 'application/zip', buffer: zip(files) });
     check((await textOf(page, '.file-picker .file-name')) === 'партии.zip', 'the chosen file is named');

@@ -41,14 +41,17 @@ export async function reviewScenarios(browser: Browser): Promise<void> {
     });
     await shootNarrow(page, 'import-error', 'the import page');
     // Chosen from the keyboard: Tab from "Preview" to the page's own file
-    // button, Enter opens the file dialog.
+    // button, Enter opens the file dialog. The dialog is awaited from
+    // before the first key: Playwright intercepts file dialogs only once
+    // its browser has been told to, which a key pressed at once could beat
+    // (the dialog then never reached the test, about one run in two).
+    const dialog = page.waitForEvent('filechooser');
     await page.focus('#import-submit');
     await page.keyboard.press('Tab');
     check(
       (await page.evaluate(() => document.activeElement?.textContent)) === 'Choose a file…',
       'Tab reaches the file button',
     );
-    const dialog = page.waitForEvent('filechooser');
     await page.keyboard.press('Enter');
     await (await dialog).setFiles({ name: 'game.kif', mimeType: 'text/plain', buffer: Buffer.from(kif) });
     // The file is previewed first, then saved.
