@@ -199,8 +199,8 @@ pub fn read_each(bytes: &[u8]) -> Vec<(&[u8], Result<Record, ReadError>)> {
         let keep = kif::first_game_lines(&text, e.line);
         let text_cut = line_start(text.as_bytes(), keep);
         let bytes_cut = line_start(bytes, keep);
-        let game = std::str::from_utf8(&text.as_bytes()[..text_cut])
-            .map_or_else(|_| first.clone(), kif::read);
+        // A cut after a line break: a character boundary.
+        let game = kif::read(&text[..text_cut]);
         return vec![(&bytes[..bytes_cut], game), (&bytes[bytes_cut..], first)];
     }
     if format == Format::Usi {
