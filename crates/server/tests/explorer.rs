@@ -616,6 +616,14 @@ async fn the_migration_counts_the_rows_the_import_writes() {
     pool.close().await;
 }
 
+/// `POST /api/collections` with `body` as `cookie`: the status and the answer.
+async fn create_collection(ts: &TestServer, cookie: &str, body: Value) -> (u16, Value) {
+    let (status, _, made) = ts
+        .request_with("POST", "/api/collections", &[cookie], Some(&body))
+        .await;
+    (status, made)
+}
+
 /// A ZIP archive of `files` (name, text).
 fn zip(files: &[(&str, String)]) -> Vec<u8> {
     let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
@@ -676,15 +684,7 @@ async fn an_upload_reports_progress_skips_duplicates_and_names_bad_files() {
     let tmp = TempDir::new("explorer-upload");
     let ts = TestServer::start(&tmp.db()).await;
     let (alice, _) = account(&ts, "alice").await;
-    let (status, made) = ts
-        .request_with(
-            "POST",
-            "/api/collections",
-            &[&alice],
-            Some(&json!({"name": "spb-2026"})),
-        )
-        .await
-        .pipe(|(s, _, v)| (s, v));
+    let (status, made) = create_collection(&ts, &alice, json!({"name": "spb-2026"})).await;
     assert_eq!(status, 201, "{made}");
     let files = vec![
         (
@@ -794,14 +794,7 @@ async fn a_csa_file_of_several_records_imports_each() {
     let tmp = TempDir::new("explorer-several");
     let ts = TestServer::start(&tmp.db()).await;
     let (alice, _) = account(&ts, "alice").await;
-    let (status, _, made) = ts
-        .request_with(
-            "POST",
-            "/api/collections",
-            &[&alice],
-            Some(&json!({"name": "match"})),
-        )
-        .await;
+    let (status, made) = create_collection(&ts, &alice, json!({"name": "match"})).await;
     assert_eq!(status, 201, "{made}");
     let records = [
         kif_game("Anna", "Boris", &["7g7f", "3c3d"]),
@@ -876,14 +869,12 @@ async fn a_private_collection_is_invisible_to_others() {
     let ts = TestServer::start(&tmp.db()).await;
     let (alice, _) = account(&ts, "alice").await;
     let (bob, _) = account(&ts, "bob").await;
-    let (status, _, _) = ts
-        .request_with(
-            "POST",
-            "/api/collections",
-            &[&alice],
-            Some(&json!({"name": "prep", "visibility": "private"})),
-        )
-        .await;
+    let (status, _) = create_collection(
+        &ts,
+        &alice,
+        json!({"name": "prep", "visibility": "private"}),
+    )
+    .await;
     assert_eq!(status, 201);
     let files = vec![("1.csa", kif_game("Alice", "Bob", &["2g2f", "8c8d"]))];
     let (status, _) = upload(&ts, "/api/collections/prep/import", &bob, &zip(&files)).await;
