@@ -63,9 +63,9 @@ pub enum Command {
     /// .jkf .json .usi .usen .sfen .txt) convert in one call into the folder -o names,
     /// with a progress bar on stderr when it is a terminal; each unreadable input gets
     /// its one line, the others are still converted, and the exit status is then 2.
-    /// A CSA file of several records (a line holding only `/` between them) or a
-    /// USI file of one game a line gives one output each, `NAME-1`, `NAME-2`...,
-    /// in the folder -o names.
+    /// A file of several records (CSA: a line holding only `/` between them;
+    /// USI: one game a line; KIF or KI2: one game after another) gives one
+    /// output each, `NAME-1`, `NAME-2`..., in the folder -o names.
     #[command(after_help = CONVERT_EXAMPLES, after_long_help = CONVERT_EXAMPLES)]
     Convert(ConvertArgs),
     /// Draw a board diagram as SVG or PNG.

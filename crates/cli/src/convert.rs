@@ -80,27 +80,19 @@ fn illegal_warning(name: &str, rec: &Record) -> Option<String> {
     ))
 }
 
-fn parse(bytes: &[u8], from: Option<FormatArg>, name: &str) -> Result<Record, CliError> {
-    let result = match from {
-        Some(f) => shogi_record::read_as(bytes, format(f)),
-        None => shogi_record::read(bytes),
+/// Each record of `bytes` ([`shogi_record::read_each`]): a CSA file may
+/// hold several (a line holding only `/` between them), a USI file one game
+/// a line, a KIF or KI2 file one game after another.
+fn parse_each(bytes: &[u8], from: Option<FormatArg>, name: &str) -> Vec<Result<Record, CliError>> {
+    let each = match from {
+        Some(f) => shogi_record::read_each_as(bytes, format(f)),
+        None => shogi_record::read_each(bytes),
     };
     // The record crate decides what is a record: text with none of one in it
     // (no move, board, ending or known header) is an error at its first line.
-    result.map_err(|e| CliError(read_error_line(name, &e)))
-}
-
-/// Each record of `bytes`: a CSA file may hold several (a line holding only
-/// `/` between them, [`shogi_record::read_each`]) when the format is found
-/// from the content; a format given reads one record.
-fn parse_each(bytes: &[u8], from: Option<FormatArg>, name: &str) -> Vec<Result<Record, CliError>> {
-    match from {
-        Some(_) => vec![parse(bytes, from, name)],
-        None => shogi_record::read_each(bytes)
-            .into_iter()
-            .map(|(_, r)| r.map_err(|e| CliError(read_error_line(name, &e))))
-            .collect(),
-    }
+    each.into_iter()
+        .map(|(_, r)| r.map_err(|e| CliError(read_error_line(name, &e))))
+        .collect()
 }
 
 /// Runs `shogi convert`.
@@ -165,7 +157,10 @@ fn convert_one(a: &ConvertArgs, enc: Encoding) -> Result<(), CliError> {
             each.len()
         )));
     }
-    let rec = each.pop().unwrap_or_else(|| parse(&bytes, a.from, &name))?;
+    // `read_each` gives at least one record or error.
+    let rec = each
+        .pop()
+        .ok_or_else(|| CliError(format!("{name}: no record")))??;
     if let Some(w) = illegal_warning(&name, &rec) {
         eprintln!("shogi: {w}");
     }

@@ -298,6 +298,37 @@ fn convert_a_csa_file_of_several_records_into_a_folder() {
     assert!(!dir.join("out/match-3.usi").exists());
 }
 
+/// A KIF file of two games (one after the other, each with its headers),
+/// the format given or found: one output each in a folder.
+#[test]
+fn convert_a_kif_file_of_two_games_into_a_folder() {
+    let dir = scratch("convert_two_kif");
+    let game = |sente: &str, moves: &str| {
+        format!("先手：{sente}\n後手：B\n手数----指手---------消費時間--\n{moves}")
+    };
+    let file = dir.join("club.kif");
+    let text = [
+        game(
+            "A",
+            "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\nまで2手で後手の勝ち\n",
+        ),
+        game("C", "   1 ２六歩(27)\n   2 ８四歩(83)\n"),
+    ]
+    .join("\n");
+    std::fs::write(&file, text).unwrap();
+    for from in [None, Some("kif")] {
+        let out = dir.join(format!("out-{}", from.unwrap_or("found")));
+        let out = format!("{}/", out.display());
+        let mut args = vec!["convert", "--to", "usi", file.to_str().unwrap(), "-o", &out];
+        args.extend(from.iter().flat_map(|f| ["--from", *f]));
+        let o = shogi(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let read = |name: &str| std::fs::read_to_string(format!("{out}{name}")).unwrap();
+        assert_eq!(read("club-1.usi"), "startpos moves 7g7f 3c3d\n");
+        assert_eq!(read("club-2.usi"), "startpos moves 2g2f 8c8d\n");
+    }
+}
+
 #[test]
 fn convert_and_diagram_help_document_every_flag_with_examples() {
     let o = shogi(&["convert", "--help"]);

@@ -153,6 +153,11 @@ impl Builder {
         &mut self.lines[n]
     }
 
+    /// Whether the main line has a move.
+    pub fn has_moves(&self) -> bool {
+        !self.rec.moves.is_empty()
+    }
+
     pub fn in_main_line(&self) -> bool {
         self.lines.len() == 1
     }

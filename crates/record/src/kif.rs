@@ -102,9 +102,50 @@ fn header(line: &str) -> Option<(&str, &str)> {
 /// and the `手数----指手` line).
 pub(crate) fn first_game_lines(text: &str, second: usize) -> usize {
     let lines: Vec<&str> = text.split('\n').take(second.saturating_sub(1)).collect();
+    preamble_start(&lines, 0)
+}
+
+/// How many lines of `text` a game that does not read takes, its error on
+/// line `error` (from 1): up to the next game's preamble, the next game
+/// starting at the first line after the error that opens one (a
+/// `手数----指手` line or a header such as `先手`), or 0 (the rest of the
+/// file is this game's) when there is none or the error came before the
+/// game's moves (a header's error is followed by the game's own headers).
+pub(crate) fn failed_game_lines(text: &str, error: usize) -> usize {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let moves_began = lines.iter().take(error).any(|l| {
+        let t = trimmed(l);
+        t.as_bytes().first().is_some_and(u8::is_ascii_digit)
+            || is_mark(t.as_bytes(), 0)
+            || (t.starts_with("手数") && t.contains("指手"))
+    });
+    if !moves_began {
+        return 0;
+    }
+    let opening = (error..lines.len()).find(|&i| {
+        let t = trimmed(lines[i]);
+        (t.starts_with("手数") && t.contains("指手"))
+            || header(t).is_some_and(|(k, _)| opens_a_game(k))
+    });
+    opening.map_or(0, |i| preamble_start(&lines[..i], error))
+}
+
+/// A line without its trailing `\r`, spaces and tabs and its leading spaces.
+fn trimmed(line: &str) -> &str {
+    scan::trim_start_spaces(scan::trim_end_ascii(line, b"\r \t"))
+}
+
+/// Where the preamble just above the end of `lines` starts (blank lines,
+/// `key：value` headers, `#` remarks and the `手数----指手` line), not above
+/// line `floor` (from 0).
+fn preamble_start(lines: &[&str], floor: usize) -> usize {
     let mut n = lines.len();
-    while let Some(line) = n.checked_sub(1).and_then(|i| lines.get(i)) {
-        let t = scan::trim_start_spaces(scan::trim_end_ascii(line, b"\r \t"));
+    while let Some(line) = n
+        .checked_sub(1)
+        .filter(|&i| i >= floor)
+        .and_then(|i| lines.get(i))
+    {
+        let t = trimmed(line);
         let preamble = t.is_empty()
             || t.starts_with('#')
             || t.starts_with("手数")
@@ -115,6 +156,15 @@ pub(crate) fn first_game_lines(text: &str, second: usize) -> usize {
         n -= 1;
     }
     n
+}
+
+/// Whether a header with this key opens a game: written after a game's
+/// moves, it starts the next game.
+fn opens_a_game(key: &str) -> bool {
+    matches!(
+        key,
+        "開始日時" | "手合割" | "棋戦" | "先手" | "後手" | "下手" | "上手"
+    )
 }
 
 /// Whether `b` may hold a character that [`char::is_whitespace`] accepts:
@@ -237,6 +287,10 @@ struct Reader<'a> {
     /// Whether anything a record is made of has been read (a known header, a
     /// board, a move, an ending); a text with none of these is not a record.
     found: bool,
+    /// Whether a line that opens a game (a `手数----指手` line, or a header
+    /// such as `先手` or `開始日時`) came after this game's moves (or its
+    /// end) and after its last `変化` line: moves then are another game's.
+    next_game_opened: bool,
     /// A `手合割` whose name is not a known handicap: an error unless a
     /// board diagram gives the position (`手合割：詰将棋` above a problem).
     unknown_handicap: Option<(usize, String, String)>,
@@ -260,6 +314,7 @@ impl<'a> Reader<'a> {
             have_board: false,
             have_side: false,
             found: false,
+            next_game_opened: false,
             unknown_handicap: None,
             #[cfg(test)]
             lookahead_only: false,
@@ -474,12 +529,18 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A move line in the main line after its game ended (resigned, mated,
-    /// drawn, lost on time...; a terminal word or a `まで` summary): the
-    /// next game of a file of several, refused rather than appended to this
-    /// one. A game adjourned (`封じ手`), broken off (`中断`) or marked with
-    /// `待った`, `不詰` or `エラー` may go on. Asked only once the record has
-    /// an ending, so kept out of line.
+    /// Moves of the next game of a file of several, refused rather than
+    /// appended to this one: moves in the main line after this game ended
+    /// (resigned, mated, drawn, lost on time...; a terminal word or a `まで`
+    /// summary), and moves after a line opening a game that came after this
+    /// game's moves ([`Reader::next_game_opened`]). A KIF move line (its
+    /// number's digits `numbered`) starts the next game there only when
+    /// numbered 1 (and not in a variation of the first move); after the
+    /// end, so does one numbered 1 in a variation (the variations follow
+    /// the ending) with no header above it. A game adjourned (`封じ手`),
+    /// broken off (`中断`) or marked with `待った`, `不詰` or `エラー` may go
+    /// on. Asked only once the record has an ending or a game was opened,
+    /// so kept out of line.
     #[cold]
     #[inline(never)]
     fn refuse_after_the_end(
@@ -487,9 +548,16 @@ impl<'a> Reader<'a> {
         line_no: usize,
         line: &str,
         text: &str,
+        numbered: Option<&str>,
     ) -> Result<(), ReadError> {
         let over = matches!(self.b.current_ending(), Ending::Game(e) if !matches!(e, shogi_core::Ending::Abort));
-        if over && self.b.in_main_line() {
+        let next_game = (over && self.b.in_main_line())
+            || match numbered {
+                // KI2: no numbers.
+                None => self.next_game_opened,
+                Some(n) => n == "1" && self.b.next_ply() != 1 && (over || self.next_game_opened),
+            };
+        if next_game {
             return Err(ReadError::at(
                 line_no,
                 line,
@@ -505,9 +573,9 @@ impl<'a> Reader<'a> {
         // A new block (the last one played) in a record that has an ending.
         if self.pending.is_empty()
             && !self.ki2_block_ended
-            && !matches!(self.b.current_ending(), Ending::None)
+            && (self.next_game_opened || !matches!(self.b.current_ending(), Ending::None))
         {
-            self.refuse_after_the_end(line_no, line, line)?;
+            self.refuse_after_the_end(line_no, line, line, None)?;
         }
         // Each mark starts a token that runs to the next mark. The line starts
         // with one (three bytes).
@@ -723,8 +791,10 @@ impl<'a> Reader<'a> {
                 self.found = true;
                 self.flush_ki2();
                 if !Reader::column_numbers(trimmed) {
-                    if !matches!(self.b.current_ending(), Ending::None) {
-                        self.refuse_after_the_end(line_no, line, trimmed)?;
+                    if self.next_game_opened || !matches!(self.b.current_ending(), Ending::None) {
+                        let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+                        let number = Some(&trimmed[..digits]);
+                        self.refuse_after_the_end(line_no, line, trimmed, number)?;
                     }
                     self.kif_move(line_no, line, trimmed)?;
                 }
@@ -751,6 +821,7 @@ impl<'a> Reader<'a> {
             }
             if let Some(rest) = trimmed.strip_prefix("変化") {
                 let rest = rest.trim_start_matches(['：', ':', ' ', '　']);
+                self.next_game_opened = false;
                 self.variation(line_no, line, rest)?;
                 continue;
             }
@@ -776,6 +847,7 @@ impl<'a> Reader<'a> {
             if trimmed.starts_with("手数") {
                 // `手数----指手----消費時間--` starts the moves; `手数＝N` is a diagram note.
                 if trimmed.contains("指手") {
+                    self.note_a_game_opening();
                     self.start(line_no)?;
                 }
                 continue;
@@ -783,6 +855,9 @@ impl<'a> Reader<'a> {
             if self.started {
                 // Board diagrams and headers after the moves began describe something else.
                 if let Some((k, v)) = *split.get_or_init(|| header(trimmed)) {
+                    if opens_a_game(k) {
+                        self.note_a_game_opening();
+                    }
                     if !k.ends_with("持駒") {
                         self.headers_after_start(k, v);
                     }
@@ -859,6 +934,14 @@ impl<'a> Reader<'a> {
             rest = chars.as_str();
         }
         digits == 9
+    }
+
+    /// A line that opens a game: after this game's moves or end, the next game's.
+    fn note_a_game_opening(&mut self) {
+        let played = self.b.has_moves() || self.b.is_dead();
+        if self.started && (played || !matches!(self.b.current_ending(), Ending::None)) {
+            self.next_game_opened = true;
+        }
     }
 
     fn headers_after_start(&mut self, k: &str, v: &str) {
@@ -1120,6 +1203,63 @@ mod tests {
             let text = format!("{first}{pause}   3 ２六歩(27)\n");
             assert_eq!(super::read(&text).expect(pause).moves.len(), 3, "{pause}");
         }
+    }
+
+    /// The next game found after a variation block, or after a game that
+    /// has no ending: where its headers open it (or, with no header, where
+    /// a KIF move is numbered 1 after the end); a variation of the first
+    /// move, an end time after the moves, and a header among the moves of
+    /// one game are not another game.
+    #[test]
+    fn a_second_game_after_a_variation_or_no_ending_is_refused() {
+        let first =
+            "先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n";
+        let ended = format!("{first}   3 投了\n\n変化：2手\n   2 ８四歩(83)\n");
+        let refused = |text: &str, token: &str| {
+            let err = super::read(text).expect_err(text);
+            assert_eq!(
+                (err.kind.code(), err.token.as_str()),
+                ("several_records", token),
+                "{text}"
+            );
+            assert_eq!(
+                text.lines().nth(err.line - 1).map(str::trim),
+                Some(token),
+                "{text}"
+            );
+        };
+        for next in [
+            "\n先手：C\n   1 ２六歩(27)\n",
+            "\n手数----指手---------消費時間--\n   1 ２六歩(27)\n",
+            "   1 ２六歩(27)\n",
+        ] {
+            refused(&format!("{ended}{next}"), "1 ２六歩(27)");
+        }
+        // No ending: a header, then a move numbered 1.
+        refused(
+            &format!("{first}\n開始日時：2026/01/02\n   1 ２六歩(27)\n"),
+            "1 ２六歩(27)",
+        );
+        let ki2 = "先手：A\n▲７六歩 △３四歩\n\n先手：C\n▲２六歩\n";
+        refused(ki2, "▲２六歩");
+        let ki2 = "先手：A\n▲７六歩 △３四歩 ▲投了\n\n変化：2手\n△８四歩\n\n後手：D\n▲２六歩\n";
+        refused(ki2, "▲２六歩");
+        // One game.
+        let first_move = format!("{first}   3 投了\n\n変化：1手\n   1 ２六歩(27)\n");
+        let rec = super::read(&first_move).expect("a variation of the first move");
+        assert_eq!(rec.moves[0].variations.len(), 1);
+        let end_time =
+            format!("{first}   3 投了\n終了日時：2026/01/02\n\n変化：2手\n   2 ８四歩(83)\n");
+        let rec = super::read(&end_time).expect("an end time above a variation");
+        assert_eq!(rec.moves[1].variations.len(), 1);
+        let among = format!("{first}棋戦：Club\n   3 ２六歩(27)\n");
+        assert_eq!(
+            super::read(&among)
+                .expect("a header among the moves")
+                .moves
+                .len(),
+            3
+        );
     }
 
     fn read_with(text: &str, lookahead_only: bool) -> String {

@@ -149,10 +149,12 @@ pub fn read(bytes: &[u8]) -> Result<Record, ReadError> {
 /// Reads every record of a file in any format, sniffing encoding and
 /// format as [`read`] does: each with the bytes it was read from. A CSA
 /// file may hold several records, a line holding only `/` between each and
-/// the next ([`csa::records`]), and a USI file one game a line
-/// ([`usi::records`]); each is read on its own, its error's line counted
-/// from the top of the file. Any other file is one record, read by
-/// [`read`].
+/// the next ([`csa::records`]); a USI file one game a line
+/// ([`usi::records`]); a KIF or KI2 file several games one after the
+/// other, a game starting where moves follow the previous game's end
+/// ([`ReadErrorKind::SeveralRecords`]) together with its own headers above
+/// them. Each is read on its own, its error's line counted from the top of
+/// the file.
 ///
 /// ```
 /// let file = b"V2.2\nN+A\nPI\n+\n+7776FU\n/\nN+B\nPI\n+\n+7776XX\n";
@@ -166,58 +168,96 @@ pub fn read(bytes: &[u8]) -> Result<Record, ReadError> {
 pub fn read_each(bytes: &[u8]) -> Vec<(&[u8], Result<Record, ReadError>)> {
     let text = encoding::decode_cow(bytes).0;
     let format = detect(&text);
-    if format == Format::Csa {
-        // The same lines split the decoded text and the bytes: each record
-        // is read from the file's text as a whole was decoded, and keeps its
-        // own bytes.
-        let texts = csa::records(text.as_bytes());
-        let raw = csa::records(bytes);
-        if texts.len() > 1 && texts.len() == raw.len() {
-            return texts
-                .iter()
-                .zip(raw)
-                .map(|(t, r)| {
-                    // Split at ASCII lines of valid UTF-8: a character boundary.
-                    let part = std::str::from_utf8(t.bytes).unwrap_or_default();
-                    let rec = csa::read(part).map_err(|e| e.after_lines(t.lines_before));
-                    (r.bytes, rec)
-                })
-                .collect();
+    each_record(bytes, &text, format)
+}
+
+/// Reads every record of a file in `format`, sniffing the encoding: as
+/// [`read_each`] does, the format given.
+#[must_use]
+pub fn read_each_as(bytes: &[u8], format: Format) -> Vec<(&[u8], Result<Record, ReadError>)> {
+    each_record(bytes, &encoding::decode_cow(bytes).0, format)
+}
+
+/// The records of `bytes`, decoded to `text`, in `format`.
+fn each_record<'b>(
+    bytes: &'b [u8],
+    text: &str,
+    format: Format,
+) -> Vec<(&'b [u8], Result<Record, ReadError>)> {
+    match format {
+        Format::Csa => {
+            // The same lines split the decoded text and the bytes: each
+            // record is read from the file's text as a whole was decoded,
+            // and keeps its own bytes.
+            let texts = csa::records(text.as_bytes());
+            let raw = csa::records(bytes);
+            if texts.len() > 1 && texts.len() == raw.len() {
+                return texts
+                    .iter()
+                    .zip(raw)
+                    .map(|(t, r)| {
+                        // Split at ASCII lines of valid UTF-8: a character boundary.
+                        let part = std::str::from_utf8(t.bytes).unwrap_or_default();
+                        let rec = csa::read(part).map_err(|e| e.after_lines(t.lines_before));
+                        (r.bytes, rec)
+                    })
+                    .collect();
+            }
         }
+        Format::Kif | Format::Ki2 => return kif_games(bytes, text),
+        Format::Usi => {
+            // One game a line (`startpos moves ...`), ASCII: the lines of the bytes.
+            let games = usi::records(bytes);
+            if !games.is_empty() {
+                return games
+                    .into_iter()
+                    .map(|(before, line)| {
+                        let rec = usi::read(&String::from_utf8_lossy(line))
+                            .map_err(|e| e.after_lines(before));
+                        (line, rec)
+                    })
+                    .collect();
+            }
+        }
+        _ => {}
     }
-    if matches!(format, Format::Kif | Format::Ki2) {
-        // No separator: a second game is found where its first move follows
-        // the first game's end. The first game is read alone and the rest
-        // reported from that line.
-        let first = kif::read(&text);
-        let Err(e) = &first else {
-            return vec![(bytes, first)];
+    vec![(bytes, read_str_as(text, format))]
+}
+
+/// The games of a KIF or KI2 file. There is no separator: a game ends where
+/// the reader finds the next one's first move ([`ReadErrorKind::SeveralRecords`]),
+/// and the next starts at its own preamble above that move
+/// ([`kif::first_game_lines`]); after a game that does not read, the next
+/// starts at the next line opening a game ([`kif::failed_game_lines`]).
+/// Each game is read from its own lines; the bytes and the decoded text
+/// have the same line breaks (ASCII in UTF-8 and `Shift_JIS`).
+fn kif_games<'b>(bytes: &'b [u8], text: &str) -> Vec<(&'b [u8], Result<Record, ReadError>)> {
+    let mut games = Vec::new();
+    let (mut bytes, mut text, mut before) = (bytes, text, 0);
+    loop {
+        let read = kif::read(text);
+        let (next, several) = match &read {
+            Ok(_) => (0, false),
+            Err(e) if e.kind == ReadErrorKind::SeveralRecords => {
+                (kif::first_game_lines(text, e.line), true)
+            }
+            Err(e) => (kif::failed_game_lines(text, e.line), false),
         };
-        if e.kind != ReadErrorKind::SeveralRecords {
-            return vec![(bytes, first)];
+        if next == 0 {
+            // One game to the end.
+            games.push((bytes, read.map_err(|e| e.after_lines(before))));
+            return games;
         }
-        let keep = kif::first_game_lines(&text, e.line);
-        let text_cut = line_start(text.as_bytes(), keep);
-        let bytes_cut = line_start(bytes, keep);
-        // A cut after a line break: a character boundary.
-        let game = kif::read(&text[..text_cut]);
-        return vec![(&bytes[..bytes_cut], game), (&bytes[bytes_cut..], first)];
+        // Cuts after a line break: character boundaries.
+        let (text_cut, bytes_cut) = (line_start(text.as_bytes(), next), line_start(bytes, next));
+        let game = if several {
+            kif::read(&text[..text_cut])
+        } else {
+            read
+        };
+        games.push((&bytes[..bytes_cut], game.map_err(|e| e.after_lines(before))));
+        (bytes, text, before) = (&bytes[bytes_cut..], &text[text_cut..], before + next);
     }
-    if format == Format::Usi {
-        // One game a line (`startpos moves ...`), ASCII: the lines of the bytes.
-        let games = usi::records(bytes);
-        if !games.is_empty() {
-            return games
-                .into_iter()
-                .map(|(before, line)| {
-                    let rec = usi::read(&String::from_utf8_lossy(line))
-                        .map_err(|e| e.after_lines(before));
-                    (line, rec)
-                })
-                .collect();
-        }
-    }
-    vec![(bytes, read_str_as(&text, format))]
 }
 
 /// The byte where line `n` (from 0) of `b` starts (its length past the last).

@@ -3,7 +3,7 @@
 
 use shogi_core::{sfen, Color, Ending as GameEnding, Foul, Handicap, Move, Position};
 use shogi_record::encoding::{decode, encode, Encoding};
-use shogi_record::{csa, jkf, ki2, kif, usi, Ending, Format, MoveProblem, ReadErrorKind};
+use shogi_record::{csa, jkf, ki2, kif, usi, Ending, Format, MoveProblem, ReadErrorKind, Record};
 
 fn mv(s: &str) -> Move {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
@@ -455,7 +455,7 @@ fn usen_moves_branches_and_start() {
     assert_eq!(rec.main_line(), [mv("7g7f")]);
     assert_eq!(rec.moves[0].variations[0][0].mv, mv("2g2f"));
     assert_eq!(rec.ending, Ending::None);
-    let handicap = shogi_record::Record::new(Handicap::TwoPieces.position());
+    let handicap = Record::new(Handicap::TwoPieces.position());
     let text = shogi_record::usen::write(&handicap);
     assert_eq!(
         text,
@@ -507,7 +507,7 @@ fn deeply_nested_variations_are_capped_not_fatal() {
     let cycle = ["2h3h", "8b7b", "3h2h", "7b8b"];
     let moves: Vec<Move> = (0..240).map(|i| mv(cycle[i % 4])).collect();
     // Line d starts at ply d + 1 and holds a variation at its second move, 100 levels deep.
-    let rec = shogi_record::Record {
+    let rec = Record {
         moves: line(&moves, 0, 100),
         ..Default::default()
     };
@@ -521,7 +521,7 @@ fn deeply_nested_variations_are_capped_not_fatal() {
 #[test]
 fn a_resignation_out_of_turn_keeps_its_loser_where_the_format_can_say_so() {
     // Sente resigns after its own move, while Gote is to move.
-    let mut rec = shogi_record::Record::new(Position::startpos());
+    let mut rec = Record::new(Position::startpos());
     rec.push(mv("7g7f"));
     rec.ending = Ending::Game(GameEnding::Resignation {
         loser: Color::Sente,
@@ -567,33 +567,89 @@ fn a_usi_file_of_one_game_a_line_reads_each() {
     assert_eq!(shogi_record::read_each(b"startpos moves 7g7f\n").len(), 1);
 }
 
-/// Two KIF games one after the other (no separator in KIF): the first is
-/// read alone, from its own lines, and the second is reported at its first
-/// move with the rest of the file; the same in KI2 and in `Shift_JIS`.
+/// KIF games one after the other (no separator in KIF): each is read
+/// alone, from its own lines (its own headers above its first move); the
+/// same in KI2 and in `Shift_JIS`, and after a variation block; an error in
+/// a later game is named by its line in the whole file.
 #[test]
-fn a_kif_file_of_two_games_keeps_the_first_and_reports_the_second() {
+fn a_kif_file_of_several_games_reads_each() {
     let first = "# remark\n先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\nまで2手で後手の勝ち\n";
+    let variation = "\n変化：2手\n   2 ８四歩(83)\n   3 ２六歩(27)\n";
     let second = "\n開始日時：2026/01/02\n先手：C\n後手：D\n手数----指手---------消費時間--\n   1 ２六歩(27)\n   2 投了\n";
+    let third = "\n先手：E\n   1 ５六歩(57)\n   2 ５四歩(53)\n   3 ５五歩(56)\n";
     let ki2_first = "先手：A\n後手：B\n▲７六歩 △３四歩\nまで2手で後手の勝ち\n";
+    let ki2_variation = "\n変化：2手\n△８四歩 ▲２六歩\n";
     let ki2_second = "\n先手：C\n後手：D\n▲２六歩\n";
-    for (one, two) in [(first, second), (ki2_first, ki2_second)] {
-        let file = format!("{one}{two}");
-        for bytes in [file.clone().into_bytes(), encode(&file, Encoding::ShiftJis)] {
-            let read = shogi_record::read_each(&bytes);
-            assert_eq!(read.len(), 2, "{file}");
-            let game = read[0].1.as_ref().expect("the first game");
-            assert_eq!(game.main_line(), vec![mv("7g7f"), mv("3c3d")]);
-            assert_eq!(game.headers.gote.as_deref(), Some("B"));
-            assert_eq!(game.headers.other.len(), 0, "{:?}", game.headers.other);
-            // Its own lines, which read alone to the same game.
-            assert_eq!(shogi_record::read(read[0].0).as_ref(), Ok(game));
-            let err = read[1].1.as_ref().expect_err("the second game");
-            assert_eq!(err.kind, ReadErrorKind::SeveralRecords);
-            assert_eq!(
-                file.lines().nth(err.line - 1).map(str::trim),
-                Some(err.token.as_str())
-            );
-            assert_eq!(read[0].0.len() + read[1].0.len(), bytes.len());
+    let ki2_third = "\n先手：E\n▲５六歩 △５四歩 ▲５五歩\n";
+    for (one, var, two, three) in [
+        (first, variation, second, third),
+        (ki2_first, ki2_variation, ki2_second, ki2_third),
+    ] {
+        for var in ["", var] {
+            let file = format!("{one}{var}{two}{three}");
+            for bytes in [file.clone().into_bytes(), encode(&file, Encoding::ShiftJis)] {
+                let read = shogi_record::read_each(&bytes);
+                let games: Vec<&Record> = read
+                    .iter()
+                    .map(|(_, r)| r.as_ref().expect("every game reads"))
+                    .collect();
+                assert_eq!(games.len(), 3, "{file}");
+                assert_eq!(games[0].main_line(), vec![mv("7g7f"), mv("3c3d")]);
+                assert_eq!(
+                    games[0].moves[1].variations.len(),
+                    usize::from(!var.is_empty())
+                );
+                assert_eq!(games[1].main_line(), vec![mv("2g2f")]);
+                assert_eq!(
+                    games[2].main_line(),
+                    vec![mv("5g5f"), mv("5c5d"), mv("5f5e")]
+                );
+                let names: Vec<_> = games.iter().map(|g| g.headers.sente.as_deref()).collect();
+                assert_eq!(names, [Some("A"), Some("C"), Some("E")]);
+                assert_eq!(games[1].headers.gote.as_deref(), Some("D"));
+                for g in &games {
+                    assert_eq!(g.headers.other.len(), 0, "{:?}", g.headers.other);
+                }
+                // Each game's own lines, which read alone to the same game,
+                // and together the whole file.
+                for (part, game) in &read {
+                    assert_eq!(shogi_record::read(part).as_ref(), game.as_ref());
+                }
+                let parts: Vec<u8> = read.iter().flat_map(|(p, _)| p.iter().copied()).collect();
+                assert_eq!(parts, bytes);
+            }
         }
     }
+    // A malformed move in the third game is named by its line in the whole file.
+    let bad = format!("{first}{second}\n先手：E\n   1 ５六歩(57)\n   2 ５四歩(XX)\n");
+    let read = shogi_record::read_each(bad.as_bytes());
+    assert_eq!(read.len(), 3);
+    let err = read[2].1.as_ref().expect_err("the third game");
+    assert_eq!(
+        bad.lines().nth(err.line - 1).map(str::trim),
+        Some("2 ５四歩(XX)"),
+        "{err:?}"
+    );
+    // A game that does not read, in the middle: reported, and the next game
+    // still read; an error before a game's moves (in its headers) leaves the
+    // rest of the file to that game, as its own headers follow.
+    let middle = format!("{first}\n先手：X\n   1 ５六歩(57)\n   2 ５四歩(XX)\n{second}");
+    let read = shogi_record::read_each(middle.as_bytes());
+    assert_eq!(read.len(), 3);
+    let err = read[1].1.as_ref().expect_err("the second game");
+    assert_eq!(middle.lines().nth(err.line - 1), Some("   2 ５四歩(XX)"));
+    assert_eq!(
+        read[2].1.as_ref().expect("the third game").main_line(),
+        vec![mv("2g2f")]
+    );
+    let headers = format!("{first}\n手合割：謎\n先手：X\n   1 ５六歩(57)\n{second}");
+    let read = shogi_record::read_each(headers.as_bytes());
+    assert_eq!(read.len(), 2);
+    let err = read[1].1.as_ref().expect_err("the second game");
+    assert_eq!(headers.lines().nth(err.line - 1), Some("手合割：謎"));
+    // Where one record is read, the second game is refused at its first move.
+    let err = shogi_record::read(format!("{first}{variation}{second}").as_bytes())
+        .expect_err("one record");
+    assert_eq!(err.kind, ReadErrorKind::SeveralRecords);
+    assert_eq!(err.token, "1 ２六歩(27)");
 }

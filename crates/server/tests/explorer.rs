@@ -786,73 +786,99 @@ async fn an_upload_reports_progress_skips_duplicates_and_names_bad_files() {
     ts.shutdown().await;
 }
 
-/// A CSA file of several records (CSA's `/` line between them) imports
-/// each as a game of its own, kept with its own text; a record that does
-/// not read is named by its line in the file, and the others still import.
+/// A file of several records imports each as a game of its own, kept with
+/// its own text: a CSA file (CSA's `/` line between records) and a KIF file
+/// (one game after another, each with its headers); a record that does not
+/// read is named by its line in the file, and the others still import.
 #[tokio::test]
-async fn a_csa_file_of_several_records_imports_each() {
+async fn a_file_of_several_records_imports_each() {
     let tmp = TempDir::new("explorer-several");
     let ts = TestServer::start(&tmp.db()).await;
     let (alice, _) = account(&ts, "alice").await;
-    let (status, made) = create_collection(&ts, &alice, json!({"name": "match"})).await;
-    assert_eq!(status, 201, "{made}");
-    let records = [
+    let games = [
         kif_game("Anna", "Boris", &["7g7f", "3c3d"]),
-        "PI\n+\n+7776FU\n-33ZZFU\n".to_owned(),
         kif_game("Boris", "Anna", &["2g2f", "8c8d", "2f2e"]),
         kif_game("Anna", "Vera", &["5g5f"]),
     ];
-    let file = records.join("/\r\n") + "/\n";
-    let bad_line = records[0].lines().count() + 1 + 4;
-    assert_eq!(file.lines().nth(bad_line - 1), Some("-33ZZFU"));
-    let (status, lines) = upload(
-        &ts,
-        "/api/collections/match/import",
-        &alice,
-        &zip(&[("round1.csa", file)]),
-    )
-    .await;
-    assert_eq!(status, 200);
-    let last = lines.last().unwrap();
-    assert_eq!(
-        (last["files"].as_u64(), last["added"].as_u64()),
-        (Some(1), Some(3)),
-        "{last}"
-    );
-    let bad = &last["unreadable"][0];
-    assert_eq!(bad["file"], "upload.zip/round1.csa");
-    assert_eq!(
-        (bad["line"].as_u64(), bad["token"].as_str()),
-        (Some(bad_line as u64), Some("-33ZZFU")),
-        "{bad}"
-    );
-    // Each game opens in the review as its own record: its players, its moves.
-    for (player, gote, plies) in [
-        ("anna", "Boris", 2),
-        ("boris", "Anna", 3),
-        ("vera", "Vera", 1),
+    let csa_bad = "PI\n+\n+7776FU\n-33ZZFU\n".to_owned();
+    let csa_file = [&games[0], &csa_bad, &games[1], &games[2]]
+        .map(String::as_str)
+        .join("/\r\n")
+        + "/\n";
+    let kif = |csa: &str| {
+        let rec = shogi_record::read(csa.as_bytes()).unwrap();
+        shogi_record::write(&rec, shogi_record::Format::Kif)
+    };
+    let kif_bad =
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(3Z)\n";
+    let kif_file = [
+        kif(&games[0]),
+        kif_bad.to_owned(),
+        kif(&games[1]),
+        kif(&games[2]),
+    ]
+    .join("\n");
+    for (name, file, bad_token) in [
+        ("round1.csa", csa_file, "-33ZZFU"),
+        ("round1.kif", kif_file, "３四歩(3Z)"),
     ] {
-        let (_, found) = ts
-            .request(
-                "GET",
-                &format!("/api/search?player={player}&collection=match"),
-                None,
-            )
-            .await;
-        let game = found["games"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|g| g["gote"] == gote)
-            .unwrap_or_else(|| panic!("{player}: {found}"))
-            .clone();
-        let id = game["id"].as_str().unwrap();
-        let (status, rec) = ts
-            .request("GET", &format!("/api/games/{id}/record?format=json"), None)
-            .await;
-        assert_eq!(status, 200, "{rec}");
-        assert_eq!(rec["headers"]["gote"], gote, "{rec}");
-        assert_eq!(rec["moves"].as_array().unwrap().len(), plies, "{rec}");
+        let collection = name.replace('.', "-");
+        let (status, made) = create_collection(&ts, &alice, json!({"name": collection})).await;
+        assert_eq!(status, 201, "{made}");
+        let bad_line = file.lines().position(|l| l.contains(bad_token)).unwrap() + 1;
+        let (status, lines) = upload(
+            &ts,
+            &format!("/api/collections/{collection}/import"),
+            &alice,
+            &zip(&[(name, file)]),
+        )
+        .await;
+        assert_eq!(status, 200);
+        let last = lines.last().unwrap();
+        assert_eq!(
+            (last["files"].as_u64(), last["added"].as_u64()),
+            (Some(1), Some(3)),
+            "{name}: {last}"
+        );
+        let bad = &last["unreadable"][0];
+        assert_eq!(bad["file"], format!("upload.zip/{name}"));
+        assert_eq!(
+            (bad["line"].as_u64(), bad["token"].as_str()),
+            (Some(bad_line as u64), Some(bad_token)),
+            "{name}: {bad}"
+        );
+        // Each game opens in the review as its own record: its players, its moves.
+        for (player, gote, plies) in [
+            ("anna", "Boris", 2),
+            ("boris", "Anna", 3),
+            ("vera", "Vera", 1),
+        ] {
+            let (_, found) = ts
+                .request(
+                    "GET",
+                    &format!("/api/search?player={player}&collection={collection}"),
+                    None,
+                )
+                .await;
+            let game = found["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|g| g["gote"] == gote)
+                .unwrap_or_else(|| panic!("{name} {player}: {found}"))
+                .clone();
+            let id = game["id"].as_str().unwrap();
+            let (status, rec) = ts
+                .request("GET", &format!("/api/games/{id}/record?format=json"), None)
+                .await;
+            assert_eq!(status, 200, "{rec}");
+            assert_eq!(rec["headers"]["gote"], gote, "{name}: {rec}");
+            assert_eq!(
+                rec["moves"].as_array().unwrap().len(),
+                plies,
+                "{name}: {rec}"
+            );
+        }
     }
     ts.shutdown().await;
 }
