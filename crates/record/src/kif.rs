@@ -114,7 +114,7 @@ pub(crate) fn first_game_lines(text: &str, second: usize) -> usize {
 pub(crate) fn failed_game_lines(text: &str, error: usize) -> usize {
     let lines: Vec<&str> = text.split('\n').collect();
     let moves_began = lines.iter().take(error).any(|l| {
-        let t = trimmed(l);
+        let t = trim_line(l);
         t.as_bytes().first().is_some_and(u8::is_ascii_digit)
             || is_mark(t.as_bytes(), 0)
             || (t.starts_with("手数") && t.contains("指手"))
@@ -123,7 +123,7 @@ pub(crate) fn failed_game_lines(text: &str, error: usize) -> usize {
         return 0;
     }
     let opening = (error..lines.len()).find(|&i| {
-        let t = trimmed(lines[i]);
+        let t = trim_line(lines[i]);
         (t.starts_with("手数") && t.contains("指手"))
             || header(t).is_some_and(|(k, _)| opens_a_game(k))
     });
@@ -131,7 +131,7 @@ pub(crate) fn failed_game_lines(text: &str, error: usize) -> usize {
 }
 
 /// A line without its trailing `\r`, spaces and tabs and its leading spaces.
-fn trimmed(line: &str) -> &str {
+fn trim_line(line: &str) -> &str {
     scan::trim_start_spaces(scan::trim_end_ascii(line, b"\r \t"))
 }
 
@@ -145,7 +145,7 @@ fn preamble_start(lines: &[&str], floor: usize) -> usize {
         .filter(|&i| i >= floor)
         .and_then(|i| lines.get(i))
     {
-        let t = trimmed(line);
+        let t = trim_line(line);
         let preamble = t.is_empty()
             || t.starts_with('#')
             || t.starts_with("手数")
