@@ -102,7 +102,7 @@ fn header(line: &str) -> Option<(&str, &str)> {
 /// and the `手数----指手` line).
 pub(crate) fn first_game_lines(text: &str, second: usize) -> usize {
     let lines: Vec<&str> = text.split('\n').take(second.saturating_sub(1)).collect();
-    preamble_start(&lines, 0)
+    preamble_start(&lines)
 }
 
 /// How many lines of `text` a game that does not read takes, its error on
@@ -112,22 +112,32 @@ pub(crate) fn first_game_lines(text: &str, second: usize) -> usize {
 /// file is this game's) when there is none or the error came before the
 /// game's moves (a header's error is followed by the game's own headers).
 pub(crate) fn failed_game_lines(text: &str, error: usize) -> usize {
-    let lines: Vec<&str> = text.split('\n').collect();
-    let moves_began = lines.iter().take(error).any(|l| {
+    let moves_began = text.split('\n').take(error).any(|l| {
         let t = trim_line(l);
         t.as_bytes().first().is_some_and(u8::is_ascii_digit)
             || is_mark(t.as_bytes(), 0)
-            || (t.starts_with("手数") && t.contains("指手"))
+            || moves_heading(t)
     });
     if !moves_began {
         return 0;
     }
-    let opening = (error..lines.len()).find(|&i| {
-        let t = trim_line(lines[i]);
-        (t.starts_with("手数") && t.contains("指手"))
-            || header(t).is_some_and(|(k, _)| opens_a_game(k))
-    });
-    opening.map_or(0, |i| preamble_start(&lines[..i], error))
+    // The lines after the error up to the next game's opening line only:
+    // each game of a file is looked through once, not the rest of the file.
+    let mut after = Vec::new();
+    for line in text.split('\n').skip(error) {
+        let t = trim_line(line);
+        if moves_heading(t) || header(t).is_some_and(|(k, _)| opens_a_game(k)) {
+            return error + preamble_start(&after);
+        }
+        after.push(line);
+    }
+    0
+}
+
+/// Whether a trimmed line is the `手数----指手----消費時間--` line that
+/// starts the moves (`手数＝N` is a board diagram's note).
+fn moves_heading(t: &str) -> bool {
+    t.starts_with("手数") && t.contains("指手")
 }
 
 /// A line without its trailing `\r`, spaces and tabs and its leading spaces.
@@ -136,15 +146,10 @@ fn trim_line(line: &str) -> &str {
 }
 
 /// Where the preamble just above the end of `lines` starts (blank lines,
-/// `key：value` headers, `#` remarks and the `手数----指手` line), not above
-/// line `floor` (from 0).
-fn preamble_start(lines: &[&str], floor: usize) -> usize {
+/// `key：value` headers, `#` remarks and the `手数----指手` line).
+fn preamble_start(lines: &[&str]) -> usize {
     let mut n = lines.len();
-    while let Some(line) = n
-        .checked_sub(1)
-        .filter(|&i| i >= floor)
-        .and_then(|i| lines.get(i))
-    {
+    while let Some(line) = n.checked_sub(1).and_then(|i| lines.get(i)) {
         let t = trim_line(line);
         let preamble = t.is_empty()
             || t.starts_with('#')
@@ -539,11 +544,11 @@ impl<'a> Reader<'a> {
     /// end, so does one numbered 1 in a variation (the variations follow
     /// the ending) with no header above it. A game adjourned (`封じ手`),
     /// broken off (`中断`) or marked with `待った`, `不詰` or `エラー` may go
-    /// on. Asked only once the record has an ending or a game was opened,
-    /// so kept out of line.
+    /// on. Asked only where [`Reader::may_start_next_game`], so kept out
+    /// of line.
     #[cold]
     #[inline(never)]
-    fn refuse_after_the_end(
+    fn refuse_next_game(
         &self,
         line_no: usize,
         line: &str,
@@ -568,14 +573,19 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// Whether moves here may be the next game's: the record has an ending,
+    /// or a line opening a game came after its moves
+    /// ([`Reader::refuse_next_game`] decides).
+    #[inline]
+    fn may_start_next_game(&self) -> bool {
+        self.next_game_opened || !matches!(self.b.current_ending(), Ending::None)
+    }
+
     fn ki2_moves(&mut self, line_no: usize, line: &'a str) -> Result<(), ReadError> {
         self.start(line_no)?;
-        // A new block (the last one played) in a record that has an ending.
-        if self.pending.is_empty()
-            && !self.ki2_block_ended
-            && (self.next_game_opened || !matches!(self.b.current_ending(), Ending::None))
-        {
-            self.refuse_after_the_end(line_no, line, line, None)?;
+        // A new block (the last one played) where the next game may start.
+        if self.pending.is_empty() && !self.ki2_block_ended && self.may_start_next_game() {
+            self.refuse_next_game(line_no, line, line, None)?;
         }
         // Each mark starts a token that runs to the next mark. The line starts
         // with one (three bytes).
@@ -791,10 +801,10 @@ impl<'a> Reader<'a> {
                 self.found = true;
                 self.flush_ki2();
                 if !Reader::column_numbers(trimmed) {
-                    if self.next_game_opened || !matches!(self.b.current_ending(), Ending::None) {
+                    if self.may_start_next_game() {
                         let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
                         let number = Some(&trimmed[..digits]);
-                        self.refuse_after_the_end(line_no, line, trimmed, number)?;
+                        self.refuse_next_game(line_no, line, trimmed, number)?;
                     }
                     self.kif_move(line_no, line, trimmed)?;
                 }
