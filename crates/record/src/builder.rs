@@ -207,26 +207,51 @@ impl Builder {
 
     /// Plays a resolved move (or records why it could not be resolved).
     pub fn push(&mut self, mv: Result<Move, MoveProblem>, text: &str) {
+        match mv {
+            Ok(m) => self.push_move(m, text),
+            Err(problem) => self.push_legal(Err(problem), text),
+        }
+    }
+
+    /// [`Builder::push`] of a resolved move, taken by value: a reader that
+    /// has its move in registers passes it so (built into a `Result` on the
+    /// stack byte by byte and read back whole, it stalled the store
+    /// forwarding of every CSA move).
+    #[inline]
+    pub fn push_move(&mut self, m: Move, text: &str) {
         let c = self.top_mut();
         if c.dead {
             return;
         }
         // A legal move (nearly every one) is made once it is checked, its
         // problem asked for only when it has one.
-        if let Ok(m) = mv {
-            if c.pos.check_move(m).is_ok() {
-                self.play(m);
-                return;
-            }
+        if c.pos.check_move(m).is_ok() {
+            self.play(m);
+            return;
         }
-        let checked = mv.and_then(|m| {
-            self.top()
-                .pos
-                .check_move(m)
-                .map(|()| m)
-                .map_err(MoveProblem::from)
-        });
-        self.push_legal(checked, text);
+        self.push_illegal(m, text);
+    }
+
+    /// Records why `m`, found illegal, cannot be played.
+    #[cold]
+    #[inline(never)]
+    fn push_illegal(&mut self, m: Move, text: &str) {
+        let checked = self.top().pos.check_move(m).map(|()| m);
+        self.push_legal(checked.map_err(MoveProblem::from), text);
+    }
+
+    /// [`Builder::push_legal`] of a legal move, taken by value (see
+    /// [`Builder::push_move`]).
+    #[inline(never)]
+    pub fn push_legal_move(&mut self, m: Move) {
+        if self.top().dead {
+            return;
+        }
+        debug_assert!(
+            self.top().pos.is_legal(m),
+            "push_legal given an illegal move"
+        );
+        self.play(m);
     }
 
     /// [`Builder::push`] for a move already found legal in [`Builder::position`]

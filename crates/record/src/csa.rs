@@ -579,8 +579,36 @@ impl Reader<'_> {
         if self.b.is_dead() {
             return Ok(());
         }
-        let resolved = written.to_move(self.b.position());
-        self.b.push(resolved, stmt);
+        // `to_move`, with each move handed on where it is made: a move
+        // chosen among three made ones went through the stack byte by byte
+        // and was read back whole, a store-forwarding stall on every move.
+        let pos = self.b.position();
+        let found = match written.from {
+            _ if written.color != pos.side_to_move() => None,
+            Some(from) => match pos.piece_at(from) {
+                Some(p) if p.kind == written.kind || p.kind.promote() == Some(written.kind) => {
+                    let promote = p.kind != written.kind;
+                    let to = written.to;
+                    self.b.push_move(Move::Board { from, to, promote }, stmt);
+                    return Ok(());
+                }
+                _ => None,
+            },
+            None => written
+                .kind
+                .hand_kind()
+                .filter(|_| !written.kind.is_promoted()),
+        };
+        match found {
+            Some(kind) => self.b.push_move(
+                Move::Drop {
+                    kind,
+                    to: written.to,
+                },
+                stmt,
+            ),
+            None => self.b.push(written.to_move(pos), stmt),
+        }
         Ok(())
     }
 

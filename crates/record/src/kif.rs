@@ -626,7 +626,10 @@ impl<'a> Reader<'a> {
         match japanese::parse(rest) {
             Some((jm, after)) => {
                 let next = next_mark(b, line.len() - after.len());
-                self.play_or_queue(Ki2Token::Move(jm, &line[start..next]));
+                let text = &line[start..next];
+                if !self.played_at_once(&jm) {
+                    self.play_or_queue(Ki2Token::Move(jm, text));
+                }
                 Ok(next)
             }
             None => {
@@ -669,10 +672,10 @@ impl<'a> Reader<'a> {
         match tok {
             Ki2Token::Move(jm, text) => {
                 match japanese::single_reading(self.b.position(), self.b.last_to(), &jm) {
-                    Ok(Some(m)) => self.b.push_legal(Ok(m), text),
+                    Ok(Some(m)) => self.b.push_legal_move(m),
                     Ok(None) => {
                         self.speculation = Some(self.b.mark());
-                        self.play_first_reading(&jm, text);
+                        self.play_first_reading(&jm);
                         self.pending.push(tok);
                     }
                     // The line ends here (`resolve` gives the same error).
@@ -689,14 +692,37 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Plays `jm` if [`Reader::play_or_queue`] would play it at once with
+    /// nothing else to do (no queue, a single reading, legal): most moves.
+    /// The move is read where the parser left it: copied into a token
+    /// first, it was loaded whole from the parser's narrower stores, which
+    /// stalled the processor on every move.
+    #[inline]
+    fn played_at_once(&mut self, jm: &japanese::JapaneseMove) -> bool {
+        #[cfg(test)]
+        if self.lookahead_only {
+            return false;
+        }
+        if !self.pending.is_empty() || self.ki2_block_ended || self.b.is_dead() {
+            return false;
+        }
+        match japanese::single_reading(self.b.position(), self.b.last_to(), jm) {
+            Ok(Some(m)) => {
+                self.b.push_legal_move(m);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Plays a token from the block's first ambiguous move on, while every
     /// move since has had a reading (see [`Reader::play_or_queue`]).
     fn speculate(&mut self, tok: &Ki2Token<'a>) {
         match tok {
-            Ki2Token::Move(jm, text) => {
+            Ki2Token::Move(jm, _) => {
                 match japanese::single_reading(self.b.position(), self.b.last_to(), jm) {
-                    Ok(Some(m)) => self.b.push_legal(Ok(m), text),
-                    Ok(None) => self.play_first_reading(jm, text),
+                    Ok(Some(m)) => self.b.push_legal_move(m),
+                    Ok(None) => self.play_first_reading(jm),
                     Err(_) => self.take_back_speculation(),
                 }
             }
@@ -717,10 +743,10 @@ impl<'a> Reader<'a> {
 
     /// Plays an ambiguous move in the reading the look-ahead tries first,
     /// while the block's moves are played at once.
-    fn play_first_reading(&mut self, jm: &japanese::JapaneseMove, text: &str) {
+    fn play_first_reading(&mut self, jm: &japanese::JapaneseMove) {
         let history = self.b.history();
         match first_reading(self.b.position(), self.b.last_to(), jm, &history) {
-            Some(m) => self.b.push_legal(Ok(m), text),
+            Some(m) => self.b.push_legal_move(m),
             None => self.take_back_speculation(),
         }
     }

@@ -519,27 +519,6 @@ impl<T: Copy> Few<T> {
         self.len += 1;
     }
 
-    fn retain(&mut self, mut keep: impl FnMut(T) -> bool) {
-        let mut n = 0;
-        for i in 0..self.len {
-            let item = self.items[i];
-            if keep(item) {
-                self.items[n] = item;
-                n += 1;
-            }
-        }
-        self.len = n;
-    }
-
-    /// The items mapped one by one, in the same order (the unused slots
-    /// too: a fixed-size map, without a loop over the length).
-    fn map<U: Copy>(self, f: impl Fn(T) -> U) -> Few<U> {
-        Few {
-            len: self.len,
-            items: self.items.map(f),
-        }
-    }
-
     pub(crate) fn as_slice(&self) -> &[T] {
         &self.items[..self.len]
     }
@@ -551,18 +530,78 @@ impl<T: Copy> Few<T> {
     pub(crate) fn len(&self) -> usize {
         self.len
     }
+}
 
-    pub(crate) fn is_empty(&self) -> bool {
+/// The origins of a move's board readings, at most [`FEW`], in order: each
+/// square's index a byte of one word, so that the list is kept in
+/// registers. As an array ([`Few`]) it was filled a byte at a time and then
+/// copied whole, a load the processor cannot forward from several stores:
+/// a stall on every move a KI2 or KIF reader read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Origins {
+    bytes: u64,
+    len: u32,
+}
+
+impl Origins {
+    /// Appends `sq` (callers never hold more than [`FEW`], see there; a
+    /// ninth square would be left out).
+    #[inline]
+    fn push(&mut self, sq: Square) {
+        if (self.len as usize) < FEW {
+            self.bytes |= (sq.index() as u64) << (8 * self.len);
+            self.len += 1;
+        }
+    }
+
+    pub(crate) fn len(self) -> usize {
+        self.len as usize
+    }
+
+    pub(crate) fn is_empty(self) -> bool {
         self.len == 0
+    }
+
+    /// The origin if there is only one.
+    #[inline]
+    fn single(self) -> Option<Square> {
+        if self.len == 1 {
+            Square::from_index((self.bytes & 0xFF) as usize)
+        } else {
+            None
+        }
+    }
+
+    /// The origins in order.
+    pub(crate) fn iter(self) -> impl Iterator<Item = Square> {
+        (0..self.len)
+            .filter_map(move |i| Square::from_index(((self.bytes >> (8 * i)) & 0xFF) as usize))
+    }
+
+    fn retain(&mut self, mut keep: impl FnMut(Square) -> bool) {
+        let mut kept = Origins::default();
+        for sq in self.iter() {
+            if keep(sq) {
+                kept.push(sq);
+            }
+        }
+        *self = kept;
+    }
+}
+
+impl FromIterator<Square> for Origins {
+    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Origins {
+        let mut out = Origins::default();
+        for sq in iter {
+            out.push(sq);
+        }
+        out
     }
 }
 
 /// The origins among `cands` that the markers describe.
-fn filter(cands: &[Square], to: Square, color: Color, m: Markers) -> Few<Square> {
-    let mut v = Few::new(to);
-    for &c in cands {
-        v.push(c);
-    }
+fn filter(cands: Origins, to: Square, color: Color, m: Markers) -> Origins {
+    let mut v = cands;
     if m == Markers::default() {
         return v;
     }
@@ -579,12 +618,12 @@ fn filter(cands: &[Square], to: Square, color: Color, m: Markers) -> Few<Square>
         v.retain(|f| f.file() == to.file() && forward(color, f, to) > 0);
     }
     if m.right {
-        if let Some(best) = v.as_slice().iter().map(|&f| rightness(color, f)).min() {
+        if let Some(best) = v.iter().map(|f| rightness(color, f)).min() {
             v.retain(|f| rightness(color, f) == best);
         }
     }
     if m.left {
-        if let Some(best) = v.as_slice().iter().map(|&f| rightness(color, f)).max() {
+        if let Some(best) = v.iter().map(|f| rightness(color, f)).max() {
             v.retain(|f| rightness(color, f) == best);
         }
     }
@@ -597,9 +636,9 @@ fn filter(cands: &[Square], to: Square, color: Color, m: Markers) -> Few<Square>
 /// reach `to` are tried, each with [`Position::check_move`], which agrees
 /// with the generator move for move; generating every legal move to find
 /// the few that land on `to` was most of a reader's time.
-fn board_candidates(pos: &Position, to: Square, kind: PieceKind, promote: bool) -> Few<Square> {
+fn board_candidates(pos: &Position, to: Square, kind: PieceKind, promote: bool) -> Origins {
     let us = pos.side_to_move();
-    let mut out = Few::new(to);
+    let mut out = Origins::default();
     // A piece of `us` on `from` reaches `to` exactly when the same piece of
     // the other colour on `to` would reach `from`.
     let reach = attacks::piece(us.opponent(), kind, to, pos.occupancy()) & pos.pieces(us, kind);
@@ -701,7 +740,7 @@ enum Readings {
     One(Move),
     /// Board moves to `to` from these origins (at least one).
     Board {
-        origins: Few<Square>,
+        origins: Origins,
         to: Square,
         promote: bool,
     },
@@ -723,10 +762,9 @@ impl Readings {
                 origins,
                 to,
                 promote,
-            } => match origins.as_slice() {
-                &[from] => Some(Move::Board { from, to, promote }),
-                _ => None,
-            },
+            } => origins
+                .single()
+                .map(|from| Move::Board { from, to, promote }),
         }
     }
 
@@ -737,7 +775,17 @@ impl Readings {
                 origins,
                 to,
                 promote,
-            } => origins.map(|from| Move::Board { from, to, promote }),
+            } => {
+                let mut moves = Few::new(Move::Board {
+                    from: to,
+                    to,
+                    promote,
+                });
+                for from in origins.iter() {
+                    moves.push(Move::Board { from, to, promote });
+                }
+                moves
+            }
         }
     }
 }
@@ -770,7 +818,7 @@ fn readings_kind(
     let origins = if jm.markers == Markers::default() {
         board
     } else {
-        filter(board.as_slice(), to, pos.side_to_move(), jm.markers)
+        filter(board, to, pos.side_to_move(), jm.markers)
     };
     if origins.is_empty() {
         return Err(MoveProblem::NoMatch);
@@ -930,7 +978,8 @@ fn markers_for(pos: &Position, mv: Move) -> (Markers, bool) {
                 });
             }
             for t in tries {
-                if filter(&cands, to, color, t).as_slice() == [from] {
+                let found = filter(cands.iter().copied().collect(), to, color, t);
+                if found.single() == Some(from) {
                     return (t, false);
                 }
             }
@@ -1163,7 +1212,7 @@ mod tests {
         let got = board_candidates(&pos, to, PieceKind::Gold, false);
         assert_eq!(got.len(), 2);
         assert_eq!(
-            got.as_slice(),
+            got.iter().collect::<Vec<_>>(),
             by_generation(&pos, &legal, to, PieceKind::Gold, false)
         );
     }
@@ -1214,7 +1263,9 @@ mod tests {
                         for kind in PieceKind::ALL {
                             for promote in [false, true] {
                                 assert_eq!(
-                                    board_candidates(p, to, kind, promote).as_slice(),
+                                    board_candidates(p, to, kind, promote)
+                                        .iter()
+                                        .collect::<Vec<_>>(),
                                     by_check_move(p, to, kind, promote),
                                     "{kind:?} to {to} promote {promote} in {}",
                                     p.to_sfen()
@@ -1254,7 +1305,9 @@ mod tests {
                     for kind in PieceKind::ALL {
                         for promote in [false, true] {
                             assert_eq!(
-                                board_candidates(&pos, to, kind, promote).as_slice(),
+                                board_candidates(&pos, to, kind, promote)
+                                    .iter()
+                                    .collect::<Vec<_>>(),
                                 by_generation(&pos, &legal, to, kind, promote),
                                 "{kind:?} to {to} promote {promote} in {}",
                                 pos.to_sfen()
