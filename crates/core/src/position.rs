@@ -789,6 +789,15 @@ impl Position {
     /// # Errors
     /// The reason the move is illegal.
     pub fn check_move(&self, m: Move) -> Result<(), IllegalMove> {
+        self.judge(m)
+    }
+
+    /// [`Position::check_move`]'s rules, inlined into both it and
+    /// [`Position::is_legal`], where the reasons are dropped and only the
+    /// verdict's tests are left (without a call, and without the empty-board
+    /// attacks that tell a blocked path from a wrong direction).
+    #[inline(always)]
+    fn judge(&self, m: Move) -> Result<(), IllegalMove> {
         let us = self.side;
         match m {
             Move::Board { from, to, promote } => {
@@ -802,7 +811,13 @@ impl Position {
                 // A legal move reaches `to` through the real occupancy, so the
                 // empty board (which tells a wrong direction from a blocked
                 // path) is looked at only for a move that does not.
-                if !attacks::piece(us, piece.kind, from, &self.occ).contains(to) {
+                // A stepping piece's squares are one table's entry.
+                let reach = if piece.kind.is_slider() {
+                    attacks::piece(us, piece.kind, from, &self.occ)
+                } else {
+                    attacks::step(us, piece.kind, from)
+                };
+                if !reach.contains(to) {
                     let empty_board = attacks::piece(us, piece.kind, from, &Occupied::default());
                     return Err(if empty_board.contains(to) {
                         IllegalMove::PathBlocked { from, to }
@@ -854,6 +869,7 @@ impl Position {
     /// off the board); in double check only the king moves; in single check
     /// a move must capture the checker or block its line; a pinned piece
     /// stays on the line through its king.
+    #[inline(always)]
     fn leaves_king_attacked(&self, m: Move) -> bool {
         let us = self.side;
         let Some(k) = self.kings[us.index()] else {
@@ -863,12 +879,16 @@ impl Position {
         if m.from() == Some(k) {
             return self.is_attacked(to, us.opponent(), &self.occ.with_toggled(k));
         }
-        if self.checkers.more_than_one() {
-            return true;
-        }
-        if let Some(c) = self.checkers.first() {
-            if !(attacks::between(k, c) | self.checkers).contains(to) {
+        if self.checkers.any() {
+            // In check (seldom asked): only the king moves out of a double
+            // check; a single one is taken or blocked.
+            if self.checkers.more_than_one() {
                 return true;
+            }
+            if let Some(c) = self.checkers.first() {
+                if !(attacks::between(k, c) | self.checkers).contains(to) {
+                    return true;
+                }
             }
         }
         match m.from() {
@@ -893,10 +913,12 @@ impl Position {
         Ok(self.make_move(m))
     }
 
-    /// Whether `m` is legal here.
+    /// Whether `m` is legal here ([`Position::check_move`] without the
+    /// reason).
+    #[inline]
     #[must_use]
     pub fn is_legal(&self, m: Move) -> bool {
-        self.check_move(m).is_ok()
+        self.judge(m).is_ok()
     }
 
     /// Whether dropping a pawn on `to` by the side to move would checkmate the

@@ -101,6 +101,7 @@ proptest! {
             for m in all_candidates(&pos) {
                 let legal = pos.check_move(m).is_ok();
                 prop_assert_eq!(legal, generated.contains(&m), "{} in {}", m, pos.to_sfen());
+                prop_assert_eq!(pos.is_legal(m), legal, "is_legal {} in {}", m, pos.to_sfen());
             }
         }
     }

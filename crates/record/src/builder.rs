@@ -86,7 +86,12 @@ pub(crate) struct Mark {
 
 pub(crate) struct Builder {
     pub rec: Record,
-    lines: Vec<Cursor>,
+    /// The main line's cursor, kept in the builder itself: the position of
+    /// nearly every move read is at a fixed place, not behind a vector's
+    /// pointer loaded first.
+    main: Cursor,
+    /// The variations being read, innermost last (none in the main line).
+    variations: Vec<Cursor>,
     /// Whether a variation was begun (only then may an empty one be left).
     branched: bool,
 }
@@ -109,23 +114,22 @@ fn line_at_mut<'a>(moves: &'a mut Vec<Node>, path: &[(usize, usize)]) -> Option<
 
 impl Builder {
     pub fn new(start: Position) -> Builder {
-        let mut b = Builder {
+        Builder {
             rec: Record::new(start.clone()),
-            lines: Vec::new(),
+            main: Cursor {
+                path: Vec::new(),
+                start_ply: 1,
+                pos: start,
+                last_to: None,
+                dead: false,
+            },
+            variations: Vec::new(),
             branched: false,
-        };
-        b.lines.push(Cursor {
-            path: Vec::new(),
-            start_ply: 1,
-            pos: start,
-            last_to: None,
-            dead: false,
-        });
-        b
+        }
     }
 
     /// Makes room for about `moves` main-line moves at once (at most
-    /// [`MAX_RESERVE`]), rather than growing the line move by move; the
+    /// [`MAX_RESERVE`]), rather than growing the line move by move; much
     /// room left over is given back by [`Builder::finish`].
     pub fn reserve_main_line(&mut self, moves: usize) {
         self.rec.moves.reserve(moves.min(MAX_RESERVE));
@@ -135,22 +139,24 @@ impl Builder {
     pub fn set_start(&mut self, start: Position) {
         self.rec.start = start.clone();
         self.rec.moves.clear();
-        self.lines.truncate(1);
-        if let Some(c) = self.lines.first_mut() {
-            c.pos = start;
-            c.last_to = None;
-            c.dead = false;
-        }
+        self.variations.clear();
+        let c = &mut self.main;
+        c.pos = start;
+        c.last_to = None;
+        c.dead = false;
     }
 
+    /// The cursor of the line being read: the innermost variation, or the
+    /// main line.
     fn top(&self) -> &Cursor {
-        // The stack always holds the main line.
-        &self.lines[self.lines.len() - 1]
+        self.variations.last().unwrap_or(&self.main)
     }
 
     fn top_mut(&mut self) -> &mut Cursor {
-        let n = self.lines.len() - 1;
-        &mut self.lines[n]
+        match self.variations.last_mut() {
+            Some(c) => c,
+            None => &mut self.main,
+        }
     }
 
     /// Whether the main line has a move.
@@ -159,7 +165,7 @@ impl Builder {
     }
 
     pub fn in_main_line(&self) -> bool {
-        self.lines.len() == 1
+        self.variations.is_empty()
     }
 
     pub fn position(&self) -> &Position {
@@ -177,7 +183,7 @@ impl Builder {
     fn current_line_mut(&mut self) -> Option<&mut Vec<Node>> {
         // The path is borrowed, not cloned (a clone allocated for every move
         // of a variation).
-        let path = &self.lines.last()?.path;
+        let path = &self.variations.last().unwrap_or(&self.main).path;
         line_at_mut(&mut self.rec.moves, path)
     }
 
@@ -225,7 +231,7 @@ impl Builder {
         }
         // A legal move (nearly every one) is made once it is checked, its
         // problem asked for only when it has one.
-        if c.pos.check_move(m).is_ok() {
+        if c.pos.is_legal(m) {
             self.play(m);
             return;
         }
@@ -363,7 +369,7 @@ impl Builder {
     /// Starts a line whose moves are all skipped (a variation that points nowhere).
     pub fn skip_variation(&mut self) {
         let pos = self.top().pos.clone();
-        self.lines.push(Cursor {
+        self.variations.push(Cursor {
             path: vec![(usize::MAX, 0)],
             start_ply: usize::MAX,
             pos,
@@ -374,7 +380,7 @@ impl Builder {
 
     /// Starts an alternative to ply `ply` of the main line.
     pub fn begin_main_variation(&mut self, ply: usize) -> bool {
-        self.lines.truncate(1);
+        self.variations.clear();
         self.begin_variation(ply)
     }
 
@@ -384,7 +390,7 @@ impl Builder {
         loop {
             let top = self.top();
             let len = self.current_len();
-            let main = self.lines.len() == 1;
+            let main = self.variations.is_empty();
             let contains = (top.start_ply < ply || (main && top.start_ply <= ply))
                 && ply < top.start_ply + len;
             if contains {
@@ -393,9 +399,9 @@ impl Builder {
             if main {
                 return false;
             }
-            self.lines.pop();
+            self.variations.pop();
         }
-        if self.lines.len() >= MAX_DEPTH {
+        if self.variations.len() + 1 >= MAX_DEPTH {
             return false;
         }
         let (path, start_ply) = {
@@ -429,7 +435,7 @@ impl Builder {
         let v = node.variations.len() - 1;
         let mut new_path = path;
         new_path.push((k, v));
-        self.lines.push(Cursor {
+        self.variations.push(Cursor {
             path: new_path,
             start_ply: ply,
             pos,
@@ -452,7 +458,13 @@ impl Builder {
         if self.branched {
             prune(&mut self.rec.moves);
         }
-        self.rec.moves.shrink_to_fit();
+        // Room over twice what the line needs (a reader reserves for the
+        // moves its text could hold at most) is given back; less is kept
+        // rather than copied again.
+        let moves = &mut self.rec.moves;
+        if moves.capacity() > 2 * moves.len() + 16 {
+            moves.shrink_to_fit();
+        }
         self.rec
     }
 }

@@ -31,14 +31,16 @@ fn declared(bytes: &[u8]) -> Option<Encoding> {
         if !matches!(line.first(), Some(b'#' | b'\'')) {
             continue;
         }
-        let line = String::from_utf8_lossy(line).to_ascii_lowercase();
-        let Some(i) = line.find("encoding=") else {
+        // Looked for in the bytes: a comment line without a declaration
+        // (most of them) is not copied.
+        let Some(i) = line
+            .windows(9)
+            .position(|w| w.eq_ignore_ascii_case(b"encoding="))
+        else {
             continue;
         };
-        if !(line.starts_with('#') || line.starts_with('\'')) {
-            continue;
-        }
-        let value = line[i + 9..].trim();
+        let value = String::from_utf8_lossy(&line[i + 9..]).to_ascii_lowercase();
+        let value = value.trim();
         if value.starts_with("utf-8") || value.starts_with("utf8") {
             return Some(Encoding::Utf8);
         }

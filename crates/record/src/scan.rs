@@ -40,13 +40,22 @@ pub(crate) fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
         }
         base += 16;
     }
-    let rest = chunks.remainder();
-    if rest.is_empty() {
-        return None;
+    // The last few bytes: eight at once, then one at a time. Copied into a
+    // padded word instead (a `memset` and a `memcpy`), they were stored a
+    // byte at a time and loaded back whole, a load the processor cannot
+    // forward from those stores: a stall at the end of every short search.
+    let mut rest = chunks.remainder();
+    if let Some((&head, tail)) = rest.split_first_chunk::<8>() {
+        // The upper half padded with a byte that is not `needle`.
+        let pad = u128::from(u64::from_ne_bytes([!needle; 8])) << 64;
+        let word = u128::from(u64::from_le_bytes(head)) | pad;
+        if let Some(i) = first_zero(word ^ pattern) {
+            return Some(base + i);
+        }
+        base += 8;
+        rest = tail;
     }
-    let mut word = [!needle; 16];
-    word[..rest.len()].copy_from_slice(rest);
-    first_zero(u128::from_le_bytes(word) ^ pattern).map(|i| base + i)
+    rest.iter().position(|&b| b == needle).map(|i| base + i)
 }
 
 /// `s.find(c)`: the last byte of `c`'s encoding is searched for, then the
