@@ -697,9 +697,52 @@ pub fn line(a: Square, b: Square) -> Bitboard {
     LINE[a.index()][b.index()]
 }
 
+/// Whether `a` and `b` share a rank, file or diagonal (`line(a, b)` is not
+/// empty), from a table of 6.5 KB rather than [`line`]'s 105 KB, whose
+/// entries the record readers' legality checks waited for from memory.
+#[inline(always)]
+#[must_use]
+pub fn aligned(a: Square, b: Square) -> bool {
+    ALIGN[a.index()][b.index()] != 0
+}
+
+/// Whether `c` is on the line through `a` and `b` (`line(a, b).contains(c)`),
+/// from the same small table as [`aligned`]: through `a` there is one line
+/// of each family, so `c` is on it when it is `a` or joined to `a` in the
+/// family that joins `b`.
+///
+/// ```
+/// use shogi_core::{attacks, Square};
+/// let sq = |s: &str| s.parse::<Square>().unwrap();
+/// assert!(attacks::on_line_through(sq("5e"), sq("3c"), sq("7g")));
+/// assert!(!attacks::on_line_through(sq("5e"), sq("3c"), sq("5a")));
+/// ```
+#[inline(always)]
+#[must_use]
+pub fn on_line_through(a: Square, b: Square, c: Square) -> bool {
+    let family = ALIGN[a.index()][b.index()];
+    family != 0 && (c == a || ALIGN[a.index()][c.index()] == family)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_alignment_table_agrees_with_the_lines() {
+        for a in Square::all() {
+            for b in Square::all() {
+                assert_eq!(aligned(a, b), line(a, b).any(), "{a} {b}");
+                for c in Square::all() {
+                    assert_eq!(
+                        on_line_through(a, b, c),
+                        line(a, b).contains(c),
+                        "{a} {b} {c}"
+                    );
+                }
+            }
+        }
+    }
 
     fn sq(s: &str) -> Square {
         s.parse().unwrap()

@@ -897,8 +897,9 @@ impl Position {
                 // stays on its line stays a shield: the pins (the costliest
                 // part of checking a move) are computed only for a piece
                 // leaving such a line.
-                let line = attacks::line(k, from);
-                line.any() && !line.contains(to) && self.pinned(us).contains(from)
+                attacks::aligned(k, from)
+                    && !attacks::on_line_through(k, from, to)
+                    && self.pinned(us).contains(from)
             }
             None => false,
         }

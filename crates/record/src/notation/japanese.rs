@@ -306,11 +306,14 @@ pub fn parse(s: &str) -> Option<(JapaneseMove, &str)> {
 }
 
 /// [`parse`] of the commonest moves, in one pass without choices: `▲７六歩`
-/// (a mark or none, a full-width file, a kanji rank, a piece, nothing
-/// after it but ASCII), optionally with a KIF origin in ASCII digits,
-/// `７六歩(77)`. `None` for anything else, which [`parse_any`] reads.
+/// (a mark or none, a full-width file and a kanji rank, or a mark and
+/// `同　`, then a piece, perhaps `成`, nothing after it but ASCII),
+/// optionally with a KIF origin in ASCII digits, `７六歩(77)`. `None` for
+/// anything else, which [`parse_any`] reads (the tests hold both to a
+/// reading character by character).
 #[inline(always)]
 fn parse_plain(s: &str) -> Option<(JapaneseMove, &str)> {
+    const PROMOTE: u32 = key('成');
     let b = s.as_bytes();
     let (color, i) = match *b {
         // `▲`, `△`, or a full-width digit at once.
@@ -320,14 +323,24 @@ fn parse_plain(s: &str) -> Option<(JapaneseMove, &str)> {
         _ => return None,
     };
     let rest = b.get(i..)?;
-    let [0xEF, 0xBC, file @ 0x91..=0x99, ..] = *rest else {
-        return None;
-    };
-    let (rank, 3) = digit_at(&rest[3..])? else {
-        return None;
+    let to = match *rest {
+        [0xEF, 0xBC, file @ 0x91..=0x99, ..] => {
+            let (rank, 3) = digit_at(&rest[3..])? else {
+                return None;
+            };
+            Some(Square::from_numbers(file - 0x90, rank)?)
+        }
+        // `同` and one ideographic space: the previous move's square.
+        [0xE5, 0x90, 0x8C, 0xE3, 0x80, 0x80, ..] => None,
+        _ => return None,
     };
     let (kind, n) = piece_at(&rest[6..])?;
     let mut end = i + 6 + n;
+    let mut promote = None;
+    if key_at(&b[end..]) == PROMOTE {
+        promote = Some(true);
+        end += 3;
+    }
     let mut from = None;
     match b.get(end) {
         None => {}
@@ -343,11 +356,11 @@ fn parse_plain(s: &str) -> Option<(JapaneseMove, &str)> {
     }
     let mv = JapaneseMove {
         color,
-        to: Some(Square::from_numbers(file - 0x90, rank)?),
+        to,
         kind,
         markers: Markers::default(),
         drop: false,
-        promote: None,
+        promote,
         from,
     };
     Some((mv, &s[end..]))
@@ -703,8 +716,9 @@ fn board_candidates(pos: &Position, to: Square, kind: PieceKind, promote: bool) 
         // One piece: the order of the pieces is no question.
         let stays_on_line = match king {
             Some(k) => {
-                let line = attacks::line(k, from);
-                !line.any() || line.contains(to) || !pos.pinned(us).contains(from)
+                !attacks::aligned(k, from)
+                    || attacks::on_line_through(k, from, to)
+                    || !pos.pinned(us).contains(from)
             }
             None => true,
         };
@@ -721,7 +735,7 @@ fn board_candidates(pos: &Position, to: Square, kind: PieceKind, promote: bool) 
     };
     for from in (reach & !pinned).into_iter().chain(reach & pinned) {
         let stays_on_line = match king {
-            Some(k) if pinned.contains(from) => attacks::line(k, from).contains(to),
+            Some(k) if pinned.contains(from) => attacks::on_line_through(k, from, to),
             _ => true,
         };
         if promotion_ok(from) && stays_on_line {
@@ -1179,6 +1193,28 @@ mod tests {
             }
             for (i, _) in s.char_indices() {
                 proptest::prop_assert_eq!(parse(&s[..i]), parse_by_chars(&s[..i]));
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The quick path's moves and their near misses, picked from
+        /// parts rather than characters so that each comes up often: the
+        /// quick path reads a move as the general one and as the reading
+        /// character by character, or leaves it to them.
+        #[test]
+        fn parse_plain_agrees_with_parse_any(
+            mark in proptest::sample::select(vec!["", "▲", "△", "▽", " "]),
+            to in proptest::sample::select(vec!["７六", "同　", "同 ", "同", "同　　", "１一", "7六", "７6", "９九", "同　同"]),
+            piece in proptest::sample::select(vec!["歩", "銀", "成銀", "と", "龍", "玉", "x", "成"]),
+            suffix in proptest::sample::select(vec!["", "成", "不成", "打", "右", "成右", "生", "成成"]),
+            from in proptest::sample::select(vec!["", "(77)", "（７７）", "(7", "(0)"]),
+            tail in proptest::sample::select(vec!["", " ", "▲", "x", "　"]),
+        ) {
+            let s = format!("{mark}{to}{piece}{suffix}{from}{tail}");
+            proptest::prop_assert_eq!(parse(&s), parse_by_chars(&s), "{}", s);
+            if let Some(plain) = parse_plain(&s) {
+                proptest::prop_assert_eq!(Some(plain), parse_any(&s), "{}", s);
             }
         }
     }
