@@ -223,7 +223,7 @@ impl Builder {
     /// has its move in registers passes it so (built into a `Result` on the
     /// stack byte by byte and read back whole, it stalled the store
     /// forwarding of every CSA move).
-    #[inline]
+    #[inline(always)]
     pub fn push_move(&mut self, m: Move, text: &str) {
         let c = self.top_mut();
         if c.dead {
