@@ -291,10 +291,21 @@ impl Builder {
     /// Makes `m`, a legal move, on the current line.
     #[inline(always)]
     fn play(&mut self, m: Move) {
-        let c = self.top_mut();
+        // The cursor and the line are borrowed field by field (the methods
+        // would borrow the whole builder twice); the main line, most
+        // moves' line, is the record's own list without a walk.
+        let c = match self.variations.last_mut() {
+            Some(c) => c,
+            None => &mut self.main,
+        };
         c.pos.make_move(m);
         c.last_to = Some(m.to());
-        if let Some(line) = self.current_line_mut() {
+        let line = if c.path.is_empty() {
+            Some(&mut self.rec.moves)
+        } else {
+            line_at_mut(&mut self.rec.moves, &c.path)
+        };
+        if let Some(line) = line {
             line.push(Node::new(m));
         }
     }
