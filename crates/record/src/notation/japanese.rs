@@ -654,7 +654,12 @@ fn board_candidates(pos: &Position, to: Square, kind: PieceKind, promote: bool) 
     let mut out = Origins::default();
     // A piece of `us` on `from` reaches `to` exactly when the same piece of
     // the other colour on `to` would reach `from`.
-    let reach = attacks::piece(us.opponent(), kind, to, pos.occupancy()) & pos.pieces(us, kind);
+    // (A stepping kind's squares are one table's entry.)
+    let reach = if kind.is_slider() {
+        attacks::piece(us.opponent(), kind, to, pos.occupancy())
+    } else {
+        attacks::step(us.opponent(), kind, to)
+    } & pos.pieces(us, kind);
     if reach.is_empty() || pos.color_bb(us).contains(to) {
         // Nothing reaches `to`, or it holds a piece of ours: no move.
         return out;
