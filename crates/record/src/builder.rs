@@ -1,7 +1,7 @@
 //! Builds a [`Record`] move by move while a reader walks its text: keeps the
 //! position of the line being read, checks legality, and grows variations.
 
-use shogi_core::{Leniency, Move, Piece, Position, PositionError, Setup, Square};
+use shogi_core::{HandKind, Leniency, Move, Piece, Position, PositionError, Setup, Square};
 
 use crate::record::{Ending, IllegalMoveInfo, MoveProblem, Node, Record};
 
@@ -236,6 +236,14 @@ impl Builder {
             return;
         }
         self.push_illegal(m, text);
+    }
+
+    /// [`Builder::push_move`] of a drop, kept out of line: a reader that
+    /// inlines `push_move` for its board moves (most moves) need not hold a
+    /// second copy of making a move for its drops.
+    #[inline(never)]
+    pub fn push_drop(&mut self, kind: HandKind, to: Square, text: &str) {
+        self.push_move(Move::Drop { kind, to }, text);
     }
 
     /// Records why `m`, found illegal, cannot be played.

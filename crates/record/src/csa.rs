@@ -720,13 +720,7 @@ impl Reader<'_> {
                 .filter(|_| !written.kind.is_promoted()),
         };
         match found {
-            Some(kind) => self.b.push_move(
-                Move::Drop {
-                    kind,
-                    to: written.to,
-                },
-                stmt,
-            ),
+            Some(kind) => self.b.push_drop(kind, written.to, stmt),
             None => self.b.push(written.to_move(pos), stmt),
         }
         Ok(())
