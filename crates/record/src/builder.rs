@@ -132,7 +132,13 @@ impl Builder {
     /// [`MAX_RESERVE`]), rather than growing the line move by move; much
     /// room left over is given back by [`Builder::finish`].
     pub fn reserve_main_line(&mut self, moves: usize) {
-        self.rec.moves.reserve(moves.min(MAX_RESERVE));
+        let moves = moves.min(MAX_RESERVE);
+        if self.rec.moves.capacity() == 0 {
+            // Allocated at once, not through the vector's growth path.
+            self.rec.moves = Vec::with_capacity(moves);
+        } else {
+            self.rec.moves.reserve(moves);
+        }
     }
 
     /// Replaces the start position (only meaningful before any move).
