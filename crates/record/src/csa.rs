@@ -840,21 +840,28 @@ fn setup_hand_count(missing: shogi_core::Hand, hk: HandKind) -> u8 {
     missing.count(hk)
 }
 
+/// Whole seconds of `s` (`30`, ` 30.5 `).
 fn seconds(s: &str) -> Option<u32> {
-    let whole = s.trim().split('.').next()?;
-    whole.parse().ok()
+    let s = s.trim();
+    // `.` is ASCII: its offset is a character boundary.
+    s[..scan::find_byte(s.as_bytes(), b'.').unwrap_or(s.len())]
+        .parse()
+        .ok()
 }
 
 /// `$TIME:main+byoyomi+increment` (seconds, decimals allowed).
 fn parse_time(v: &str) -> Option<TimeControl> {
-    let parts: Vec<&str> = v.split('+').collect();
-    if parts.is_empty() || parts.len() > 3 {
+    let mut parts = v.split('+');
+    let main = seconds(parts.next()?)?;
+    let byoyomi = parts.next().map_or(Some(0), seconds)?;
+    let increment = parts.next().map_or(Some(0), seconds)?;
+    if parts.next().is_some() {
         return None;
     }
     Some(TimeControl {
-        main: seconds(parts[0])?,
-        byoyomi: parts.get(1).map_or(Some(0), |s| seconds(s))?,
-        increment: parts.get(2).map_or(Some(0), |s| seconds(s))?,
+        main,
+        byoyomi,
+        increment,
     })
 }
 
@@ -1168,6 +1175,21 @@ mod tests {
         line[6].is_ascii_graphic().then_some((7, end + 1))
     }
 
+    /// `parse_time` as first written: the parts collected, each split at
+    /// its first `.`.
+    fn parse_time_by_parts(v: &str) -> Option<TimeControl> {
+        let secs = |s: &str| s.trim().split('.').next()?.parse::<u32>().ok();
+        let parts: Vec<&str> = v.split('+').collect();
+        if parts.len() > 3 {
+            return None;
+        }
+        Some(TimeControl {
+            main: secs(parts[0])?,
+            byoyomi: parts.get(1).map_or(Some(0), |s| secs(s))?,
+            increment: parts.get(2).map_or(Some(0), |s| secs(s))?,
+        })
+    }
+
     /// `time_line` by the lines: a line that is `T` and one to nine digits.
     fn time_line_by_lines(b: &[u8]) -> Option<(u32, usize, usize)> {
         let end = b.iter().position(|&c| c == b'\n')?;
@@ -1245,6 +1267,11 @@ mod tests {
             b.extend(tail);
             prop_assert_eq!(move_line(&b), move_line_by_lines(&b), "{:?}", b);
             prop_assert_eq!(move_time_line(&b), move_time_line_by_lines(&b), "{:?}", b);
+        }
+
+        #[test]
+        fn parse_time_agrees_with_the_parts(v in "[0-9 .+a\u{3000}]{0,14}") {
+            prop_assert_eq!(parse_time(&v), parse_time_by_parts(&v), "{:?}", v);
         }
 
         #[test]
