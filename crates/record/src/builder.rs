@@ -112,6 +112,15 @@ fn line_at_mut<'a>(moves: &'a mut Vec<Node>, path: &[(usize, usize)]) -> Option<
     Some(line)
 }
 
+/// The cursor of the line being read, from the builder's two cursor fields
+/// (so that the record's lines may be borrowed beside it).
+fn innermost<'a>(main: &'a mut Cursor, variations: &'a mut [Cursor]) -> &'a mut Cursor {
+    match variations.last_mut() {
+        Some(c) => c,
+        None => main,
+    }
+}
+
 impl Builder {
     pub fn new(start: Position) -> Builder {
         Builder {
@@ -159,10 +168,7 @@ impl Builder {
     }
 
     fn top_mut(&mut self) -> &mut Cursor {
-        match self.variations.last_mut() {
-            Some(c) => c,
-            None => &mut self.main,
-        }
+        innermost(&mut self.main, &mut self.variations)
     }
 
     /// Whether the main line has a move.
@@ -306,20 +312,11 @@ impl Builder {
     #[inline(always)]
     fn play(&mut self, m: Move) {
         // The cursor and the line are borrowed field by field (the methods
-        // would borrow the whole builder twice); the main line, most
-        // moves' line, is the record's own list without a walk.
-        let c = match self.variations.last_mut() {
-            Some(c) => c,
-            None => &mut self.main,
-        };
+        // would borrow the whole builder twice).
+        let c = innermost(&mut self.main, &mut self.variations);
         c.pos.make_move(m);
         c.last_to = Some(m.to());
-        let line = if c.path.is_empty() {
-            Some(&mut self.rec.moves)
-        } else {
-            line_at_mut(&mut self.rec.moves, &c.path)
-        };
-        if let Some(line) = line {
+        if let Some(line) = line_at_mut(&mut self.rec.moves, &c.path) {
             line.push(Node::new(m));
         }
     }

@@ -245,25 +245,39 @@ impl CsaMove {
         }
         let to = self.to;
         match self.from {
-            None => match self.kind.hand_kind().filter(|_| !self.kind.is_promoted()) {
+            None => match self.drop_kind() {
                 Some(k) => Ok(Move::Drop { kind: k, to }),
                 None => Err(MoveProblem::NoMatch),
             },
             Some(from) => match pos.piece_at(from) {
-                Some(p) if p.kind == self.kind => Ok(Move::Board {
-                    from,
-                    to,
-                    promote: false,
-                }),
-                Some(p) if p.kind.promote() == Some(self.kind) => Ok(Move::Board {
-                    from,
-                    to,
-                    promote: true,
-                }),
-                Some(_) => Err(MoveProblem::NoMatch),
+                Some(p) => match self.promotes_from(p.kind) {
+                    Some(promote) => Ok(Move::Board { from, to, promote }),
+                    None => Err(MoveProblem::NoMatch),
+                },
                 None => Err(MoveProblem::Illegal(shogi_core::IllegalMove::NoPiece(from))),
             },
         }
+    }
+
+    /// Whether a piece of kind `on_board` on the origin becomes the written
+    /// kind by promoting (`Some(false)`: it is that kind already; `None`:
+    /// neither).
+    #[inline(always)]
+    fn promotes_from(&self, on_board: PieceKind) -> Option<bool> {
+        if on_board == self.kind {
+            Some(false)
+        } else if on_board.promote() == Some(self.kind) {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
+    /// The kind a drop of the written piece takes from the hand (`None`
+    /// for a promoted piece, which is never dropped).
+    #[inline(always)]
+    fn drop_kind(&self) -> Option<HandKind> {
+        self.kind.hand_kind().filter(|_| !self.kind.is_promoted())
     }
 
     /// How `mv` is written in `pos` (the side to move is the mover; an
@@ -705,19 +719,18 @@ impl Reader<'_> {
         let pos = self.b.position();
         let found = match written.from {
             _ if written.color != pos.side_to_move() => None,
-            Some(from) => match pos.piece_at(from) {
-                Some(p) if p.kind == written.kind || p.kind.promote() == Some(written.kind) => {
-                    let promote = p.kind != written.kind;
+            Some(from) => match pos
+                .piece_at(from)
+                .and_then(|p| written.promotes_from(p.kind))
+            {
+                Some(promote) => {
                     let to = written.to;
                     self.b.push_move(Move::Board { from, to, promote }, stmt);
                     return Ok(());
                 }
-                _ => None,
+                None => None,
             },
-            None => written
-                .kind
-                .hand_kind()
-                .filter(|_| !written.kind.is_promoted()),
+            None => written.drop_kind(),
         };
         match found {
             Some(kind) => self.b.push_drop(kind, written.to, stmt),
@@ -814,10 +827,7 @@ impl Reader<'_> {
             b'T' if self.b.rec.ending != Ending::None => {}
             b'T' => {
                 self.start()?;
-                let t = stmt[1..].trim();
-                // `t.split('.').next()`: `.` is ASCII, a character boundary.
-                let whole = &t[..scan::find_byte(t.as_bytes(), b'.').unwrap_or(t.len())];
-                if let Ok(t) = whole.parse::<u32>() {
+                if let Some(t) = seconds(&stmt[1..]) {
                     self.b.time(t);
                 }
             }

@@ -172,13 +172,6 @@ fn sjis_row(lead: u8) -> &'static [u16; TRAILS] {
         .get_or_init(|| decode_units((0x40..0xFDu8).map(|t| [lead, t]), 2))
 }
 
-/// `Shift_JIS` bytes decoded as `encoding_rs` decodes them, when every unit is
-/// a character (ASCII, a single byte from the table or a lead/trail pair);
-/// `None` at the first unit that is not, for `encoding_rs` to decode the
-/// whole text with its replacement rules. Looking each unit up is about
-/// twice as fast as `encoding_rs`, which was a tenth of reading KIF files.
-/// The characters are written as UTF-8 bytes and the result checked once
-/// (with SIMD) rather than pushed to a `String` one by one.
 /// How many bytes at the start of `b` are ASCII, eight at a time.
 fn ascii_run(b: &[u8]) -> usize {
     let mut n = 0;
@@ -195,6 +188,13 @@ fn ascii_run(b: &[u8]) -> usize {
         .unwrap_or(b.len() - n)
 }
 
+/// `Shift_JIS` bytes decoded as `encoding_rs` decodes them, when every unit is
+/// a character (ASCII, a single byte from the table or a lead/trail pair);
+/// `None` at the first unit that is not, for `encoding_rs` to decode the
+/// whole text with its replacement rules. Looking each unit up is about
+/// twice as fast as `encoding_rs`, which was a tenth of reading KIF files.
+/// The characters are written as UTF-8 bytes and the result checked once
+/// (with SIMD) rather than pushed to a `String` one by one.
 fn decode_sjis_plain(bytes: &[u8]) -> Option<String> {
     let single_table = sjis_single();
     let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + bytes.len() / 2);

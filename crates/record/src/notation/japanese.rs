@@ -612,9 +612,8 @@ impl FromIterator<Square> for Origins {
     }
 }
 
-/// The origins among `cands` that the markers describe.
-fn filter(cands: Origins, to: Square, color: Color, m: Markers) -> Origins {
-    let mut v = cands;
+/// The origins among `v` that the markers describe.
+fn filter(mut v: Origins, to: Square, color: Color, m: Markers) -> Origins {
     if m == Markers::default() {
         return v;
     }
