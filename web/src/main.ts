@@ -9,6 +9,7 @@
 import './styles/app.css';
 import { loadMe, onAccountChange } from './accounts/account';
 import { openAdmin } from './admin/admin';
+import { redrawTextAfterFontLoads } from './fonts';
 import { renderAccountBar } from './accounts/accountbar';
 import { h, option } from './dom';
 import { openAnalysisBoard } from './analysis/analysisboard';
@@ -157,5 +158,6 @@ onAccountChange(() => renderAccountBar(accountBar, refresh));
 onAccountChange(() => {
   syncProgress();
 });
+redrawTextAfterFontLoads();
 renderHeader();
 loadMe().finally(() => route());

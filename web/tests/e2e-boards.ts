@@ -21,6 +21,7 @@ import {
   shots,
   webDir,
   textOf,
+  checkJapaneseDrawn,
 } from './e2e-harness';
 
 export async function boardScenarios(browser: Browser): Promise<void> {
@@ -155,6 +156,7 @@ export async function boardScenarios(browser: Browser): Promise<void> {
         `${locale}: lobby, Gote gives the handicap`,
       );
       check((await label('#seek-handicap-note')).includes(note), `${locale}: lobby note`);
+      if (locale !== 'en-US') await checkJapaneseDrawn(page, 'the start screen in Japanese');
       await shootNarrow(
         page,
         locale === 'en-US' ? 'start-handicap' : 'start-handicap-japanese',

@@ -12,7 +12,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 
-import { BASE, check, newPage, register, retry, shootNarrow, shots, test, textOf } from './e2e-harness';
+import {
+  BASE,
+  check,
+  checkJapaneseDrawn,
+  newPage,
+  register,
+  retry,
+  shootNarrow,
+  shots,
+  test,
+  textOf,
+} from './e2e-harness';
 
 const RECORDS = '/work/shared/data/records';
 /** Real records from the start position (their main lines are in `<file>.usi`). */
@@ -203,6 +214,7 @@ export async function explorerScenarios(browser: Browser): Promise<void> {
       const row = await textOf(page, `.collection-row[data-name="${collection}"] td:last-child`, { timeout: 1000 });
       check(row === String(FILES.length), `the collection's count of games: ${row}`);
     }, 5000);
+    await checkJapaneseDrawn(page, 'the unreadable record’s move');
     await shootNarrow(page, 'explorer-collections-russian', 'the collections page');
 
     // A player (another browser, not logged in): the analysis board's explorer.
@@ -223,6 +235,7 @@ export async function explorerScenarios(browser: Browser): Promise<void> {
     );
     check(!/^\d[a-i]\d[a-i]$/.test(rows[0].move), `moves in the site's notation, not USI: ${rows[0].move}`);
     await p.waitForSelector('#explorer-games .explorer-game-link');
+    await checkJapaneseDrawn(p, 'the players’ names in the explorer’s games');
     await shootNarrow(p, 'explorer-analysis-start-russian', 'the analysis board with the explorer');
 
     // The period: the games of one month only (the month each record's header gives).

@@ -293,6 +293,55 @@ export async function shootNarrow(page: Page, name: string, what: string): Promi
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
+/**
+ * Checks that every piece of Japanese text the reader sees on `page` (each
+ * visible element whose own text holds kana or kanji) was drawn in a font
+ * that has Japanese, as the browser reports the fonts it drew each element's
+ * text with: the font the app serves, or a Japanese font of the system. A
+ * font without those characters draws each as the same empty box.
+ */
+export async function checkJapaneseDrawn(page: Page, what: string): Promise<void> {
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const count = await page.evaluate(() => {
+    const japanese = /[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]/;
+    let n = 0;
+    for (const e of document.body.querySelectorAll('*')) {
+      const own = [...e.childNodes]
+        .filter((c) => c.nodeType === Node.TEXT_NODE)
+        .map((c) => c.textContent)
+        .join('');
+      if (japanese.test(own) && e.getClientRects().length > 0 && e.tagName !== 'OPTION') {
+        e.setAttribute('data-ja-probe', String(n++));
+      }
+    }
+    return n;
+  });
+  check(count > 0, `${what}: no Japanese text on the page to check`);
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('DOM.enable');
+    await cdp.send('CSS.enable');
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: '[data-ja-probe]' });
+    const japaneseFont = /CJK|JP|Japanese|Gothic|Hiragino|Meiryo|Mincho|IPA|Takao|VL |Sazanami|Droid Sans Fallback/i;
+    const boxes: string[] = [];
+    for (const nodeId of nodeIds) {
+      const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+      const { outerHTML } = await cdp.send('DOM.getOuterHTML', { nodeId });
+      if (!fonts.some((f) => f.isCustomFont || japaneseFont.test(f.familyName))) {
+        boxes.push(`${outerHTML.slice(0, 80)} (${fonts.map((f) => f.familyName).join(', ')})`);
+      }
+    }
+    check(boxes.length === 0, `${what}: Japanese drawn in a font without it: ${boxes.join('; ')}`);
+  } finally {
+    await cdp.detach();
+    await page.evaluate(() => {
+      for (const e of document.querySelectorAll('[data-ja-probe]')) e.removeAttribute('data-ja-probe');
+    });
+  }
+}
+
 /** Creates a game through the start screen's form, choosing `choices` (select name → value). */
 export async function createFromStartScreen(page: Page, choices: Record<string, string>): Promise<void> {
   await page.goto(`${BASE}/`);

@@ -7,8 +7,8 @@
 //! `/review/{id}`, every profile page `/@/{name}` and the tournament pages
 //! `/t`, `/t/{id}`, `/t/{id}/crosstable`, `/t/{id}/rounds/{n}/sheet`, the
 //! learn pages `/learn`, `/learn/{id}`, `/puzzles` and `/puzzles/{id}`),
-//! `assets/app.js` and
-//! `assets/app.css`. Every response
+//! `assets/app.js`, `assets/app.css` and the two fonts `assets/pieces.woff2`
+//! and `assets/japanese.woff2` (web/fonts/subset.sh). Every response
 //! carries an `ETag` (a hash of the file), and `Cache-Control: no-cache` so
 //! that a browser revalidates after an upgrade and gets `304 Not Modified`
 //! otherwise.
@@ -32,7 +32,7 @@ struct Asset {
 }
 
 /// The embedded bundle; `index.html` first.
-static ASSETS: [Asset; 4] = [
+static ASSETS: [Asset; 5] = [
     Asset {
         path: "index.html",
         content_type: "text/html; charset=utf-8",
@@ -52,6 +52,11 @@ static ASSETS: [Asset; 4] = [
         path: "assets/pieces.woff2",
         content_type: "font/woff2",
         body: include_bytes!("../../../../web/dist/assets/pieces.woff2"),
+    },
+    Asset {
+        path: "assets/japanese.woff2",
+        content_type: "font/woff2",
+        body: include_bytes!("../../../../web/dist/assets/japanese.woff2"),
     },
 ];
 
