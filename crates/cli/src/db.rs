@@ -276,7 +276,8 @@ async fn explore_in(a: &ExploreArgs) -> Result<(), CliError> {
         "rating",
         "last played"
     );
-    let day = query::listed_date;
+    // A record without a date: a dash in the date's column.
+    let day = |ms| query::listed_date(ms).unwrap_or_else(|| "-".to_owned());
     for m in &answer.moves {
         let c = &m.counts;
         out!(
@@ -312,7 +313,7 @@ async fn explore_in(a: &ExploreArgs) -> Result<(), CliError> {
             None => "*",
         };
         out!(
-            "  {}  {} - {}  {}  {}",
+            "  {:<10}  {} - {}  {}  {}",
             day(g.played_at_ms),
             name(&g.sente, g.sente_rating),
             name(&g.gote, g.gote_rating),

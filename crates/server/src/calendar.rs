@@ -53,6 +53,16 @@ pub fn month_of(ms: i64) -> i64 {
     year * 100 + month
 }
 
+/// The time the game database gives a record that names no day it was
+/// played: before every dated game (last in a list of the most recent),
+/// month 0 (which no period holds), shown as no date.
+///
+/// ```
+/// use shogi_server::calendar::{month_of, UNDATED_MS};
+/// assert_eq!(month_of(UNDATED_MS), 0);
+/// ```
+pub const UNDATED_MS: i64 = i64::MIN;
+
 /// The first millisecond of a month (UTC).
 #[must_use]
 pub fn month_start(year: i64, month: u32) -> i64 {
@@ -60,9 +70,9 @@ pub fn month_start(year: i64, month: u32) -> i64 {
 }
 
 /// 0001-01-01T00:00Z.
-const FIRST_MS: i64 = -62_135_596_800_000;
+pub(crate) const FIRST_MS: i64 = -62_135_596_800_000;
 /// 10000-01-01T00:00Z.
-const END_MS: i64 = 253_402_300_800_000;
+pub(crate) const END_MS: i64 = 253_402_300_800_000;
 
 #[cfg(test)]
 mod tests {

@@ -14,7 +14,7 @@ use common::{account, local, seek_game, TempDir, TestServer};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use shogi_core::{Color, Move, Position};
-use shogi_server::calendar::{days_from_civil, DAY_MS};
+use shogi_server::calendar::{days_from_civil, DAY_MS, UNDATED_MS};
 use shogi_server::db::explorer::{CountsSlice, GameFilter, Order};
 use shogi_server::db::Store;
 use shogi_server::explorer::import::{self, SourceFile};
@@ -24,7 +24,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// A game as the test writes it: moves, players, whether the side to move
 /// resigned at the end (else the record just stops), the players' ratings,
-/// the day and the time control.
+/// the day (`None`: the record names none) and the time control.
 #[derive(Clone, Debug)]
 struct Game {
     moves: Vec<Move>,
@@ -32,7 +32,7 @@ struct Game {
     gote: String,
     resigned: bool,
     ratings: Option<(i64, i64)>,
-    day: (i64, u32, u32),
+    day: Option<(i64, u32, u32)>,
     class: Option<TimeClass>,
 }
 
@@ -46,9 +46,10 @@ const CLASS_LIMITS: [(TimeClass, &str); 4] = [
 ];
 
 impl Game {
+    /// When the game was played, as the database keeps it.
     fn played_at_ms(&self) -> i64 {
-        let (y, m, d) = self.day;
-        days_from_civil(y, m, d) * DAY_MS
+        self.day
+            .map_or(UNDATED_MS, |(y, m, d)| days_from_civil(y, m, d) * DAY_MS)
     }
 
     /// Whether the explorer's filter `f` counts this game, decided here.
@@ -56,7 +57,10 @@ impl Game {
         // Both ratings are positive: the half of the sum, rounded down.
         let avg = self.ratings.map(|(s, g)| i64::midpoint(s, g));
         let t = self.played_at_ms();
-        f.time_class.is_none_or(|c| self.class == Some(c))
+        // A period holds only the games with a date.
+        let period = f.since_ms.is_some() || f.until_ms.is_some();
+        (!period || self.day.is_some())
+            && f.time_class.is_none_or(|c| self.class == Some(c))
             && f.min_rating.is_none_or(|r| avg.is_some_and(|a| a >= r))
             && f.max_rating.is_none_or(|r| avg.is_some_and(|a| a <= r))
             && f.since_ms.is_none_or(|s| t >= s)
@@ -85,8 +89,9 @@ fn play(choices: &[u8]) -> Vec<Move> {
 fn csa(g: &Game) -> String {
     let mut pos = Position::startpos();
     let mut text = format!("V2.2\nN+{}\nN-{}\n", g.sente, g.gote);
-    let (y, m, d) = g.day;
-    text += &format!("$START_TIME:{y:04}/{m:02}/{d:02} 10:00:00\n");
+    if let Some((y, m, d)) = g.day {
+        text += &format!("$START_TIME:{y:04}/{m:02}/{d:02} 10:00:00\n");
+    }
     if let Some((s, r)) = g.ratings {
         text += &format!("$sente_rating:{s}\n$gote_rating:{r}\n");
     }
@@ -131,14 +136,15 @@ fn csa(g: &Game) -> String {
     text
 }
 
+/// Games, Sente's wins, Gote's wins and the latest day played (in Unix
+/// milliseconds, `UNDATED_MS` when no game has a date).
+type Counts = (u64, u64, u64, i64);
+
 /// What the explorer should say of each position, counted game by game
 /// over the games `filter` passes: per position key, per next move (0: the
-/// game ended there), the games and Sente's wins, Gote's wins.
-fn direct_counts(
-    games: &[Game],
-    filter: &GameFilter,
-) -> HashMap<u64, BTreeMap<u16, (u64, u64, u64)>> {
-    let mut out: HashMap<u64, BTreeMap<u16, (u64, u64, u64)>> = HashMap::new();
+/// game ended there), its [`Counts`].
+fn direct_counts(games: &[Game], filter: &GameFilter) -> HashMap<u64, BTreeMap<u16, Counts>> {
+    let mut out: HashMap<u64, BTreeMap<u16, Counts>> = HashMap::new();
     let mut distinct = HashSet::new();
     for g in games {
         // A duplicate (same moves and names) is skipped, its first copy kept.
@@ -157,8 +163,13 @@ fn direct_counts(
         };
         let loser = g.resigned.then_some(to_move);
         for (hash, next) in first_reached(&g.moves) {
-            let c = out.entry(hash).or_default().entry(next).or_default();
+            let c = out
+                .entry(hash)
+                .or_default()
+                .entry(next)
+                .or_insert((0, 0, 0, UNDATED_MS));
             c.0 += 1;
+            c.3 = c.3.max(g.played_at_ms());
             match loser {
                 Some(Color::Gote) => c.1 += 1,
                 Some(Color::Sente) => c.2 += 1,
@@ -191,7 +202,8 @@ fn games_strategy() -> impl Strategy<Value = Vec<Game>> {
     // Few months and a narrow range of ratings, so that the filters'
     // edges fall among the games.
     let rating = prop::option::of((1350i64..1750, 1350i64..1750));
-    let day = (2025i64..2026, 1u32..5, 1u32..29);
+    // One game in five without a date.
+    let day = prop::option::weighted(0.8, (2025i64..2026, 1u32..5, 1u32..29));
     let class = prop::option::of(0usize..4);
     prop::collection::vec(
         (
@@ -366,18 +378,16 @@ async fn check_counts(games: Vec<Game>, filters: Vec<GameFilter>) {
             let a = query::explore(&store, None, &req).await.unwrap();
             let none = BTreeMap::new();
             let expected = want.get(&a.position.hash()).unwrap_or(&none);
-            let mut got: BTreeMap<u16, (u64, u64, u64)> = a
+            let counts = |c: &shogi_server::db::explorer::MoveCounts| {
+                (c.games, c.sente_wins, c.gote_wins, c.last_played_ms)
+            };
+            let mut got: BTreeMap<u16, Counts> = a
                 .moves
                 .iter()
-                .map(|m| {
-                    (
-                        m.mv.to_u16(),
-                        (m.counts.games, m.counts.sente_wins, m.counts.gote_wins),
-                    )
-                })
+                .map(|m| (m.mv.to_u16(), counts(&m.counts)))
                 .collect();
             if a.ended.games > 0 {
-                got.insert(0, (a.ended.games, a.ended.sente_wins, a.ended.gote_wins));
+                got.insert(0, counts(&a.ended));
             }
             let sliced = CountsSlice::of(&filter).is_some();
             assert_eq!(&got, expected, "{sfen} {filter:?} (summed: {sliced})");
@@ -386,9 +396,16 @@ async fn check_counts(games: Vec<Game>, filters: Vec<GameFilter>) {
                 expected.values().map(|c| c.0).sum::<u64>(),
                 "{sfen} {filter:?}"
             );
-            // The games listed are the games through it, each once.
+            // The games listed are the games through it, each once, the
+            // newest first and those without a date last.
             let ids: HashSet<&str> = a.games.iter().map(|g| g.id.as_str()).collect();
             assert_eq!(ids.len() as u64, a.total, "{sfen} {filter:?}");
+            assert!(
+                a.games
+                    .windows(2)
+                    .all(|w| w[0].played_at_ms >= w[1].played_at_ms),
+                "{sfen} {filter:?}"
+            );
             // By rating: the same games, the highest average first, unrated last.
             let req = ExplorerRequest {
                 order: Order::Rating,
@@ -449,7 +466,7 @@ async fn imports_at_once_count_every_game() {
         gote: format!("{side}-gote"),
         resigned: i.is_multiple_of(2),
         ratings: None,
-        day: (2025, 3, 1),
+        day: Some((2025, 3, 1)),
         class: None,
     };
     let a: Vec<Game> = (0..24).map(|i| game(i, "a")).collect();
@@ -486,10 +503,10 @@ fn count_keys(games: &[Game]) -> usize {
     let mut keys = HashSet::new();
     for g in games {
         let avg = g.ratings.map_or(-1, |(s, g)| i64::midpoint(s, g) / 100);
-        let (y, m, _) = g.day;
+        let month = g.day.map_or(0, |(y, m, _)| y * 100 + i64::from(m));
         let class = g.class.map_or(0, |c| c as i64 + 1);
         for (hash, next) in first_reached(&g.moves) {
-            keys.insert((hash, y * 100 + i64::from(m), class, avg, next));
+            keys.insert((hash, month, class, avg, next));
         }
     }
     keys.len()
@@ -506,14 +523,15 @@ async fn the_migration_counts_the_rows_the_import_writes() {
     // Days at the edges of months and of the years the dates may have,
     // ratings whose average is odd, every class and none.
     let days = [
-        (1709, 2, 28),
-        (1969, 12, 31),
-        (1970, 1, 1),
-        (2024, 2, 29),
-        (2025, 12, 31),
-        (2026, 1, 1),
-        (1000, 1, 1),
-        (9999, 12, 31),
+        Some((1709, 2, 28)),
+        Some((1969, 12, 31)),
+        Some((1970, 1, 1)),
+        Some((2024, 2, 29)),
+        Some((2025, 12, 31)),
+        Some((2026, 1, 1)),
+        Some((1000, 1, 1)),
+        Some((9999, 12, 31)),
+        None,
     ];
     let ratings = [
         None,
@@ -666,7 +684,7 @@ fn kif_game(sente: &str, gote: &str, moves: &[&str]) -> String {
         gote: gote.into(),
         resigned: true,
         ratings: None,
-        day: (2026, 1, 1),
+        day: Some((2026, 1, 1)),
         class: None,
     }
     .pipe(|g| csa(&g))
@@ -678,6 +696,87 @@ trait Pipe: Sized {
     }
 }
 impl<T> Pipe for T {}
+
+/// A record that names no day it was played has no date: listed after the
+/// dated games with `"date": null`, never a move's "last played", in no
+/// period (whole months from the count rows, or days counted game by game).
+#[tokio::test]
+async fn a_record_without_a_date_is_not_dated_the_day_of_its_import() {
+    let tmp = TempDir::new("explorer-undated");
+    let ts = TestServer::start(&tmp.db()).await;
+    let (alice, _) = account(&ts, "alice").await;
+    let (status, made) = create_collection(&ts, &alice, json!({"name": "old"})).await;
+    assert_eq!(status, 201, "{made}");
+    let game = |sente: &str, moves: &[&str], day| {
+        csa(&Game {
+            moves: moves.iter().map(|m| m.parse().unwrap()).collect(),
+            sente: sente.into(),
+            gote: "Gote".into(),
+            resigned: true,
+            ratings: None,
+            day,
+            class: None,
+        })
+    };
+    let files = vec![
+        (
+            "dated.csa",
+            game("Dated", &["7g7f", "3c3d"], Some((2017, 11, 11))),
+        ),
+        ("undated.csa", game("Undated", &["2g2f", "8c8d"], None)),
+    ];
+    let (status, lines) = upload(&ts, "/api/collections/old/import", &alice, &zip(&files)).await;
+    assert_eq!(status, 200);
+    assert_eq!(lines.last().unwrap()["added"], 2, "{lines:?}");
+    let explore = |query: &'static str| {
+        let ts = &ts;
+        async move {
+            let path = format!("/api/explorer?sfen=startpos&collection=old{query}");
+            let (status, a) = ts.request("GET", &path, None).await;
+            assert_eq!(status, 200, "{path}: {a}");
+            a
+        }
+    };
+    let a = explore("").await;
+    assert_eq!(a["total"], 2, "{a}");
+    assert_eq!(a["games"][0]["sente"], "Dated", "{a}");
+    assert_eq!(a["games"][0]["date"], "2017-11-11", "{a}");
+    assert_eq!(a["games"][1]["sente"], "Undated", "{a}");
+    assert_eq!(a["games"][1]["date"], Value::Null, "{a}");
+    let last = |a: &Value, usi: &str| {
+        let m = a["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["usi"] == usi);
+        m.map(|m| m["last_played"].clone())
+    };
+    assert_eq!(last(&a, "7g7f"), Some(json!("2017-11-11")), "{a}");
+    assert_eq!(last(&a, "2g2f"), Some(Value::Null), "{a}");
+    // Periods: whole months (the count rows) and days (game by game),
+    // open at either end; none holds the undated game.
+    for period in [
+        "&since=2017",
+        "&until=2017-12",
+        "&since=2017-11-11",
+        "&until=2017-11-30",
+        "&since=1000&until=9999",
+    ] {
+        let a = explore(period).await;
+        assert_eq!(a["total"], 1, "{period}: {a}");
+        assert_eq!(last(&a, "2g2f"), None, "{period}: {a}");
+    }
+    let (_, found) = ts.request("GET", "/api/search?until=2018", None).await;
+    let names: Vec<&str> = found["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["sente"].as_str())
+        .collect();
+    assert_eq!(names, ["Dated"], "{found}");
+    let (_, found) = ts.request("GET", "/api/search?player=undated", None).await;
+    assert_eq!(found["games"][0]["date"], Value::Null, "{found}");
+}
 
 #[tokio::test]
 async fn an_upload_reports_progress_skips_duplicates_and_names_bad_files() {

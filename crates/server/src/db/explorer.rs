@@ -14,7 +14,7 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use super::store::{in_chunks, Dialect, Store};
-use crate::calendar::{month_of, month_start};
+use crate::calendar::{self, month_of, month_start};
 use crate::ratings::TimeClass;
 
 /// The id of the `site` collection: the games played here.
@@ -356,7 +356,9 @@ impl CountsSlice {
     /// Whether a count row of `month`, time class `class` and `band` is
     /// in the slice: what [`Store::explorer_counts`] asks in SQL.
     fn holds(&self, month: i64, class: Option<TimeClass>, band: i64) -> bool {
-        self.since_month.is_none_or(|m| month >= m)
+        let period = self.since_month.is_some() || self.until_month.is_some();
+        (!period || month > 0)
+            && self.since_month.is_none_or(|m| month >= m)
             && self.until_month.is_none_or(|m| month < m)
             && self
                 .time_class
@@ -580,6 +582,12 @@ impl Built {
         }
         if let Some(r) = f.max_rating {
             out += &format!(" AND {avg} <= {}", self.int(r));
+        }
+        if f.since_ms.is_some() || f.until_ms.is_some() {
+            // A period holds dated games only (month 0 of the count rows:
+            // no date, `UNDATED_MS`, or none in the years 1 to 9999).
+            let (first, end) = (self.int(calendar::FIRST_MS), self.int(calendar::END_MS));
+            out += &format!(" AND g.played_at >= {first} AND g.played_at < {end}");
         }
         if let Some(t) = f.since_ms {
             out += &format!(" AND g.played_at >= {}", self.int(t));
@@ -1226,6 +1234,10 @@ impl Store {
         let h = b.int(hash.cast_signed());
         let cs = b.ints(collections);
         let mut within = String::new();
+        if slice.since_month.is_some() || slice.until_month.is_some() {
+            // Month 0: games without a date, which no period holds.
+            within += " AND month > 0";
+        }
         if let Some(m) = slice.since_month {
             within += &format!(" AND month >= {}", b.int(m));
         }

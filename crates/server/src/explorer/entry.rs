@@ -8,6 +8,7 @@ use shogi_core::Handicap;
 use shogi_core::{Color, Move, Position};
 use shogi_record::Record;
 
+use crate::calendar::UNDATED_MS;
 use crate::db::explorer::{deflate, Entry, Outcome, Reached};
 use crate::db::StoredGame;
 use crate::ratings::TimeClass;
@@ -60,10 +61,10 @@ fn short_key(hex: &str) -> Option<i64> {
 }
 
 /// The entry of an imported record file (`source`, as read by
-/// [`shogi_record::read`] into `rec`), given the id `id`; `imported_at_ms`
-/// dates it when its headers do not.
+/// [`shogi_record::read`] into `rec`), given the id `id`; a record whose
+/// headers give no date is [`UNDATED_MS`].
 #[must_use]
-pub fn of_record(id: String, source: &[u8], rec: &Record, imported_at_ms: i64) -> Entry {
+pub fn of_record(id: String, source: &[u8], rec: &Record) -> Entry {
     let moves: Vec<Move> = rec.moves.iter().map(|n| n.mv).collect();
     let outcome = match rec.ending {
         shogi_record::Ending::Game(e) => Some(Outcome::of_winner(e.winner())),
@@ -85,7 +86,7 @@ pub fn of_record(id: String, source: &[u8], rec: &Record, imported_at_ms: i64) -
         sente_rating: rating(&["先手レーティング", "sente_rating", "SenteRating"]),
         gote_rating: rating(&["後手レーティング", "gote_rating", "GoteRating"]),
         outcome,
-        played_at_ms: records::played_at_ms(rec).unwrap_or(imported_at_ms),
+        played_at_ms: records::played_at_ms(rec).unwrap_or(UNDATED_MS),
         time_class: records::record_time(rec).map(|t| TimeClass::of_control(&t)),
         handicap: rec.handicap().map_or("custom", Handicap::name).to_owned(),
         event: rec.headers.event.clone(),
@@ -149,12 +150,17 @@ mod tests {
     fn a_records_ending_gives_its_outcome_and_the_key_its_first_bits() {
         let csa = b"N+Alice\nN-Bob\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
         let rec = shogi_record::read(csa).unwrap();
-        let e = of_record("00000000000000aa".into(), csa, &rec, 5);
+        let e = of_record("00000000000000aa".into(), csa, &rec);
         // Sente, to move, resigned.
         assert_eq!(e.outcome, Some(Outcome::GoteWin));
         assert_eq!(e.plies, 2);
         assert_eq!(e.positions.len(), 3);
-        assert_eq!(e.played_at_ms, 5);
+        // No date in the record: not the day it was imported.
+        assert_eq!(e.played_at_ms, UNDATED_MS);
+        let dated = b"$START_TIME:2017/11/11 10:00:00\nPI\n+\n+7776FU\n";
+        let rec = shogi_record::read(dated).unwrap();
+        let e = of_record("00000000000000ab".into(), dated, &rec);
+        assert_eq!(records::iso_day(e.played_at_ms), "2017-11-11");
         let full = dedupe::key(&rec);
         assert_eq!(
             e.dedupe.map(|k| format!("{:016x}", k.cast_unsigned())),

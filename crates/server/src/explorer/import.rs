@@ -11,7 +11,6 @@ use crate::db::explorer::Entry;
 use crate::db::Store;
 use crate::error::Error;
 use crate::review::records::MAX_IMPORT_BYTES;
-use crate::time::unix_ms;
 use crate::token;
 
 /// One record file to import: its name (for reports) and its bytes.
@@ -202,20 +201,13 @@ pub const BATCH: usize = 2000;
 
 /// Reads `files` on every core: the entries of those that read, the
 /// refusals of those that do not, and the bytes read.
-fn read_batch(files: &[Input], now_ms: i64) -> (Vec<Entry>, Vec<Refused>, u64) {
+fn read_batch(files: &[Input]) -> (Vec<Entry>, Vec<Refused>, u64) {
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let per = files.len().div_ceil(threads).max(1);
     let parts: Vec<Vec<FileRead>> = std::thread::scope(|s| {
         let handles: Vec<_> = files
             .chunks(per)
-            .map(|chunk| {
-                s.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|f| read_one(f, now_ms))
-                        .collect::<Vec<_>>()
-                })
-            })
+            .map(|chunk| s.spawn(move || chunk.iter().map(read_one).collect::<Vec<_>>()))
             .collect();
         handles
             .into_iter()
@@ -242,15 +234,15 @@ fn read_batch(files: &[Input], now_ms: i64) -> (Vec<Entry>, Vec<Refused>, u64) {
 type FileRead = (Vec<Result<Entry, Refused>>, u64);
 
 /// Reads one input.
-fn read_one(input: &Input, now_ms: i64) -> FileRead {
+fn read_one(input: &Input) -> FileRead {
     match input {
-        Input::Bytes(f) => (read_file(f, now_ms), f.bytes.len() as u64),
+        Input::Bytes(f) => (read_file(f), f.bytes.len() as u64),
         Input::Path(path) => {
             let name = path.display().to_string();
             match std::fs::read(path) {
                 Ok(bytes) => {
                     let n = bytes.len() as u64;
-                    (read_file(&SourceFile { name, bytes }, now_ms), n)
+                    (read_file(&SourceFile { name, bytes }), n)
                 }
                 Err(e) => (
                     vec![Err(Refused::whole(name, "unreadable_file", e.to_string()))],
@@ -264,7 +256,7 @@ fn read_one(input: &Input, now_ms: i64) -> FileRead {
 /// The entries of one file's records (a CSA file may hold several, see
 /// [`shogi_record::read_each`]), each kept with its own bytes, or why a
 /// record or the file does not read.
-fn read_file(f: &SourceFile, now_ms: i64) -> Vec<Result<Entry, Refused>> {
+fn read_file(f: &SourceFile) -> Vec<Result<Entry, Refused>> {
     if f.bytes.is_empty() {
         return vec![Err(Refused::whole(
             f.name.clone(),
@@ -286,12 +278,7 @@ fn read_file(f: &SourceFile, now_ms: i64) -> Vec<Result<Entry, Refused>> {
                 line: Some(e.line),
                 column: Some(e.column),
             })?;
-            Ok(super::entry::of_record(
-                token::new_game_id(),
-                bytes,
-                &rec,
-                now_ms,
-            ))
+            Ok(super::entry::of_record(token::new_game_id(), bytes, &rec))
         })
         .collect()
 }
@@ -317,7 +304,6 @@ pub async fn import(
     write_positions: usize,
     mut progress: impl FnMut(&Progress),
 ) -> Result<Progress, Error> {
-    let now_ms = i64::try_from(unix_ms()).unwrap_or(i64::MAX);
     let mut state = Progress {
         files: files.len(),
         ..Progress::default()
@@ -329,7 +315,7 @@ pub async fn import(
         let files = Arc::clone(&files);
         tokio::task::spawn_blocking(move || {
             let part = &files[k * BATCH..((k + 1) * BATCH).min(files.len())];
-            let (entries, refused, bytes) = read_batch(part, now_ms);
+            let (entries, refused, bytes) = read_batch(part);
             (part.len(), bytes, entries, refused)
         })
     };

@@ -6,6 +6,7 @@
 use serde_json::{json, Value};
 use shogi_core::{Move, Position};
 
+use crate::calendar::UNDATED_MS;
 use crate::db::explorer::{Collection, GameFilter, Listed, MoveCounts, Order, Outcome};
 use crate::db::Store;
 use crate::error::{Error, Problem};
@@ -295,14 +296,17 @@ pub async fn search(
     Ok((listed, more, cols))
 }
 
-/// The day (UTC, `YYYY-MM-DD`) of Unix milliseconds, as the lists show it.
+/// The day (UTC, `YYYY-MM-DD`) of Unix milliseconds, as the lists show it;
+/// `None` for a game whose record gives no date.
 ///
 /// ```
-/// assert_eq!(shogi_server::explorer::query::listed_date(86_400_000), "1970-01-02");
+/// use shogi_server::{calendar::UNDATED_MS, explorer::query::listed_date};
+/// assert_eq!(listed_date(86_400_000).as_deref(), Some("1970-01-02"));
+/// assert_eq!(listed_date(UNDATED_MS), None);
 /// ```
 #[must_use]
-pub fn listed_date(ms: i64) -> String {
-    iso_day(ms)
+pub fn listed_date(ms: i64) -> Option<String> {
+    (ms != UNDATED_MS).then(|| iso_day(ms))
 }
 
 /// A listed game as JSON (`games` of `GET /api/explorer` and `GET /api/search`).
@@ -320,7 +324,7 @@ pub fn listed_json(g: &Listed, collections: &[Collection]) -> Value {
         "sente_rating": g.sente_rating,
         "gote_rating": g.gote_rating,
         "result": g.outcome.map(Outcome::name),
-        "date": iso_day(g.played_at_ms),
+        "date": listed_date(g.played_at_ms),
         "time_class": g.time_class.map(TimeClass::name),
         "handicap": g.handicap,
         "event": g.event,
@@ -358,7 +362,7 @@ pub fn answer_json(a: &Answer) -> Value {
             "gote_wins": m.counts.gote_wins,
             "draws": m.counts.draws,
             "average_rating": average(&m.counts),
-            "last_played": iso_day(m.counts.last_played_ms),
+            "last_played": listed_date(m.counts.last_played_ms),
         })).collect::<Vec<_>>(),
         "games": a.games.iter().map(|g| listed_json(g, &a.collections)).collect::<Vec<_>>(),
         "collections": a.collections.iter().map(|c| c.name.clone()).collect::<Vec<_>>(),
