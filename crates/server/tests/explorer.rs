@@ -653,6 +653,87 @@ fn zip(files: &[(&str, String)]) -> Vec<u8> {
     out.finish().unwrap().into_inner()
 }
 
+/// A ZIP archive of `files` (raw name, contents) stored as they are, the
+/// names without the UTF-8 flag, as Windows' compressed folders write them.
+fn zip_raw_names(files: &[(&[u8], &[u8])]) -> Vec<u8> {
+    let (mut out, mut central) = (Vec::new(), Vec::new());
+    let u16le = |n: usize| u16::try_from(n).unwrap().to_le_bytes();
+    let u32le = |n: usize| u32::try_from(n).unwrap().to_le_bytes();
+    for (name, data) in files {
+        let mut crc = flate2::Crc::new();
+        crc.update(data);
+        let offset = out.len();
+        // Version 2.0, no flags, stored, 1980-01-01 00:00.
+        let common = [
+            &[20, 0, 0, 0, 0, 0, 0, 0, 0x21, 0][..],
+            &crc.sum().to_le_bytes(),
+            &u32le(data.len()),
+            &u32le(data.len()),
+            &u16le(name.len()),
+            &[0, 0],
+        ]
+        .concat();
+        out.extend([&b"PK\x03\x04"[..], &common, name, data].concat());
+        central.extend(
+            [
+                &b"PK\x01\x02\x14\x00"[..],
+                &common,
+                &[0; 10],
+                &u32le(offset),
+                name,
+            ]
+            .concat(),
+        );
+    }
+    let at = out.len();
+    out.extend_from_slice(&central);
+    out.extend(
+        [
+            &b"PK\x05\x06\0\0\0\0"[..],
+            &u16le(files.len()),
+            &u16le(files.len()),
+            &u32le(central.len()),
+            &u32le(at),
+            &[0, 0],
+        ]
+        .concat(),
+    );
+    out
+}
+
+/// The import's report names each file of an archive made on a Japanese
+/// or a Russian Windows (names in `Shift_JIS` or CP866, not flagged) as it
+/// was named, not in the ZIP standard's code page 437.
+#[tokio::test]
+async fn an_archives_file_names_read_in_the_code_page_they_were_written_in() {
+    let tmp = TempDir::new("explorer-zip-names");
+    let ts = TestServer::start(&tmp.db()).await;
+    let (alice, _) = account(&ts, "alice").await;
+    let (status, made) = create_collection(&ts, &alice, json!({"name": "names"})).await;
+    assert_eq!(status, 201, "{made}");
+    let bad = b"PI\n+\n+7776FU\n-33ZZFU\n";
+    // 将棋.kif in Shift_JIS, партия.csa in CP866.
+    let files: [(&[u8], &[u8]); 2] = [
+        (b"\x8f\xab\x8a\xfb.csa", bad),
+        (b"\xaf\xa0\xe0\xe2\xa8\xef.csa", bad),
+    ];
+    let body = zip_raw_names(&files);
+    let (status, lines) = upload(&ts, "/api/collections/names/import", &alice, &body).await;
+    assert_eq!(status, 200, "{lines:?}");
+    let last = lines.last().unwrap();
+    let names: Vec<&str> = last["unreadable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|u| u["file"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["upload.zip/将棋.csa", "upload.zip/партия.csa"],
+        "{last}"
+    );
+}
+
 /// `POST path` with `body` as `cookie`: the status and the progress lines
 /// (the chunked body's JSON lines).
 async fn upload(ts: &TestServer, path: &str, cookie: &str, body: &[u8]) -> (u16, Vec<Value>) {

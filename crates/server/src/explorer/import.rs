@@ -13,6 +13,8 @@ use crate::error::Error;
 use crate::review::records::MAX_IMPORT_BYTES;
 use crate::token;
 
+use super::zip_names;
+
 /// One record file to import: its name (for reports) and its bytes.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
@@ -78,7 +80,7 @@ pub fn expand_zip(name: &str, bytes: &[u8]) -> Result<(Vec<SourceFile>, Vec<Stri
         if f.is_dir() {
             continue;
         }
-        let inner = format!("{name}/{}", f.name());
+        let inner = format!("{name}/{}", zip_names::member_name(f.name_raw(), f.name()));
         if f.size() > MAX_IMPORT_BYTES as u64 {
             too_big.push(inner);
             continue;

@@ -15,3 +15,4 @@ pub mod import;
 pub mod query;
 pub mod repertoire;
 pub mod site;
+pub mod zip_names;
