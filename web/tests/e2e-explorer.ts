@@ -164,10 +164,25 @@ export async function explorerScenarios(browser: Browser): Promise<void> {
     const org = await newPage(browser, 'ru-RU');
     const page = org.page;
     await register(page, `Организатор_${stamp}`);
+    // The page draws itself again when its lists arrive; here the strategy
+    // names arrive only once the name is typed, and what was typed stays
+    // (it was lost, and "create" then did nothing, when they came late).
+    let release = () => {};
+    const strategies = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route('**/api/strategies', async (route) => {
+      await strategies;
+      await route.continue();
+    });
     await page.click('#link-collections');
     await page.waitForSelector('#collection-new');
     check((await textOf(page, '#collections h1')) === 'Коллекции', 'the page is in Russian');
     await page.fill('#collection-name', collection);
+    release();
+    await page.waitForSelector('#search-strategy optgroup option', { state: 'attached' });
+    await page.unroute('**/api/strategies');
+    check((await page.inputValue('#collection-name')) === collection, 'the typed name outlives the page drawn again');
     await page.click('#collection-create');
     await page.waitForSelector('#collection-message');
     check((await textOf(page, '#collection-message')).includes(collection), 'the collection is created');

@@ -68,6 +68,9 @@ export function renderCollections(root: HTMLElement): Screen {
   let upload: Upload = { phase: 'idle' };
   let target = '';
   let tags: StrategyTags | null = null;
+  // What is typed into the forms, kept as it is typed: the page is drawn
+  // again when its lists arrive, and a field drawn anew must not lose it.
+  const draft = { name: '', visibility: 'public' as 'public' | 'private' };
   const search = { player: '', event: '', result: '', since: '', until: '', strategy: '', collection: '', here: false };
   let found: ListedGame[] | null = null;
   let more = false;
@@ -132,6 +135,7 @@ export function renderCollections(root: HTMLElement): Screen {
       const c = await createCollection(name, visibility);
       message = fill(t('collCreated'), { name: c.name });
       target = c.name;
+      draft.name = '';
       await load();
       return;
     } catch (e) {
@@ -141,13 +145,25 @@ export function renderCollections(root: HTMLElement): Screen {
   };
 
   const newForm = (): HTMLElement => {
-    const name = h('input', { id: 'collection-name', required: true, maxlength: 64, 'aria-label': t('collName') });
+    const name = h('input', {
+      id: 'collection-name',
+      required: true,
+      maxlength: 64,
+      'aria-label': t('collName'),
+      value: draft.name,
+    });
+    name.addEventListener('input', () => {
+      draft.name = name.value;
+    });
     const visibility = h(
       'select',
       { id: 'collection-visibility', 'aria-label': t('collVisibility') },
-      option('public', t('collPublic'), 'public'),
-      option('private', t('collPrivate'), 'public'),
+      option('public', t('collPublic'), draft.visibility),
+      option('private', t('collPrivate'), draft.visibility),
     );
+    visibility.addEventListener('change', () => {
+      draft.visibility = visibility.value as 'public' | 'private';
+    });
     const form = h(
       'form',
       { class: 'controls collection-new', id: 'collection-new' },
@@ -323,7 +339,7 @@ export function renderCollections(root: HTMLElement): Screen {
   const searchForm = (): HTMLElement => {
     const text = (key: 'player' | 'event' | 'since' | 'until', label: string, attrs: Record<string, string> = {}) => {
       const el = h('input', { id: `search-${key}`, value: search[key], ...attrs });
-      el.addEventListener('change', () => {
+      el.addEventListener('input', () => {
         search[key] = el.value.trim();
       });
       return h('label', {}, `${label} `, el);
@@ -378,6 +394,9 @@ export function renderCollections(root: HTMLElement): Screen {
   };
 
   const render = () => {
+    // The field being typed into keeps the focus through the new drawing.
+    const active = document.activeElement;
+    const focused = active instanceof HTMLInputElement && root.contains(active) ? active.id : '';
     drawList();
     drawUpload();
     drawResults();
@@ -394,6 +413,7 @@ export function renderCollections(root: HTMLElement): Screen {
         resultsBox,
       ),
     );
+    if (focused) document.getElementById(focused)?.focus();
   };
 
   const stop = onAccountChange(load);
