@@ -236,9 +236,28 @@ export async function explorerScenarios(browser: Browser): Promise<void> {
     const player = await newPage(browser, 'ru-RU');
     const p = player.page;
     await p.goto(`${BASE}/`);
+    // The panel draws its head again when the collections arrive: held
+    // back here until the reader has opened the filters and begun a year,
+    // both of which the new drawing keeps.
+    let releaseCollections = () => {};
+    const collectionsHeld = new Promise<void>((r) => {
+      releaseCollections = r;
+    });
+    await p.route('**/api/collections', async (route) => {
+      await collectionsHeld;
+      await route.continue();
+    });
     await p.click('#link-analysis');
     await p.waitForSelector('#explorer');
+    await p.click('.explorer-filters summary');
+    await p.fill('#explorer-since-year', '17');
+    releaseCollections();
     await p.waitForSelector(`#explorer-collection option[value="${collection}"]`, { state: 'attached' });
+    await p.unroute('**/api/collections');
+    check(await p.isVisible('#explorer-since-year'), 'the filters stay open when the collections arrive');
+    check((await p.inputValue('#explorer-since-year')) === '17', 'the year begun stays when the collections arrive');
+    await p.fill('#explorer-since-year', '');
+    await p.click('.explorer-filters summary');
     await p.selectOption('#explorer-collection', collection);
     const played: string[] = [];
     let expected = countsAfter(lines, played);

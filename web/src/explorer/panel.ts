@@ -172,6 +172,10 @@ export class ExplorerPanel {
   private error = '';
   private filter = savedFilter();
   private cols: Collection[] = [];
+  /** Whether the reader opened (`true`) or closed the filters; `null`: neither yet. */
+  private filtersOpen: boolean | null = null;
+  /** A year being typed and not yet entered, kept through a new drawing of the head. */
+  private typedYear: Partial<Record<'since' | 'until', string>> = {};
   private latest = 0;
   private timer: number | undefined;
 
@@ -287,7 +291,8 @@ export class ExplorerPanel {
     // and a month named in the page's language (a browser's month picker
     // speaks the browser's); the filter keeps `YYYY-MM`.
     const period = (key: 'since' | 'until', label: string) => {
-      const [y, m] = f[key] ? f[key].split('-') : ['', key === 'since' ? '01' : '12'];
+      const [entered, m] = f[key] ? f[key].split('-') : ['', key === 'since' ? '01' : '12'];
+      const y = this.typedYear[key] ?? entered;
       const id = `explorer-${key}`;
       const year = h('input', {
         id: `${id}-year`,
@@ -304,7 +309,11 @@ export class ExplorerPanel {
         { id: `${id}-month`, 'aria-label': `${label}: ${t('exMonth')}` },
         monthNames().map((name, i) => option(String(i + 1).padStart(2, '0'), name, m)),
       );
+      year.addEventListener('input', () => {
+        this.typedYear[key] = year.value;
+      });
       const changed = () => {
+        delete this.typedYear[key];
         const n = Number.parseInt(year.value, 10);
         const value = n >= 1 && n <= 9999 ? `${String(n).padStart(4, '0')}-${month.value}` : '';
         if (value !== this.filter[key]) this.setFilter({ [key]: value });
@@ -313,10 +322,10 @@ export class ExplorerPanel {
       month.addEventListener('change', changed);
       return h('label', {}, `${label} `, month, ' ', year);
     };
-    const narrowed = f.time_class || f.min_rating || f.max_rating || f.since || f.until;
+    const narrowed = Boolean(f.time_class || f.min_rating || f.max_rating || f.since || f.until);
     const filters = h(
       'details',
-      { class: 'explorer-filters', open: narrowed ? true : undefined },
+      { class: 'explorer-filters', open: (this.filtersOpen ?? narrowed) ? true : undefined },
       h('summary', {}, t('filter')),
       h(
         'div',
@@ -327,6 +336,9 @@ export class ExplorerPanel {
       ),
       h('div', { class: 'controls' }, period('since', t('exSince')), period('until', t('exUntil'))),
     );
+    filters.addEventListener('toggle', () => {
+      this.filtersOpen = (filters as HTMLDetailsElement).open;
+    });
     this.head.replaceChildren(
       h('h2', {}, t('exTitle')),
       h('div', { class: 'controls' }, h('label', {}, `${t('exCollection')} `, collection)),
