@@ -61,11 +61,22 @@ export function scrollBox(table: HTMLElement): HTMLElement {
  * (a click on it, or Enter or Space once it has the focus, opens the
  * browser's file dialog), with the chosen file's name, or "no file chosen",
  * beside it. `attrs` go on the input (`id`, `class`, `accept`), where a page
- * reads the chosen file.
+ * reads the chosen file. `chosen`, a file chosen in a picker the page drew
+ * before this one, is this one's choice too (a page drawn again while its
+ * upload runs still names the file).
  */
-export function filePicker(label: string, attrs: Attrs): { element: HTMLElement; input: HTMLInputElement } {
+export function filePicker(
+  label: string,
+  attrs: Attrs,
+  chosen: File | null = null,
+): { element: HTMLElement; input: HTMLInputElement } {
   const input = h('input', { ...attrs, type: 'file', hidden: true });
-  const name = h('span', { class: 'file-name' }, t('noFileChosen'));
+  if (chosen) {
+    const files = new DataTransfer();
+    files.items.add(chosen);
+    input.files = files.files;
+  }
+  const name = h('span', { class: 'file-name' }, chosen?.name ?? t('noFileChosen'));
   input.addEventListener('change', () => {
     name.textContent = input.files?.[0]?.name ?? t('noFileChosen');
   });

@@ -208,6 +208,10 @@ export async function explorerScenarios(browser: Browser): Promise<void> {
       { timeout: 20000 },
     );
     const total = FILES.length + 1;
+    check(
+      (await textOf(page, '.file-picker .file-name')) === 'партии.zip',
+      'the form drawn again with the progress still names the chosen file',
+    );
     const status = await textOf(page, '#upload-status');
     check(status === `Готово: прочитано файлов ${total} из ${total}`, `the end of the import: ${status}`);
     const bar = await page.evaluate(() => {

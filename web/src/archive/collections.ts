@@ -67,6 +67,8 @@ export function renderCollections(root: HTMLElement): Screen {
   let formError = '';
   let upload: Upload = { phase: 'idle' };
   let target = '';
+  /** The file chosen for the upload, named again each time the form is drawn. */
+  let chosen: File | null = null;
   let tags: StrategyTags | null = null;
   // What is typed into the forms, kept as it is typed: the page is drawn
   // again when its lists arrive, and a field drawn anew must not lose it.
@@ -273,11 +275,15 @@ export function renderCollections(root: HTMLElement): Screen {
     into.addEventListener('change', () => {
       target = into.value;
     });
-    const picker = filePicker(t('pickFile'), {
-      id: 'upload-file',
-      accept: '.zip,.kif,.kifu,.ki2,.csa,.jkf,.usi,.sfen',
-    });
+    const picker = filePicker(
+      t('pickFile'),
+      { id: 'upload-file', accept: '.zip,.kif,.kifu,.ki2,.csa,.jkf,.usi,.sfen' },
+      chosen,
+    );
     const file = picker.input;
+    file.addEventListener('change', () => {
+      chosen = file.files?.[0] ?? null;
+    });
     const button = h('button', { type: 'button', id: 'upload-start', disabled: busy }, t('collUploadButton'));
     button.addEventListener('click', () => {
       const f = file.files?.[0];
