@@ -16,6 +16,7 @@ import {
   BASE,
   check,
   checkJapaneseDrawn,
+  holdBack,
   newPage,
   register,
   retry,
@@ -167,21 +168,13 @@ export async function explorerScenarios(browser: Browser): Promise<void> {
     // The page draws itself again when its lists arrive; here the strategy
     // names arrive only once the name is typed, and what was typed stays
     // (it was lost, and "create" then did nothing, when they came late).
-    let release = () => {};
-    const strategies = new Promise<void>((r) => {
-      release = r;
-    });
-    await page.route('**/api/strategies', async (route) => {
-      await strategies;
-      await route.continue();
-    });
+    const releaseStrategies = await holdBack(page, '**/api/strategies');
     await page.click('#link-collections');
     await page.waitForSelector('#collection-new');
     check((await textOf(page, '#collections h1')) === 'Коллекции', 'the page is in Russian');
     await page.fill('#collection-name', collection);
-    release();
+    await releaseStrategies();
     await page.waitForSelector('#search-strategy optgroup option', { state: 'attached' });
-    await page.unroute('**/api/strategies');
     check((await page.inputValue('#collection-name')) === collection, 'the typed name outlives the page drawn again');
     await page.click('#collection-create');
     await page.waitForSelector('#collection-message');
@@ -243,21 +236,13 @@ export async function explorerScenarios(browser: Browser): Promise<void> {
     // The panel draws its head again when the collections arrive: held
     // back here until the reader has opened the filters and begun a year,
     // both of which the new drawing keeps.
-    let releaseCollections = () => {};
-    const collectionsHeld = new Promise<void>((r) => {
-      releaseCollections = r;
-    });
-    await p.route('**/api/collections', async (route) => {
-      await collectionsHeld;
-      await route.continue();
-    });
+    const releaseCollections = await holdBack(p, '**/api/collections');
     await p.click('#link-analysis');
     await p.waitForSelector('#explorer');
     await p.click('.explorer-filters summary');
     await p.fill('#explorer-since-year', '17');
-    releaseCollections();
+    await releaseCollections();
     await p.waitForSelector(`#explorer-collection option[value="${collection}"]`, { state: 'attached' });
-    await p.unroute('**/api/collections');
     check(await p.isVisible('#explorer-since-year'), 'the filters stay open when the collections arrive');
     check((await p.inputValue('#explorer-since-year')) === '17', 'the year begun stays when the collections arrive');
     await p.fill('#explorer-since-year', '');

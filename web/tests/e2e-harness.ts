@@ -294,6 +294,31 @@ export async function shootNarrow(page: Page, name: string, what: string): Promi
 }
 
 /**
+ * Holds back the page's requests to `url` (a Playwright URL pattern) until
+ * the returned function is called, which lets them through and stops
+ * holding later ones: a slow answer arriving at a moment the test chooses.
+ */
+export async function holdBack(page: Page, url: string): Promise<() => Promise<void>> {
+  let release = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  // The held requests, let through before the route goes (a route removed
+  // first would have answered them already).
+  const passed: Promise<void>[] = [];
+  await page.route(url, (route) => {
+    const through = held.then(() => route.continue());
+    passed.push(through);
+    return through;
+  });
+  return async () => {
+    release();
+    await Promise.all(passed);
+    await page.unroute(url);
+  };
+}
+
+/**
  * Checks that every piece of Japanese text the reader sees on `page` (each
  * visible element whose own text holds kana or kanji) was drawn in a font
  * that has Japanese, as the browser reports the fonts it drew each element's
@@ -328,8 +353,8 @@ export async function checkJapaneseDrawn(page: Page, what: string): Promise<void
     const boxes: string[] = [];
     for (const nodeId of nodeIds) {
       const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
-      const { outerHTML } = await cdp.send('DOM.getOuterHTML', { nodeId });
       if (!fonts.some((f) => f.isCustomFont || japaneseFont.test(f.familyName))) {
+        const { outerHTML } = await cdp.send('DOM.getOuterHTML', { nodeId });
         boxes.push(`${outerHTML.slice(0, 80)} (${fonts.map((f) => f.familyName).join(', ')})`);
       }
     }

@@ -642,6 +642,16 @@ async fn create_collection(ts: &TestServer, cookie: &str, body: Value) -> (u16, 
     (status, made)
 }
 
+/// A server on a database in `tmp` where account `alice` (her session
+/// cookie returned) has made the public collection `name`.
+async fn alice_with_collection(tmp: &TempDir, name: &str) -> (TestServer, String) {
+    let ts = TestServer::start(&tmp.db()).await;
+    let (alice, _) = account(&ts, "alice").await;
+    let (status, made) = create_collection(&ts, &alice, json!({ "name": name })).await;
+    assert_eq!(status, 201, "{made}");
+    (ts, alice)
+}
+
 /// A ZIP archive of `files` (name, text).
 fn zip(files: &[(&str, String)]) -> Vec<u8> {
     let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
@@ -707,10 +717,7 @@ fn zip_raw_names(files: &[(&[u8], &[u8])]) -> Vec<u8> {
 #[tokio::test]
 async fn an_archives_file_names_read_in_the_code_page_they_were_written_in() {
     let tmp = TempDir::new("explorer-zip-names");
-    let ts = TestServer::start(&tmp.db()).await;
-    let (alice, _) = account(&ts, "alice").await;
-    let (status, made) = create_collection(&ts, &alice, json!({"name": "names"})).await;
-    assert_eq!(status, 201, "{made}");
+    let (ts, alice) = alice_with_collection(&tmp, "names").await;
     let bad = b"PI\n+\n+7776FU\n-33ZZFU\n";
     // 将棋.kif in Shift_JIS, партия.csa in CP866.
     let files: [(&[u8], &[u8]); 2] = [
@@ -759,13 +766,19 @@ async fn upload(ts: &TestServer, path: &str, cookie: &str, body: &[u8]) -> (u16,
 }
 
 fn kif_game(sente: &str, gote: &str, moves: &[&str]) -> String {
+    resigned_game(sente, gote, moves, Some((2026, 1, 1)))
+}
+
+/// A game in CSA of `moves` (USI) played on `day`, the side to move
+/// resigning at the end, without ratings or time control.
+fn resigned_game(sente: &str, gote: &str, moves: &[&str], day: Option<(i64, u32, u32)>) -> String {
     Game {
         moves: moves.iter().map(|m| m.parse().unwrap()).collect(),
         sente: sente.into(),
         gote: gote.into(),
         resigned: true,
         ratings: None,
-        day: Some((2026, 1, 1)),
+        day,
         class: None,
     }
     .pipe(|g| csa(&g))
@@ -784,21 +797,8 @@ impl<T> Pipe for T {}
 #[tokio::test]
 async fn a_record_without_a_date_is_not_dated_the_day_of_its_import() {
     let tmp = TempDir::new("explorer-undated");
-    let ts = TestServer::start(&tmp.db()).await;
-    let (alice, _) = account(&ts, "alice").await;
-    let (status, made) = create_collection(&ts, &alice, json!({"name": "old"})).await;
-    assert_eq!(status, 201, "{made}");
-    let game = |sente: &str, moves: &[&str], day| {
-        csa(&Game {
-            moves: moves.iter().map(|m| m.parse().unwrap()).collect(),
-            sente: sente.into(),
-            gote: "Gote".into(),
-            resigned: true,
-            ratings: None,
-            day,
-            class: None,
-        })
-    };
+    let (ts, alice) = alice_with_collection(&tmp, "old").await;
+    let game = |sente: &str, moves: &[&str], day| resigned_game(sente, "Gote", moves, day);
     let files = vec![
         (
             "dated.csa",
@@ -862,10 +862,7 @@ async fn a_record_without_a_date_is_not_dated_the_day_of_its_import() {
 #[tokio::test]
 async fn an_upload_reports_progress_skips_duplicates_and_names_bad_files() {
     let tmp = TempDir::new("explorer-upload");
-    let ts = TestServer::start(&tmp.db()).await;
-    let (alice, _) = account(&ts, "alice").await;
-    let (status, made) = create_collection(&ts, &alice, json!({"name": "spb-2026"})).await;
-    assert_eq!(status, 201, "{made}");
+    let (ts, alice) = alice_with_collection(&tmp, "spb-2026").await;
     let files = vec![
         (
             "a/1.csa",

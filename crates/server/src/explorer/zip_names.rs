@@ -82,23 +82,23 @@ mod tests {
 
     #[test]
     fn names_from_japanese_and_russian_windows_read_as_written() {
-        for name in [
+        let japanese = [
             "将棋.kif",
             "第１局　羽生善治－渡辺明.kif",
             "棋譜/髙橋ｖｓ山﨑.csa",
             "かな・カナ.ki2",
-        ] {
-            let (raw, standard) = written(name, SHIFT_JIS);
-            assert_eq!(member_name(&raw, &standard), name);
-        }
-        for name in [
+        ];
+        let russian = [
             "партия.kif",
             "Турнир 2026/тур №3 Иванов-Петров.kif",
             "ИВАНОВ.KIF",
             "ёлка Є.csa",
-        ] {
-            let (raw, standard) = written(name, IBM866);
-            assert_eq!(member_name(&raw, &standard), name, "{raw:x?}");
+        ];
+        for (encoding, names) in [(SHIFT_JIS, japanese), (IBM866, russian)] {
+            for name in names {
+                let (raw, standard) = written(name, encoding);
+                assert_eq!(member_name(&raw, &standard), name, "{raw:x?}");
+            }
         }
     }
 
